@@ -1,0 +1,9 @@
+/**
+ * Liveness probe, and the no-op baseline the benchmarks compare every endpoint against: it
+ * does nothing but answer, so its cost is the framework's own per-request cost.
+ */
+export const dynamic = "force-dynamic";
+
+export function GET(): Response {
+  return Response.json({ status: "ok" });
+}

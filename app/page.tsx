@@ -1,0 +1,33 @@
+import { CodeBlock } from "@/components/ui/code-block";
+
+export default function Home() {
+  return (
+    <main className="mx-auto max-w-3xl space-y-8 px-6 py-12">
+      <header className="space-y-2">
+        <h1 className="text-3xl font-semibold">Location platform</h1>
+        <p className="text-slate-600">
+          Geofences, tracking, events and context on your own server, through Radar&apos;s public v1 API.
+          Point existing Radar clients at this address and keep your data.
+        </p>
+      </header>
+      <section className="space-y-3" aria-labelledby="try">
+        <h2 id="try" className="text-xl font-semibold">
+          Try it
+        </h2>
+        <p className="text-slate-600">
+          The keys were printed when the server first started; <code>npm run keys -- list</code> shows them
+          again, and <code>npm run keys -- create</code> makes new ones.
+        </p>
+        <CodeBlock>
+          {`curl -X POST http://localhost:3000/v1/geofences \\
+  -H "Authorization: prj_test_sk_..." \\
+  -H "Content-Type: application/json" \\
+  -d '{"description":"HQ","type":"circle","coordinates":[-73.9754,40.7838],"radius":100,"tag":"office","externalId":"hq"}'`}
+        </CodeBlock>
+      </section>
+      <footer className="text-sm text-slate-500">
+        API: <code>/v1</code> · Health: <code>/healthz</code>
+      </footer>
+    </main>
+  );
+}

@@ -1,0 +1,6 @@
+import { handler, reply } from "@/server/http/handler";
+
+export { OPTIONS } from "@/server/http/handler";
+
+/** SDKs ask for their configuration at start-up; an empty answer lets them start cleanly. */
+export const GET = handler("publishable", async () => reply({}));

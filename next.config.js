@@ -1,0 +1,11 @@
+/** @type {import('next').NextConfig} */
+const nextConfig = {
+  // better-sqlite3 is a native module: load it from node_modules at run time, never bundle it.
+  serverExternalPackages: ["better-sqlite3", "@prisma/adapter-better-sqlite3"],
+  poweredByHeader: false,
+  reactStrictMode: true,
+  // Keep the API paths exact: /v1/geofences/ is not redirected to /v1/geofences.
+  skipTrailingSlashRedirect: true,
+};
+
+export default nextConfig;

@@ -1,0 +1,56 @@
+import { spawnSync } from "node:child_process";
+import { createHash } from "node:crypto";
+import { existsSync, readFileSync, readdirSync, statSync, writeFileSync } from "node:fs";
+import path from "node:path";
+
+export const root = path.resolve(import.meta.dirname, "..");
+export const nextBin = path.join(root, "node_modules/next/dist/bin/next");
+export const nextEnv = { ...process.env, NEXT_TELEMETRY_DISABLED: "1" };
+
+/** Everything the production build is made from. */
+const BUILD_INPUTS = [
+  "app",
+  "components",
+  "server",
+  "public",
+  "prisma/schema.prisma",
+  "next.config.js",
+  "postcss.config.mjs",
+  "tsconfig.json",
+  "package-lock.json",
+];
+
+function fingerprint(): string {
+  const hash = createHash("sha256");
+  const visit = (rel: string) => {
+    const abs = path.join(root, rel);
+    if (!existsSync(abs)) return;
+    if (statSync(abs).isDirectory()) {
+      for (const name of readdirSync(abs).sort()) if (!name.startsWith(".")) visit(path.join(rel, name));
+    } else if (!rel.endsWith(".test.ts")) {
+      hash.update(rel).update(readFileSync(abs));
+    }
+  };
+  BUILD_INPUTS.forEach(visit);
+  return hash.digest("hex");
+}
+
+/**
+ * Runs `next build` when no build exists or its sources changed since the last one, so that
+ * `npm start` after `git pull` never serves stale code and a restart does not rebuild.
+ */
+export function buildIfStale(): void {
+  const stamp = path.join(root, ".next/source-fingerprint");
+  const current = fingerprint();
+  const built =
+    existsSync(path.join(root, ".next/BUILD_ID")) && existsSync(stamp) ? readFileSync(stamp, "utf8") : "";
+  if (built === current) return;
+  console.log("Building the web app (first start or changed sources; about a minute)…");
+  const result = spawnSync(process.execPath, [nextBin, "build"], {
+    cwd: root,
+    env: nextEnv,
+    stdio: "inherit",
+  });
+  if (result.status !== 0) throw new Error("next build failed");
+  writeFileSync(stamp, current);
+}

@@ -1,0 +1,65 @@
+import { type ChildProcess, spawn } from "node:child_process";
+import { env } from "../server/config/env";
+import { prisma } from "../server/db/client";
+import { ensureInitialKeys } from "../server/setup/first-run";
+import { buildIfStale, nextBin, nextEnv, root } from "./build";
+import { migrate } from "./migrate";
+
+/**
+ * `npm start`: migrate the database, do first-run setup, build the app when its sources changed,
+ * then serve. `npm run dev` does the same with the development server.
+ */
+
+const dev = process.argv.includes("--dev");
+
+function banner(keys: { secret: string; publishable: string } | null, url: string): string {
+  const lines = [`Location platform on ${url}  (API under ${url}/v1)`];
+  if (keys) {
+    lines.push(
+      "",
+      "First run: created two test API keys. They are shown only this once; store them now.",
+      `  secret key      ${keys.secret}`,
+      `  publishable key ${keys.publishable}`,
+      "",
+      "Send a key in the Authorization header. The secret key works on every endpoint; the",
+      "publishable key is for SDKs in apps (context, track, config). Try:",
+      `  curl ${url}/v1/geofences -H "Authorization: ${keys.secret}"`,
+    );
+  } else {
+    lines.push("Keys: npm run keys -- list  (create a new one with: npm run keys -- create)");
+  }
+  return lines.join("\n");
+}
+
+async function main(): Promise<void> {
+  const { PORT, HOST } = env();
+  migrate();
+  const keys = await ensureInitialKeys();
+  await prisma.$disconnect();
+  if (!dev) buildIfStale();
+  const url = `http://${HOST === "0.0.0.0" ? "localhost" : HOST}:${PORT}`;
+  const child: ChildProcess = spawn(
+    process.execPath,
+    [nextBin, dev ? "dev" : "start", "-p", String(PORT), "-H", HOST],
+    {
+      cwd: root,
+      env: nextEnv,
+      stdio: ["inherit", "pipe", "inherit"],
+    },
+  );
+  let announced = false;
+  child.stdout?.on("data", (chunk: Buffer) => {
+    process.stdout.write(chunk);
+    if (!announced && /Ready|started server|Local:/i.test(chunk.toString())) {
+      announced = true;
+      console.log(`\n${banner(keys, url)}\n`);
+    }
+  });
+  for (const signal of ["SIGINT", "SIGTERM"] as const) process.on(signal, () => child.kill(signal));
+  child.on("exit", (code) => process.exit(code ?? 0));
+}
+
+main().catch((e: unknown) => {
+  console.error(e instanceof Error ? e.message : e);
+  process.exit(1);
+});

@@ -1,0 +1,165 @@
+import Flatbush from "flatbush";
+import { type BBox, type Position, haversine, localProjection } from "./distance";
+
+/** Planar ring operations in lng/lat degrees (rings are small next to the Earth's curvature). */
+
+export function ringBBox(ring: readonly Position[]): BBox {
+  let minLng = Infinity;
+  let minLat = Infinity;
+  let maxLng = -Infinity;
+  let maxLat = -Infinity;
+  for (const [lng, lat] of ring) {
+    if (lng < minLng) minLng = lng;
+    if (lng > maxLng) maxLng = lng;
+    if (lat < minLat) minLat = lat;
+    if (lat > maxLat) maxLat = lat;
+  }
+  return { minLng, minLat, maxLng, maxLat };
+}
+
+/** Even-odd test; `ring` is closed (first = last). */
+export function pointInRing(lng: number, lat: number, ring: readonly Position[]): boolean {
+  let inside = false;
+  for (let i = 0, j = ring.length - 1; i < ring.length; j = i++) {
+    const [xi, yi] = ring[i]!;
+    const [xj, yj] = ring[j]!;
+    if (yi > lat !== yj > lat && lng < ((xj - xi) * (lat - yi)) / (yj - yi) + xi) inside = !inside;
+  }
+  return inside;
+}
+
+/** Distance in meters from a point to a closed ring's area: 0 inside, else to the nearest edge. */
+export function distanceToRing(lng: number, lat: number, ring: readonly Position[]): number {
+  if (pointInRing(lng, lat, ring)) return 0;
+  const project = localProjection(lng, lat);
+  let best = Infinity;
+  let prev = project(ring[0]!);
+  for (let i = 1; i < ring.length; i++) {
+    const cur = project(ring[i]!);
+    const d = distanceToSegment(prev, cur);
+    if (d < best) best = d;
+    prev = cur;
+  }
+  return best;
+}
+
+/** Distance from the origin to segment ab, all in a local metric projection. */
+function distanceToSegment(a: [number, number], b: [number, number]): number {
+  const dx = b[0] - a[0];
+  const dy = b[1] - a[1];
+  const len2 = dx * dx + dy * dy;
+  let t = len2 === 0 ? 0 : -(a[0] * dx + a[1] * dy) / len2;
+  t = Math.max(0, Math.min(1, t));
+  return Math.hypot(a[0] + t * dx, a[1] + t * dy);
+}
+
+/** Area in m² and the area-weighted centroid, computed in a projection centred on the ring. */
+export function ringAreaAndCentroid(ring: readonly Position[]): { area: number; centroid: Position } {
+  const box = ringBBox(ring);
+  const lng0 = (box.minLng + box.maxLng) / 2;
+  const lat0 = (box.minLat + box.maxLat) / 2;
+  const project = localProjection(lng0, lat0);
+  const pts = ring.map(project);
+  let twiceArea = 0;
+  let cx = 0;
+  let cy = 0;
+  for (let i = 0; i < pts.length - 1; i++) {
+    const [x0, y0] = pts[i]!;
+    const [x1, y1] = pts[i + 1]!;
+    const cross = x0 * y1 - x1 * y0;
+    twiceArea += cross;
+    cx += (x0 + x1) * cross;
+    cy += (y0 + y1) * cross;
+  }
+  const area = Math.abs(twiceArea) / 2;
+  if (area === 0) return { area, centroid: [lng0, lat0] };
+  const [kx, ky] = project([lng0 + 1, lat0 + 1]);
+  return {
+    area,
+    centroid: [lng0 + cx / (3 * twiceArea) / kx, lat0 + cy / (3 * twiceArea) / ky],
+  };
+}
+
+/** The largest distance in meters from `center` to any position of the ring. */
+export function farthestDistance(center: Position, ring: readonly Position[]): number {
+  let max = 0;
+  for (const p of ring) max = Math.max(max, haversine(center[0], center[1], p[0], p[1]));
+  return max;
+}
+
+function orient(a: Position, b: Position, c: Position): number {
+  const v = (b[0] - a[0]) * (c[1] - a[1]) - (b[1] - a[1]) * (c[0] - a[0]);
+  return v > 0 ? 1 : v < 0 ? -1 : 0;
+}
+
+function onSegment(a: Position, b: Position, p: Position): boolean {
+  return (
+    Math.min(a[0], b[0]) <= p[0] &&
+    p[0] <= Math.max(a[0], b[0]) &&
+    Math.min(a[1], b[1]) <= p[1] &&
+    p[1] <= Math.max(a[1], b[1])
+  );
+}
+
+/** Whether closed segments ab and cd share any point. */
+export function segmentsIntersect(a: Position, b: Position, c: Position, d: Position): boolean {
+  const o1 = orient(a, b, c);
+  const o2 = orient(a, b, d);
+  const o3 = orient(c, d, a);
+  const o4 = orient(c, d, b);
+  if (o1 !== o2 && o3 !== o4) return true;
+  return (
+    (o1 === 0 && onSegment(a, b, c)) ||
+    (o2 === 0 && onSegment(a, b, d)) ||
+    (o3 === 0 && onSegment(c, d, a)) ||
+    (o4 === 0 && onSegment(c, d, b))
+  );
+}
+
+/**
+ * The first pair of edges of a closed ring that cross or touch (other than neighbours sharing
+ * their common vertex), or null. Edges are indexed with Flatbush so a 2,000-position ring is
+ * checked in about n log n rather than n² comparisons.
+ */
+export function findSelfIntersection(ring: readonly Position[]): [number, number] | null {
+  const n = ring.length - 1; // number of edges; edge i runs from ring[i] to ring[i + 1]
+  const index = new Flatbush(n);
+  for (let i = 0; i < n; i++) {
+    const a = ring[i]!;
+    const b = ring[i + 1]!;
+    index.add(Math.min(a[0], b[0]), Math.min(a[1], b[1]), Math.max(a[0], b[0]), Math.max(a[1], b[1]));
+  }
+  index.finish();
+  for (let i = 0; i < n; i++) {
+    const a = ring[i]!;
+    const b = ring[i + 1]!;
+    const hits = index.search(
+      Math.min(a[0], b[0]),
+      Math.min(a[1], b[1]),
+      Math.max(a[0], b[0]),
+      Math.max(a[1], b[1]),
+    );
+    for (const j of hits) {
+      if (j <= i) continue;
+      const c = ring[j]!;
+      const d = ring[j + 1]!;
+      const adjacent = j === i + 1 || (i === 0 && j === n - 1);
+      if (adjacent) {
+        // Neighbours share one vertex; they are invalid only if they fold back over each other.
+        const shared = j === i + 1 ? b : a;
+        const other1 = j === i + 1 ? a : b;
+        const other2 = j === i + 1 ? d : c;
+        if (orient(shared, other1, other2) === 0 && foldsBack(shared, other1, other2)) return [i, j];
+        continue;
+      }
+      if (segmentsIntersect(a, b, c, d)) return [i, j];
+    }
+  }
+  return null;
+}
+
+/** Collinear edges from `shared` towards p and q overlap when p and q lie on the same side. */
+function foldsBack(shared: Position, p: Position, q: Position): boolean {
+  const dot = (p[0] - shared[0]) * (q[0] - shared[0]) + (p[1] - shared[1]) * (q[1] - shared[1]);
+  return dot > 0;
+}

@@ -1,0 +1,43 @@
+import type { AuthKey } from "../auth/keys";
+import { prisma } from "../db/client";
+import { notFound } from "../http/errors";
+import type { z } from "zod";
+import type { listQuerySchema } from "./schema";
+
+export type GeofenceRef = { id: string } | { tag: string; externalId: string };
+
+const whereRef = (key: AuthKey, ref: GeofenceRef) =>
+  "id" in ref ? { id: ref.id, live: key.live } : { live: key.live, tag: ref.tag, externalId: ref.externalId };
+
+const describe = (ref: GeofenceRef) =>
+  "id" in ref ? `geofence ${ref.id}` : `geofence with tag "${ref.tag}" and externalId "${ref.externalId}"`;
+
+export async function getGeofence(key: AuthKey, ref: GeofenceRef) {
+  const found = await prisma.geofence.findFirst({ where: whereRef(key, ref) });
+  if (!found) throw notFound(describe(ref));
+  return found;
+}
+
+export async function deleteGeofence(key: AuthKey, ref: GeofenceRef) {
+  const { count } = await prisma.geofence.deleteMany({ where: whereRef(key, ref) });
+  if (count === 0) throw notFound(describe(ref));
+}
+
+/** Newest first; ties on createdAt cannot happen (monotonicNow) but _id orders them anyway. */
+export async function listGeofences(key: AuthKey, q: z.output<typeof listQuerySchema>) {
+  const rows = await prisma.geofence.findMany({
+    where: {
+      live: key.live,
+      ...(q.tag !== undefined && { tag: q.tag }),
+      ...((q.createdBefore || q.createdAfter) && {
+        createdAt: {
+          ...(q.createdBefore && { lt: q.createdBefore }),
+          ...(q.createdAfter && { gt: q.createdAfter }),
+        },
+      }),
+    },
+    orderBy: [{ createdAt: "desc" }, { id: "desc" }],
+    take: q.limit + 1,
+  });
+  return { geofences: rows.slice(0, q.limit), hasMore: rows.length > q.limit };
+}

@@ -1,0 +1,142 @@
+import { z } from "zod";
+import type { Geofence } from "../db/client";
+import type { Position } from "../geo/distance";
+import {
+  booleanish,
+  commaList,
+  coordinatePair,
+  cursorDate,
+  intIn,
+  jsonish,
+  optionalInt,
+  optionalNumber,
+  optionalString,
+  requiredString,
+} from "../http/fields";
+import { type Shape, circleShape, polygonShape } from "./shape";
+
+/** Request schemas, the wire serializer and the types of the geofence resource. */
+
+export const METADATA_MAX_KEYS = 16;
+
+export const metadataSchema = (maxKeys: number) =>
+  jsonish(
+    z
+      .record(
+        z.string().max(128, "keys must be at most 128 characters"),
+        z.union(
+          [z.string().max(2048, "string values must be at most 2048 characters"), z.number(), z.boolean()],
+          {
+            error: "values must be strings, numbers or booleans",
+          },
+        ),
+        { error: "must be an object" },
+      )
+      .refine((m) => Object.keys(m).length <= maxKeys, `must have at most ${maxKeys} keys`),
+  );
+
+export const geofenceWriteSchema = z
+  .object({
+    description: requiredString(1000),
+    type: z.enum(["circle", "polygon"], {
+      error: (i) => (i.input === undefined ? "is required (circle or polygon)" : "must be circle or polygon"),
+    }),
+    coordinates: jsonish(z.unknown()).refine((v) => v !== undefined && v !== null && v !== "", "is required"),
+    radius: optionalNumber,
+    tag: optionalString(256),
+    externalId: optionalString(256),
+    metadata: z.preprocess(
+      (v) => (v === "" ? null : v),
+      metadataSchema(METADATA_MAX_KEYS).nullable().optional(),
+    ),
+    enabled: booleanish.optional(),
+    dwellThreshold: optionalInt(1, 10_080),
+  })
+  .transform((input, ctx) => {
+    const result =
+      input.type === "circle"
+        ? circleShape(input.coordinates, input.radius)
+        : polygonShape(input.coordinates);
+    if (!result.ok) {
+      ctx.addIssue({ code: "custom", path: result.path, message: result.message });
+      return z.NEVER;
+    }
+    const { coordinates: _c, radius: _r, ...rest } = input;
+    return { ...rest, shape: result.shape };
+  });
+
+export type GeofenceWrite = z.output<typeof geofenceWriteSchema>;
+
+/** Column values for a validated write (identity and timestamps are added by the caller). */
+export function geofenceColumns(input: GeofenceWrite) {
+  const s: Shape = input.shape;
+  return {
+    description: input.description,
+    tag: input.tag ?? null,
+    externalId: input.externalId ?? null,
+    type: s.type,
+    geometry: [s.ring],
+    centerLng: s.center[0],
+    centerLat: s.center[1],
+    radius: s.radius,
+    minLng: s.bbox.minLng,
+    minLat: s.bbox.minLat,
+    maxLng: s.bbox.maxLng,
+    maxLat: s.bbox.maxLat,
+    metadata: input.metadata ?? undefined,
+    enabled: input.enabled ?? true,
+    dwellThreshold: input.dwellThreshold ?? null,
+  };
+}
+
+export const LIST_LIMIT = { min: 1, max: 1000, default: 100 } as const;
+
+export const listQuerySchema = z.object({
+  limit: intIn(LIST_LIMIT.min, LIST_LIMIT.max, LIST_LIMIT.default),
+  tag: optionalString(256),
+  createdBefore: cursorDate,
+  createdAfter: cursorDate,
+});
+
+export const SEARCH = {
+  radius: { min: 100, max: 10_000, default: 1000 },
+  limit: { min: 1, max: 1000, default: 100 },
+} as const;
+
+export const searchQuerySchema = z.object({
+  near: coordinatePair,
+  radius: intIn(SEARCH.radius.min, SEARCH.radius.max, SEARCH.radius.default),
+  tags: commaList,
+  limit: intIn(SEARCH.limit.min, SEARCH.limit.max, SEARCH.limit.default),
+  includeGeometry: booleanish.optional().default(true),
+});
+
+/** The geofence as stored, with its JSON columns decoded. */
+export type GeofenceRecord = Omit<Geofence, "geometry" | "metadata"> & {
+  geometry: unknown;
+  metadata: unknown;
+};
+
+export function ringOf(g: Pick<GeofenceRecord, "geometry">): Position[] {
+  return ((g.geometry as Position[][] | null)?.[0] ?? []) as Position[];
+}
+
+/** The wire form of a geofence. Embedded copies (in users, events, context) omit geometry. */
+export function serializeGeofence(g: GeofenceRecord, opts: { includeGeometry?: boolean } = {}) {
+  return {
+    _id: g.id,
+    createdAt: g.createdAt.toISOString(),
+    updatedAt: g.updatedAt.toISOString(),
+    live: g.live,
+    description: g.description,
+    ...(g.tag !== null && { tag: g.tag }),
+    ...(g.externalId !== null && { externalId: g.externalId }),
+    type: g.type,
+    ...(opts.includeGeometry !== false && { geometry: { type: "Polygon", coordinates: g.geometry } }),
+    geometryCenter: { type: "Point", coordinates: [g.centerLng, g.centerLat] },
+    geometryRadius: g.radius,
+    ...(g.metadata !== null && g.metadata !== undefined && { metadata: g.metadata }),
+    enabled: g.enabled,
+    ...(g.dwellThreshold !== null && { dwellThreshold: g.dwellThreshold }),
+  };
+}

@@ -1,0 +1,34 @@
+/** The one error type of the API. Its code decides the HTTP status; the message is for people. */
+
+const STATUS = {
+  invalid_input: 400,
+  unauthorized: 401,
+  forbidden: 403,
+  not_found: 404,
+  conflict: 409,
+  payload_too_large: 413,
+  rate_limited: 429,
+  internal: 500,
+} as const;
+
+export type ErrorCode = keyof typeof STATUS;
+
+export class ApiError extends Error {
+  constructor(
+    readonly code: ErrorCode,
+    message: string,
+    readonly param?: string,
+  ) {
+    super(message);
+    this.name = "ApiError";
+  }
+
+  get status(): number {
+    return STATUS[this.code];
+  }
+}
+
+export const invalid = (param: string, message: string) =>
+  new ApiError("invalid_input", `${param}: ${message}`, param);
+
+export const notFound = (what: string) => new ApiError("not_found", `${what} not found`);

@@ -1,0 +1,155 @@
+import { z } from "zod";
+import { parseCursorDate } from "./datetime";
+
+/**
+ * Zod building blocks for wire input. Query strings and form bodies carry only text, and the
+ * wire contract lets structured fields arrive as JSON strings, so each block accepts the typed
+ * value and its text form and says in words what was wrong.
+ */
+
+const typeName = (v: unknown) => (v === null ? "null" : Array.isArray(v) ? "array" : typeof v);
+
+/** A required, trimmed, non-empty string of at most `max` characters. */
+export const requiredString = (max: number) =>
+  z
+    .string({
+      error: (i) => (i.input === undefined ? "is required" : `must be a string, not ${typeName(i.input)}`),
+    })
+    .trim()
+    .min(1, "is required")
+    .max(max, `must be at most ${max} characters`);
+
+/** An optional string; empty means absent. */
+export const optionalString = (max: number) =>
+  z.preprocess(
+    (v) => (v === "" || v === null ? undefined : v),
+    z
+      .string({ error: (i) => `must be a string, not ${typeName(i.input)}` })
+      .trim()
+      .max(max, `must be at most ${max} characters`)
+      .optional(),
+  );
+
+const numberFromText = (v: unknown) => {
+  if (typeof v !== "string") return v;
+  const s = v.trim();
+  return s === "" || !Number.isFinite(Number(s)) ? v : Number(s);
+};
+
+/** A finite number; numeric text is accepted. Absent or empty text means undefined. */
+export const optionalNumber = z.preprocess(
+  (v) => (v === "" || v === null ? undefined : numberFromText(v)),
+  z.number({ error: () => "must be a number" }).optional(),
+);
+
+const intBetween = (min: number, max: number) => {
+  const message = `must be an integer between ${min} and ${max}`;
+  return z
+    .number({ error: () => message })
+    .int(message)
+    .min(min, message)
+    .max(max, message);
+};
+
+/** An integer within [min, max], `fallback` when absent or empty. */
+export const intIn = (min: number, max: number, fallback: number) =>
+  z.preprocess((v) => (v === undefined || v === "" ? fallback : numberFromText(v)), intBetween(min, max));
+
+/** An optional integer within [min, max]. */
+export const optionalInt = (min: number, max: number) =>
+  z.preprocess(
+    (v) => (v === "" || v === null ? undefined : numberFromText(v)),
+    intBetween(min, max).optional(),
+  );
+
+/** true/false, also as text ("true", "false", "1", "0"). */
+export const booleanish = z.preprocess(
+  (v) => {
+    if (typeof v !== "string") return v;
+    const s = v.trim().toLowerCase();
+    return s === "true" || s === "1" ? true : s === "false" || s === "0" ? false : v;
+  },
+  z.boolean({ error: () => "must be true or false" }),
+);
+
+/** A structured value that may arrive as JSON text (form bodies, some SDKs). */
+export const jsonish = <T extends z.ZodType>(schema: T) =>
+  z.preprocess((v, ctx) => {
+    if (typeof v !== "string") return v;
+    try {
+      return JSON.parse(v);
+    } catch {
+      ctx.addIssue({ code: "custom", message: "is not valid JSON", input: v });
+      return z.NEVER;
+    }
+  }, schema);
+
+/** A datetime cursor: ISO 8601, "YYYY-MM-DD HH:MM:SS" or epoch milliseconds. */
+export const cursorDate = z
+  .string()
+  .optional()
+  .transform((v, ctx) => {
+    if (v === undefined || v.trim() === "") return undefined;
+    const d = parseCursorDate(v);
+    if (!d) {
+      ctx.addIssue({
+        code: "custom",
+        message: "must be an ISO 8601 datetime, 'YYYY-MM-DD HH:MM:SS' or epoch milliseconds",
+      });
+      return z.NEVER;
+    }
+    return d;
+  });
+
+export interface Coordinate {
+  latitude: number;
+  longitude: number;
+}
+
+/** "<latitude>,<longitude>" into a coordinate, or the reason it is not one. */
+export function parseCoordinate(text: string): Coordinate | string {
+  const parts = text.split(",").map((p) => p.trim());
+  if (parts.length !== 2) return "must be '<latitude>,<longitude>'";
+  const [latText = "", lngText = ""] = parts;
+  if (latText === "") return "latitude is missing";
+  if (lngText === "") return "longitude is missing";
+  const latitude = Number(latText);
+  const longitude = Number(lngText);
+  if (!Number.isFinite(latitude)) return "latitude is not a number";
+  if (!Number.isFinite(longitude)) return "longitude is not a number";
+  if (latitude < -90 || latitude > 90) return "latitude must be between -90 and 90";
+  if (longitude < -180 || longitude > 180) return "longitude must be between -180 and 180";
+  return { latitude, longitude };
+}
+
+/** A required "<latitude>,<longitude>" parameter. */
+export const coordinatePair = z
+  .string({ error: () => "is required, as '<latitude>,<longitude>'" })
+  .transform((v, ctx): Coordinate => {
+    const parsed = parseCoordinate(v);
+    if (typeof parsed === "string") {
+      ctx.addIssue({
+        code: "custom",
+        message: v.trim() === "" ? "is required, as '<latitude>,<longitude>'" : parsed,
+      });
+      return z.NEVER;
+    }
+    return parsed;
+  });
+
+/** "a,b,c" into distinct non-empty tokens. */
+export const commaList = z
+  .string()
+  .optional()
+  .transform((v) => {
+    if (!v) return undefined;
+    const items = [
+      ...new Set(
+        v
+          .split(",")
+          .map((s) => s.trim())
+          .filter(Boolean),
+      ),
+    ];
+    return items.length ? items : undefined;
+  });

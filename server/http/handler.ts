@@ -1,0 +1,89 @@
+import { type AuthKey, authenticate } from "../auth/keys";
+import { isRecordNotFound, isUniqueViolation } from "../db/errors";
+import { ApiError } from "./errors";
+
+/** Which keys may call a route: "secret" only, or "publishable" (either kind). */
+export type Access = "secret" | "publishable";
+
+export interface Context<P> {
+  req: Request;
+  key: AuthKey;
+  params: P;
+}
+
+/** A route's answer: the payload that sits beside `meta`, plus list paging. */
+export interface Reply {
+  body: Record<string, unknown>;
+  hasMore?: boolean;
+}
+
+export const reply = (body: Record<string, unknown>, hasMore?: boolean): Reply => ({ body, hasMore });
+
+const ALLOWED_HEADERS = "Authorization, Content-Type, X-Radar-*";
+const ALLOWED_HEADER = /^(authorization|content-type|x-radar-[a-z0-9-]+)$/i;
+
+export function json(
+  status: number,
+  payload: Record<string, unknown>,
+  meta: Record<string, unknown> = {},
+): Response {
+  return Response.json(
+    { meta: { code: status, ...meta }, ...payload },
+    { status, headers: { "access-control-allow-origin": "*", "cache-control": "no-store" } },
+  );
+}
+
+/**
+ * CORS preflight for every /v1 route. Browsers do not expand wildcards in the allowed headers
+ * when a request names them, so the X-Radar-* headers actually asked for are echoed back.
+ */
+export function OPTIONS(req: Request): Response {
+  const requested = (req.headers.get("access-control-request-headers") ?? "")
+    .split(",")
+    .map((h) => h.trim())
+    .filter((h) => ALLOWED_HEADER.test(h));
+  return new Response(null, {
+    status: 204,
+    headers: {
+      "access-control-allow-origin": "*",
+      "access-control-allow-methods": "GET, POST, PUT, PATCH, DELETE, OPTIONS",
+      "access-control-allow-headers": requested.length ? requested.join(", ") : ALLOWED_HEADERS,
+      "access-control-max-age": "86400",
+    },
+  });
+}
+
+export function errorResponse(e: unknown): Response {
+  const err = toApiError(e);
+  const meta: Record<string, unknown> = { message: err.message };
+  if (err.param) meta.param = err.param;
+  return json(err.status, {}, meta);
+}
+
+function toApiError(e: unknown): ApiError {
+  if (e instanceof ApiError) return e;
+  if (isUniqueViolation(e)) return new ApiError("conflict", "a record with the same identity already exists");
+  if (isRecordNotFound(e)) return new ApiError("not_found", "not found");
+  console.error("unexpected error", e);
+  return new ApiError("internal", "internal error; the details are in the server log");
+}
+
+/**
+ * Wraps a /v1 route: checks the key, runs the route, and shapes its reply or error into the
+ * `meta` envelope. Everything else (parsing, validation, domain rules) happens in the route.
+ */
+export function handler<P = Record<string, never>>(access: Access, run: (ctx: Context<P>) => Promise<Reply>) {
+  return async (req: Request, route: { params: Promise<P> }): Promise<Response> => {
+    try {
+      const key = await authenticate(req.headers.get("authorization"));
+      if (!key) throw new ApiError("unauthorized", "a valid API key is required in the Authorization header");
+      if (access === "secret" && key.kind !== "secret") {
+        throw new ApiError("forbidden", "this endpoint needs a secret key (prj_..._sk_...)");
+      }
+      const result = await run({ req, key, params: await route.params });
+      return json(200, result.body, result.hasMore === undefined ? {} : { hasMore: result.hasMore });
+    } catch (e) {
+      return errorResponse(e);
+    }
+  };
+}

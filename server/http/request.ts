@@ -1,0 +1,91 @@
+import type { z } from "zod";
+import { env } from "../config/env";
+import { ApiError, invalid } from "./errors";
+
+/** Parses validated input; the first issue becomes a 400 naming its top-level field. */
+export function validate<T extends z.ZodType>(schema: T, input: unknown): z.output<T> {
+  const result = schema.safeParse(input);
+  if (result.success) return result.data;
+  const issue = result.error.issues[0]!;
+  const param = String(issue.path[0] ?? "body");
+  const where = issue.path.map((p, i) =>
+    typeof p === "number" ? `[${p}]` : i === 0 ? String(p) : `.${String(p)}`,
+  );
+  const message = issue.message.replace(/^Invalid input: /, "");
+  throw new ApiError("invalid_input", `${where.join("") || "body"}: ${message}`, param);
+}
+
+/** Query parameters (first value of each) validated against `schema`. */
+export function parseQuery<T extends z.ZodType>(req: Request, schema: T): z.output<T> {
+  const params = new URL(req.url).searchParams;
+  const input: Record<string, string> = {};
+  for (const [k, v] of params) if (!(k in input)) input[k] = v;
+  return validate(schema, input);
+}
+
+/** The body, as JSON or as a form, size-limited and validated against `schema`. */
+export async function parseBody<T extends z.ZodType>(req: Request, schema: T): Promise<z.output<T>> {
+  const text = await readLimited(req, env().MAX_BODY_BYTES);
+  return validate(schema, decodeBody(text, req.headers.get("content-type")));
+}
+
+async function readLimited(req: Request, limit: number): Promise<string> {
+  const tooLarge = () => new ApiError("payload_too_large", `body: larger than ${limit} bytes`, "body");
+  const declared = Number(req.headers.get("content-length") ?? NaN);
+  if (declared > limit) throw tooLarge();
+  if (!req.body) return "";
+  const reader = req.body.getReader();
+  const chunks: Uint8Array[] = [];
+  let size = 0;
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    size += value.byteLength;
+    if (size > limit) {
+      await reader.cancel();
+      throw tooLarge();
+    }
+    chunks.push(value);
+  }
+  return Buffer.concat(chunks).toString("utf8");
+}
+
+/**
+ * JSON for application/json; a form for application/x-www-form-urlencoded. Without a content
+ * type (or curl's default form type on a body that is plainly JSON) the body decides.
+ */
+export function decodeBody(text: string, contentType: string | null): Record<string, unknown> {
+  if (text.trim() === "") return {};
+  const type = (contentType ?? "").split(";")[0]!.trim().toLowerCase();
+  const looksJson = /^\s*[{[]/.test(text);
+  if (type === "application/json" || type.endsWith("+json") || looksJson) {
+    let value: unknown;
+    try {
+      value = JSON.parse(text);
+    } catch {
+      throw invalid("body", "is not valid JSON");
+    }
+    if (value === null || typeof value !== "object" || Array.isArray(value)) {
+      throw invalid("body", "must be a JSON object");
+    }
+    return value as Record<string, unknown>;
+  }
+  if (type === "" || type === "application/x-www-form-urlencoded" || type === "text/plain") {
+    return decodeForm(text);
+  }
+  throw new ApiError(
+    "invalid_input",
+    `body: content type ${type} is not supported; send application/json or application/x-www-form-urlencoded`,
+    "body",
+  );
+}
+
+/** A form body into an object; a repeated key becomes an array of its values. */
+function decodeForm(text: string): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  for (const [k, v] of new URLSearchParams(text)) {
+    const prev = out[k];
+    out[k] = prev === undefined ? v : Array.isArray(prev) ? [...prev, v] : [prev, v];
+  }
+  return out;
+}
