@@ -12,6 +12,7 @@ const config = [
       "next-env.d.ts",
       "test-results/**",
       "playwright-report/**",
+      ".tmp/**",
     ],
   },
   {

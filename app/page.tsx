@@ -15,14 +15,16 @@ export default function Home() {
           Try it
         </h2>
         <p className="text-slate-600">
-          The keys were printed when the server first started; <code>npm run keys -- list</code> shows them
-          again, and <code>npm run keys -- create</code> makes new ones.
+          The first start printed a test secret key and a test publishable key. Keys are stored hashed, so
+          they are not shown again: <code>npm run keys -- create</code> makes new ones and{" "}
+          <code>npm run keys -- list</code> shows which exist.
         </p>
         <CodeBlock>
           {`curl -X POST http://localhost:3000/v1/geofences \\
   -H "Authorization: prj_test_sk_..." \\
   -H "Content-Type: application/json" \\
-  -d '{"description":"HQ","type":"circle","coordinates":[-73.9754,40.7838],"radius":100,"tag":"office","externalId":"hq"}'`}
+  -d '{"description": "HQ", "type": "circle", "radius": 100,
+       "coordinates": [-73.9754, 40.7838], "tag": "office", "externalId": "hq"}'`}
         </CodeBlock>
       </section>
       <footer className="text-sm text-slate-500">

@@ -1,3 +1,4 @@
+import "./load-env";
 import { parseArgs } from "node:util";
 import { type KeyKind, createKey, listKeys, revokeKey } from "../server/auth/keys";
 import { migrate } from "./migrate";

@@ -1,3 +1,4 @@
+import "./load-env";
 import { spawnSync } from "node:child_process";
 import { mkdirSync } from "node:fs";
 import path from "node:path";

@@ -1,3 +1,4 @@
+import "./load-env";
 import { type ChildProcess, spawn } from "node:child_process";
 import { env } from "../server/config/env";
 import { prisma } from "../server/db/client";

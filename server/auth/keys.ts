@@ -1,5 +1,6 @@
 import { createHash, randomBytes } from "node:crypto";
 import { prisma } from "../db/client";
+import { apiKeyByHash } from "../db/dialect";
 import { newId } from "../db/ids";
 
 export type KeyKind = "secret" | "publishable";
@@ -55,8 +56,8 @@ export async function authenticate(header: string | null): Promise<AuthKey | nul
   if (!header) return null;
   const key = header.replace(/^Bearer\s+/i, "").trim();
   if (!KEY_PATTERN.test(key)) return null;
-  const record = await prisma.apiKey.findUnique({ where: { hash: hashKey(key) } });
-  if (!record || record.revokedAt) return null;
+  const record = apiKeyByHash(hashKey(key));
+  if (!record || record.revoked) return null;
   const now = Date.now();
   if (now - (lastUsedWritten.get(record.id) ?? 0) > LAST_USED_EVERY_MS) {
     lastUsedWritten.set(record.id, now);

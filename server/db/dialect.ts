@@ -1,36 +1,86 @@
 import Database from "better-sqlite3";
 import { databaseFile } from "../config/database-url";
-import type { BBox } from "../geo/distance";
+import type { BBox, Position } from "../geo/distance";
 import type { GeofenceRecord } from "../geofences/schema";
 
 /**
- * The dialect-specific queries of the data layer, SQLite edition: spatial candidate lookups
- * through the R*Tree virtual tables the migrations create. A PostgreSQL/PostGIS build
- * answers the same functions with GiST-indexed `&&` queries; nothing outside this file
- * knows which one runs.
+ * All raw SQL of the data layer, SQLite edition. Two kinds of query live here: spatial
+ * candidate lookups through the R*Tree virtual tables the migrations create, and the reads
+ * on every request's hot path (the key check). A PostgreSQL/PostGIS build answers the same
+ * functions with GiST-indexed `&&` queries over its own pool; nothing outside this file knows
+ * which one runs.
  *
- * These reads use a connection of their own (WAL lets it read beside Prisma's writer): the
- * R*Tree join is the hot path of search and tracking, and a prepared statement costs a few
- * microseconds where a raw Prisma query costs about a millisecond.
+ * These reads use a connection of their own (WAL lets it read beside Prisma's writer): a
+ * prepared statement costs microseconds where a Prisma query costs about a millisecond, which
+ * measured as two thirds of the throughput of a keyed request (docs/performance.md).
  */
 
 let db: Database.Database | undefined;
 const statements = new Map<string, Database.Statement>();
 
-function connection(): Database.Database {
-  if (!db) {
-    db = new Database(databaseFile(), { fileMustExist: true, timeout: 5000 });
-  }
-  return db;
-}
-
 function prepared(sql: string): Database.Statement {
+  db ??= new Database(databaseFile(), { fileMustExist: true, timeout: 5000 });
   let stmt = statements.get(sql);
   if (!stmt) {
-    stmt = connection().prepare(sql);
+    stmt = db.prepare(sql);
     statements.set(sql, stmt);
   }
   return stmt;
+}
+
+export interface ApiKeyRow {
+  id: string;
+  kind: string;
+  live: boolean;
+  revoked: boolean;
+}
+
+export function apiKeyByHash(hash: string): ApiKeyRow | null {
+  const row = prepared(`SELECT "id", "kind", "live", "revokedAt" FROM "ApiKey" WHERE "hash" = ?`).get(
+    hash,
+  ) as { id: string; kind: string; live: number; revokedAt: string | null } | undefined;
+  return row ? { id: row.id, kind: row.kind, live: row.live === 1, revoked: row.revokedAt !== null } : null;
+}
+
+/** What the search needs to bound a geofence's distance without reading its geometry. */
+export interface GeofenceBounds {
+  seq: number;
+  id: string;
+  type: string;
+  centerLng: number;
+  centerLat: number;
+  radius: number;
+}
+
+/** Geofences of one world whose bounding box meets `box`, optionally only those with a tag in `tags`. */
+export function geofenceBoundsInBox(live: boolean, box: BBox, tags?: readonly string[]): GeofenceBounds[] {
+  const tagFilter = tags?.length ? ` AND g."tag" IN (${tags.map(() => "?").join(",")})` : "";
+  // CROSS JOIN keeps the R*Tree as the outer loop: SQLite would otherwise scan every geofence
+  // of the world and probe the tree by id.
+  const sql = `SELECT g."seq", g."id", g."type", g."centerLng", g."centerLat", g."radius"
+    FROM "GeofenceRTree" r CROSS JOIN "Geofence" g ON g."seq" = r."seq"
+    WHERE r."maxLng" >= ? AND r."minLng" <= ? AND r."maxLat" >= ? AND r."minLat" <= ? AND g."live" = ?${tagFilter}`;
+  return prepared(sql).all(
+    box.minLng,
+    box.maxLng,
+    box.minLat,
+    box.maxLat,
+    live ? 1 : 0,
+    ...(tags ?? []),
+  ) as GeofenceBounds[];
+}
+
+const inList = (n: number) => Array.from({ length: n }, () => "?").join(",");
+
+/** The rings of the given geofences, by seq. */
+export function geofenceRings(seqs: readonly number[]): Map<number, Position[]> {
+  const out = new Map<number, Position[]>();
+  if (!seqs.length) return out;
+  const rows = prepared(
+    `SELECT "seq", "geometry" FROM "Geofence" WHERE "seq" IN (${inList(seqs.length)})`,
+  ).all(...seqs) as { seq: number; geometry: string }[];
+  for (const r of rows) out.set(r.seq, (JSON.parse(r.geometry) as Position[][])[0] ?? []);
+  return out;
 }
 
 interface GeofenceRow {
@@ -52,37 +102,30 @@ interface GeofenceRow {
   metadata: string | null;
   enabled: number;
   dwellThreshold: number | null;
-  createdAt: string | number;
-  updatedAt: string | number;
+  createdAt: string;
+  updatedAt: string;
 }
 
-/** Prisma's SQLite adapter writes DateTime as ISO 8601 text. */
-const toDate = (v: string | number) => new Date(v);
-
-function toRecord(r: GeofenceRow): GeofenceRecord {
-  return {
-    ...r,
-    live: r.live === 1,
-    enabled: r.enabled === 1,
-    geometry: JSON.parse(r.geometry) as unknown,
-    metadata: r.metadata === null ? null : (JSON.parse(r.metadata) as unknown),
-    createdAt: toDate(r.createdAt),
-    updatedAt: toDate(r.updatedAt),
-  };
-}
-
-/** Geofences of one world whose bounding box meets `box`, optionally only those with a tag in `tags`. */
-export function geofencesInBox(live: boolean, box: BBox, tags?: readonly string[]): GeofenceRecord[] {
-  const tagFilter = tags?.length ? ` AND g."tag" IN (${tags.map(() => "?").join(",")})` : "";
-  const sql = `SELECT g.* FROM "GeofenceRTree" r JOIN "Geofence" g ON g."seq" = r."seq"
-    WHERE r."maxLng" >= ? AND r."minLng" <= ? AND r."maxLat" >= ? AND r."minLat" <= ? AND g."live" = ?${tagFilter}`;
-  const rows = prepared(sql).all(
-    box.minLng,
-    box.maxLng,
-    box.minLat,
-    box.maxLat,
-    live ? 1 : 0,
-    ...(tags ?? []),
+/** Whole geofences by seq, in the order given (Prisma's adapter writes DateTime as ISO text). */
+export function geofencesBySeq(seqs: readonly number[], withGeometry: boolean): GeofenceRecord[] {
+  if (!seqs.length) return [];
+  const rows = prepared(`SELECT * FROM "Geofence" WHERE "seq" IN (${inList(seqs.length)})`).all(
+    ...seqs,
   ) as GeofenceRow[];
-  return rows.map(toRecord);
+  const bySeq = new Map(rows.map((r) => [r.seq, r]));
+  return seqs.flatMap((seq) => {
+    const r = bySeq.get(seq);
+    if (!r) return [];
+    return [
+      {
+        ...r,
+        live: r.live === 1,
+        enabled: r.enabled === 1,
+        geometry: withGeometry ? (JSON.parse(r.geometry) as unknown) : null,
+        metadata: r.metadata === null ? null : (JSON.parse(r.metadata) as unknown),
+        createdAt: new Date(r.createdAt),
+        updatedAt: new Date(r.updatedAt),
+      },
+    ];
+  });
 }

@@ -1,0 +1,67 @@
+import autocannon from "autocannon";
+
+/** One measured scenario: throughput and latency percentiles from autocannon. */
+export interface Measurement {
+  name: string;
+  connections: number;
+  requests: number;
+  rps: number;
+  p50: number;
+  p99: number;
+  errors: number;
+}
+
+export interface Scenario {
+  name: string;
+  url: string;
+  connections: number;
+  /** seconds, unless `amount` is given */
+  duration?: number;
+  amount?: number;
+  headers?: Record<string, string>;
+  /** builds each request; called once per request */
+  next?: () => { method?: string; path: string; body?: string };
+}
+
+export async function measure(s: Scenario): Promise<Measurement> {
+  const result = await autocannon({
+    url: s.url,
+    connections: s.connections,
+    ...(s.amount ? { amount: s.amount } : { duration: s.duration ?? 5 }),
+    headers: s.headers,
+    requests: s.next
+      ? [
+          {
+            setupRequest: (req) => {
+              const r = s.next!();
+              return { ...req, method: r.method ?? "GET", path: r.path, body: r.body } as typeof req;
+            },
+          },
+        ]
+      : undefined,
+  });
+  const non2xx = result.non2xx + result.errors + result.timeouts;
+  return {
+    name: s.name,
+    connections: s.connections,
+    requests: result.requests.total,
+    rps: Math.round(result.requests.total / result.duration),
+    p50: result.latency.p50,
+    p99: result.latency.p99,
+    errors: non2xx,
+  };
+}
+
+export function table(rows: Measurement[], baselineRps: number): string {
+  const lines = [
+    "| scenario | connections | requests | req/s | vs no-op | p50 ms | p99 ms | errors |",
+    "|---|---:|---:|---:|---:|---:|---:|---:|",
+  ];
+  for (const r of rows) {
+    const ratio = baselineRps ? `${Math.round((100 * r.rps) / baselineRps)}%` : "";
+    lines.push(
+      `| ${r.name} | ${r.connections} | ${r.requests} | ${r.rps} | ${ratio} | ${r.p50} | ${r.p99} | ${r.errors} |`,
+    );
+  }
+  return lines.join("\n");
+}

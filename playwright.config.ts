@@ -1,0 +1,48 @@
+import { existsSync } from "node:fs";
+import { defineConfig } from "@playwright/test";
+
+/**
+ * Browser tests in the system's Chromium (Debian's `chromium` package; Playwright's own browser
+ * download does not work on these machines). CHROMIUM_PATH points elsewhere when needed.
+ */
+const port = Number(process.env.E2E_PORT ?? 3100);
+const executablePath = process.env.CHROMIUM_PATH ?? "/usr/bin/chromium";
+if (!existsSync(executablePath)) {
+  throw new Error(
+    `Chromium not found at ${executablePath}: install it (apt-get install chromium) or set CHROMIUM_PATH.`,
+  );
+}
+
+export default defineConfig({
+  testDir: "e2e",
+  outputDir: "test-results/e2e",
+  fullyParallel: true,
+  forbidOnly: !!process.env.CI,
+  reporter: [["list"], ["html", { open: "never", outputFolder: "playwright-report" }]],
+  use: {
+    baseURL: `http://127.0.0.1:${port}`,
+    viewport: { width: 1280, height: 800 },
+    screenshot: "only-on-failure",
+    trace: "retain-on-failure",
+    launchOptions: {
+      executablePath,
+      args: [
+        "--no-sandbox",
+        "--disable-gpu",
+        "--disable-background-networking",
+        "--disable-component-update",
+        "--disable-sync",
+        "--no-first-run",
+        "--disable-quic",
+      ],
+    },
+  },
+  projects: [{ name: "chromium", use: { browserName: "chromium" } }],
+  webServer: {
+    command: `tsx scripts/fresh-server.ts --port ${port} --keys test-results/e2e-keys.json`,
+    url: `http://127.0.0.1:${port}/healthz`,
+    reuseExistingServer: false,
+    timeout: 300_000,
+    stdout: "pipe",
+  },
+});

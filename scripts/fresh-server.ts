@@ -1,0 +1,111 @@
+import { type ChildProcess, spawn } from "node:child_process";
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { createServer } from "node:net";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { parseArgs } from "node:util";
+
+/**
+ * A production server (`next start`) on a new database file in a temporary folder, with keys
+ * made by the project's own code: what API tests, browser tests and benchmarks run against.
+ *
+ * As a command (Playwright's webServer): tsx scripts/fresh-server.ts --port 3100 --keys FILE
+ */
+
+export interface FreshKeys {
+  secret: string;
+  publishable: string;
+  live: string;
+  revoked: string;
+}
+
+export interface FreshServer {
+  url: string;
+  keys: FreshKeys;
+  databaseUrl: string;
+  /** everything the server printed so far */
+  output(): string;
+  stop(): Promise<void>;
+}
+
+export async function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const srv = createServer();
+    srv.listen(0, "127.0.0.1", () => {
+      const { port } = srv.address() as { port: number };
+      srv.close(() => resolve(port));
+    });
+    srv.on("error", reject);
+  });
+}
+
+export async function startFreshServer(
+  opts: { port?: number; env?: Record<string, string> } = {},
+): Promise<FreshServer> {
+  const dir = mkdtempSync(path.join(tmpdir(), "location-"));
+  const databaseUrl = `file:${path.join(dir, "location.db")}`;
+  process.env.DATABASE_URL = databaseUrl;
+  const { buildIfStale, nextBin, nextEnv, root } = await import("./build");
+  const { migrate } = await import("./migrate");
+  buildIfStale();
+  migrate();
+
+  const { createKey, revokeKey } = await import("../server/auth/keys");
+  const { prisma } = await import("../server/db/client");
+  const secret = await createKey({ kind: "secret", live: false });
+  const publishable = await createKey({ kind: "publishable", live: false });
+  const live = await createKey({ kind: "secret", live: true });
+  const revoked = await createKey({ kind: "secret", live: false });
+  await revokeKey(revoked.record.id);
+  await prisma.$disconnect();
+
+  const port = opts.port ?? (await freePort());
+  let output = "";
+  const child: ChildProcess = spawn(
+    process.execPath,
+    [nextBin, "start", "-p", String(port), "-H", "127.0.0.1"],
+    {
+      cwd: root,
+      env: { ...nextEnv, DATABASE_URL: databaseUrl, ...opts.env },
+      stdio: ["ignore", "pipe", "pipe"],
+    },
+  );
+  child.stdout?.on("data", (d: Buffer) => (output += d.toString()));
+  child.stderr?.on("data", (d: Buffer) => (output += d.toString()));
+  const url = `http://127.0.0.1:${port}`;
+  const deadline = Date.now() + 60_000;
+  for (;;) {
+    if (child.exitCode !== null) throw new Error(`server exited early:\n${output}`);
+    try {
+      if ((await fetch(`${url}/healthz`)).ok) break;
+    } catch {
+      // not listening yet
+    }
+    if (Date.now() > deadline) throw new Error(`server did not become healthy:\n${output}`);
+    await new Promise((r) => setTimeout(r, 200));
+  }
+  return {
+    url,
+    databaseUrl,
+    keys: { secret: secret.key, publishable: publishable.key, live: live.key, revoked: revoked.key },
+    output: () => output,
+    async stop() {
+      if (child.exitCode === null) {
+        child.kill("SIGTERM");
+        await new Promise((r) => child.once("exit", r));
+      }
+      rmSync(dir, { recursive: true, force: true });
+    },
+  };
+}
+
+if (import.meta.filename === process.argv[1]) {
+  const { values } = parseArgs({ options: { port: { type: "string" }, keys: { type: "string" } } });
+  const server = await startFreshServer({ port: values.port ? Number(values.port) : undefined });
+  if (values.keys) mkdirSync(path.dirname(values.keys), { recursive: true });
+  if (values.keys) writeFileSync(values.keys, JSON.stringify({ url: server.url, ...server.keys }));
+  console.log(`fresh server on ${server.url}`);
+  const stop = () => void server.stop().then(() => process.exit(0));
+  process.on("SIGINT", stop);
+  process.on("SIGTERM", stop);
+}
