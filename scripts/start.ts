@@ -22,8 +22,9 @@ function banner(keys: { secret: string; publishable: string } | null, url: strin
       `  secret key      ${keys.secret}`,
       `  publishable key ${keys.publishable}`,
       "",
-      "Send a key in the Authorization header. The secret key works on every endpoint; the",
-      "publishable key is for SDKs in apps (context, track, config). Try:",
+      "Send a key in the Authorization header. The secret key works on every endpoint and",
+      "stays on servers; the publishable key is for SDKs in apps and calls only what they need.",
+      "Try:",
       `  curl ${url}/v1/geofences -H "Authorization: ${keys.secret}"`,
     );
   } else {
