@@ -67,6 +67,9 @@ export const geofenceWriteSchema = z
 
 export type GeofenceWrite = z.output<typeof geofenceWriteSchema>;
 
+/** The tag and externalId in a path, held to the same rules as in a body. */
+export const tagRefSchema = z.object({ tag: requiredString(256), externalId: requiredString(256) });
+
 /** Column values for a validated write (identity and timestamps are added by the caller). */
 export function geofenceColumns(input: GeofenceWrite) {
   const s: Shape = input.shape;

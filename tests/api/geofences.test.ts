@@ -374,6 +374,21 @@ describe("get, upsert and delete", () => {
     expectError(await api("GET", `/v1/geofences/${tag}/x`), 404);
   });
 
+  it("holds the tag and externalId in the path to the body's rules", async () => {
+    const long = "x".repeat(257);
+    expectError(await api("PUT", `/v1/geofences/${long}/a`, { json: circle() }), 400, "tag", /256/);
+    expectError(await api("PUT", `/v1/geofences/t/${long}`, { json: circle() }), 400, "externalId", /256/);
+  });
+
+  it("takes tag and externalId from the path over the body, decoded", async () => {
+    const tag = unique("path tag");
+    const res = await api("PUT", `/v1/geofences/${encodeURIComponent(tag)}/a%20b`, {
+      json: circle({ tag: "ignored", externalId: "ignored" }),
+    });
+    expect(res.body.geofence).toMatchObject({ tag, externalId: "a b" });
+    expect((await api("GET", `/v1/geofences/${encodeURIComponent(tag)}/a%20b`)).status).toBe(200);
+  });
+
   it("concurrent first upserts of one pair leave one geofence", async () => {
     const tag = unique("uprace");
     const results = await Promise.all(
