@@ -1,7 +1,8 @@
 import { createHash, randomBytes } from "node:crypto";
 import { prisma } from "../db/client";
-import { apiKeyByHash } from "../db/dialect";
+import { apiKeyByHash } from "../db/sqlite/keys";
 import { newId } from "../db/ids";
+import { withWriteLock } from "../db/write-lock";
 
 export type KeyKind = "secret" | "publishable";
 
@@ -61,9 +62,9 @@ export async function authenticate(header: string | null): Promise<AuthKey | nul
   const now = Date.now();
   if (now - (lastUsedWritten.get(record.id) ?? 0) > LAST_USED_EVERY_MS) {
     lastUsedWritten.set(record.id, now);
-    prisma.apiKey
-      .update({ where: { id: record.id }, data: { lastUsedAt: new Date(now) } })
-      .catch((e: unknown) => console.error("could not record key use", e));
+    withWriteLock(() =>
+      prisma.apiKey.update({ where: { id: record.id }, data: { lastUsedAt: new Date(now) } }),
+    ).catch((e: unknown) => console.error("could not record key use", e));
   }
   return { id: record.id, kind: record.kind as KeyKind, live: record.live };
 }

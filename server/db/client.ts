@@ -3,7 +3,7 @@ import { databaseFile } from "../config/database-url";
 import { PrismaClient } from "./generated/client";
 
 export { Prisma } from "./generated/client";
-export type { ApiKey, Geofence } from "./generated/client";
+export type { ApiKey, Event, Geofence, User } from "./generated/client";
 
 const globalForPrisma = globalThis as unknown as { prisma?: PrismaClient };
 

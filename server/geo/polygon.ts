@@ -30,7 +30,17 @@ export function pointInRing(lng: number, lat: number, ring: readonly Position[])
 
 /** Distance in meters from a point to a closed ring's area: 0 inside, else to the nearest edge. */
 export function distanceToRing(lng: number, lat: number, ring: readonly Position[]): number {
-  if (pointInRing(lng, lat, ring)) return 0;
+  return pointInRing(lng, lat, ring) ? 0 : distanceToEdge(lng, lat, ring);
+}
+
+/** Meters from a point to the boundary: positive inside the ring, negative outside. */
+export function signedDistanceToRing(lng: number, lat: number, ring: readonly Position[]): number {
+  const d = distanceToEdge(lng, lat, ring);
+  return pointInRing(lng, lat, ring) ? d : -d;
+}
+
+/** Distance in meters from a point to the nearest edge of a ring. */
+export function distanceToEdge(lng: number, lat: number, ring: readonly Position[]): number {
   const project = localProjection(lng, lat);
   let best = Infinity;
   let prev = project(ring[0]!);

@@ -1,5 +1,6 @@
 import type { AuthKey } from "../auth/keys";
 import { prisma } from "../db/client";
+import { withWriteLock } from "../db/write-lock";
 import { notFound } from "../http/errors";
 import type { z } from "zod";
 import type { listQuerySchema } from "./schema";
@@ -18,8 +19,13 @@ export async function getGeofence(key: AuthKey, ref: GeofenceRef) {
   return found;
 }
 
+export function findGeofenceById(key: AuthKey, id: string) {
+  return prisma.geofence.findFirst({ where: { id, live: key.live } });
+}
+
 export async function deleteGeofence(key: AuthKey, ref: GeofenceRef) {
-  const { count } = await prisma.geofence.deleteMany({ where: whereRef(key, ref) });
+  // A trigger takes the geofence's users out of it in the same statement.
+  const { count } = await withWriteLock(() => prisma.geofence.deleteMany({ where: whereRef(key, ref) }));
   if (count === 0) throw notFound(describe(ref));
 }
 

@@ -124,8 +124,28 @@ export function ringOf(g: Pick<GeofenceRecord, "geometry">): Position[] {
   return ((g.geometry as Position[][] | null)?.[0] ?? []) as Position[];
 }
 
+/** What the wire form is made of. */
+export type GeofenceFields = Pick<
+  GeofenceRecord,
+  | "id"
+  | "createdAt"
+  | "updatedAt"
+  | "live"
+  | "description"
+  | "tag"
+  | "externalId"
+  | "type"
+  | "geometry"
+  | "centerLng"
+  | "centerLat"
+  | "radius"
+  | "metadata"
+  | "enabled"
+  | "dwellThreshold"
+>;
+
 /** The wire form of a geofence. Embedded copies (in users, events, context) omit geometry. */
-export function serializeGeofence(g: GeofenceRecord, opts: { includeGeometry?: boolean } = {}) {
+export function serializeGeofence(g: GeofenceFields, opts: { includeGeometry?: boolean } = {}) {
   return {
     _id: g.id,
     createdAt: g.createdAt.toISOString(),

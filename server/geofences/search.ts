@@ -1,6 +1,11 @@
 import type { z } from "zod";
 import type { AuthKey } from "../auth/keys";
-import { type GeofenceBounds, geofenceBoundsInBox, geofenceRings, geofencesBySeq } from "../db/dialect";
+import {
+  type GeofenceBounds,
+  geofenceBoundsInBox,
+  geofenceRings,
+  geofencesBySeq,
+} from "../db/sqlite/geofences";
 import { bboxAround, haversine } from "../geo/distance";
 import type { GeofenceRecord, searchQuerySchema } from "./schema";
 import { distanceToShape } from "./shape";

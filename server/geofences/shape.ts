@@ -3,6 +3,7 @@ import { type BBox, type Position, bboxAround, haversine } from "../geo/distance
 import {
   distanceToRing,
   farthestDistance,
+  signedDistanceToRing,
   findSelfIntersection,
   ringAreaAndCentroid,
   ringBBox,
@@ -131,4 +132,10 @@ export interface StoredShape {
 export function distanceToShape(lng: number, lat: number, g: StoredShape): number {
   if (g.type === "circle") return Math.max(0, haversine(lng, lat, g.centerLng, g.centerLat) - g.radius);
   return distanceToRing(lng, lat, g.ring);
+}
+
+/** Meters from a point to the shape's boundary: positive inside, negative outside. */
+export function signedDistanceToShape(lng: number, lat: number, g: StoredShape): number {
+  if (g.type === "circle") return g.radius - haversine(lng, lat, g.centerLng, g.centerLat);
+  return signedDistanceToRing(lng, lat, g.ring);
 }

@@ -1,6 +1,8 @@
 import type { AuthKey } from "../auth/keys";
 import { Prisma, prisma } from "../db/client";
 import { isUniqueViolation } from "../db/errors";
+import { withWriteLock } from "../db/write-lock";
+import { reconcileMembers } from "../tracking/memberships";
 import { monotonicNow, newId } from "../db/ids";
 import { ApiError } from "../http/errors";
 import { type GeofenceWrite, geofenceColumns } from "./schema";
@@ -19,10 +21,12 @@ const duplicate = (tag: string | undefined, externalId: string | undefined) =>
 
 /** Creates a geofence; the (tag, externalId) pair is unique per world (the index enforces it). */
 export async function createGeofence(key: AuthKey, input: GeofenceWrite) {
-  const now = monotonicNow();
   try {
-    return await prisma.geofence.create({
-      data: { id: newId(now.getTime()), live: key.live, ...columns(input), createdAt: now, updatedAt: now },
+    return await withWriteLock(() => {
+      const now = monotonicNow();
+      return prisma.geofence.create({
+        data: { id: newId(now.getTime()), live: key.live, ...columns(input), createdAt: now, updatedAt: now },
+      });
     });
   } catch (e) {
     if (isUniqueViolation(e)) throw duplicate(input.tag, input.externalId);
@@ -30,22 +34,20 @@ export async function createGeofence(key: AuthKey, input: GeofenceWrite) {
   }
 }
 
-/** Replaces the geofence with this tag and externalId, or creates it. */
+/**
+ * Replaces the geofence with this tag and externalId, or creates it. Users it no longer
+ * contains are taken out of it.
+ */
 export async function upsertGeofence(key: AuthKey, tag: string, externalId: string, input: GeofenceWrite) {
   const data = columns({ ...input, tag, externalId });
-  const attempt = () => {
+  return withWriteLock(async () => {
     const now = monotonicNow();
-    return prisma.geofence.upsert({
+    const geofence = await prisma.geofence.upsert({
       where: { live_tag_externalId: { live: key.live, tag, externalId } },
       create: { id: newId(now.getTime()), live: key.live, ...data, createdAt: now, updatedAt: now },
       update: { ...data, updatedAt: now },
     });
-  };
-  try {
-    return await attempt();
-  } catch (e) {
-    // Two first-time upserts of one pair race to create it; the loser updates instead.
-    if (isUniqueViolation(e)) return attempt();
-    throw e;
-  }
+    reconcileMembers(geofence.seq);
+    return geofence;
+  });
 }

@@ -62,6 +62,16 @@ export const optionalInt = (min: number, max: number) =>
     intBetween(min, max).optional(),
   );
 
+/** A required finite number within [min, max]; numeric text is accepted. */
+export const numberIn = (min: number, max: number) =>
+  z.preprocess(
+    (v) => (v === "" || v === null ? undefined : numberFromText(v)),
+    z
+      .number({ error: (i) => (i.input === undefined ? "is required" : "must be a number") })
+      .min(min, `must be between ${min} and ${max}`)
+      .max(max, `must be between ${min} and ${max}`),
+  );
+
 /** true/false, also as text ("true", "false", "1", "0"). */
 export const booleanish = z.preprocess(
   (v) => {

@@ -1,46 +1,6 @@
-import Database from "better-sqlite3";
-import { databaseFile } from "../config/database-url";
-import type { BBox, Position } from "../geo/distance";
-import type { GeofenceRecord } from "../geofences/schema";
-
-/**
- * All raw SQL of the data layer, SQLite edition. Two kinds of query live here: spatial
- * candidate lookups through the R*Tree virtual tables the migrations create, and the reads
- * on every request's hot path (the key check). A PostgreSQL/PostGIS build answers the same
- * functions with GiST-indexed `&&` queries over its own pool; nothing outside this file knows
- * which one runs.
- *
- * These reads use a connection of their own (WAL lets it read beside Prisma's writer): a
- * prepared statement costs microseconds where a Prisma query costs about a millisecond, which
- * measured as two thirds of the throughput of a keyed request (docs/performance.md).
- */
-
-let db: Database.Database | undefined;
-const statements = new Map<string, Database.Statement>();
-
-function prepared(sql: string): Database.Statement {
-  db ??= new Database(databaseFile(), { fileMustExist: true, timeout: 5000 });
-  let stmt = statements.get(sql);
-  if (!stmt) {
-    stmt = db.prepare(sql);
-    statements.set(sql, stmt);
-  }
-  return stmt;
-}
-
-export interface ApiKeyRow {
-  id: string;
-  kind: string;
-  live: boolean;
-  revoked: boolean;
-}
-
-export function apiKeyByHash(hash: string): ApiKeyRow | null {
-  const row = prepared(`SELECT "id", "kind", "live", "revokedAt" FROM "ApiKey" WHERE "hash" = ?`).get(
-    hash,
-  ) as { id: string; kind: string; live: number; revokedAt: string | null } | undefined;
-  return row ? { id: row.id, kind: row.kind, live: row.live === 1, revoked: row.revokedAt !== null } : null;
-}
+import type { BBox, Position } from "../../geo/distance";
+import type { GeofenceRecord } from "../../geofences/schema";
+import { inList, prepared } from "./connection";
 
 /** What the search needs to bound a geofence's distance without reading its geometry. */
 export interface GeofenceBounds {
@@ -69,8 +29,6 @@ export function geofenceBoundsInBox(live: boolean, box: BBox, tags?: readonly st
     ...(tags ?? []),
   ) as GeofenceBounds[];
 }
-
-const inList = (n: number) => Array.from({ length: n }, () => "?").join(",");
 
 /** The rings of the given geofences, by seq. */
 export function geofenceRings(seqs: readonly number[]): Map<number, Position[]> {

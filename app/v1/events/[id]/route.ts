@@ -1,0 +1,16 @@
+import { deleteEvent, getEvent } from "@/server/events/events";
+import { handler, reply } from "@/server/http/handler";
+import { serializeEvent } from "@/server/tracking/serialize";
+
+export { OPTIONS } from "@/server/http/handler";
+
+type Params = { id: string };
+
+export const GET = handler<Params>("secret", async ({ key, params }) => {
+  return reply({ event: serializeEvent(await getEvent(key, params.id)) });
+});
+
+export const DELETE = handler<Params>("secret", async ({ key, params }) => {
+  await deleteEvent(key, params.id);
+  return reply({});
+});

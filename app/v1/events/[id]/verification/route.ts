@@ -1,0 +1,14 @@
+import { verifyEvent } from "@/server/events/events";
+import { verifySchema } from "@/server/events/schema";
+import { handler, reply } from "@/server/http/handler";
+import { parseBody } from "@/server/http/request";
+import { serializeEvent } from "@/server/tracking/serialize";
+
+export { OPTIONS } from "@/server/http/handler";
+
+type Params = { id: string };
+
+export const PUT = handler<Params>("secret", async ({ req, key, params }) => {
+  const event = await verifyEvent(key, params.id, await parseBody(req, verifySchema));
+  return reply({ event: serializeEvent(event) });
+});

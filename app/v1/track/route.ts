@@ -1,0 +1,12 @@
+import { handler, reply } from "@/server/http/handler";
+import { parseBody } from "@/server/http/request";
+import { trackSchema } from "@/server/tracking/schema";
+import { serializeEvent, serializeUser } from "@/server/tracking/serialize";
+import { track } from "@/server/tracking/track";
+
+export { OPTIONS } from "@/server/http/handler";
+
+export const POST = handler("publishable", async ({ req, key }) => {
+  const { user, geofences, events } = await track(key, await parseBody(req, trackSchema));
+  return reply({ user: serializeUser(user, geofences), events: events.map(serializeEvent) });
+});

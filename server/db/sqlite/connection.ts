@@ -1,0 +1,39 @@
+import Database from "better-sqlite3";
+import { databaseFile } from "../../config/database-url";
+
+/**
+ * The SQLite dialect's own connection, beside Prisma's: the files in this folder are the only
+ * raw SQL of the project. A PostgreSQL/PostGIS build replaces this folder; nothing outside it
+ * knows which one runs.
+ *
+ * A prepared better-sqlite3 statement costs microseconds where a Prisma query costs about a
+ * millisecond (docs/performance.md), so the per-request key check, spatial lookups and the
+ * tracking transaction live here. Writes made here run inside withWriteLock (../write-lock.ts).
+ */
+
+let db: Database.Database | undefined;
+const statements = new Map<string, Database.Statement>();
+
+export function connection(): Database.Database {
+  if (!db) {
+    db = new Database(databaseFile(), { fileMustExist: true, timeout: 5000 });
+    // WAL is set on the file by the migration step; NORMAL sync is durable against a crashed
+    // process (the WAL is in the OS before a commit returns), though not against power loss.
+    db.pragma("synchronous = NORMAL");
+  }
+  return db;
+}
+
+export function prepared(sql: string): Database.Statement {
+  let stmt = statements.get(sql);
+  if (!stmt) {
+    stmt = connection().prepare(sql);
+    statements.set(sql, stmt);
+  }
+  return stmt;
+}
+
+/** DateTime as Prisma's SQLite adapter writes it, so both sides compare and parse alike. */
+export const sqlDate = (d: Date) => d.toISOString().replace("Z", "+00:00");
+
+export const inList = (n: number) => Array.from({ length: n }, () => "?").join(",");

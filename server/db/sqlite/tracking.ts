@@ -1,0 +1,330 @@
+import type { BBox, Position } from "../../geo/distance";
+import type { GeofenceFields } from "../../geofences/schema";
+import type { User } from "../client";
+import { connection, inList, prepared, sqlDate } from "./connection";
+
+/**
+ * The statements of a location update. Every function here is synchronous and meant to run
+ * inside `transaction()`, so one update is applied whole or not at all, and updates never
+ * interleave (see server/tracking/track.ts).
+ */
+
+export function transaction<T>(fn: () => T): T {
+  return connection().transaction(fn).immediate();
+}
+
+export interface UserRow {
+  seq: number;
+  id: string;
+  live: number;
+  deviceId: string;
+  userId: string | null;
+  description: string | null;
+  metadata: string | null;
+  deviceType: string | null;
+  foreground: number | null;
+  stopped: number | null;
+  latitude: number;
+  longitude: number;
+  accuracy: number;
+  createdAt: string;
+  updatedAt: string;
+}
+
+export function userByUserId(live: boolean, userId: string): UserRow | undefined {
+  return prepared(`SELECT * FROM "User" WHERE "live" = ? AND "userId" = ?`).get(live ? 1 : 0, userId) as
+    UserRow | undefined;
+}
+
+/** The most recently updated user of a device; with `anonymous`, only one not bound to a userId. */
+export function userByDeviceId(live: boolean, deviceId: string, anonymous: boolean): UserRow | undefined {
+  const filter = anonymous ? ` AND "userId" IS NULL` : "";
+  return prepared(
+    `SELECT * FROM "User" WHERE "live" = ? AND "deviceId" = ?${filter} ORDER BY "updatedAt" DESC LIMIT 1`,
+  ).get(live ? 1 : 0, deviceId) as UserRow | undefined;
+}
+
+export function userBySeq(seq: number): UserRow {
+  return prepared(`SELECT * FROM "User" WHERE "seq" = ?`).get(seq) as UserRow;
+}
+
+export interface UserWrite {
+  deviceId: string;
+  userId: string | null;
+  description: string | null;
+  metadata: unknown;
+  deviceType: string | null;
+  foreground: boolean | null;
+  stopped: boolean | null;
+  latitude: number;
+  longitude: number;
+  accuracy: number;
+  updatedAt: Date;
+}
+
+const bool = (b: boolean | null) => (b === null ? null : b ? 1 : 0);
+const json = (v: unknown) => (v === null || v === undefined ? null : JSON.stringify(v));
+
+export function insertUser(id: string, live: boolean, u: UserWrite, createdAt: Date): number {
+  const result = prepared(
+    `INSERT INTO "User" ("id", "live", "deviceId", "userId", "description", "metadata", "deviceType", "foreground",
+      "stopped", "latitude", "longitude", "accuracy", "createdAt", "updatedAt")
+     VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+  ).run(
+    id,
+    live ? 1 : 0,
+    u.deviceId,
+    u.userId,
+    u.description,
+    json(u.metadata),
+    u.deviceType,
+    bool(u.foreground),
+    bool(u.stopped),
+    u.latitude,
+    u.longitude,
+    u.accuracy,
+    sqlDate(createdAt),
+    sqlDate(u.updatedAt),
+  );
+  return Number(result.lastInsertRowid);
+}
+
+export function updateUser(seq: number, u: UserWrite): void {
+  prepared(
+    `UPDATE "User" SET "deviceId" = ?, "userId" = ?, "description" = ?, "metadata" = ?, "deviceType" = ?,
+      "foreground" = ?, "stopped" = ?, "latitude" = ?, "longitude" = ?, "accuracy" = ?, "updatedAt" = ?
+     WHERE "seq" = ?`,
+  ).run(
+    u.deviceId,
+    u.userId,
+    u.description,
+    json(u.metadata),
+    u.deviceType,
+    bool(u.foreground),
+    bool(u.stopped),
+    u.latitude,
+    u.longitude,
+    u.accuracy,
+    sqlDate(u.updatedAt),
+    seq,
+  );
+}
+
+export function insertLocation(
+  userSeq: number,
+  lat: number,
+  lng: number,
+  accuracy: number,
+  at: Date,
+  now: Date,
+) {
+  prepared(
+    `INSERT INTO "UserLocation" ("userSeq", "latitude", "longitude", "accuracy", "recordedAt", "receivedAt") VALUES (?, ?, ?, ?, ?, ?)`,
+  ).run(userSeq, lat, lng, accuracy, sqlDate(at), sqlDate(now));
+}
+
+export interface Membership {
+  geofenceSeq: number;
+  enteredAt: string;
+  dwelled: number;
+}
+
+export function membershipsOf(userSeq: number): Membership[] {
+  return prepared(`SELECT "geofenceSeq", "enteredAt", "dwelled" FROM "UserGeofence" WHERE "userSeq" = ?`).all(
+    userSeq,
+  ) as Membership[];
+}
+
+export function addMembership(userSeq: number, geofenceSeq: number, enteredAt: Date): void {
+  prepared(
+    `INSERT INTO "UserGeofence" ("userSeq", "geofenceSeq", "enteredAt", "dwelled") VALUES (?, ?, ?, 0)`,
+  ).run(userSeq, geofenceSeq, sqlDate(enteredAt));
+}
+
+export function removeMembership(userSeq: number, geofenceSeq: number): void {
+  prepared(`DELETE FROM "UserGeofence" WHERE "userSeq" = ? AND "geofenceSeq" = ?`).run(userSeq, geofenceSeq);
+}
+
+export function markDwelled(userSeq: number, geofenceSeq: number): void {
+  prepared(`UPDATE "UserGeofence" SET "dwelled" = 1 WHERE "userSeq" = ? AND "geofenceSeq" = ?`).run(
+    userSeq,
+    geofenceSeq,
+  );
+}
+
+/** A geofence as tracking needs it: identity, shape and what events copy of it. */
+export interface TrackedGeofence {
+  seq: number;
+  id: string;
+  live: number;
+  description: string;
+  tag: string | null;
+  externalId: string | null;
+  type: string;
+  ring: Position[];
+  centerLng: number;
+  centerLat: number;
+  radius: number;
+  metadata: unknown;
+  enabled: number;
+  dwellThreshold: number | null;
+  createdAt: string;
+  updatedAt: string;
+}
+
+const GEOFENCE_COLUMNS = `g."seq", g."id", g."live", g."description", g."tag", g."externalId", g."type", g."geometry",
+  g."centerLng", g."centerLat", g."radius", g."metadata", g."enabled", g."dwellThreshold", g."createdAt", g."updatedAt"`;
+
+function toTracked(
+  r: Omit<TrackedGeofence, "ring" | "metadata"> & { geometry: string; metadata: string | null },
+) {
+  const { geometry, metadata, ...rest } = r;
+  return {
+    ...rest,
+    ring: rest.type === "circle" ? [] : ((JSON.parse(geometry) as Position[][])[0] ?? []),
+    metadata: metadata === null ? null : (JSON.parse(metadata) as unknown),
+  };
+}
+
+/** Geofences whose box meets `box`, and those with the given seqs (where the user is now). */
+export function geofencesForUpdate(live: boolean, box: BBox, seqs: readonly number[]): TrackedGeofence[] {
+  const near = prepared(
+    `SELECT ${GEOFENCE_COLUMNS} FROM "GeofenceRTree" r CROSS JOIN "Geofence" g ON g."seq" = r."seq"
+     WHERE r."maxLng" >= ? AND r."minLng" <= ? AND r."maxLat" >= ? AND r."minLat" <= ? AND g."live" = ?`,
+  ).all(box.minLng, box.maxLng, box.minLat, box.maxLat, live ? 1 : 0) as Parameters<typeof toTracked>[0][];
+  const seen = new Set(near.map((g) => g.seq));
+  const missing = seqs.filter((s) => !seen.has(s));
+  const members = missing.length
+    ? (prepared(
+        `SELECT ${GEOFENCE_COLUMNS} FROM "Geofence" g WHERE g."seq" IN (${inList(missing.length)})`,
+      ).all(...missing) as Parameters<typeof toTracked>[0][])
+    : [];
+  return [...near, ...members].map(toTracked);
+}
+
+export function geofencesBySeqs(seqs: readonly number[]): TrackedGeofence[] {
+  if (!seqs.length) return [];
+  return (
+    prepared(`SELECT ${GEOFENCE_COLUMNS} FROM "Geofence" g WHERE g."seq" IN (${inList(seqs.length)})`).all(
+      ...seqs,
+    ) as Parameters<typeof toTracked>[0][]
+  ).map(toTracked);
+}
+
+/** Verified events of one geofence, type and band: the evidence of the confidence model. */
+export function verificationCounts(
+  geofenceId: string,
+  type: string,
+  band: string,
+): { accepted: number; rejected: number } {
+  const row = prepared(
+    `SELECT COALESCE(SUM("verification" = 1), 0) AS accepted, COALESCE(SUM("verification" = -1), 0) AS rejected
+     FROM "Event" WHERE "geofenceId" = ? AND "type" = ? AND "band" = ? AND "verification" != 0`,
+  ).get(geofenceId, type, band) as { accepted: number; rejected: number };
+  return row;
+}
+
+export interface EventWrite {
+  id: string;
+  live: boolean;
+  type: string;
+  userSeq: number;
+  user: unknown;
+  geofenceId: string | null;
+  geofence: unknown;
+  latitude: number;
+  longitude: number;
+  accuracy: number;
+  confidence: number;
+  probability: number;
+  band: string;
+  duration: number | null;
+  createdAt: Date;
+  actualCreatedAt: Date;
+}
+
+export function insertEvent(e: EventWrite): number {
+  const result = prepared(
+    `INSERT INTO "Event" ("id", "live", "type", "userSeq", "user", "geofenceId", "geofence", "latitude", "longitude",
+      "accuracy", "confidence", "probability", "band", "verification", "duration", "createdAt", "actualCreatedAt")
+     VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 0, ?, ?, ?)`,
+  ).run(
+    e.id,
+    e.live ? 1 : 0,
+    e.type,
+    e.userSeq,
+    JSON.stringify(e.user),
+    e.geofenceId,
+    json(e.geofence),
+    e.latitude,
+    e.longitude,
+    e.accuracy,
+    e.confidence,
+    e.probability,
+    e.band,
+    e.duration,
+    sqlDate(e.createdAt),
+    sqlDate(e.actualCreatedAt),
+  );
+  return Number(result.lastInsertRowid);
+}
+
+/** The users inside a geofence now, with their last location. */
+export function membersOfGeofence(geofenceSeq: number) {
+  return prepared(
+    `SELECT m."userSeq", u."latitude", u."longitude", u."accuracy" FROM "UserGeofence" m
+     JOIN "User" u ON u."seq" = m."userSeq" WHERE m."geofenceSeq" = ?`,
+  ).all(geofenceSeq) as { userSeq: number; latitude: number; longitude: number; accuracy: number }[];
+}
+
+/** Users of one world whose last location lies in `box`. */
+export function userSeqsInBox(
+  live: boolean,
+  box: BBox,
+): { seq: number; latitude: number; longitude: number }[] {
+  return prepared(
+    `SELECT u."seq", u."latitude", u."longitude" FROM "UserRTree" r CROSS JOIN "User" u ON u."seq" = r."seq"
+     WHERE r."maxLng" >= ? AND r."minLng" <= ? AND r."maxLat" >= ? AND r."minLat" <= ? AND u."live" = ?`,
+  ).all(box.minLng, box.maxLng, box.minLat, box.maxLat, live ? 1 : 0) as {
+    seq: number;
+    latitude: number;
+    longitude: number;
+  }[];
+}
+
+/** A user and everything about them: locations, memberships, events and their verifications. */
+export function deleteUserEverything(seq: number): void {
+  prepared(
+    `DELETE FROM "EventVerification" WHERE "eventSeq" IN (SELECT "seq" FROM "Event" WHERE "userSeq" = ?)`,
+  ).run(seq);
+  prepared(`DELETE FROM "Event" WHERE "userSeq" = ?`).run(seq);
+  prepared(`DELETE FROM "UserLocation" WHERE "userSeq" = ?`).run(seq);
+  prepared(`DELETE FROM "UserGeofence" WHERE "userSeq" = ?`).run(seq);
+  prepared(`DELETE FROM "User" WHERE "seq" = ?`).run(seq);
+}
+
+const flag = (v: number | null) => (v === null ? null : v === 1);
+
+/** A raw row in the shape Prisma reads it, so one serializer serves both. */
+export function userFromRow(r: UserRow): User {
+  return {
+    ...r,
+    live: r.live === 1,
+    foreground: flag(r.foreground),
+    stopped: flag(r.stopped),
+    metadata: r.metadata === null ? null : (JSON.parse(r.metadata) as User["metadata"]),
+    createdAt: new Date(r.createdAt),
+    updatedAt: new Date(r.updatedAt),
+  };
+}
+
+export function geofenceFields(g: TrackedGeofence): GeofenceFields {
+  return {
+    ...g,
+    live: g.live === 1,
+    enabled: g.enabled === 1,
+    geometry: null,
+    createdAt: new Date(g.createdAt),
+    updatedAt: new Date(g.updatedAt),
+  };
+}

@@ -1,0 +1,21 @@
+import { prepared, sqlDate } from "./connection";
+
+/** Users inside a geofence now, newest update first, in the window of the cursors. */
+export function userSeqsInGeofence(
+  geofenceSeq: number,
+  q: { limit: number; updatedBefore?: Date; updatedAfter?: Date },
+): number[] {
+  const rows = prepared(
+    `SELECT u."seq" FROM "UserGeofence" m JOIN "User" u ON u."seq" = m."userSeq"
+     WHERE m."geofenceSeq" = ? AND (? IS NULL OR u."updatedAt" < ?) AND (? IS NULL OR u."updatedAt" > ?)
+     ORDER BY u."updatedAt" DESC, u."id" DESC LIMIT ?`,
+  ).all(
+    geofenceSeq,
+    q.updatedBefore ? 1 : null,
+    q.updatedBefore ? sqlDate(q.updatedBefore) : null,
+    q.updatedAfter ? 1 : null,
+    q.updatedAfter ? sqlDate(q.updatedAfter) : null,
+    q.limit,
+  ) as { seq: number }[];
+  return rows.map((r) => r.seq);
+}

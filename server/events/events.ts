@@ -1,0 +1,81 @@
+import type { z } from "zod";
+import type { AuthKey } from "../auth/keys";
+import { type Event, prisma } from "../db/client";
+import { withWriteLock } from "../db/write-lock";
+import { ApiError, notFound } from "../http/errors";
+import type { listEventsSchema, verifySchema } from "./schema";
+
+export async function listEvents(key: AuthKey, q: z.output<typeof listEventsSchema>) {
+  const rows = await prisma.event.findMany({
+    where: {
+      live: key.live,
+      ...((q.createdBefore || q.createdAfter) && {
+        createdAt: {
+          ...(q.createdBefore && { lt: q.createdBefore }),
+          ...(q.createdAfter && { gt: q.createdAfter }),
+        },
+      }),
+    },
+    orderBy: [{ createdAt: "desc" }, { id: "desc" }],
+    take: q.limit + 1,
+  });
+  return { events: rows.slice(0, q.limit), hasMore: rows.length > q.limit };
+}
+
+export async function getEvent(key: AuthKey, id: string): Promise<Event> {
+  const event = await prisma.event.findFirst({ where: { id, live: key.live } });
+  if (!event) throw notFound(`event ${id}`);
+  return event;
+}
+
+/**
+ * Sets an event's verification (any of 1, -1, 0 from any other) and records who did it when.
+ * The confidence model reads current verifications, so a change of mind is counted once.
+ */
+export async function verifyEvent(
+  key: AuthKey,
+  id: string,
+  input: z.output<typeof verifySchema>,
+): Promise<Event> {
+  const event = await getEvent(key, id);
+  if (input.verifiedPlaceId !== undefined && event.type !== "user.entered_place") {
+    throw new ApiError(
+      "invalid_input",
+      `verifiedPlaceId: only user.entered_place events take a verified place; this event is ${event.type}`,
+      "verifiedPlaceId",
+    );
+  }
+  const now = new Date();
+  const [updated] = await withWriteLock(() =>
+    prisma.$transaction([
+      prisma.event.update({
+        where: { seq: event.seq },
+        data: {
+          verification: input.verification,
+          verifiedAt: now,
+          ...(input.verifiedPlaceId !== undefined && { verifiedPlaceId: input.verifiedPlaceId }),
+        },
+      }),
+      prisma.eventVerification.create({
+        data: {
+          eventSeq: event.seq,
+          verification: input.verification,
+          verifiedPlaceId: input.verifiedPlaceId ?? null,
+          keyId: key.id,
+          createdAt: now,
+        },
+      }),
+    ]),
+  );
+  return updated;
+}
+
+export async function deleteEvent(key: AuthKey, id: string): Promise<void> {
+  const event = await getEvent(key, id);
+  await withWriteLock(() =>
+    prisma.$transaction([
+      prisma.eventVerification.deleteMany({ where: { eventSeq: event.seq } }),
+      prisma.event.delete({ where: { seq: event.seq } }),
+    ]),
+  );
+}

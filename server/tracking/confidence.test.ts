@@ -1,0 +1,32 @@
+import { describe, expect, it } from "vitest";
+import { adjustedProbability, bandOf, confidenceOf, insideFraction } from "./confidence";
+
+describe("insideFraction", () => {
+  it("is 1 when the accuracy circle is inside, 0 when outside, 1/2 on the line", () => {
+    expect(insideFraction(50, 20)).toBe(1);
+    expect(insideFraction(-50, 20)).toBe(0);
+    expect(insideFraction(0, 20)).toBeCloseTo(0.5, 10);
+  });
+  it("grows with the distance inside", () => {
+    const values = [-15, -5, 0, 5, 15].map((d) => insideFraction(d, 20));
+    for (let i = 1; i < values.length; i++) expect(values[i]!).toBeGreaterThan(values[i - 1]!);
+  });
+});
+
+describe("confidence", () => {
+  it("maps geometry to high, medium and low", () => {
+    expect(confidenceOf(insideFraction(30, 20))).toBe(3);
+    expect(confidenceOf(insideFraction(10, 20))).toBe(2);
+    expect(confidenceOf(insideFraction(2, 20))).toBe(1);
+    expect(bandOf(1)).toBe("core");
+    expect(bandOf(0.8)).toBe("edge");
+  });
+  it("rises with acceptances and falls with rejections", () => {
+    const p = 0.6;
+    expect(adjustedProbability(p, 0, 0)).toBe(p);
+    expect(adjustedProbability(p, 3, 0)).toBeGreaterThan(0.7);
+    expect(adjustedProbability(p, 0, 3)).toBeLessThan(p);
+    expect(adjustedProbability(p, 5, 5)).toBeCloseTo(p, 10);
+    expect(adjustedProbability(p, 40, 0)).toBeGreaterThan(0.95);
+  });
+});

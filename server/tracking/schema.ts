@@ -1,0 +1,43 @@
+import { z } from "zod";
+import { booleanish, numberIn, optionalString, requiredString } from "../http/fields";
+import { parseCursorDate } from "../http/datetime";
+import { metadataSchema } from "../geofences/schema";
+
+/** Request schema of POST /v1/track and the wire forms of users and events. */
+
+/** How far in the future a device clock may be before its updatedAt is refused. */
+const CLOCK_SKEW_MS = 5 * 60_000;
+
+export const trackSchema = z.object({
+  deviceId: requiredString(256),
+  latitude: numberIn(-90, 90),
+  longitude: numberIn(-180, 180),
+  accuracy: numberIn(0, 100_000),
+  userId: optionalString(256),
+  description: optionalString(1000),
+  metadata: z.preprocess((v) => (v === "" ? null : v), metadataSchema(32).nullable().optional()),
+  foreground: booleanish.optional(),
+  stopped: booleanish.optional(),
+  deviceType: optionalString(64),
+  updatedAt: z
+    .union([z.string(), z.number()])
+    .optional()
+    .transform((v, ctx) => {
+      if (v === undefined || v === "") return undefined;
+      const d = parseCursorDate(String(v));
+      if (!d) {
+        ctx.addIssue({ code: "custom", message: "must be an ISO 8601 datetime or epoch milliseconds" });
+        return z.NEVER;
+      }
+      if (d.getTime() > Date.now() + CLOCK_SKEW_MS) {
+        ctx.addIssue({
+          code: "custom",
+          message: "is in the future; send the time the location was recorded",
+        });
+        return z.NEVER;
+      }
+      return d;
+    }),
+});
+
+export type TrackInput = z.output<typeof trackSchema>;

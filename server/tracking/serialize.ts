@@ -1,0 +1,53 @@
+import type { Event, User } from "../db/client";
+import { type GeofenceFields, serializeGeofence } from "../geofences/schema";
+
+/** Wire forms of users and events. */
+
+const optional = <K extends string, V>(key: K, value: V | null | undefined) =>
+  (value === null || value === undefined ? {} : { [key]: value }) as Partial<Record<K, V>>;
+
+/** The user as events copy it. */
+export function trimUser(u: Pick<User, "id" | "userId" | "deviceId" | "description" | "metadata">) {
+  return {
+    _id: u.id,
+    ...optional("userId", u.userId),
+    deviceId: u.deviceId,
+    ...optional("description", u.description),
+    ...optional("metadata", u.metadata),
+  };
+}
+
+export const embeddedGeofence = (g: GeofenceFields) => serializeGeofence(g, { includeGeometry: false });
+
+export function serializeUser(u: User, geofences: GeofenceFields[]) {
+  return {
+    ...trimUser(u),
+    location: { type: "Point", coordinates: [u.longitude, u.latitude] },
+    locationAccuracy: u.accuracy,
+    ...optional("foreground", u.foreground),
+    ...optional("stopped", u.stopped),
+    ...optional("deviceType", u.deviceType),
+    geofences: geofences.map(embeddedGeofence),
+    createdAt: u.createdAt.toISOString(),
+    updatedAt: u.updatedAt.toISOString(),
+    live: u.live,
+  };
+}
+
+export function serializeEvent(e: Event) {
+  return {
+    _id: e.id,
+    type: e.type,
+    createdAt: e.createdAt.toISOString(),
+    actualCreatedAt: e.actualCreatedAt.toISOString(),
+    live: e.live,
+    user: e.user,
+    ...optional("geofence", e.geofence),
+    location: { type: "Point", coordinates: [e.longitude, e.latitude] },
+    locationAccuracy: e.accuracy,
+    confidence: e.confidence,
+    verification: e.verification,
+    ...optional("verifiedPlaceId", e.verifiedPlaceId),
+    ...optional("duration", e.duration),
+  };
+}

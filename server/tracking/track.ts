@@ -1,0 +1,180 @@
+import type { AuthKey } from "../auth/keys";
+import type { Event, User } from "../db/client";
+import { monotonicNow, newId } from "../db/ids";
+import {
+  type TrackedGeofence,
+  type UserRow,
+  type UserWrite,
+  addMembership,
+  geofenceFields,
+  geofencesBySeqs,
+  geofencesForUpdate,
+  insertEvent,
+  insertLocation,
+  insertUser,
+  markDwelled,
+  membershipsOf,
+  removeMembership,
+  transaction,
+  updateUser,
+  userBySeq,
+  userByDeviceId,
+  userByUserId,
+  userFromRow,
+  verificationCounts,
+} from "../db/sqlite/tracking";
+import { withWriteLock } from "../db/write-lock";
+import { bboxAround } from "../geo/distance";
+import type { GeofenceFields } from "../geofences/schema";
+import { signedDistanceToShape } from "../geofences/shape";
+import {
+  ENTER_AT,
+  EXIT_AT,
+  MIN_ACCURACY,
+  adjustedProbability,
+  bandOf,
+  confidenceOf,
+  insideFraction,
+} from "./confidence";
+import type { TrackInput } from "./schema";
+import { embeddedGeofence, trimUser } from "./serialize";
+
+/** Minutes inside before user.dwelled_in_geofence, for geofences without their own dwellThreshold. */
+export const DEFAULT_DWELL_MINUTES = 5;
+/** Geofences farther than this from the location are not considered, however poor the accuracy. */
+const MAX_REACH_M = 5000;
+
+export interface TrackResult {
+  user: User;
+  geofences: GeofenceFields[];
+  events: Event[];
+}
+
+/**
+ * Applies one location update: the user is created or updated, the update is kept in the
+ * history, and geofence entries, exits and dwells become events. The whole update is one
+ * SQLite transaction run under the process's write lock, so concurrent updates of one device
+ * are applied one after the other and can never both see the same "before" state.
+ */
+export function track(key: AuthKey, input: TrackInput): Promise<TrackResult> {
+  return withWriteLock(() => transaction(() => applyUpdate(key.live, input, new Date())));
+}
+
+/** The probability that a location with this accuracy lies inside the geofence. */
+export function insideProbability(g: TrackedGeofence, lat: number, lng: number, accuracy: number): number {
+  return insideFraction(signedDistanceToShape(lng, lat, g), accuracy);
+}
+
+function findUser(live: boolean, input: TrackInput): UserRow | undefined {
+  if (!input.userId) return userByDeviceId(live, input.deviceId, false);
+  // A device seen before without a userId is adopted by the user it now reports.
+  return userByUserId(live, input.userId) ?? userByDeviceId(live, input.deviceId, true);
+}
+
+function applyUpdate(live: boolean, input: TrackInput, now: Date): TrackResult {
+  const at = input.updatedAt ?? now;
+  const existing = findUser(live, input);
+  if (existing && at < new Date(existing.updatedAt)) {
+    // An update older than what we know changes nothing.
+    return { user: userFromRow(existing), geofences: currentGeofences(existing.seq), events: [] };
+  }
+  const prev = existing ? userFromRow(existing) : undefined;
+  const write: UserWrite = {
+    deviceId: input.deviceId,
+    userId: input.userId ?? prev?.userId ?? null,
+    description: input.description ?? prev?.description ?? null,
+    metadata: input.metadata !== undefined ? input.metadata : (prev?.metadata ?? null),
+    deviceType: input.deviceType ?? prev?.deviceType ?? null,
+    foreground: input.foreground ?? prev?.foreground ?? null,
+    stopped: input.stopped ?? prev?.stopped ?? null,
+    latitude: input.latitude,
+    longitude: input.longitude,
+    accuracy: input.accuracy,
+    updatedAt: at,
+  };
+  let seq: number;
+  if (existing) {
+    seq = existing.seq;
+    updateUser(seq, write);
+  } else {
+    seq = insertUser(newId(now.getTime()), live, write, at);
+  }
+  insertLocation(seq, input.latitude, input.longitude, input.accuracy, at, now);
+  const user = userFromRow(userBySeq(seq));
+
+  const { latitude: lat, longitude: lng, accuracy } = input;
+  const members = new Map(membershipsOf(seq).map((m) => [m.geofenceSeq, m]));
+  const reach = Math.min(Math.max(accuracy, MIN_ACCURACY), MAX_REACH_M);
+  const candidates = geofencesForUpdate(live, bboxAround(lng, lat, reach), [...members.keys()]);
+
+  const events: Event[] = [];
+  const inside: GeofenceFields[] = [];
+  const emit = (type: string, g: TrackedGeofence, p: number, duration: number | null) => {
+    const band = bandOf(p);
+    const { accepted, rejected } = verificationCounts(g.id, type, band);
+    const event: Event = {
+      seq: 0,
+      id: newId(),
+      live,
+      type,
+      userSeq: seq,
+      user: trimUser(user),
+      geofenceId: g.id,
+      geofence: embeddedGeofence(geofenceFields(g)) as Event["geofence"],
+      latitude: lat,
+      longitude: lng,
+      accuracy,
+      confidence: confidenceOf(adjustedProbability(p, accepted, rejected)),
+      probability: p,
+      band,
+      verification: 0,
+      verifiedAt: null,
+      verifiedPlaceId: null,
+      duration,
+      createdAt: monotonicNow(),
+      actualCreatedAt: at,
+    };
+    event.seq = insertEvent(event);
+    events.push(event);
+  };
+
+  for (const g of candidates) {
+    const member = members.get(g.seq);
+    if (!g.enabled) {
+      // Disabled geofences make no events; a user in one is simply no longer counted inside.
+      if (member) removeMembership(seq, g.seq);
+      continue;
+    }
+    const p = insideProbability(g, lat, lng, accuracy);
+    if (!member) {
+      if (p >= ENTER_AT) {
+        addMembership(seq, g.seq, at);
+        emit("user.entered_geofence", g, p, null);
+        inside.push(geofenceFields(g));
+      }
+      continue;
+    }
+    const enteredAt = new Date(member.enteredAt);
+    if (p <= EXIT_AT) {
+      removeMembership(seq, g.seq);
+      const minutes = Math.max(0, (at.getTime() - enteredAt.getTime()) / 60_000);
+      emit("user.exited_geofence", g, 1 - p, Math.round(minutes * 100) / 100);
+      continue;
+    }
+    inside.push(geofenceFields(g));
+    const dwell = (g.dwellThreshold ?? DEFAULT_DWELL_MINUTES) * 60_000;
+    if (!member.dwelled && at.getTime() - enteredAt.getTime() >= dwell) {
+      markDwelled(seq, g.seq);
+      emit("user.dwelled_in_geofence", g, p, null);
+    }
+  }
+  return { user, geofences: inside, events };
+}
+
+/** The enabled geofences a user is in now. */
+export function currentGeofences(userSeq: number): GeofenceFields[] {
+  const seqs = membershipsOf(userSeq).map((m) => m.geofenceSeq);
+  return geofencesBySeqs(seqs)
+    .filter((g) => g.enabled)
+    .map(geofenceFields);
+}

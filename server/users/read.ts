@@ -1,0 +1,85 @@
+import type { z } from "zod";
+import type { AuthKey } from "../auth/keys";
+import { type User, prisma } from "../db/client";
+import { userSeqsInBox } from "../db/sqlite/tracking";
+import { userSeqsInGeofence } from "../db/sqlite/users";
+import { bboxAround, haversine } from "../geo/distance";
+import type { GeofenceFields } from "../geofences/schema";
+import { notFound } from "../http/errors";
+import { serializeUser } from "../tracking/serialize";
+import type { geofenceUsersSchema, listUsersSchema, searchUsersSchema } from "./schema";
+
+/** Users with the enabled geofences they are in now, in the wire form. */
+export async function withGeofences(users: User[]) {
+  const memberships = users.length
+    ? await prisma.userGeofence.findMany({ where: { userSeq: { in: users.map((u) => u.seq) } } })
+    : [];
+  const geofences = memberships.length
+    ? await prisma.geofence.findMany({
+        where: { seq: { in: [...new Set(memberships.map((m) => m.geofenceSeq))] }, enabled: true },
+      })
+    : [];
+  const bySeq = new Map(geofences.map((g) => [g.seq, g as GeofenceFields]));
+  return users.map((u) =>
+    serializeUser(
+      u,
+      memberships.filter((m) => m.userSeq === u.seq).flatMap((m) => bySeq.get(m.geofenceSeq) ?? []),
+    ),
+  );
+}
+
+export async function listUsers(key: AuthKey, q: z.output<typeof listUsersSchema>) {
+  const rows = await prisma.user.findMany({
+    where: {
+      live: key.live,
+      ...((q.updatedBefore || q.updatedAfter) && {
+        updatedAt: {
+          ...(q.updatedBefore && { lt: q.updatedBefore }),
+          ...(q.updatedAfter && { gt: q.updatedAfter }),
+        },
+      }),
+    },
+    orderBy: [{ updatedAt: "desc" }, { id: "desc" }],
+    take: q.limit + 1,
+  });
+  return { users: await withGeofences(rows.slice(0, q.limit)), hasMore: rows.length > q.limit };
+}
+
+/** A user by `_id`, else by `userId`, else by the most recent user of a `deviceId`. */
+export async function findUser(key: AuthKey, ref: string): Promise<User> {
+  const candidates = await prisma.user.findMany({
+    where: { live: key.live, OR: [{ id: ref }, { userId: ref }, { deviceId: ref }] },
+    orderBy: [{ updatedAt: "desc" }, { id: "desc" }],
+  });
+  const user =
+    candidates.find((u) => u.id === ref) ??
+    candidates.find((u) => u.userId === ref) ??
+    candidates.find((u) => u.deviceId === ref);
+  if (!user) throw notFound(`user ${ref}`);
+  return user;
+}
+
+export async function usersInGeofence(geofenceSeq: number, q: z.output<typeof geofenceUsersSchema>) {
+  const seqs = userSeqsInGeofence(geofenceSeq, { ...q, limit: q.limit + 1 });
+  const page = seqs.slice(0, q.limit);
+  const rows = await prisma.user.findMany({ where: { seq: { in: page } } });
+  const order = new Map(page.map((s, i) => [s, i]));
+  rows.sort((a, b) => order.get(a.seq)! - order.get(b.seq)!);
+  return { users: await withGeofences(rows), hasMore: seqs.length > q.limit };
+}
+
+/** Users whose last location is within `radius` of `near`, nearest first. */
+export async function searchUsers(key: AuthKey, q: z.output<typeof searchUsersSchema>) {
+  const { latitude: lat, longitude: lng } = q.near;
+  const hits = userSeqsInBox(key.live, bboxAround(lng, lat, q.radius))
+    .map((u) => ({ seq: u.seq, distance: haversine(lng, lat, u.longitude, u.latitude) }))
+    .filter((u) => u.distance <= q.radius)
+    .sort((a, b) => a.distance - b.distance || a.seq - b.seq)
+    .slice(0, q.limit);
+  const rows = await prisma.user.findMany({ where: { seq: { in: hits.map((h) => h.seq) } } });
+  const bySeq = new Map(rows.map((u) => [u.seq, u]));
+  const ordered = hits.flatMap((h) => bySeq.get(h.seq) ?? []);
+  const wire = await withGeofences(ordered);
+  const distance = new Map(hits.map((h) => [h.seq, Math.round(h.distance * 10) / 10]));
+  return wire.map((u, i) => ({ ...u, distance: distance.get(ordered[i]!.seq)! }));
+}
