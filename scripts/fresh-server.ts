@@ -19,13 +19,8 @@ export interface FreshKeys {
   revoked: string;
 }
 
-export interface FreshServer {
-  url: string;
+export interface FreshServer extends RunningServer {
   keys: FreshKeys;
-  databaseUrl: string;
-  /** everything the server printed so far */
-  output(): string;
-  stop(): Promise<void>;
 }
 
 export async function freePort(): Promise<number> {
@@ -45,7 +40,7 @@ export async function startFreshServer(
   const dir = mkdtempSync(path.join(tmpdir(), "location-"));
   const databaseUrl = `file:${path.join(dir, "location.db")}`;
   process.env.DATABASE_URL = databaseUrl;
-  const { buildIfStale, nextBin, nextEnv, root } = await import("./build");
+  const { buildIfStale } = await import("./build");
   const { migrate } = await import("./migrate");
   buildIfStale();
   migrate();
@@ -59,6 +54,32 @@ export async function startFreshServer(
   await revokeKey(revoked.record.id);
   await prisma.$disconnect();
 
+  const server = await serve(databaseUrl, opts);
+  return {
+    ...server,
+    keys: { secret: secret.key, publishable: publishable.key, live: live.key, revoked: revoked.key },
+    async stop() {
+      await server.stop();
+      rmSync(dir, { recursive: true, force: true });
+    },
+  };
+}
+
+export interface RunningServer {
+  url: string;
+  databaseUrl: string;
+  /** the `next start` process */
+  pid: number;
+  output(): string;
+  stop(): Promise<void>;
+}
+
+/** `next start` on an existing, migrated database; resolves once it answers /healthz. */
+export async function serve(
+  databaseUrl: string,
+  opts: { port?: number; env?: Record<string, string> } = {},
+): Promise<RunningServer> {
+  const { nextBin, nextEnv, root } = await import("./build");
   const port = opts.port ?? (await freePort());
   let output = "";
   const child: ChildProcess = spawn(
@@ -87,14 +108,14 @@ export async function startFreshServer(
   return {
     url,
     databaseUrl,
-    keys: { secret: secret.key, publishable: publishable.key, live: live.key, revoked: revoked.key },
+    pid: child.pid!,
     output: () => output,
     async stop() {
-      if (child.exitCode === null) {
+      if (child.exitCode === null && child.signalCode === null) {
+        const exited = new Promise((r) => child.once("exit", r));
         child.kill("SIGTERM");
-        await new Promise((r) => child.once("exit", r));
+        await exited;
       }
-      rmSync(dir, { recursive: true, force: true });
     },
   };
 }

@@ -20,13 +20,14 @@ export type Band = "core" | "edge";
 
 /**
  * The share of the accuracy circle that lies inside the geofence, treating the boundary as a
- * straight line at `signedDistance` meters from the location (positive inside).
+ * straight line at `signedDistance` meters from the location (positive inside). A geofence
+ * smaller than the accuracy circle can hold at most its own area's share of it.
  */
-export function insideFraction(signedDistance: number, accuracy: number): number {
-  const x = signedDistance / Math.max(accuracy, MIN_ACCURACY);
-  if (x >= 1) return 1;
-  if (x <= -1) return 0;
-  return 1 - (Math.acos(x) - x * Math.sqrt(1 - x * x)) / Math.PI;
+export function insideFraction(signedDistance: number, accuracy: number, geofenceArea = Infinity): number {
+  const r = Math.max(accuracy, MIN_ACCURACY);
+  const x = signedDistance / r;
+  const straight = x >= 1 ? 1 : x <= -1 ? 0 : 1 - (Math.acos(x) - x * Math.sqrt(1 - x * x)) / Math.PI;
+  return Math.min(straight, geofenceArea / (Math.PI * r * r));
 }
 
 export const bandOf = (p: number): Band => (p >= CORE_AT ? "core" : "edge");

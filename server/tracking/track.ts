@@ -25,6 +25,7 @@ import {
 } from "../db/sqlite/tracking";
 import { withWriteLock } from "../db/write-lock";
 import { bboxAround } from "../geo/distance";
+import { ringAreaAndCentroid } from "../geo/polygon";
 import type { GeofenceFields } from "../geofences/schema";
 import { signedDistanceToShape } from "../geofences/shape";
 import {
@@ -62,7 +63,8 @@ export function track(key: AuthKey, input: TrackInput): Promise<TrackResult> {
 
 /** The probability that a location with this accuracy lies inside the geofence. */
 export function insideProbability(g: TrackedGeofence, lat: number, lng: number, accuracy: number): number {
-  return insideFraction(signedDistanceToShape(lng, lat, g), accuracy);
+  const area = g.type === "circle" ? Math.PI * g.radius * g.radius : ringAreaAndCentroid(g.ring).area;
+  return insideFraction(signedDistanceToShape(lng, lat, g), accuracy, area);
 }
 
 function findUser(live: boolean, input: TrackInput): UserRow | undefined {

@@ -1,12 +1,11 @@
 import { describe, expect, it } from "vitest";
 import { api, expectError, unique } from "../support/api";
+import { metersFrom } from "../support/geo";
 
 type Hit = Record<string, unknown> & { _id: string; distance: number; externalId: string };
 
-const M_PER_DEG_LAT = 111_194.9;
 const base = { lat: 47.6, lng: -122.33 };
-const north = (meters: number) => base.lat + meters / M_PER_DEG_LAT;
-const east = (meters: number) => base.lng + meters / (M_PER_DEG_LAT * Math.cos((base.lat * Math.PI) / 180));
+const { north, east } = metersFrom(base);
 
 async function make(tag: string, externalId: string, shape: Record<string, unknown>) {
   const res = await api("POST", "/v1/geofences", {

@@ -1,0 +1,293 @@
+import Database from "better-sqlite3";
+import { describe, expect, inject, it } from "vitest";
+import { api, expectError, keys, unique } from "../support/api";
+import { metersFrom } from "../support/geo";
+
+type User = Record<string, unknown> & { _id: string; updatedAt: string; deviceId: string; distance?: number };
+
+const dbFile = inject("databaseUrl").replace(/^file:/, "");
+/** Counts straight from the database file, to check what the API cannot show. */
+function count(sql: string, ...args: unknown[]): number {
+  const db = new Database(dbFile, { readonly: true, fileMustExist: true });
+  try {
+    return (db.prepare(sql).get(...args) as { n: number }).n;
+  } finally {
+    db.close();
+  }
+}
+
+async function track(body: Record<string, unknown>) {
+  const res = await api("POST", "/v1/track", { json: body, key: keys.publishable });
+  expect(res.status, JSON.stringify(res.body)).toBe(200);
+  return { user: res.body.user as User, events: res.body.events as { _id: string }[] };
+}
+
+describe("users", () => {
+  it("gets a user by _id, userId or deviceId", async () => {
+    const deviceId = unique("dev");
+    const userId = unique("usr");
+    const { user } = await track({
+      deviceId,
+      userId,
+      latitude: 1,
+      longitude: 2,
+      accuracy: 5,
+      description: "Ann",
+    });
+    for (const ref of [user._id, userId, deviceId]) {
+      const res = await api("GET", `/v1/users/${ref}`);
+      expect(res.body.user).toMatchObject({ _id: user._id, userId, deviceId, description: "Ann" });
+    }
+    expectError(await api("GET", `/v1/users/${unique("nobody")}`), 404, undefined, /not found/);
+  });
+
+  it("lists users newest first and pages with updatedBefore", async () => {
+    const t0 = Date.now() - 3_600_000;
+    const prefix = unique("page");
+    const made: User[] = [];
+    for (let i = 0; i < 5; i++) {
+      const at = new Date(t0 + i * 1000).toISOString();
+      made.push(
+        (await track({ deviceId: `${prefix}-${i}`, latitude: 1, longitude: 2, accuracy: 5, updatedAt: at }))
+          .user,
+      );
+    }
+    const window = `updatedAfter=${encodeURIComponent(new Date(t0 - 1).toISOString())}&updatedBefore=`;
+    const seen: string[] = [];
+    let before = new Date(t0 + 5000).toISOString();
+    for (;;) {
+      const res = await api("GET", `/v1/users?limit=2&${window}${encodeURIComponent(before)}`);
+      const page = res.body.users as User[];
+      seen.push(...page.filter((u) => u.deviceId.startsWith(prefix)).map((u) => u._id));
+      if (!res.body.meta.hasMore) break;
+      before = page[page.length - 1]!.updatedAt;
+    }
+    expect(seen).toEqual(made.map((u) => u._id).reverse());
+  });
+
+  it.each([
+    ["limit=0", "limit"],
+    ["limit=1001", "limit"],
+    ["updatedBefore=nope", "updatedBefore"],
+    ["updatedAfter=2026-99-01", "updatedAfter"],
+  ])("refuses %s", async (query, param) => {
+    expectError(await api("GET", `/v1/users?${query}`), 400, param);
+  });
+
+  it("deletes a user with their location history and every event about them", async () => {
+    const base = { lat: 12.5, lng: 45.5 };
+    const zone = await api("POST", "/v1/geofences", {
+      json: { description: "z", type: "circle", coordinates: [base.lng, base.lat], radius: 100 },
+    });
+    expect(zone.status).toBe(200);
+    const deviceId = unique("forget");
+    const first = await track({ deviceId, latitude: base.lat, longitude: base.lng, accuracy: 5 });
+    await track({ deviceId, latitude: base.lat + 0.1, longitude: base.lng, accuracy: 5 });
+    const eventId = first.events[0]!._id;
+    await api("PUT", `/v1/events/${eventId}/verification`, { json: { verification: 1 } });
+    const seq = count(`SELECT "seq" AS n FROM "User" WHERE "id" = ?`, first.user._id);
+    expect(count(`SELECT COUNT(*) AS n FROM "UserLocation" WHERE "userSeq" = ?`, seq)).toBe(2);
+    expect(count(`SELECT COUNT(*) AS n FROM "Event" WHERE "userSeq" = ?`, seq)).toBe(2);
+
+    expect((await api("DELETE", `/v1/users/${deviceId}`)).body).toEqual({ meta: { code: 200 } });
+    expectError(await api("GET", `/v1/users/${deviceId}`), 404);
+    expectError(await api("GET", `/v1/events/${eventId}`), 404);
+    for (const table of ["UserLocation", "Event", "UserGeofence"]) {
+      expect(count(`SELECT COUNT(*) AS n FROM "${table}" WHERE "userSeq" = ?`, seq), table).toBe(0);
+    }
+    expect(
+      count(
+        `SELECT COUNT(*) AS n FROM "EventVerification" WHERE "eventSeq" NOT IN (SELECT "seq" FROM "Event")`,
+      ),
+    ).toBe(0);
+    expectError(await api("DELETE", `/v1/users/${deviceId}`), 404);
+  });
+
+  it("keeps test and live users apart", async () => {
+    const deviceId = unique("world");
+    await track({ deviceId, latitude: 1, longitude: 2, accuracy: 5 });
+    expectError(await api("GET", `/v1/users/${deviceId}`, { key: keys.live }), 404);
+  });
+});
+
+describe("users of a geofence", () => {
+  it("lists the users inside now, by id or by tag/externalId, with either cursor spelling", async () => {
+    const base = { lat: -12.5, lng: 60.5 };
+    const { north } = metersFrom(base);
+    const tag = unique("gu");
+    const g = (
+      await api("POST", "/v1/geofences", {
+        json: {
+          description: "g",
+          type: "circle",
+          coordinates: [base.lng, base.lat],
+          radius: 200,
+          tag,
+          externalId: "x",
+        },
+      })
+    ).body.geofence as { _id: string };
+    const t0 = Date.now() - 600_000;
+    const inside: User[] = [];
+    for (let i = 0; i < 3; i++) {
+      const at = new Date(t0 + i * 1000).toISOString();
+      inside.push(
+        (
+          await track({
+            deviceId: unique("in"),
+            latitude: base.lat,
+            longitude: base.lng,
+            accuracy: 5,
+            updatedAt: at,
+          })
+        ).user,
+      );
+    }
+    await track({ deviceId: unique("out"), latitude: north(1000), longitude: base.lng, accuracy: 5 });
+    const newestFirst = inside.map((u) => u._id).reverse();
+
+    const byId = await api("GET", `/v1/geofences/${g._id}/users`);
+    expect((byId.body.users as User[]).map((u) => u._id)).toEqual(newestFirst);
+    const byTag = await api("GET", `/v1/geofences/${tag}/x/users?limit=2`);
+    expect((byTag.body.users as User[]).map((u) => u._id)).toEqual(newestFirst.slice(0, 2));
+    expect(byTag.body.meta.hasMore).toBe(true);
+    for (const name of ["updatedBefore", "updateBefore"]) {
+      const res = await api(
+        "GET",
+        `/v1/geofences/${g._id}/users?${name}=${encodeURIComponent(inside[2]!.updatedAt)}`,
+      );
+      expect(
+        (res.body.users as User[]).map((u) => u._id),
+        name,
+      ).toEqual(newestFirst.slice(1));
+    }
+    expectError(await api("GET", `/v1/geofences/${tag}/nope/users`), 404);
+    expectError(await api("GET", `/v1/geofences/${g._id}/users?limit=0`), 400, "limit");
+  });
+});
+
+describe("search users", () => {
+  it("finds users near a point, nearest first, within the radius", async () => {
+    const base = { lat: 33.3, lng: -140.7 };
+    const { north } = metersFrom(base);
+    const ids: string[] = [];
+    for (const d of [900, 100, 500, 1500]) {
+      ids.push(
+        (await track({ deviceId: unique("near"), latitude: north(d), longitude: base.lng, accuracy: 5 })).user
+          ._id,
+      );
+    }
+    const res = await api("GET", `/v1/search/users?near=${base.lat},${base.lng}&radius=1000`);
+    const users = res.body.users as User[];
+    expect(users.map((u) => u._id)).toEqual([ids[1], ids[2], ids[0]]);
+    expect(users[0]!.distance).toBeCloseTo(100, 0);
+    const one = await api("GET", `/v1/search/users?near=${base.lat},${base.lng}&radius=1000&limit=1`);
+    expect((one.body.users as User[]).map((u) => u._id)).toEqual([ids[1]]);
+  });
+
+  it.each([
+    ["", "near"],
+    ["near=1,2&radius=50", "radius"],
+    ["near=1,2&limit=5000", "limit"],
+  ])("refuses %j", async (query, param) => {
+    expectError(await api("GET", `/v1/search/users?${query}`), 400, param);
+  });
+
+  it("needs the secret key", async () => {
+    expectError(await api("GET", "/v1/search/users?near=1,2", { key: keys.publishable }), 403);
+  });
+});
+
+describe("context", () => {
+  it("returns the enabled geofences containing the point, and stores nothing", async () => {
+    const base = { lat: 41.1, lng: 20.2 };
+    const make = (radius: number, enabled = true) =>
+      api("POST", "/v1/geofences", {
+        json: { description: "c", type: "circle", coordinates: [base.lng, base.lat], radius, enabled },
+      }).then((r) => (r.body.geofence as { _id: string })._id);
+    const small = await make(50);
+    const big = await make(500);
+    await make(300, false);
+    const users = count(`SELECT COUNT(*) AS n FROM "User"`);
+    const res = await api("GET", `/v1/context?coordinates=${base.lat},${base.lng}`, {
+      key: keys.publishable,
+    });
+    const ids = (res.body.context as { geofences: { _id: string }[] }).geofences.map((g) => g._id).sort();
+    expect(ids).toEqual([small, big].sort());
+    expect(res.body.geofences).toEqual((res.body.context as { geofences: unknown }).geofences);
+    expect(res.body.context).toMatchObject({ live: false });
+    expect(count(`SELECT COUNT(*) AS n FROM "User"`)).toBe(users);
+  });
+
+  it.each([
+    ["", /required/],
+    ["coordinates=1", /latitude>,<longitude/],
+    ["coordinates=1,200", /longitude/],
+  ])("refuses %j", async (query, message) => {
+    expectError(
+      await api("GET", `/v1/context?${query}`, { key: keys.publishable }),
+      400,
+      "coordinates",
+      message,
+    );
+  });
+});
+
+describe("events", () => {
+  it("lists events newest first with cursors", async () => {
+    const base = { lat: -40.4, lng: -10.1 };
+    await api("POST", "/v1/geofences", {
+      json: { description: "e", type: "circle", coordinates: [base.lng, base.lat], radius: 100 },
+    });
+    const made: string[] = [];
+    for (let i = 0; i < 3; i++) {
+      made.push(
+        (await track({ deviceId: unique("ev"), latitude: base.lat, longitude: base.lng, accuracy: 5 }))
+          .events[0]!._id,
+      );
+    }
+    // Other test files add events meanwhile: look at ours only.
+    const res = await api("GET", "/v1/events?limit=1000");
+    const events = res.body.events as { _id: string; createdAt: string }[];
+    expect(events.map((e) => e._id).filter((id) => made.includes(id))).toEqual([...made].reverse());
+    const newest = events.find((e) => e._id === made[2])!;
+    const older = await api(
+      "GET",
+      `/v1/events?limit=1000&createdBefore=${encodeURIComponent(newest.createdAt)}`,
+    );
+    const olderIds = (older.body.events as { _id: string }[]).map((e) => e._id);
+    expect(olderIds.filter((id) => made.includes(id))).toEqual([made[1], made[0]]);
+    expectError(await api("GET", "/v1/events?createdAfter=garbage"), 400, "createdAfter");
+  });
+
+  it("deletes an event", async () => {
+    const base = { lat: -41.4, lng: -11.1 };
+    await api("POST", "/v1/geofences", {
+      json: { description: "e", type: "circle", coordinates: [base.lng, base.lat], radius: 100 },
+    });
+    const id = (
+      await track({ deviceId: unique("del"), latitude: base.lat, longitude: base.lng, accuracy: 5 })
+    ).events[0]!._id;
+    expect((await api("DELETE", `/v1/events/${id}`)).body).toEqual({ meta: { code: 200 } });
+    expectError(await api("GET", `/v1/events/${id}`), 404);
+  });
+
+  it("records every verification with its time and key", async () => {
+    const base = { lat: -42.4, lng: -12.1 };
+    await api("POST", "/v1/geofences", {
+      json: { description: "e", type: "circle", coordinates: [base.lng, base.lat], radius: 100 },
+    });
+    const id = (
+      await track({ deviceId: unique("hist"), latitude: base.lat, longitude: base.lng, accuracy: 5 })
+    ).events[0]!._id;
+    for (const v of [1, -1, 0])
+      await api("PUT", `/v1/events/${id}/verification`, { json: { verification: v } });
+    const seq = count(`SELECT "seq" AS n FROM "Event" WHERE "id" = ?`, id);
+    expect(
+      count(
+        `SELECT COUNT(*) AS n FROM "EventVerification" WHERE "eventSeq" = ? AND "keyId" IS NOT NULL`,
+        seq,
+      ),
+    ).toBe(3);
+  });
+});
