@@ -34,9 +34,14 @@ export async function freePort(): Promise<number> {
   });
 }
 
-export async function startFreshServer(
-  opts: { port?: number; env?: Record<string, string> } = {},
-): Promise<FreshServer> {
+export interface ServeOptions {
+  port?: number;
+  env?: Record<string, string>;
+  /** extra arguments for node itself, such as --cpu-prof when profiling */
+  nodeArgs?: string[];
+}
+
+export async function startFreshServer(opts: ServeOptions = {}): Promise<FreshServer> {
   const dir = mkdtempSync(path.join(tmpdir(), "location-"));
   const databaseUrl = `file:${path.join(dir, "location.db")}`;
   process.env.DATABASE_URL = databaseUrl;
@@ -75,16 +80,13 @@ export interface RunningServer {
 }
 
 /** `next start` on an existing, migrated database; resolves once it answers /healthz. */
-export async function serve(
-  databaseUrl: string,
-  opts: { port?: number; env?: Record<string, string> } = {},
-): Promise<RunningServer> {
+export async function serve(databaseUrl: string, opts: ServeOptions = {}): Promise<RunningServer> {
   const { nextBin, nextEnv, root } = await import("./build");
   const port = opts.port ?? (await freePort());
   let output = "";
   const child: ChildProcess = spawn(
     process.execPath,
-    [nextBin, "start", "-p", String(port), "-H", "127.0.0.1"],
+    [...(opts.nodeArgs ?? []), nextBin, "start", "-p", String(port), "-H", "127.0.0.1"],
     {
       cwd: root,
       env: { ...nextEnv, DATABASE_URL: databaseUrl, ...opts.env },

@@ -17,7 +17,6 @@ import {
   removeMembership,
   transaction,
   updateUser,
-  userBySeq,
   userByDeviceId,
   userByUserId,
   userFromRow,
@@ -51,14 +50,66 @@ export interface TrackResult {
   events: Event[];
 }
 
+interface Pending {
+  live: boolean;
+  input: TrackInput;
+  resolve(r: TrackResult): void;
+  reject(e: unknown): void;
+}
+
+const queue: Pending[] = [];
+let flushing = false;
+
 /**
  * Applies one location update: the user is created or updated, the update is kept in the
- * history, and geofence entries, exits and dwells become events. The whole update is one
- * SQLite transaction run under the process's write lock, so concurrent updates of one device
- * are applied one after the other and can never both see the same "before" state.
+ * history, and geofence entries, exits and dwells become events.
+ *
+ * Updates are applied one after the other under the process's write lock, so two updates of
+ * one device can never both see the same "before" state. Updates that arrive while others are
+ * being written are applied together in one transaction (group commit): a commit costs more
+ * than an update, so under load this multiplies throughput. Each update runs in a savepoint of
+ * its own, so a failing one fails alone; each is acknowledged only after its commit.
  */
 export function track(key: AuthKey, input: TrackInput): Promise<TrackResult> {
-  return withWriteLock(() => transaction(() => applyUpdate(key.live, input, new Date())));
+  return new Promise((resolve, reject) => {
+    queue.push({ live: key.live, input, resolve, reject });
+    if (!flushing) {
+      flushing = true;
+      setImmediate(flush);
+    }
+  });
+}
+
+const MAX_BATCH = 64;
+
+function flush(): void {
+  const batch = queue.splice(0, MAX_BATCH);
+  const outcomes: ({ ok: true; result: TrackResult } | { ok: false; error: unknown })[] = [];
+  withWriteLock(() =>
+    transaction(() => {
+      const now = new Date();
+      for (const item of batch) {
+        try {
+          outcomes.push({ ok: true, result: transaction(() => applyUpdate(item.live, item.input, now)) });
+        } catch (error) {
+          outcomes.push({ ok: false, error });
+        }
+      }
+    }),
+  )
+    .then(
+      () =>
+        batch.forEach((item, i) => {
+          const o = outcomes[i]!;
+          if (o.ok) item.resolve(o.result);
+          else item.reject(o.error);
+        }),
+      (error: unknown) => batch.forEach((item) => item.reject(error)),
+    )
+    .finally(() => {
+      if (queue.length) setImmediate(flush);
+      else flushing = false;
+    });
 }
 
 /** The probability that a location with this accuracy lies inside the geofence. */
@@ -94,15 +145,16 @@ function applyUpdate(live: boolean, input: TrackInput, now: Date): TrackResult {
     accuracy: input.accuracy,
     updatedAt: at,
   };
-  let seq: number;
-  if (existing) {
-    seq = existing.seq;
-    updateUser(seq, write);
+  let user: User;
+  if (existing && prev) {
+    updateUser(existing.seq, write);
+    user = { ...prev, ...write };
   } else {
-    seq = insertUser(newId(now.getTime()), live, write, at);
+    const id = newId(now.getTime());
+    user = { ...write, seq: insertUser(id, live, write, at), id, live, createdAt: at };
   }
+  const seq = user.seq;
   insertLocation(seq, input.latitude, input.longitude, input.accuracy, at, now);
-  const user = userFromRow(userBySeq(seq));
 
   const { latitude: lat, longitude: lng, accuracy } = input;
   const members = new Map(membershipsOf(seq).map((m) => [m.geofenceSeq, m]));

@@ -20,6 +20,11 @@ export function connection(): Database.Database {
     // WAL is set on the file by the migration step; NORMAL sync is durable against a crashed
     // process (the WAL is in the OS before a commit returns), though not against power loss.
     db.pragma("synchronous = NORMAL");
+    // Checkpoint (copy the WAL back into the database, with an fsync) every ~40 MB rather than
+    // every 4 MB, and keep 64 MB of pages cached: measured 0.39 → 0.25 ms per tracked update
+    // under load (docs/performance.md).
+    db.pragma("wal_autocheckpoint = 10000");
+    db.pragma("cache_size = -65536");
   }
   return db;
 }

@@ -9,8 +9,10 @@ import { connection, inList, prepared, sqlDate } from "./connection";
  * interleave (see server/tracking/track.ts).
  */
 
+/** A transaction, or a savepoint when already inside one. */
 export function transaction<T>(fn: () => T): T {
-  return connection().transaction(fn).immediate();
+  const db = connection();
+  return db.inTransaction ? db.transaction(fn)() : db.transaction(fn).immediate();
 }
 
 export interface UserRow {
@@ -44,15 +46,11 @@ export function userByDeviceId(live: boolean, deviceId: string, anonymous: boole
   ).get(live ? 1 : 0, deviceId) as UserRow | undefined;
 }
 
-export function userBySeq(seq: number): UserRow {
-  return prepared(`SELECT * FROM "User" WHERE "seq" = ?`).get(seq) as UserRow;
-}
-
 export interface UserWrite {
   deviceId: string;
   userId: string | null;
   description: string | null;
-  metadata: unknown;
+  metadata: User["metadata"];
   deviceType: string | null;
   foreground: boolean | null;
   stopped: boolean | null;

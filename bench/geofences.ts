@@ -1,0 +1,65 @@
+import { geofenceBody, randomPoint, rng } from "./geofence-data";
+import type { Bench } from "./suite";
+
+/** Loads `total` geofences through the API, then measures get, list and search. */
+export async function geofenceSuite(b: Bench, total: number): Promise<void> {
+  const { server } = b;
+  const auth = { authorization: server.keys.secret, "content-type": "application/json" };
+  const r = rng(42);
+  const bodies = Array.from({ length: total }, (_, i) => JSON.stringify(geofenceBody(i, r)));
+  let next = 0;
+  await b.run({
+    name: `POST /v1/geofences (load ${total})`,
+    url: server.url,
+    headers: auth,
+    connections: b.connections,
+    amount: total,
+    next: () => ({ method: "POST", path: "/v1/geofences", body: bodies[next++ % total] }),
+  });
+
+  const ids: string[] = [];
+  let cursor = "";
+  for (;;) {
+    const res = await fetch(`${server.url}/v1/geofences?limit=1000${cursor}`, { headers: auth });
+    const body = (await res.json()) as {
+      meta: { hasMore?: boolean };
+      geofences: { _id: string; createdAt: string }[];
+    };
+    ids.push(...body.geofences.map((g) => g._id));
+    if (!body.meta.hasMore) break;
+    cursor = `&createdBefore=${body.geofences[body.geofences.length - 1]!.createdAt}`;
+  }
+  if (ids.length !== total) throw new Error(`expected ${total} geofences, found ${ids.length}`);
+
+  const pick = rng(7);
+  await b.runBoth({
+    name: "GET /v1/geofences/:id",
+    url: server.url,
+    headers: auth,
+    next: () => ({ path: `/v1/geofences/${ids[Math.floor(pick() * ids.length)]}` }),
+  });
+  await b.runBoth({
+    name: "GET /v1/geofences?limit=100",
+    url: server.url,
+    headers: auth,
+    next: () => ({ path: "/v1/geofences?limit=100" }),
+  });
+  await b.runBoth({
+    name: "GET /v1/search/geofences (r=1000, limit 100)",
+    url: server.url,
+    headers: auth,
+    next: () => {
+      const [lng, lat] = randomPoint(pick);
+      return { path: `/v1/search/geofences?near=${lat},${lng}&radius=1000&includeGeometry=false` };
+    },
+  });
+  await b.runBoth({
+    name: "GET /v1/search/geofences (r=10000, with geometry)",
+    url: server.url,
+    headers: auth,
+    next: () => {
+      const [lng, lat] = randomPoint(pick);
+      return { path: `/v1/search/geofences?near=${lat},${lng}&radius=10000&limit=100` };
+    },
+  });
+}

@@ -1,0 +1,13 @@
+import type { FreshServer } from "../scripts/fresh-server";
+import type { Measurement, Scenario } from "./load";
+
+/** What a benchmark suite gets: a running server and a way to measure a scenario. */
+export interface Bench {
+  server: FreshServer;
+  duration: number;
+  connections: number;
+  /** measures a scenario, prints it and adds it to the report */
+  run(s: Scenario): Promise<Measurement>;
+  /** measures a read scenario at `connections` (throughput) and at 1 connection (latency) */
+  runBoth(s: Omit<Scenario, "connections">): Promise<void>;
+}
