@@ -19,6 +19,8 @@ export interface Scenario {
   duration?: number;
   amount?: number;
   headers?: Record<string, string>;
+  /** the scenario measures error answers on purpose: non-2xx statuses are not counted as errors */
+  expectErrors?: boolean;
   /** builds each request; called once per request */
   next?: () => { method?: string; path: string; body?: string };
 }
@@ -40,7 +42,7 @@ export async function measure(s: Scenario): Promise<Measurement> {
         ]
       : undefined,
   });
-  const non2xx = result.non2xx + result.errors + result.timeouts;
+  const non2xx = (s.expectErrors ? 0 : result.non2xx) + result.errors + result.timeouts;
   return {
     name: s.name,
     connections: s.connections,

@@ -13,6 +13,19 @@ export async function trackingSuite(b: Bench, geofences: number, users: number):
   const { track } = await import("../server/tracking/track");
   const { trackSchema } = await import("../server/tracking/schema");
   const key = { id: "bench", kind: "secret" as const, live: false };
+  const auth = { authorization: server.keys.publishable, "content-type": "application/json" };
+
+  // The floor of any POST: key check, body read and validation, answered 400 before any work.
+  const invalid = JSON.stringify({ deviceId: "floor", latitude: 100, longitude: 0, accuracy: 10 });
+  await b.run({
+    name: "POST /v1/track, invalid (floor: key, body, validation)",
+    url: server.url,
+    headers: auth,
+    connections: b.connections,
+    duration: b.duration,
+    expectErrors: true,
+    next: () => ({ method: "POST", path: "/v1/track", body: invalid }),
+  });
 
   let t = Date.now();
   const r = rng(42);
@@ -45,7 +58,6 @@ export async function trackingSuite(b: Bench, geofences: number, users: number):
   // Each update moves a random device up to ~200 m from where it was.
   const pick = rng(9);
   const step = 200 / 111_195;
-  const auth = { authorization: server.keys.publishable, "content-type": "application/json" };
   const next = () => {
     const i = Math.floor(pick() * users);
     const p = positions[i]!;
