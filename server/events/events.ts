@@ -1,25 +1,19 @@
 import type { z } from "zod";
 import type { AuthKey } from "../auth/keys";
 import { type Event, prisma } from "../db/client";
+import { dateWindow, page } from "../db/paging";
 import { withWriteLock } from "../db/write-lock";
 import { ApiError, notFound } from "../http/errors";
 import type { listEventsSchema, verifySchema } from "./schema";
 
 export async function listEvents(key: AuthKey, q: z.output<typeof listEventsSchema>) {
   const rows = await prisma.event.findMany({
-    where: {
-      live: key.live,
-      ...((q.createdBefore || q.createdAfter) && {
-        createdAt: {
-          ...(q.createdBefore && { lt: q.createdBefore }),
-          ...(q.createdAfter && { gt: q.createdAfter }),
-        },
-      }),
-    },
+    where: { live: key.live, createdAt: dateWindow(q.createdBefore, q.createdAfter) },
     orderBy: [{ createdAt: "desc" }, { id: "desc" }],
     take: q.limit + 1,
   });
-  return { events: rows.slice(0, q.limit), hasMore: rows.length > q.limit };
+  const { items, hasMore } = page(rows, q.limit);
+  return { events: items, hasMore };
 }
 
 export async function getEvent(key: AuthKey, id: string): Promise<Event> {

@@ -1,5 +1,6 @@
 import type { AuthKey } from "../auth/keys";
 import { prisma } from "../db/client";
+import { dateWindow, page } from "../db/paging";
 import { withWriteLock } from "../db/write-lock";
 import { notFound } from "../http/errors";
 import type { z } from "zod";
@@ -35,15 +36,11 @@ export async function listGeofences(key: AuthKey, q: z.output<typeof listQuerySc
     where: {
       live: key.live,
       ...(q.tag !== undefined && { tag: q.tag }),
-      ...((q.createdBefore || q.createdAfter) && {
-        createdAt: {
-          ...(q.createdBefore && { lt: q.createdBefore }),
-          ...(q.createdAfter && { gt: q.createdAfter }),
-        },
-      }),
+      createdAt: dateWindow(q.createdBefore, q.createdAfter),
     },
     orderBy: [{ createdAt: "desc" }, { id: "desc" }],
     take: q.limit + 1,
   });
-  return { geofences: rows.slice(0, q.limit), hasMore: rows.length > q.limit };
+  const { items, hasMore } = page(rows, q.limit);
+  return { geofences: items, hasMore };
 }

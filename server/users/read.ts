@@ -1,6 +1,7 @@
 import type { z } from "zod";
 import type { AuthKey } from "../auth/keys";
 import { type User, prisma } from "../db/client";
+import { dateWindow, page } from "../db/paging";
 import { userSeqsInBox } from "../db/sqlite/tracking";
 import { userSeqsInGeofence } from "../db/sqlite/users";
 import { bboxAround, haversine } from "../geo/distance";
@@ -30,19 +31,12 @@ export async function withGeofences(users: User[]) {
 
 export async function listUsers(key: AuthKey, q: z.output<typeof listUsersSchema>) {
   const rows = await prisma.user.findMany({
-    where: {
-      live: key.live,
-      ...((q.updatedBefore || q.updatedAfter) && {
-        updatedAt: {
-          ...(q.updatedBefore && { lt: q.updatedBefore }),
-          ...(q.updatedAfter && { gt: q.updatedAfter }),
-        },
-      }),
-    },
+    where: { live: key.live, updatedAt: dateWindow(q.updatedBefore, q.updatedAfter) },
     orderBy: [{ updatedAt: "desc" }, { id: "desc" }],
     take: q.limit + 1,
   });
-  return { users: await withGeofences(rows.slice(0, q.limit)), hasMore: rows.length > q.limit };
+  const { items, hasMore } = page(rows, q.limit);
+  return { users: await withGeofences(items), hasMore };
 }
 
 /** A user by `_id`, else by `userId`, else by the most recent user of a `deviceId`. */
@@ -60,12 +54,14 @@ export async function findUser(key: AuthKey, ref: string): Promise<User> {
 }
 
 export async function usersInGeofence(geofenceSeq: number, q: z.output<typeof geofenceUsersSchema>) {
-  const seqs = userSeqsInGeofence(geofenceSeq, { ...q, limit: q.limit + 1 });
-  const page = seqs.slice(0, q.limit);
-  const rows = await prisma.user.findMany({ where: { seq: { in: page } } });
-  const order = new Map(page.map((s, i) => [s, i]));
+  const { items: seqs, hasMore } = page(
+    userSeqsInGeofence(geofenceSeq, { ...q, limit: q.limit + 1 }),
+    q.limit,
+  );
+  const rows = await prisma.user.findMany({ where: { seq: { in: seqs } } });
+  const order = new Map(seqs.map((s, i) => [s, i]));
   rows.sort((a, b) => order.get(a.seq)! - order.get(b.seq)!);
-  return { users: await withGeofences(rows), hasMore: seqs.length > q.limit };
+  return { users: await withGeofences(rows), hasMore };
 }
 
 /** Users whose last location is within `radius` of `near`, nearest first. */
