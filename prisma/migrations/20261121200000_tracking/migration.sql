@@ -76,7 +76,7 @@ CREATE TABLE "EventVerification" (
 CREATE UNIQUE INDEX "User_id_key" ON "User"("id");
 
 -- CreateIndex
-CREATE INDEX "User_live_deviceId_updatedAt_idx" ON "User"("live", "deviceId", "updatedAt");
+CREATE INDEX "User_live_deviceId_idx" ON "User"("live", "deviceId");
 
 -- CreateIndex
 CREATE INDEX "User_live_updatedAt_id_idx" ON "User"("live", "updatedAt", "id");

@@ -42,7 +42,8 @@ export function userByUserId(live: boolean, userId: string): UserRow | undefined
 export function userByDeviceId(live: boolean, deviceId: string, anonymous: boolean): UserRow | undefined {
   const filter = anonymous ? ` AND "userId" IS NULL` : "";
   return prepared(
-    `SELECT * FROM "User" WHERE "live" = ? AND "deviceId" = ?${filter} ORDER BY "updatedAt" DESC LIMIT 1`,
+    `SELECT * FROM "User" INDEXED BY "User_live_deviceId_idx" WHERE "live" = ? AND "deviceId" = ?${filter}
+     ORDER BY "updatedAt" DESC LIMIT 1`,
   ).get(live ? 1 : 0, deviceId) as UserRow | undefined;
 }
 
