@@ -335,6 +335,35 @@ describe("track: bad input", () => {
     expectError(await api("POST", "/v1/track", { json: ok, key: null }), 401);
   });
 
+  it("accepts the body radar-sdk-js sends: extra fields, and nulls for what it does not know", async () => {
+    const deviceId = unique("sdk");
+    const res = await api("POST", "/v1/track", {
+      key: keys.publishable,
+      json: {
+        latitude: 40.7,
+        longitude: -73.9,
+        accuracy: 35,
+        locationAuthorization: "GRANTED_FOREGROUND",
+        description: null,
+        deviceId,
+        deviceType: "Web",
+        foreground: true,
+        installId: "abc",
+        sessionId: "1700000000",
+        metadata: null,
+        sdkVersion: "4.4.0",
+        stopped: true,
+        userId: null,
+        tripOptions: null,
+        timeZone: "America/New_York",
+      },
+    });
+    expect(res.status, JSON.stringify(res.body)).toBe(200);
+    expect(res.body.user).toMatchObject({ deviceId, deviceType: "Web", foreground: true, stopped: true });
+    expect(res.body.user).not.toHaveProperty("userId");
+    expect(res.body.events).toEqual([]);
+  });
+
   it("accepts a form body", async () => {
     const deviceId = unique("form");
     const res = await api("POST", "/v1/track", {
