@@ -27,6 +27,23 @@ export default function Home() {
        "coordinates": [-73.9754, 40.7838], "tag": "office", "externalId": "hq"}'`}
         </CodeBlock>
       </section>
+      <section className="space-y-3" aria-labelledby="track">
+        <h2 id="track" className="text-xl font-semibold">
+          Track a device
+        </h2>
+        <p className="text-slate-600">
+          Apps send locations with the publishable key; entering, leaving and dwelling in geofences become
+          events that you list, and verify, with the secret key.
+        </p>
+        <CodeBlock>
+          {`curl -X POST http://localhost:3000/v1/track \\
+  -H "Authorization: prj_test_pk_..." \\
+  -d deviceId=phone-1 -d userId=ann \\
+  -d latitude=40.7838 -d longitude=-73.9754 -d accuracy=10
+
+curl http://localhost:3000/v1/events -H "Authorization: prj_test_sk_..."`}
+        </CodeBlock>
+      </section>
       <footer className="text-sm text-slate-500">
         API: <code>/v1</code> · Health: <code>/healthz</code>
       </footer>

@@ -5,7 +5,8 @@ test("the home page says what the service is and how to call it", async ({ page 
   page.on("console", (msg) => msg.type() === "error" && errors.push(msg.text()));
   await page.goto("/");
   await expect(page.getByRole("heading", { name: "Location platform" })).toBeVisible();
-  await expect(page.getByText("curl -X POST")).toBeVisible();
+  await expect(page.getByText("curl -X POST http://localhost:3000/v1/geofences")).toBeVisible();
+  await expect(page.getByRole("heading", { name: "Track a device" })).toBeVisible();
   await page.screenshot({ path: testInfo.outputPath("home.png"), fullPage: true });
   expect(errors).toEqual([]);
 });

@@ -1,5 +1,6 @@
 import "./load-env";
 import { type ChildProcess, spawn } from "node:child_process";
+import { createServer } from "node:net";
 import { env } from "../server/config/env";
 import { prisma } from "../server/db/client";
 import { ensureInitialKeys } from "../server/setup/first-run";
@@ -33,8 +34,23 @@ function banner(keys: { secret: string; publishable: string } | null, url: strin
   return lines.join("\n");
 }
 
+/** Whether something already listens on the port (a second `npm start`, another app). */
+function portInUse(port: number, host: string): Promise<boolean> {
+  return new Promise((resolve) => {
+    const probe = createServer()
+      .once("error", () => resolve(true))
+      .once("listening", () => probe.close(() => resolve(false)))
+      .listen(port, host);
+  });
+}
+
 async function main(): Promise<void> {
   const { PORT, HOST } = env();
+  if (await portInUse(PORT, HOST)) {
+    throw new Error(
+      `Port ${PORT} is already in use (another npm start?). Stop it, or choose a port: PORT=3001 npm start`,
+    );
+  }
   migrate();
   const keys = await ensureInitialKeys();
   await prisma.$disconnect();
