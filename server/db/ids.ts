@@ -16,15 +16,17 @@ export function newId(now = Date.now()): string {
   return buf.toString("hex");
 }
 
-let lastStamp = 0;
+const clock = globalThis as unknown as { lastStamp?: number };
 
 /**
- * Strictly increasing creation times within this process. Lists page on the timestamp alone
- * (Radar's cursors are datetimes), so two records created in the same millisecond would let a
- * page boundary skip one; a bumped millisecond makes every createdAt distinct.
+ * Strictly increasing creation times within this process (shared by every route bundle).
+ * Lists page on the timestamp alone (Radar's cursors are datetimes), so two records created in
+ * the same millisecond would let a page boundary skip one; a bumped millisecond makes every
+ * createdAt distinct.
  */
 export function monotonicNow(): Date {
   const now = Date.now();
-  lastStamp = now > lastStamp ? now : lastStamp + 1;
-  return new Date(lastStamp);
+  const last = clock.lastStamp ?? 0;
+  clock.lastStamp = now > last ? now : last + 1;
+  return new Date(clock.lastStamp);
 }

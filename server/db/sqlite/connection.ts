@@ -11,12 +11,17 @@ import { databaseFile } from "../../config/database-url";
  * tracking transaction live here. Writes made here run inside withWriteLock (../write-lock.ts).
  */
 
-let db: Database.Database | undefined;
-const statements = new Map<string, Database.Statement>();
+// One connection per process, shared by every route bundle (and kept across hot reloads).
+const shared = globalThis as unknown as {
+  sqlite?: Database.Database;
+  statements?: Map<string, Database.Statement>;
+};
+const statements = (shared.statements ??= new Map<string, Database.Statement>());
 
 export function connection(): Database.Database {
+  let db = shared.sqlite;
   if (!db) {
-    db = new Database(databaseFile(), { fileMustExist: true, timeout: 5000 });
+    db = shared.sqlite = new Database(databaseFile(), { fileMustExist: true, timeout: 5000 });
     // WAL is set on the file by the migration step; NORMAL sync is durable against a crashed
     // process (the WAL is in the OS before a commit returns), though not against power loss.
     db.pragma("synchronous = NORMAL");
