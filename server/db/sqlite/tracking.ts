@@ -64,27 +64,26 @@ export interface UserWrite {
 const bool = (b: boolean | null) => (b === null ? null : b ? 1 : 0);
 const json = (v: unknown) => (v === null || v === undefined ? null : JSON.stringify(v));
 
+/** The user columns both writes set, in the order both statements list them. */
+const userValues = (u: UserWrite) => [
+  u.deviceId,
+  u.userId,
+  u.description,
+  json(u.metadata),
+  u.deviceType,
+  bool(u.foreground),
+  bool(u.stopped),
+  u.latitude,
+  u.longitude,
+  u.accuracy,
+];
+
 export function insertUser(id: string, live: boolean, u: UserWrite, createdAt: Date): number {
   const result = prepared(
     `INSERT INTO "User" ("id", "live", "deviceId", "userId", "description", "metadata", "deviceType", "foreground",
       "stopped", "latitude", "longitude", "accuracy", "createdAt", "updatedAt")
      VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
-  ).run(
-    id,
-    live ? 1 : 0,
-    u.deviceId,
-    u.userId,
-    u.description,
-    json(u.metadata),
-    u.deviceType,
-    bool(u.foreground),
-    bool(u.stopped),
-    u.latitude,
-    u.longitude,
-    u.accuracy,
-    sqlDate(createdAt),
-    sqlDate(u.updatedAt),
-  );
+  ).run(id, live ? 1 : 0, ...userValues(u), sqlDate(createdAt), sqlDate(u.updatedAt));
   return Number(result.lastInsertRowid);
 }
 
@@ -93,20 +92,7 @@ export function updateUser(seq: number, u: UserWrite): void {
     `UPDATE "User" SET "deviceId" = ?, "userId" = ?, "description" = ?, "metadata" = ?, "deviceType" = ?,
       "foreground" = ?, "stopped" = ?, "latitude" = ?, "longitude" = ?, "accuracy" = ?, "updatedAt" = ?
      WHERE "seq" = ?`,
-  ).run(
-    u.deviceId,
-    u.userId,
-    u.description,
-    json(u.metadata),
-    u.deviceType,
-    bool(u.foreground),
-    bool(u.stopped),
-    u.latitude,
-    u.longitude,
-    u.accuracy,
-    sqlDate(u.updatedAt),
-    seq,
-  );
+  ).run(...userValues(u), sqlDate(u.updatedAt), seq);
 }
 
 export function insertLocation(
