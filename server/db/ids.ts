@@ -30,3 +30,11 @@ export function monotonicNow(): Date {
   clock.lastStamp = now > last ? now : last + 1;
   return new Date(clock.lastStamp);
 }
+
+/**
+ * Makes later monotonicNow() values exceed `ms`: called with the newest stored createdAt when
+ * the process opens the database, so a restart after the clock was set back cannot repeat one.
+ */
+export function seedClock(ms: number): void {
+  if (Number.isFinite(ms) && ms > (clock.lastStamp ?? 0)) clock.lastStamp = ms;
+}

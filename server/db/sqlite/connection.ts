@@ -1,5 +1,6 @@
 import Database from "better-sqlite3";
 import { databaseFile } from "../../config/database-url";
+import { seedClock } from "../ids";
 
 /**
  * The SQLite dialect's own connection, beside Prisma's: the files in this folder are the only
@@ -30,6 +31,12 @@ export function connection(): Database.Database {
     // under load (docs/performance.md).
     db.pragma("wal_autocheckpoint = 10000");
     db.pragma("cache_size = -65536");
+    const newest = db
+      .prepare(
+        `SELECT MAX(t) AS t FROM (SELECT MAX("createdAt") AS t FROM "Geofence" UNION ALL SELECT MAX("createdAt") FROM "Event")`,
+      )
+      .get() as { t: string | null };
+    if (newest.t) seedClock(Date.parse(newest.t));
   }
   return db;
 }
