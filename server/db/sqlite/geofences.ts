@@ -12,22 +12,27 @@ export interface GeofenceBounds {
   radius: number;
 }
 
+/**
+ * FROM and WHERE for geofences `g` of one world whose box meets a box; bind `inBoxParams`.
+ * CROSS JOIN keeps the R*Tree as the outer loop: SQLite would otherwise scan every geofence of
+ * the world and probe the tree by id.
+ */
+export const GEOFENCES_IN_BOX = `FROM "GeofenceRTree" r CROSS JOIN "Geofence" g ON g."seq" = r."seq"
+  WHERE r."maxLng" >= ? AND r."minLng" <= ? AND r."maxLat" >= ? AND r."minLat" <= ? AND g."live" = ?`;
+
+export const inBoxParams = (live: boolean, box: BBox) => [
+  box.minLng,
+  box.maxLng,
+  box.minLat,
+  box.maxLat,
+  live ? 1 : 0,
+];
+
 /** Geofences of one world whose bounding box meets `box`, optionally only those with a tag in `tags`. */
 export function geofenceBoundsInBox(live: boolean, box: BBox, tags?: readonly string[]): GeofenceBounds[] {
-  const tagFilter = tags?.length ? ` AND g."tag" IN (${tags.map(() => "?").join(",")})` : "";
-  // CROSS JOIN keeps the R*Tree as the outer loop: SQLite would otherwise scan every geofence
-  // of the world and probe the tree by id.
-  const sql = `SELECT g."seq", g."id", g."type", g."centerLng", g."centerLat", g."radius"
-    FROM "GeofenceRTree" r CROSS JOIN "Geofence" g ON g."seq" = r."seq"
-    WHERE r."maxLng" >= ? AND r."minLng" <= ? AND r."maxLat" >= ? AND r."minLat" <= ? AND g."live" = ?${tagFilter}`;
-  return prepared(sql).all(
-    box.minLng,
-    box.maxLng,
-    box.minLat,
-    box.maxLat,
-    live ? 1 : 0,
-    ...(tags ?? []),
-  ) as GeofenceBounds[];
+  const tagFilter = tags?.length ? ` AND g."tag" IN (${inList(tags.length)})` : "";
+  const sql = `SELECT g."seq", g."id", g."type", g."centerLng", g."centerLat", g."radius" ${GEOFENCES_IN_BOX}${tagFilter}`;
+  return prepared(sql).all(...inBoxParams(live, box), ...(tags ?? [])) as GeofenceBounds[];
 }
 
 /** The rings of the given geofences, by seq. */
@@ -41,7 +46,8 @@ export function geofenceRings(seqs: readonly number[]): Map<number, Position[]> 
   return out;
 }
 
-interface GeofenceRow {
+/** A "Geofence" row as SQLite returns it. */
+export interface GeofenceRow {
   seq: number;
   id: string;
   live: number;

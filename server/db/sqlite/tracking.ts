@@ -2,6 +2,7 @@ import type { BBox, Position } from "../../geo/distance";
 import type { GeofenceFields } from "../../geofences/schema";
 import type { User } from "../client";
 import { connection, inList, prepared, sqlDate } from "./connection";
+import { GEOFENCES_IN_BOX, type GeofenceRow, inBoxParams } from "./geofences";
 
 /**
  * The statements of a location update. Every function here is synchronous and meant to run
@@ -138,24 +139,13 @@ export function markDwelled(userSeq: number, geofenceSeq: number): void {
 }
 
 /** A geofence as tracking needs it: identity, shape and what events copy of it. */
-export interface TrackedGeofence {
-  seq: number;
-  id: string;
-  live: number;
-  description: string;
-  tag: string | null;
-  externalId: string | null;
-  type: string;
+export type TrackedGeofence = Omit<
+  GeofenceRow,
+  "geometry" | "metadata" | "minLng" | "minLat" | "maxLng" | "maxLat"
+> & {
   ring: Position[];
-  centerLng: number;
-  centerLat: number;
-  radius: number;
   metadata: unknown;
-  enabled: number;
-  dwellThreshold: number | null;
-  createdAt: string;
-  updatedAt: string;
-}
+};
 
 const GEOFENCE_COLUMNS = `g."seq", g."id", g."live", g."description", g."tag", g."externalId", g."type", g."geometry",
   g."centerLng", g."centerLat", g."radius", g."metadata", g."enabled", g."dwellThreshold", g."createdAt", g."updatedAt"`;
@@ -173,10 +163,9 @@ function toTracked(
 
 /** Geofences whose box meets `box`, and those with the given seqs (where the user is now). */
 export function geofencesForUpdate(live: boolean, box: BBox, seqs: readonly number[]): TrackedGeofence[] {
-  const near = prepared(
-    `SELECT ${GEOFENCE_COLUMNS} FROM "GeofenceRTree" r CROSS JOIN "Geofence" g ON g."seq" = r."seq"
-     WHERE r."maxLng" >= ? AND r."minLng" <= ? AND r."maxLat" >= ? AND r."minLat" <= ? AND g."live" = ?`,
-  ).all(box.minLng, box.maxLng, box.minLat, box.maxLat, live ? 1 : 0) as Parameters<typeof toTracked>[0][];
+  const near = prepared(`SELECT ${GEOFENCE_COLUMNS} ${GEOFENCES_IN_BOX}`).all(
+    ...inBoxParams(live, box),
+  ) as Parameters<typeof toTracked>[0][];
   const seen = new Set(near.map((g) => g.seq));
   const missing = seqs.filter((s) => !seen.has(s));
   const members = missing.length
