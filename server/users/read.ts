@@ -53,15 +53,19 @@ export async function findUser(key: AuthKey, ref: string): Promise<User> {
   return user;
 }
 
+/** Users by seq, in the order given (those deleted meanwhile are left out). */
+async function usersBySeq(seqs: number[]): Promise<User[]> {
+  const rows = await prisma.user.findMany({ where: { seq: { in: seqs } } });
+  const bySeq = new Map(rows.map((u) => [u.seq, u]));
+  return seqs.flatMap((s) => bySeq.get(s) ?? []);
+}
+
 export async function usersInGeofence(geofenceSeq: number, q: z.output<typeof geofenceUsersSchema>) {
   const { items: seqs, hasMore } = page(
     userSeqsInGeofence(geofenceSeq, { ...q, limit: q.limit + 1 }),
     q.limit,
   );
-  const rows = await prisma.user.findMany({ where: { seq: { in: seqs } } });
-  const order = new Map(seqs.map((s, i) => [s, i]));
-  rows.sort((a, b) => order.get(a.seq)! - order.get(b.seq)!);
-  return { users: await withGeofences(rows), hasMore };
+  return { users: await withGeofences(await usersBySeq(seqs)), hasMore };
 }
 
 /** Users whose last location is within `radius` of `near`, nearest first. */
@@ -72,10 +76,8 @@ export async function searchUsers(key: AuthKey, q: z.output<typeof searchUsersSc
     .filter((u) => u.distance <= q.radius)
     .sort((a, b) => a.distance - b.distance || a.seq - b.seq)
     .slice(0, q.limit);
-  const rows = await prisma.user.findMany({ where: { seq: { in: hits.map((h) => h.seq) } } });
-  const bySeq = new Map(rows.map((u) => [u.seq, u]));
-  const ordered = hits.flatMap((h) => bySeq.get(h.seq) ?? []);
-  const wire = await withGeofences(ordered);
+  const users = await usersBySeq(hits.map((h) => h.seq));
   const distance = new Map(hits.map((h) => [h.seq, Math.round(h.distance * 10) / 10]));
-  return wire.map((u, i) => ({ ...u, distance: distance.get(ordered[i]!.seq)! }));
+  const wire = await withGeofences(users);
+  return wire.map((u, i) => ({ ...u, distance: distance.get(users[i]!.seq)! }));
 }
