@@ -1,3 +1,4 @@
+import { readFileSync } from "node:fs";
 import autocannon from "autocannon";
 
 /** One measured scenario: throughput and latency percentiles from autocannon. */
@@ -9,6 +10,23 @@ export interface Measurement {
   p50: number;
   p99: number;
   errors: number;
+  /** CPU time the server process spent per request (user + system), when its pid is known */
+  cpuMs?: number;
+}
+
+/**
+ * CPU seconds a process has used (user + system), from /proc; undefined where there is no
+ * /proc. Unlike throughput, this barely moves when the machine's other tenants take CPU time.
+ */
+export function cpuSeconds(pid: number): number | undefined {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
+    const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
+    // utime and stime are fields 14 and 15 of stat(5), in clock ticks (100 per second on Linux).
+    return (Number(fields[11]) + Number(fields[12])) / 100;
+  } catch {
+    return undefined;
+  }
 }
 
 export interface Scenario {
@@ -25,7 +43,8 @@ export interface Scenario {
   next?: () => { method?: string; path: string; body?: string };
 }
 
-export async function measure(s: Scenario): Promise<Measurement> {
+export async function measure(s: Scenario, serverPid?: number): Promise<Measurement> {
+  const cpuBefore = serverPid ? cpuSeconds(serverPid) : undefined;
   const result = await autocannon({
     url: s.url,
     connections: s.connections,
@@ -42,6 +61,7 @@ export async function measure(s: Scenario): Promise<Measurement> {
         ]
       : undefined,
   });
+  const cpuAfter = serverPid ? cpuSeconds(serverPid) : undefined;
   const non2xx = (s.expectErrors ? 0 : result.non2xx) + result.errors + result.timeouts;
   return {
     name: s.name,
@@ -51,18 +71,21 @@ export async function measure(s: Scenario): Promise<Measurement> {
     p50: result.latency.p50,
     p99: result.latency.p99,
     errors: non2xx,
+    ...(cpuBefore !== undefined && cpuAfter !== undefined && result.requests.total
+      ? { cpuMs: Math.round((100_000 * (cpuAfter - cpuBefore)) / result.requests.total) / 100 }
+      : {}),
   };
 }
 
 export function table(rows: Measurement[], baselineRps: number): string {
   const lines = [
-    "| scenario | connections | requests | req/s | vs no-op | p50 ms | p99 ms | errors |",
-    "|---|---:|---:|---:|---:|---:|---:|---:|",
+    "| scenario | connections | requests | req/s | vs no-op | p50 ms | p99 ms | server CPU ms/req | errors |",
+    "|---|---:|---:|---:|---:|---:|---:|---:|---:|",
   ];
   for (const r of rows) {
     const ratio = baselineRps ? `${Math.round((100 * r.rps) / baselineRps)}%` : "";
     lines.push(
-      `| ${r.name} | ${r.connections} | ${r.requests} | ${r.rps} | ${ratio} | ${r.p50} | ${r.p99} | ${r.errors} |`,
+      `| ${r.name} | ${r.connections} | ${r.requests} | ${r.rps} | ${ratio} | ${r.p50} | ${r.p99} | ${r.cpuMs ?? ""} | ${r.errors} |`,
     );
   }
   return lines.join("\n");

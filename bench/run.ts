@@ -9,10 +9,13 @@ import type { Bench } from "./suite";
 import { trackingSuite } from "./tracking";
 
 const USAGE = `npm run bench [-- SUITE...] [--geofences 10000] [--users 100000] [--duration 5] [--connections 16]
+                 [--rounds 3] [--profile DIR]
 
 Suites: geofences, tracking (default: both). Each starts the production server on a fresh
 database, measures the no-op route (GET /healthz) as the baseline in the same run, then its
-endpoints at --connections (throughput) and at 1 connection (latency).`;
+endpoints at --connections (throughput) and at 1 connection (latency). Tracking alternates the
+no-op route, an invalid POST and tracking for --rounds rounds and compares within each. --profile writes a CPU
+profile of the server (node --cpu-prof) into DIR when it stops; open it in Chrome DevTools.`;
 
 const { values, positionals } = parseArgs({
   allowPositionals: true,
@@ -21,6 +24,8 @@ const { values, positionals } = parseArgs({
     users: { type: "string", default: "100000" },
     duration: { type: "string", default: "5" },
     connections: { type: "string", default: "16" },
+    rounds: { type: "string", default: "3" },
+    profile: { type: "string" },
     help: { type: "boolean", short: "h" },
   },
 });
@@ -31,14 +36,20 @@ if (values.help || suites.some((s) => s !== "geofences" && s !== "tracking")) {
 }
 
 async function runSuite(name: string): Promise<void> {
-  const server = await startFreshServer();
+  const server = await startFreshServer(
+    values.profile ? { nodeArgs: ["--cpu-prof", "--cpu-prof-dir", path.resolve(values.profile)] } : {},
+  );
   const rows: Measurement[] = [];
+  const notes: string[] = [];
   const duration = Number(values.duration);
   const connections = Number(values.connections);
   const run = async (s: Scenario) => {
     process.stdout.write(`  ${s.name} (${s.connections} conn)… `);
-    const m = await measure(s);
-    console.log(`${m.rps} req/s, p50 ${m.p50} ms, p99 ${m.p99} ms${m.errors ? `, ${m.errors} errors` : ""}`);
+    const m = await measure(s, server.pid);
+    const cpu = m.cpuMs === undefined ? "" : `, server CPU ${m.cpuMs} ms/req`;
+    console.log(
+      `${m.rps} req/s, p50 ${m.p50} ms, p99 ${m.p99} ms${cpu}${m.errors ? `, ${m.errors} errors` : ""}`,
+    );
     rows.push(m);
     return m;
   };
@@ -46,7 +57,9 @@ async function runSuite(name: string): Promise<void> {
     server,
     duration,
     connections,
+    rounds: Number(values.rounds),
     run,
+    note: (line) => notes.push(line),
     async runBoth(s) {
       await run({ ...s, connections, duration });
       await run({ ...s, connections: 1, duration });
@@ -77,10 +90,11 @@ async function runSuite(name: string): Promise<void> {
     }
     const markdown = table(rows, noop.rps);
     console.log(`\n${markdown}\n`);
+    for (const line of notes) console.log(`${line}\n`);
     const dir = path.join(import.meta.dirname, "results");
     mkdirSync(dir, { recursive: true });
     const file = path.join(dir, `${name}-${new Date().toISOString().replace(/[:.]/g, "-")}.json`);
-    writeFileSync(file, JSON.stringify({ suite: name, ...values, rows }, null, 2));
+    writeFileSync(file, JSON.stringify({ suite: name, ...values, rows, notes }, null, 2));
     console.log(`Results saved to ${path.relative(process.cwd(), file)}`);
   } finally {
     await server.stop();

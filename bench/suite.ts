@@ -6,8 +6,12 @@ export interface Bench {
   server: FreshServer;
   duration: number;
   connections: number;
+  /** rounds of interleaved measurements, for suites that compare against the no-op route */
+  rounds: number;
   /** measures a scenario, prints it and adds it to the report */
   run(s: Scenario): Promise<Measurement>;
   /** measures a read scenario at `connections` (throughput) and at 1 connection (latency) */
   runBoth(s: Omit<Scenario, "connections">): Promise<void>;
+  /** a line printed with the results and saved with them */
+  note(line: string): void;
 }

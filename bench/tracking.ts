@@ -15,18 +15,6 @@ export async function trackingSuite(b: Bench, geofences: number, users: number):
   const key = { id: "bench", kind: "secret" as const, live: false };
   const auth = { authorization: server.keys.publishable, "content-type": "application/json" };
 
-  // The floor of any POST: key check, body read and validation, answered 400 before any work.
-  const invalid = JSON.stringify({ deviceId: "floor", latitude: 100, longitude: 0, accuracy: 10 });
-  await b.run({
-    name: "POST /v1/track, invalid (floor: key, body, validation)",
-    url: server.url,
-    headers: auth,
-    connections: b.connections,
-    duration: b.duration,
-    expectErrors: true,
-    next: () => ({ method: "POST", path: "/v1/track", body: invalid }),
-  });
-
   let t = Date.now();
   const r = rng(42);
   for (let i = 0; i < geofences; i++)
@@ -71,10 +59,55 @@ export async function trackingSuite(b: Bench, geofences: number, users: number):
     });
     return { method: "POST", path: "/v1/track", body };
   };
-  await b.runBoth({
-    name: `POST /v1/track (${geofences} geofences, ${users} users)`,
-    url: server.url,
-    headers: auth,
-    next,
-  });
+  // This machine's speed drifts by ±20% over minutes, so the no-op route, the floor and
+  // tracking are measured in alternating rounds and compared within each round.
+  const invalid = JSON.stringify({ deviceId: "floor", latitude: 100, longitude: 0, accuracy: 10 });
+  const name = `POST /v1/track (${geofences} geofences, ${users} users)`;
+  const ratios: { floor: number; track: number; cpu?: number }[] = [];
+  for (let round = 1; round <= b.rounds; round++) {
+    const noop = await b.run({
+      name: `no-op GET /healthz, round ${round}`,
+      url: `${server.url}/healthz`,
+      connections: b.connections,
+      duration: b.duration,
+    });
+    // The floor of any POST: key check, body read and validation, answered 400 before any work.
+    const floor = await b.run({
+      name: `POST /v1/track invalid (floor: key, body, validation), round ${round}`,
+      url: server.url,
+      headers: auth,
+      connections: b.connections,
+      duration: b.duration,
+      expectErrors: true,
+      next: () => ({ method: "POST", path: "/v1/track", body: invalid }),
+    });
+    const tracked = await b.run({
+      name: `${name}, round ${round}`,
+      url: server.url,
+      headers: auth,
+      connections: b.connections,
+      duration: b.duration,
+      next,
+    });
+    ratios.push({
+      floor: floor.rps / noop.rps,
+      track: tracked.rps / noop.rps,
+      ...(noop.cpuMs && tracked.cpuMs ? { cpu: noop.cpuMs / tracked.cpuMs } : {}),
+    });
+  }
+  await b.run({ name, url: server.url, headers: auth, connections: 1, duration: b.duration, next });
+  const pct = (x: number) => `${Math.round(100 * x)}%`;
+  const median = (xs: number[]) => [...xs].sort((x, y) => x - y)[Math.floor(xs.length / 2)]!;
+  b.note(
+    `Tracking vs the no-op route of the same round: ${ratios.map((r) => pct(r.track)).join(", ")} ` +
+      `(median ${pct(median(ratios.map((r) => r.track)))}); the invalid-POST floor: ` +
+      `${ratios.map((r) => pct(r.floor)).join(", ")} (median ${pct(median(ratios.map((r) => r.floor)))}).`,
+  );
+  const cpu = ratios.flatMap((r) => (r.cpu ? [r.cpu] : []));
+  if (cpu.length) {
+    b.note(
+      `Server CPU per no-op request / per tracked update (the throughput ratio when the server is ` +
+        `the bottleneck, without the machine's drift): ${cpu.map(pct).join(", ")} (median ${pct(median(cpu))}).`,
+    );
+  }
 }
