@@ -75,14 +75,36 @@ export function track(key: AuthKey, input: TrackInput): Promise<TrackResult> {
     queue.push({ live: key.live, input, resolve, reject });
     if (!flushing) {
       flushing = true;
+      waitingSince = performance.now();
       setImmediate(flush);
     }
   });
 }
 
 const MAX_BATCH = 64;
+/** How long a batch may wait for updates whose bodies are still being read. */
+const MAX_WAIT_MS = 2;
+let arriving = 0;
+let waitingSince = 0;
+
+/**
+ * Reads an update that will be passed to `track`: while bodies are still arriving, the next
+ * commit waits for them (up to MAX_WAIT_MS), so concurrent updates share it.
+ */
+export async function readingUpdate<T>(read: () => Promise<T>): Promise<T> {
+  arriving++;
+  try {
+    return await read();
+  } finally {
+    arriving--;
+  }
+}
 
 function flush(): void {
+  if (arriving > 0 && queue.length < MAX_BATCH && performance.now() - waitingSince < MAX_WAIT_MS) {
+    setImmediate(flush);
+    return;
+  }
   const batch = queue.splice(0, MAX_BATCH);
   const outcomes: ({ ok: true; result: TrackResult } | { ok: false; error: unknown })[] = [];
   withWriteLock(() =>
@@ -107,6 +129,7 @@ function flush(): void {
       (error: unknown) => batch.forEach((item) => item.reject(error)),
     )
     .finally(() => {
+      waitingSince = performance.now();
       if (queue.length) setImmediate(flush);
       else flushing = false;
     });

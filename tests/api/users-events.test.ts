@@ -185,6 +185,24 @@ describe("search users", () => {
     expect((one.body.users as User[]).map((u) => u._id)).toEqual([ids[1]]);
   });
 
+  it("follows a user who moves, within its grid cell and across cells", async () => {
+    // The index keeps each user's 0.01° cell, so both kinds of move must show in searches.
+    const base = { lat: 33.354, lng: -141.354 };
+    const { north } = metersFrom(base);
+    const deviceId = unique("mover");
+    const near = (lat: number, radius: number) =>
+      api("GET", `/v1/search/users?near=${lat},${base.lng}&radius=${radius}`).then((r) =>
+        (r.body.users as (User & { distance: number })[]).filter((u) => u.deviceId === deviceId),
+      );
+    await track({ deviceId, latitude: base.lat, longitude: base.lng, accuracy: 5 });
+    await track({ deviceId, latitude: north(200), longitude: base.lng, accuracy: 5 });
+    expect(await near(base.lat, 150)).toEqual([]);
+    expect((await near(north(200), 100))[0]!.distance).toBeCloseTo(0, 0);
+    await track({ deviceId, latitude: north(3000), longitude: base.lng, accuracy: 5 });
+    expect(await near(north(200), 1000)).toEqual([]);
+    expect(await near(north(3000), 100)).toHaveLength(1);
+  });
+
   it.each([
     ["", "near"],
     ["near=1,2&radius=50", "radius"],

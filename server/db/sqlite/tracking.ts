@@ -251,15 +251,29 @@ export function membersOfGeofence(geofenceSeq: number) {
   ).all(geofenceSeq) as { userSeq: number; latitude: number; longitude: number; accuracy: number }[];
 }
 
-/** Users of one world whose last location lies in `box`. */
+/**
+ * Users of one world whose last location lies in `box`. The R*Tree holds each user's grid cell
+ * (see the user_rtree_cells migration), so it yields candidates and the exact position decides.
+ */
 export function userSeqsInBox(
   live: boolean,
   box: BBox,
 ): { seq: number; latitude: number; longitude: number }[] {
   return prepared(
     `SELECT u."seq", u."latitude", u."longitude" FROM "UserRTree" r CROSS JOIN "User" u ON u."seq" = r."seq"
-     WHERE r."maxLng" >= ? AND r."minLng" <= ? AND r."maxLat" >= ? AND r."minLat" <= ? AND u."live" = ?`,
-  ).all(box.minLng, box.maxLng, box.minLat, box.maxLat, live ? 1 : 0) as {
+     WHERE r."maxLng" >= ? AND r."minLng" <= ? AND r."maxLat" >= ? AND r."minLat" <= ? AND u."live" = ?
+       AND u."longitude" BETWEEN ? AND ? AND u."latitude" BETWEEN ? AND ?`,
+  ).all(
+    box.minLng,
+    box.maxLng,
+    box.minLat,
+    box.maxLat,
+    live ? 1 : 0,
+    box.minLng,
+    box.maxLng,
+    box.minLat,
+    box.maxLat,
+  ) as {
     seq: number;
     latitude: number;
     longitude: number;
