@@ -19,6 +19,14 @@ export interface FreshKeys {
   revoked: string;
 }
 
+/** Dashboard accounts of a fresh server, one per role, with this password. */
+export const FRESH_PASSWORD = "correct-horse-battery";
+export const FRESH_ACCOUNTS = {
+  admin: "admin@example.test",
+  analyst: "analyst@example.test",
+  reviewer: "reviewer@example.test",
+} as const;
+
 export interface FreshServer extends RunningServer {
   keys: FreshKeys;
 }
@@ -57,6 +65,10 @@ export async function startFreshServer(opts: ServeOptions = {}): Promise<FreshSe
   const live = await createKey({ kind: "secret", live: true });
   const revoked = await createKey({ kind: "secret", live: false });
   await revokeKey(revoked.record.id);
+  const { createAccount } = await import("../server/auth/accounts");
+  for (const [role, email] of Object.entries(FRESH_ACCOUNTS)) {
+    await createAccount({ email, role, password: FRESH_PASSWORD });
+  }
   await prisma.$disconnect();
 
   const server = await serve(databaseUrl, opts);

@@ -3,6 +3,7 @@ import { type ChildProcess, spawn } from "node:child_process";
 import { createServer } from "node:net";
 import { env } from "../server/config/env";
 import { prisma } from "../server/db/client";
+import { ensureFirstAdmin } from "../server/auth/accounts";
 import { ensureInitialKeys } from "../server/setup/first-run";
 import { buildIfStale, nextBin, nextEnv, root } from "./build";
 import { migrate } from "./migrate";
@@ -14,11 +15,28 @@ import { migrate } from "./migrate";
 
 const dev = process.argv.includes("--dev");
 
-function banner(keys: { secret: string; publishable: string } | null, url: string): string {
-  const lines = [`Location platform on ${url}  (API under ${url}/v1)`];
+type FirstAdmin = Awaited<ReturnType<typeof ensureFirstAdmin>>;
+
+function banner(
+  keys: { secret: string; publishable: string } | null,
+  admin: FirstAdmin,
+  url: string,
+): string {
+  const lines = [`Location platform on ${url}  (API under ${url}/v1)`, ""];
+  if (admin) {
+    lines.push(
+      `Dashboard: ${url}/login`,
+      "First run: created the admin account. The password is shown only this once.",
+      `  email     ${admin.account.email}`,
+      `  password  ${admin.password}`,
+      "More accounts: npm run accounts -- create EMAIL ROLE   (roles: admin, analyst, reviewer)",
+      "",
+    );
+  } else {
+    lines.push(`Dashboard: ${url}/login   (accounts: npm run accounts -- list)`, "");
+  }
   if (keys) {
     lines.push(
-      "",
       "First run: created two test API keys. They are shown only this once; store them now.",
       `  secret key      ${keys.secret}`,
       `  publishable key ${keys.publishable}`,
@@ -53,6 +71,7 @@ async function main(): Promise<void> {
   }
   migrate();
   const keys = await ensureInitialKeys();
+  const admin = await ensureFirstAdmin();
   await prisma.$disconnect();
   if (!dev) buildIfStale();
   const url = `http://${HOST === "0.0.0.0" ? "localhost" : HOST}:${PORT}`;
@@ -70,7 +89,7 @@ async function main(): Promise<void> {
     process.stdout.write(chunk);
     if (!announced && /Ready|started server|Local:/i.test(chunk.toString())) {
       announced = true;
-      console.log(`\n${banner(keys, url)}\n`);
+      console.log(`\n${banner(keys, admin, url)}\n`);
     }
   });
   for (const signal of ["SIGINT", "SIGTERM"] as const) process.on(signal, () => child.kill(signal));

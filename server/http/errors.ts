@@ -18,6 +18,8 @@ export class ApiError extends Error {
     readonly code: ErrorCode,
     message: string,
     readonly param?: string,
+    /** for rate_limited: seconds until a retry may succeed (the Retry-After header) */
+    readonly retryAfter?: number,
   ) {
     super(message);
     this.name = "ApiError";

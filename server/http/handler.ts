@@ -1,4 +1,7 @@
 import { type AuthKey, authenticate } from "../auth/keys";
+import { can, permissionFor } from "../auth/roles";
+import { sessionFromToken, tokenFromCookieHeader } from "../auth/sessions";
+import { checkOrigin } from "./origin";
 import { isRecordNotFound, isUniqueViolation } from "../db/errors";
 import { ApiError } from "./errors";
 
@@ -57,7 +60,9 @@ export function errorResponse(e: unknown): Response {
   const err = toApiError(e);
   const meta: Record<string, unknown> = { message: err.message };
   if (err.param) meta.param = err.param;
-  return json(err.status, {}, meta);
+  const res = json(err.status, {}, meta);
+  if (err.retryAfter) res.headers.set("retry-after", String(err.retryAfter));
+  return res;
 }
 
 function toApiError(e: unknown): ApiError {
@@ -75,7 +80,9 @@ function toApiError(e: unknown): ApiError {
 export function handler<P = Record<string, never>>(access: Access, run: (ctx: Context<P>) => Promise<Reply>) {
   return async (req: Request, route: { params: Promise<P> }): Promise<Response> => {
     try {
-      const key = await authenticate(req.headers.get("authorization"));
+      const header = req.headers.get("authorization");
+      const token = header ? null : tokenFromCookieHeader(req.headers.get("cookie"));
+      const key = token ? await sessionKey(req, token) : await authenticate(header);
       if (!key) throw new ApiError("unauthorized", "a valid API key is required in the Authorization header");
       if (access === "secret" && key.kind !== "secret") {
         throw new ApiError("forbidden", "this endpoint needs a secret key (prj_..._sk_...)");
@@ -86,4 +93,19 @@ export function handler<P = Record<string, never>>(access: Access, run: (ctx: Co
       return errorResponse(e);
     }
   };
+}
+
+/**
+ * A dashboard session acting as a secret key of the world it has chosen, limited by its role.
+ * Changes must come from the dashboard's own origin (the cookie is SameSite=Strict as well).
+ */
+async function sessionKey(req: Request, token: string): Promise<AuthKey> {
+  const session = await sessionFromToken(token);
+  if (!session) throw new ApiError("unauthorized", "your session has ended; sign in again");
+  checkOrigin(req);
+  const permission = permissionFor(req.method, new URL(req.url).pathname);
+  if (!permission || !can(session.account.role, permission)) {
+    throw new ApiError("forbidden", `the ${session.account.role} role cannot do this`);
+  }
+  return { id: `account:${session.account.id}`, kind: "secret", live: session.live };
 }

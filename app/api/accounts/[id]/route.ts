@@ -1,0 +1,7 @@
+import { disableAccount } from "@/server/auth/accounts";
+import { dashboardHandler, ok } from "@/server/http/dashboard";
+
+/** Disables an account and signs it out everywhere. */
+export const DELETE = dashboardHandler<{ id: string }>("accounts:manage", async ({ params, session }) =>
+  ok({ account: await disableAccount(params.id, session.account.id) }),
+);

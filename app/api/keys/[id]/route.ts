@@ -1,0 +1,11 @@
+import { revokeKey } from "@/server/auth/keys";
+import { keyView } from "@/server/auth/key-view";
+import { dashboardHandler, ok } from "@/server/http/dashboard";
+import { notFound } from "@/server/http/errors";
+
+/** Revokes a key: calls made with it are refused from now on. */
+export const DELETE = dashboardHandler<{ id: string }>("keys:manage", async ({ params }) => {
+  const record = await revokeKey(params.id);
+  if (!record) throw notFound("key");
+  return ok({ record: keyView(record) });
+});

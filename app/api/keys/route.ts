@@ -1,0 +1,20 @@
+import { z } from "zod";
+import { createKey, listKeys } from "@/server/auth/keys";
+import { dashboardHandler, ok } from "@/server/http/dashboard";
+import { parseBody } from "@/server/http/request";
+import { keyView } from "@/server/auth/key-view";
+
+export const GET = dashboardHandler("keys:manage", async () => ok({ keys: (await listKeys()).map(keyView) }));
+
+const createSchema = z.object({
+  kind: z.enum(["secret", "publishable"], { message: "must be secret or publishable" }),
+  live: z.boolean().default(false),
+  name: z.string().trim().max(200).optional(),
+});
+
+/** Creates a key; the response is the only time the full key is shown. */
+export const POST = dashboardHandler("keys:manage", async ({ req }) => {
+  const input = await parseBody(req, createSchema);
+  const { key, record } = await createKey(input);
+  return ok({ key, record: keyView(record) }, 201);
+});

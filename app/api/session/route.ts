@@ -1,0 +1,67 @@
+import { z } from "zod";
+import {
+  SESSION_TTL_MS,
+  signIn,
+  signOut,
+  setSessionWorld,
+  tokenFromCookieHeader,
+} from "@/server/auth/sessions";
+import { can } from "@/server/auth/roles";
+import { checkOrigin, dashboardHandler, ok, sessionCookie } from "@/server/http/dashboard";
+import { errorResponse } from "@/server/http/handler";
+import { parseBody } from "@/server/http/request";
+
+const signInSchema = z.object({
+  email: z.string().min(1, "is required").max(320),
+  password: z.string().min(1, "is required").max(1000),
+});
+
+/** Who is signed in, what they may do, and which data they see. */
+export const GET = dashboardHandler(null, async ({ session }) =>
+  ok({
+    account: session.account,
+    live: session.live,
+    permissions: {
+      geofences: can(session.account.role, "geofences:write"),
+      users: can(session.account.role, "users:read"),
+      events: can(session.account.role, "events:verify"),
+      keys: can(session.account.role, "keys:manage"),
+    },
+  }),
+);
+
+/** Sign in: sets the session cookie. */
+export async function POST(req: Request): Promise<Response> {
+  try {
+    checkOrigin(req);
+    const { email, password } = await parseBody(req, signInSchema);
+    const client = req.headers.get("x-forwarded-for")?.split(",")[0]?.trim() || "unknown";
+    const { token, account } = await signIn(email, password, client);
+    const res = ok({ account });
+    res.headers.set("set-cookie", sessionCookie(req, token, SESSION_TTL_MS / 1000));
+    return res;
+  } catch (e) {
+    return errorResponse(e);
+  }
+}
+
+/** Switch between test and live data. */
+export const PATCH = dashboardHandler(null, async ({ req, token }) => {
+  const { live } = await parseBody(req, z.object({ live: z.boolean() }));
+  await setSessionWorld(token, live);
+  return ok({ live });
+});
+
+/** Sign out: ends the session and clears the cookie. */
+export async function DELETE(req: Request): Promise<Response> {
+  try {
+    checkOrigin(req);
+    const token = tokenFromCookieHeader(req.headers.get("cookie"));
+    if (token) await signOut(token);
+    const res = ok({});
+    res.headers.set("set-cookie", sessionCookie(req, "", 0));
+    return res;
+  } catch (e) {
+    return errorResponse(e);
+  }
+}

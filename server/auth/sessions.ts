@@ -1,0 +1,78 @@
+import { createHash, randomBytes } from "node:crypto";
+import { prisma } from "../db/client";
+import { withWriteLock } from "../db/write-lock";
+import { ApiError } from "../http/errors";
+import { type AccountView, accountView } from "./accounts";
+import { verifyPassword } from "./passwords";
+import { clearFailures, recordFailure, retryAfterSeconds } from "./throttle";
+
+export const SESSION_COOKIE = "session";
+/** Sessions last a week from sign-in. */
+export const SESSION_TTL_MS = 7 * 24 * 3600_000;
+
+export interface SessionView {
+  account: AccountView;
+  /** which data the dashboard shows: live or test */
+  live: boolean;
+  expiresAt: Date;
+}
+
+const hashToken = (token: string) => createHash("sha256").update(token).digest("hex");
+
+/** Checks the password and opens a session; returns the cookie token. */
+export async function signIn(email: string, password: string, clientAddress: string) {
+  const normalized = email.trim().toLowerCase();
+  const throttleKeys = [`email:${normalized}`, `ip:${clientAddress}`];
+  const wait = retryAfterSeconds(throttleKeys);
+  if (wait > 0) {
+    throw new ApiError("rate_limited", `too many failed sign-ins; try again in ${wait} s`, undefined, wait);
+  }
+  const account = await prisma.account.findUnique({ where: { email: normalized } });
+  // The hash is computed even for unknown emails, so timing does not tell which exist.
+  const ok = await verifyPassword(password, account?.passwordHash ?? DUMMY_HASH);
+  if (!account || !ok || account.disabledAt) {
+    recordFailure(throttleKeys);
+    throw new ApiError("unauthorized", "wrong email or password");
+  }
+  clearFailures(`email:${normalized}`);
+  const token = randomBytes(32).toString("base64url");
+  const now = new Date();
+  const expiresAt = new Date(now.getTime() + SESSION_TTL_MS);
+  await withWriteLock(() =>
+    prisma.session.create({
+      data: { id: hashToken(token), accountId: account.id, createdAt: now, expiresAt },
+    }),
+  );
+  return { token, expiresAt, account: accountView(account) };
+}
+
+const DUMMY_HASH = "scrypt$16384$8$1$AAAAAAAAAAAAAAAAAAAAAA==$AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA=";
+
+/** The session a cookie token names, if it is current and its account enabled. */
+export async function sessionFromToken(token: string | undefined | null): Promise<SessionView | null> {
+  if (!token) return null;
+  const session = await prisma.session.findUnique({ where: { id: hashToken(token) } });
+  if (!session || session.expiresAt.getTime() <= Date.now()) return null;
+  const account = await prisma.account.findUnique({ where: { id: session.accountId } });
+  if (!account || account.disabledAt) return null;
+  return { account: accountView(account), live: session.live, expiresAt: session.expiresAt };
+}
+
+export async function signOut(token: string): Promise<void> {
+  await withWriteLock(() => prisma.session.deleteMany({ where: { id: hashToken(token) } }));
+}
+
+/** Switches the session between test and live data. */
+export async function setSessionWorld(token: string, live: boolean): Promise<void> {
+  await withWriteLock(() => prisma.session.updateMany({ where: { id: hashToken(token) }, data: { live } }));
+}
+
+/** The session token from a Cookie header. */
+export function tokenFromCookieHeader(header: string | null): string | null {
+  if (!header) return null;
+  for (const part of header.split(";")) {
+    const [name, ...value] = part.trim().split("=");
+    if (name === SESSION_COOKIE) return decodeURIComponent(value.join("="));
+  }
+  return null;
+}

@@ -1,0 +1,165 @@
+import { describe, expect, inject, it } from "vitest";
+import { FRESH_ACCOUNTS, FRESH_PASSWORD } from "../../scripts/fresh-server";
+import { api, expectError, keys, unique } from "../support/api";
+
+const baseUrl = inject("baseUrl");
+
+/** Signs in through the dashboard's route and returns the session cookie. */
+async function signIn(email: string, password = FRESH_PASSWORD): Promise<string> {
+  const res = await fetch(`${baseUrl}/api/session`, {
+    method: "POST",
+    headers: { "content-type": "application/json" },
+    body: JSON.stringify({ email, password }),
+  });
+  expect(res.status, await res.clone().text()).toBe(200);
+  const cookie = res.headers.get("set-cookie")!;
+  expect(cookie).toMatch(/HttpOnly/);
+  expect(cookie).toMatch(/SameSite=Strict/);
+  return cookie.split(";")[0]!;
+}
+
+const as = (cookie: string, extra: Record<string, string> = {}) => ({
+  key: null,
+  headers: { cookie, ...extra },
+});
+
+const circle = () => ({
+  description: "drawn",
+  type: "circle",
+  coordinates: [-100.1, 40.1],
+  radius: 100,
+  tag: "dash",
+  externalId: unique("x"),
+});
+
+describe("dashboard sign-in", () => {
+  it("refuses a wrong password with a clear 401 and sets no cookie", async () => {
+    const res = await api("POST", "/api/session", {
+      key: null,
+      json: { email: FRESH_ACCOUNTS.analyst, password: "wrong-password" },
+    });
+    expectError(res, 401, undefined, /wrong email or password/);
+    expect(res.headers.get("set-cookie")).toBeNull();
+    expectError(await api("POST", "/api/session", { key: null, json: { email: "a@b" } }), 400, "password");
+  });
+
+  it("throttles repeated failures for an email, even when the password is then right", async () => {
+    const { account } = (
+      await api("POST", "/api/accounts", {
+        ...as(await signIn(FRESH_ACCOUNTS.admin)),
+        json: { email: `${unique("t")}@example.test`, role: "reviewer", password: FRESH_PASSWORD },
+      })
+    ).body as unknown as { account: { email: string } };
+    for (let i = 0; i < 5; i++) {
+      const res = await api("POST", "/api/session", {
+        key: null,
+        json: { email: account.email, password: "nope" },
+      });
+      expect(res.status).toBe(401);
+    }
+    const blocked = await api("POST", "/api/session", {
+      key: null,
+      json: { email: account.email, password: FRESH_PASSWORD },
+    });
+    expectError(blocked, 429, undefined, /too many failed sign-ins/);
+    expect(Number(blocked.headers.get("retry-after"))).toBeGreaterThan(0);
+  });
+
+  it("tells who is signed in, and signing out ends the session", async () => {
+    const cookie = await signIn(FRESH_ACCOUNTS.reviewer);
+    const me = await api("GET", "/api/session", as(cookie));
+    expect(me.status).toBe(200);
+    expect(me.body.account).toMatchObject({ email: FRESH_ACCOUNTS.reviewer, role: "reviewer" });
+    expect(me.body.live).toBe(false);
+    expect((await api("DELETE", "/api/session", as(cookie))).status).toBe(200);
+    expectError(await api("GET", "/api/session", as(cookie)), 401);
+    expectError(await api("GET", "/v1/events", as(cookie)), 401, undefined, /session has ended/);
+  });
+});
+
+describe("roles on the API, called directly with a session", () => {
+  it("lets an analyst create geofences in the test world, seen by the test secret key", async () => {
+    const cookie = await signIn(FRESH_ACCOUNTS.analyst);
+    const body = circle();
+    const res = await api("POST", "/v1/geofences", { ...as(cookie), json: body });
+    expect(res.status, JSON.stringify(res.body)).toBe(200);
+    const seen = await api("GET", `/v1/geofences/dash/${body.externalId}`);
+    expect(seen.status).toBe(200);
+    expectError(await api("GET", "/api/keys", as(cookie)), 403, undefined, /analyst role/);
+  });
+
+  it("refuses geofence editing to a reviewer, who can still read geofences and events", async () => {
+    const cookie = await signIn(FRESH_ACCOUNTS.reviewer);
+    expectError(
+      await api("POST", "/v1/geofences", { ...as(cookie), json: circle() }),
+      403,
+      undefined,
+      /reviewer/,
+    );
+    const g = (await api("POST", "/v1/geofences", { json: circle() })).body.geofence as { _id: string };
+    expectError(await api("DELETE", `/v1/geofences/${g._id}`, as(cookie)), 403);
+    expect((await api("GET", `/v1/geofences/${g._id}`, as(cookie))).status).toBe(200);
+    expect((await api("GET", "/v1/events", as(cookie))).status).toBe(200);
+    expectError(await api("POST", "/v1/track", { ...as(cookie), json: {} }), 403);
+  });
+
+  it("refuses session changes that come from another site", async () => {
+    const cookie = await signIn(FRESH_ACCOUNTS.admin);
+    const res = await api("POST", "/v1/geofences", {
+      ...as(cookie, { origin: "https://evil.example" }),
+      json: circle(),
+    });
+    expectError(res, 403, undefined, /cross-site/);
+  });
+
+  it("switches a session between test and live data", async () => {
+    const cookie = await signIn(FRESH_ACCOUNTS.admin);
+    const body = circle();
+    await api("POST", "/v1/geofences", { json: body });
+    const inTest = await api("GET", `/v1/geofences/dash/${body.externalId}`, as(cookie));
+    expect(inTest.status).toBe(200);
+    expect((await api("PATCH", "/api/session", { ...as(cookie), json: { live: true } })).body.live).toBe(
+      true,
+    );
+    expectError(await api("GET", `/v1/geofences/dash/${body.externalId}`, as(cookie)), 404);
+    expectError(await api("PATCH", "/api/session", { ...as(cookie), json: { live: "yes" } }), 400, "live");
+  });
+});
+
+describe("keys and accounts from the dashboard", () => {
+  it("lets an admin create a key that works at once, list it with its last use, and revoke it", async () => {
+    const cookie = await signIn(FRESH_ACCOUNTS.admin);
+    const created = await api("POST", "/api/keys", { ...as(cookie), json: { kind: "secret", name: "ci" } });
+    expect(created.status).toBe(201);
+    const { key, record } = created.body as unknown as { key: string; record: { id: string } };
+    expect((await api("GET", "/v1/geofences", { key })).status).toBe(200);
+    const listed = (await api("GET", "/api/keys", as(cookie))).body.keys as {
+      id: string;
+      lastUsedAt: string | null;
+    }[];
+    const mine = listed.find((k) => k.id === record.id)!;
+    expect(mine.lastUsedAt).not.toBeNull();
+    expect(JSON.stringify(listed)).not.toContain(key);
+    expect((await api("DELETE", `/api/keys/${record.id}`, as(cookie))).status).toBe(200);
+    expectError(await api("GET", "/v1/geofences", { key }), 401);
+    expectError(await api("POST", "/api/keys", { ...as(cookie), json: { kind: "root" } }), 400, "kind");
+    expectError(await api("DELETE", "/api/keys/nope", as(cookie)), 404);
+  });
+
+  it("lets an admin create accounts, refusing duplicates and bad roles", async () => {
+    const cookie = await signIn(FRESH_ACCOUNTS.admin);
+    const email = `${unique("new")}@example.test`;
+    const res = await api("POST", "/api/accounts", { ...as(cookie), json: { email, role: "analyst" } });
+    expect(res.status).toBe(201);
+    const password = res.body.password as string;
+    expect(password.length).toBeGreaterThanOrEqual(10);
+    await signIn(email, password);
+    expectError(await api("POST", "/api/accounts", { ...as(cookie), json: { email, role: "analyst" } }), 409);
+    expectError(
+      await api("POST", "/api/accounts", { ...as(cookie), json: { email: "x@y.z", role: "owner" } }),
+      400,
+      "role",
+    );
+    expect(keys.secret).toBeTruthy();
+  });
+});
