@@ -10,6 +10,14 @@ export default function Home() {
           Point existing Radar clients at this address and keep your data.
         </p>
       </header>
+      <p>
+        <a
+          href="/login"
+          className="inline-block rounded bg-slate-900 px-4 py-2 text-sm font-medium text-white"
+        >
+          Sign in to the dashboard
+        </a>
+      </p>
       <section className="space-y-3" aria-labelledby="try">
         <h2 id="try" className="text-xl font-semibold">
           Try it

@@ -11,6 +11,11 @@ const schema = z.object({
     .int()
     .min(1024)
     .default(1024 * 1024),
+  /** The dashboard map's tiles ({z}/{x}/{y}); without them a bundled world map still shows. */
+  TILE_URL: z.string().min(1).default("https://tile.openstreetmap.org/{z}/{x}/{y}.png"),
+  TILE_ATTRIBUTION: z
+    .string()
+    .default('&copy; <a href="https://www.openstreetmap.org/copyright">OpenStreetMap</a> contributors'),
 });
 
 export type Env = z.infer<typeof schema>;

@@ -1,0 +1,10 @@
+import type { Metadata } from "next";
+import { UsersTable } from "@/components/dashboard/tables";
+import { requireSession } from "@/server/auth/current";
+
+export const metadata: Metadata = { title: "Users · Location platform" };
+
+export default async function UsersPage() {
+  await requireSession("users:read");
+  return <UsersTable />;
+}

@@ -1,0 +1,310 @@
+"use client";
+
+import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
+import dynamic from "next/dynamic";
+import { useCallback, useEffect, useMemo, useState } from "react";
+import { call, errorText } from "@/lib/api-client";
+import { CONFIDENCE, type LocationEvent } from "@/lib/types";
+import type { TileConfig } from "../map/basemap";
+
+const EventMap = dynamic(() => import("../map/event-map"), {
+  ssr: false,
+  loading: () => <div className="h-64 rounded bg-slate-100" />,
+});
+
+type Verdict = 1 | -1 | 0;
+const VERDICT = { 1: "accepted", [-1]: "rejected", 0: "unverified" } as const;
+
+/**
+ * The review queue: unverified events, newest first. Keys: A accept, R reject, U unverify,
+ * J / ↓ next, K / ↑ previous, X select for a bulk verdict.
+ */
+export function EventReview({ tiles, canVerify }: { tiles: TileConfig; canVerify: boolean }) {
+  const queryClient = useQueryClient();
+  const [type, setType] = useState("");
+  const [geofence, setGeofence] = useState("");
+  const [confidence, setConfidence] = useState("");
+  const [show, setShow] = useState<"unverified" | "all">("unverified");
+  const [index, setIndex] = useState(0);
+  const [picked, setPicked] = useState<Set<string>>(new Set());
+  const [message, setMessage] = useState<string | null>(null);
+
+  const events = useQuery({
+    queryKey: ["events"],
+    queryFn: () => call<{ events: LocationEvent[] }>("GET", "/v1/events?limit=1000").then((r) => r.events),
+    refetchInterval: 10_000,
+  });
+  const queue = useMemo(() => {
+    const needle = geofence.trim().toLowerCase();
+    return (events.data ?? []).filter(
+      (e) =>
+        (show === "all" || e.verification === 0) &&
+        (!type || e.type === type) &&
+        (!confidence || String(e.confidence) === confidence) &&
+        (!needle ||
+          [e.geofence?.description, e.geofence?.tag, e.geofence?.externalId].some((v) =>
+            (v ?? "").toLowerCase().includes(needle),
+          )),
+    );
+  }, [events.data, type, geofence, confidence, show]);
+  const types = useMemo(() => [...new Set((events.data ?? []).map((e) => e.type))].sort(), [events.data]);
+  const current = queue[Math.min(index, Math.max(queue.length - 1, 0))];
+
+  const verify = useMutation({
+    mutationFn: async ({ ids, verdict }: { ids: string[]; verdict: Verdict }) => {
+      for (const id of ids) await call("PUT", `/v1/events/${id}/verification`, { verification: verdict });
+      return { ids, verdict };
+    },
+    onSuccess: ({ ids, verdict }) => {
+      setMessage(`${ids.length === 1 ? "Event" : `${ids.length} events`} ${VERDICT[verdict]}.`);
+      setPicked(new Set());
+      // Keep the view in step at once; the refetch confirms it.
+      queryClient.setQueryData<LocationEvent[]>(["events"], (old) =>
+        old?.map((e) => (ids.includes(e._id) ? { ...e, verification: verdict } : e)),
+      );
+      void queryClient.invalidateQueries({ queryKey: ["events"] });
+    },
+    onError: (e) => setMessage(errorText(e)),
+  });
+
+  const decide = useCallback(
+    (verdict: Verdict) => {
+      if (!current || !canVerify || verify.isPending) return;
+      verify.mutate({ ids: [current._id], verdict });
+      // In the unverified queue the event leaves the list, so the same index is the next one.
+      if (show === "all") setIndex((i) => Math.min(i + 1, queue.length - 1));
+    },
+    [current, canVerify, verify, show, queue.length],
+  );
+
+  useEffect(() => {
+    const onKey = (e: KeyboardEvent) => {
+      const target = e.target as HTMLElement;
+      if (["INPUT", "SELECT", "TEXTAREA"].includes(target.tagName) || e.metaKey || e.ctrlKey || e.altKey)
+        return;
+      const key = e.key.toLowerCase();
+      if (key === "a") decide(1);
+      else if (key === "r") decide(-1);
+      else if (key === "u") decide(0);
+      else if (key === "j" || key === "arrowdown") setIndex((i) => Math.min(i + 1, queue.length - 1));
+      else if (key === "k" || key === "arrowup") setIndex((i) => Math.max(i - 1, 0));
+      else if (key === "x" && current) {
+        setPicked((p) => {
+          const next = new Set(p);
+          if (next.has(current._id)) next.delete(current._id);
+          else next.add(current._id);
+          return next;
+        });
+      } else return;
+      e.preventDefault();
+    };
+    window.addEventListener("keydown", onKey);
+    return () => window.removeEventListener("keydown", onKey);
+  }, [decide, queue.length, current]);
+
+  const select = "rounded border border-slate-300 px-2 py-1.5 text-sm";
+  return (
+    <div className="flex h-full">
+      <section
+        aria-label="Event queue"
+        className="flex w-[28rem] shrink-0 flex-col border-r border-slate-200 bg-white"
+      >
+        <div className="space-y-2 border-b border-slate-200 p-3">
+          <h1 className="text-lg font-semibold">Event review</h1>
+          <div className="flex flex-wrap gap-2">
+            <select
+              aria-label="Show"
+              value={show}
+              onChange={(e) => setShow(e.target.value as "unverified" | "all")}
+              className={select}
+            >
+              <option value="unverified">Unverified</option>
+              <option value="all">All events</option>
+            </select>
+            <select
+              aria-label="Type"
+              value={type}
+              onChange={(e) => setType(e.target.value)}
+              className={select}
+            >
+              <option value="">All types</option>
+              {types.map((t) => (
+                <option key={t} value={t}>
+                  {t}
+                </option>
+              ))}
+            </select>
+            <select
+              aria-label="Confidence"
+              value={confidence}
+              onChange={(e) => setConfidence(e.target.value)}
+              className={select}
+            >
+              <option value="">Any confidence</option>
+              <option value="3">High</option>
+              <option value="2">Medium</option>
+              <option value="1">Low</option>
+            </select>
+            <input
+              type="search"
+              aria-label="Geofence"
+              placeholder="Geofence"
+              value={geofence}
+              onChange={(e) => setGeofence(e.target.value)}
+              className={`${select} w-32`}
+            />
+          </div>
+          {canVerify && picked.size > 0 && (
+            <div className="flex items-center gap-2 text-sm">
+              {picked.size} selected
+              <button
+                type="button"
+                onClick={() => verify.mutate({ ids: [...picked], verdict: 1 })}
+                className="rounded bg-emerald-700 px-2 py-1 text-white"
+              >
+                Accept selected
+              </button>
+              <button
+                type="button"
+                onClick={() => verify.mutate({ ids: [...picked], verdict: -1 })}
+                className="rounded bg-red-700 px-2 py-1 text-white"
+              >
+                Reject selected
+              </button>
+            </div>
+          )}
+          <p className="text-xs text-slate-500">
+            Keys: A accept · R reject · U unverify · J/↓ next · K/↑ previous · X select
+          </p>
+        </div>
+        <div className="min-h-0 flex-1 overflow-y-auto">
+          {events.isLoading ? (
+            <p className="p-3 text-sm text-slate-500">Loading events…</p>
+          ) : events.error ? (
+            <p role="alert" className="p-3 text-sm text-red-700">
+              {errorText(events.error)}
+            </p>
+          ) : queue.length === 0 ? (
+            <p className="p-3 text-sm text-slate-500">
+              {show === "unverified" ? "Nothing to review: every event is verified." : "No events match."}
+            </p>
+          ) : (
+            <ul>
+              {queue.map((e, i) => (
+                <li
+                  key={e._id}
+                  className={`flex items-center gap-2 border-b border-slate-100 px-3 py-2 text-sm ${e._id === current?._id ? "bg-blue-50" : ""}`}
+                >
+                  <input
+                    type="checkbox"
+                    aria-label={`Select event ${i + 1}`}
+                    checked={picked.has(e._id)}
+                    onChange={() =>
+                      setPicked((p) => {
+                        const next = new Set(p);
+                        if (next.has(e._id)) next.delete(e._id);
+                        else next.add(e._id);
+                        return next;
+                      })
+                    }
+                  />
+                  <button type="button" onClick={() => setIndex(i)} className="min-w-0 flex-1 text-left">
+                    <span className="block truncate font-medium">
+                      {label(e.type)} {e.geofence?.description ?? ""}
+                    </span>
+                    <span className="block text-xs text-slate-500">
+                      {e.user.userId ?? e.user.deviceId} · {CONFIDENCE[e.confidence]} confidence ·{" "}
+                      {new Date(e.createdAt).toLocaleString()}
+                      {e.verification !== 0 && ` · ${VERDICT[e.verification]}`}
+                    </span>
+                  </button>
+                </li>
+              ))}
+            </ul>
+          )}
+        </div>
+      </section>
+      <section aria-label="Event" className="min-w-0 flex-1 space-y-4 overflow-y-auto p-4">
+        {current ? (
+          <>
+            <div className="flex flex-wrap items-center gap-3">
+              <h2 className="text-xl font-semibold">
+                {label(current.type)} {current.geofence?.description ?? ""}
+              </h2>
+              <span className="rounded bg-slate-100 px-2 py-0.5 text-sm">
+                {CONFIDENCE[current.confidence]} confidence
+              </span>
+              <span className="rounded bg-slate-100 px-2 py-0.5 text-sm">
+                {VERDICT[current.verification]}
+              </span>
+            </div>
+            <EventMap event={current} tiles={tiles} />
+            <dl className="grid grid-cols-[9rem_1fr] gap-y-1 text-sm">
+              <dt className="text-slate-500">User</dt>
+              <dd>{current.user.userId ?? current.user.deviceId}</dd>
+              <dt className="text-slate-500">Accuracy</dt>
+              <dd>±{Math.round(current.locationAccuracy)} m</dd>
+              <dt className="text-slate-500">When</dt>
+              <dd>{new Date(current.createdAt).toLocaleString()}</dd>
+              {current.duration !== undefined && (
+                <>
+                  <dt className="text-slate-500">Duration</dt>
+                  <dd>{current.duration.toFixed(1)} min</dd>
+                </>
+              )}
+              <dt className="text-slate-500">Geofence</dt>
+              <dd>
+                {current.geofence
+                  ? `${current.geofence.tag ?? ""}/${current.geofence.externalId ?? ""}`
+                  : "—"}
+              </dd>
+            </dl>
+            <p className="text-sm text-slate-600">
+              Verdicts teach the model: accepting events near this geofence&apos;s edge raises the confidence
+              of later edge events here, rejecting lowers it (docs/confidence.md).
+            </p>
+            {canVerify ? (
+              <div className="flex flex-wrap gap-2">
+                <button
+                  type="button"
+                  onClick={() => decide(1)}
+                  className="rounded bg-emerald-700 px-4 py-2 text-sm text-white"
+                >
+                  Accept (A)
+                </button>
+                <button
+                  type="button"
+                  onClick={() => decide(-1)}
+                  className="rounded bg-red-700 px-4 py-2 text-sm text-white"
+                >
+                  Reject (R)
+                </button>
+                <button
+                  type="button"
+                  onClick={() => decide(0)}
+                  className="rounded border border-slate-300 px-4 py-2 text-sm"
+                >
+                  Unverify (U)
+                </button>
+              </div>
+            ) : (
+              <p className="text-sm text-slate-500">Your role can look at events but not verify them.</p>
+            )}
+          </>
+        ) : (
+          !events.isLoading && <p className="text-sm text-slate-500">Pick an event on the left.</p>
+        )}
+        {message && (
+          <p role="status" className="text-sm text-slate-700">
+            {message}
+          </p>
+        )}
+      </section>
+    </div>
+  );
+}
+
+const label = (type: string) => {
+  const words = type.replace(/^user\./, "").split("_");
+  return words[0]![0]!.toUpperCase() + words.join(" ").slice(1);
+};

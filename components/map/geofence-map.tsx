@@ -1,0 +1,639 @@
+"use client";
+
+import "leaflet/dist/leaflet.css";
+import "@geoman-io/leaflet-geoman-free/dist/leaflet-geoman.css";
+import "leaflet.markercluster/dist/MarkerCluster.css";
+import "leaflet.markercluster/dist/MarkerCluster.Default.css";
+import L from "./leaflet-global";
+import "@geoman-io/leaflet-geoman-free";
+import { useEffect, useMemo, useRef, useState } from "react";
+import { Circle, MapContainer, Marker, Polygon, useMap } from "react-leaflet";
+import MarkerClusterGroup from "react-leaflet-cluster";
+import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
+import { call, errorText } from "@/lib/api-client";
+import type { Geofence, LocationEvent, User } from "@/lib/types";
+import { CONFIDENCE } from "@/lib/types";
+import { Basemap, type TileConfig } from "./basemap";
+import { tagColor } from "./colors";
+import { type DraftShape, boundsOf, shapeOf, toLayer } from "./shapes";
+
+const userIcon = L.divIcon({
+  className: "",
+  html: '<span style="display:block;width:12px;height:12px;border-radius:9999px;background:#2563eb;border:2px solid white;box-shadow:0 0 2px #0008"></span>',
+  iconSize: [12, 12],
+  iconAnchor: [6, 6],
+});
+
+/** A shape being drawn or edited, with the geofence it belongs to when it exists already. */
+interface Draft {
+  layer: L.Circle | L.Polygon;
+  existing?: Geofence;
+}
+
+export default function GeofenceMap({ tiles, canEdit }: { tiles: TileConfig; canEdit: boolean }) {
+  const queryClient = useQueryClient();
+  const geofences = useQuery({
+    queryKey: ["geofences", "all"],
+    queryFn: () =>
+      call<{ geofences: Geofence[] }>("GET", "/v1/geofences?limit=1000").then((r) => r.geofences),
+  });
+  const users = useQuery({
+    queryKey: ["users", "map"],
+    queryFn: () => call<{ users: User[] }>("GET", "/v1/users?limit=1000").then((r) => r.users),
+    refetchInterval: 5000,
+  });
+  const [tag, setTag] = useState("");
+  const [text, setText] = useState("");
+  const [selected, setSelected] = useState<string | null>(null);
+  const [selectedUser, setSelectedUser] = useState<string | null>(null);
+  const [draft, setDraft] = useState<Draft | null>(null);
+  const [map, setMap] = useState<L.Map | null>(null);
+
+  const tags = useMemo(
+    () => [...new Set((geofences.data ?? []).map((g) => g.tag).filter((t): t is string => !!t))].sort(),
+    [geofences.data],
+  );
+  const shown = useMemo(() => {
+    const needle = text.trim().toLowerCase();
+    return (geofences.data ?? []).filter(
+      (g) =>
+        (!tag || g.tag === tag) &&
+        (!needle ||
+          g.description.toLowerCase().includes(needle) ||
+          (g.externalId ?? "").toLowerCase().includes(needle)),
+    );
+  }, [geofences.data, tag, text]);
+  const selectedGeofence = geofences.data?.find((g) => g._id === selected);
+  const user = users.data?.find((u) => u._id === selectedUser);
+
+  const refresh = () => queryClient.invalidateQueries({ queryKey: ["geofences"] });
+
+  function startEdit(g: Geofence) {
+    if (!map) return;
+    const layer = toLayer(g).addTo(map);
+    layer.pm.enable({ allowSelfIntersection: true });
+    setDraft({ layer, existing: g });
+  }
+
+  function endDraft() {
+    draft?.layer.remove();
+    setDraft(null);
+  }
+
+  return (
+    <div className="flex h-full">
+      <div className="relative min-w-0 flex-1" role="region" aria-label="Map of geofences and users">
+        <MapContainer center={[40.75, -73.97]} zoom={11} className="h-full w-full" ref={setMap}>
+          <Basemap tiles={tiles} />
+          {shown
+            .filter((g) => g._id !== draft?.existing?._id)
+            .map((g) => (
+              <GeofenceShape
+                key={`${g._id}-${g.updatedAt}`}
+                g={g}
+                selected={g._id === selected}
+                onClick={() => {
+                  setSelected(g._id);
+                  setSelectedUser(null);
+                }}
+              />
+            ))}
+          <MarkerClusterGroup chunkedLoading>
+            {(users.data ?? []).map((u) => (
+              <Marker
+                key={u._id}
+                position={[u.location.coordinates[1], u.location.coordinates[0]]}
+                icon={userIcon}
+                title={u.userId ?? u.deviceId}
+                eventHandlers={{
+                  click: () => {
+                    setSelectedUser(u._id);
+                    setSelected(null);
+                  },
+                }}
+              />
+            ))}
+          </MarkerClusterGroup>
+          {canEdit && <DrawControls onCreate={(layer) => setDraft({ layer })} disabled={!!draft} />}
+          <FitOnce geofences={geofences.data} />
+        </MapContainer>
+        {(geofences.isLoading || users.isLoading) && (
+          <p className="absolute top-3 left-1/2 z-[1000] -translate-x-1/2 rounded bg-white px-3 py-1 text-sm shadow">
+            Loading…
+          </p>
+        )}
+      </div>
+      <aside
+        aria-label="Details"
+        className="w-96 shrink-0 space-y-4 overflow-y-auto border-l border-slate-200 bg-white p-4"
+      >
+        {draft ? (
+          <DraftForm
+            key={draft.existing?._id ?? "new"}
+            draft={draft}
+            onCancel={endDraft}
+            onSaved={(g) => {
+              endDraft();
+              setSelected(g._id);
+              void refresh();
+            }}
+          />
+        ) : selectedGeofence ? (
+          <GeofenceDetails
+            g={selectedGeofence}
+            canEdit={canEdit}
+            onClose={() => setSelected(null)}
+            onEdit={() => startEdit(selectedGeofence)}
+            onDeleted={() => {
+              setSelected(null);
+              void refresh();
+            }}
+          />
+        ) : user ? (
+          <UserDetails u={user} onClose={() => setSelectedUser(null)} />
+        ) : (
+          <Overview
+            tags={tags}
+            tag={tag}
+            setTag={setTag}
+            text={text}
+            setText={setText}
+            shown={shown}
+            total={geofences.data?.length ?? 0}
+            users={users.data?.length ?? 0}
+            error={geofences.error ?? users.error}
+            canEdit={canEdit}
+            onPick={(g) => {
+              setSelected(g._id);
+              map?.fitBounds(boundsOf(g), { maxZoom: 16 });
+            }}
+          />
+        )}
+      </aside>
+    </div>
+  );
+}
+
+function GeofenceShape({ g, selected, onClick }: { g: Geofence; selected: boolean; onClick: () => void }) {
+  const color = tagColor(g.tag);
+  const style = {
+    color,
+    weight: selected ? 4 : 2,
+    fillOpacity: g.enabled ? 0.2 : 0.05,
+    dashArray: g.enabled ? undefined : "4 4",
+  };
+  const handlers = { click: onClick };
+  const name = `${g.description}${g.tag ? ` (${g.tag}/${g.externalId ?? ""})` : ""}`;
+  if (g.type === "circle") {
+    return (
+      <Circle
+        center={[g.geometryCenter.coordinates[1], g.geometryCenter.coordinates[0]]}
+        radius={g.geometryRadius}
+        pathOptions={style}
+        eventHandlers={handlers}
+        pmIgnore
+        // for people and tests: the shape's name
+        {...{ title: name }}
+      />
+    );
+  }
+  const ring = (g.geometry?.coordinates[0] ?? []).map(([lng, lat]) => [lat, lng] as [number, number]);
+  return <Polygon positions={ring} pathOptions={style} eventHandlers={handlers} pmIgnore />;
+}
+
+/** Geoman's drawing tools: a polygon or a circle, handed over as a draft once finished. */
+function DrawControls({
+  onCreate,
+  disabled,
+}: {
+  onCreate: (l: L.Circle | L.Polygon) => void;
+  disabled: boolean;
+}) {
+  const map = useMap();
+  const onCreateRef = useRef(onCreate);
+  useEffect(() => {
+    onCreateRef.current = onCreate;
+  });
+  useEffect(() => {
+    const created = (e: { layer: L.Layer }) => {
+      const layer = e.layer as L.Circle | L.Polygon;
+      layer.pm.enable({ allowSelfIntersection: true });
+      onCreateRef.current(layer);
+    };
+    map.on("pm:create", created);
+    return () => void map.off("pm:create", created);
+  }, [map]);
+  useEffect(() => {
+    // While a shape is being saved or edited, the drawing tools are put away.
+    if (disabled) return;
+    map.pm.addControls({
+      position: "topleft",
+      drawMarker: false,
+      drawCircleMarker: false,
+      drawPolyline: false,
+      drawRectangle: false,
+      drawText: false,
+      editMode: false,
+      dragMode: false,
+      cutPolygon: false,
+      removalMode: false,
+      rotateMode: false,
+    });
+    map.pm.setGlobalOptions({ allowSelfIntersection: true, snappable: false });
+    // Geoman titles the wrapper, not the button: give the buttons their names.
+    for (const wrapper of map.getContainer().querySelectorAll<HTMLElement>(".leaflet-pm-toolbar [title]")) {
+      wrapper.querySelector("[role=button]")?.setAttribute("aria-label", wrapper.title);
+    }
+    return () => map.pm.removeControls();
+  }, [map, disabled]);
+  return null;
+}
+
+function FitOnce({ geofences }: { geofences?: Geofence[] }) {
+  const map = useMap();
+  const done = useRef(false);
+  useEffect(() => {
+    if (done.current || !geofences?.length) return;
+    done.current = true;
+    const bounds = L.latLngBounds([]);
+    for (const g of geofences) bounds.extend(boundsOf(g));
+    map.fitBounds(bounds, { maxZoom: 15, padding: [20, 20] });
+  }, [geofences, map]);
+  return null;
+}
+
+const input = "w-full rounded border border-slate-300 px-2 py-1.5 text-sm";
+
+function DraftForm({
+  draft,
+  onCancel,
+  onSaved,
+}: {
+  draft: Draft;
+  onCancel: () => void;
+  onSaved: (g: Geofence) => void;
+}) {
+  const g = draft.existing;
+  const [error, setError] = useState<{ message: string; param?: string } | null>(null);
+  const save = useMutation({
+    mutationFn: async (form: FormData) => {
+      let metadata: unknown;
+      const metaText = String(form.get("metadata") ?? "").trim();
+      if (metaText) {
+        try {
+          metadata = JSON.parse(metaText);
+        } catch {
+          throw Object.assign(new Error("metadata: is not valid JSON"), { param: "metadata" });
+        }
+      }
+      const shape: DraftShape = shapeOf(draft.layer);
+      const body = {
+        description: form.get("description"),
+        tag: form.get("tag"),
+        externalId: form.get("externalId"),
+        ...shape,
+        ...(metadata !== undefined && { metadata }),
+        enabled: form.get("enabled") === "on",
+      };
+      const tag = encodeURIComponent(String(body.tag));
+      const externalId = encodeURIComponent(String(body.externalId));
+      if (g && (g.tag !== body.tag || g.externalId !== body.externalId)) {
+        // A new tag/externalId is a new identity: create it, then remove the old one.
+        const r = await call<{ geofence: Geofence }>("PUT", `/v1/geofences/${tag}/${externalId}`, body);
+        await call("DELETE", `/v1/geofences/${g._id}`);
+        return r.geofence;
+      }
+      return (await call<{ geofence: Geofence }>("PUT", `/v1/geofences/${tag}/${externalId}`, body)).geofence;
+    },
+    onSuccess: onSaved,
+    onError: (e: Error & { param?: string }) => {
+      setError({ message: errorText(e), param: e.param });
+      // The API's answer, next to the shape.
+      draft.layer
+        .bindTooltip(errorText(e), { permanent: true, direction: "top", className: "text-red-700" })
+        .openTooltip();
+    },
+  });
+  useEffect(() => () => void draft.layer.unbindTooltip(), [draft.layer]);
+  return (
+    <form
+      onSubmit={(e) => {
+        // onSubmit, not action: a form action resets the fields, and a refused save must keep them.
+        e.preventDefault();
+        const form = new FormData(e.currentTarget);
+        draft.layer.unbindTooltip();
+        setError(null);
+        save.mutate(form);
+      }}
+      className="space-y-3"
+      aria-label={g ? "Edit geofence" : "New geofence"}
+    >
+      <h2 className="text-lg font-semibold">{g ? "Edit geofence" : "New geofence"}</h2>
+      <p className="text-sm text-slate-600">
+        Drag the vertices or the shape on the map
+        {draft.layer instanceof L.Circle ? ", or its edge to resize" : ""}, then save.
+      </p>
+      <Field
+        label="Description"
+        name="description"
+        defaultValue={g?.description}
+        required
+        param={error?.param}
+      />
+      <Field label="Tag" name="tag" defaultValue={g?.tag} required param={error?.param} />
+      <Field
+        label="External ID"
+        name="externalId"
+        defaultValue={g?.externalId}
+        required
+        param={error?.param}
+      />
+      <label className="block space-y-1 text-sm font-medium">
+        <span>Metadata (JSON)</span>
+        <textarea
+          name="metadata"
+          rows={3}
+          defaultValue={g?.metadata ? JSON.stringify(g.metadata) : ""}
+          className={`${input} font-mono`}
+          aria-invalid={error?.param === "metadata"}
+        />
+      </label>
+      <label className="flex items-center gap-2 text-sm">
+        <input type="checkbox" name="enabled" defaultChecked={g?.enabled ?? true} />
+        Enabled
+      </label>
+      {error && (
+        <p role="alert" className="rounded bg-red-50 px-3 py-2 text-sm text-red-700">
+          {error.message}
+        </p>
+      )}
+      <div className="flex gap-2">
+        <button
+          type="submit"
+          disabled={save.isPending}
+          className="rounded bg-slate-900 px-3 py-1.5 text-sm text-white disabled:opacity-50"
+        >
+          {save.isPending ? "Saving…" : "Save geofence"}
+        </button>
+        <button
+          type="button"
+          onClick={onCancel}
+          className="rounded border border-slate-300 px-3 py-1.5 text-sm"
+        >
+          Cancel
+        </button>
+      </div>
+    </form>
+  );
+}
+
+function Field(props: {
+  label: string;
+  name: string;
+  defaultValue?: string;
+  required?: boolean;
+  param?: string;
+}) {
+  return (
+    <label className="block space-y-1 text-sm font-medium">
+      <span>{props.label}</span>
+      <input
+        name={props.name}
+        defaultValue={props.defaultValue}
+        required={props.required}
+        aria-invalid={props.param === props.name}
+        className={input}
+      />
+    </label>
+  );
+}
+
+function GeofenceDetails(props: {
+  g: Geofence;
+  canEdit: boolean;
+  onClose: () => void;
+  onEdit: () => void;
+  onDeleted: () => void;
+}) {
+  const { g } = props;
+  const [confirming, setConfirming] = useState(false);
+  const members = useQuery({
+    queryKey: ["geofence-users", g._id],
+    queryFn: () =>
+      call<{ users: User[] }>("GET", `/v1/geofences/${g._id}/users?limit=100`).then((r) => r.users),
+  });
+  const remove = useMutation({
+    mutationFn: () => call("DELETE", `/v1/geofences/${g._id}`),
+    onSuccess: props.onDeleted,
+  });
+  return (
+    <section className="space-y-3" aria-label="Geofence">
+      <div className="flex items-start justify-between gap-2">
+        <h2 className="text-lg font-semibold">{g.description}</h2>
+        <button type="button" onClick={props.onClose} className="text-sm text-slate-600 underline">
+          Close
+        </button>
+      </div>
+      <dl className="grid grid-cols-[7rem_1fr] gap-y-1 text-sm">
+        <dt className="text-slate-500">Tag</dt>
+        <dd>{g.tag ?? "—"}</dd>
+        <dt className="text-slate-500">External ID</dt>
+        <dd>{g.externalId ?? "—"}</dd>
+        <dt className="text-slate-500">Type</dt>
+        <dd>
+          {g.type}
+          {g.type === "circle" && `, ${Math.round(g.geometryRadius)} m`}
+        </dd>
+        <dt className="text-slate-500">Enabled</dt>
+        <dd>{g.enabled ? "yes" : "no"}</dd>
+        <dt className="text-slate-500">ID</dt>
+        <dd className="font-mono text-xs break-all">{g._id}</dd>
+      </dl>
+      {g.metadata && (
+        <pre className="overflow-x-auto rounded bg-slate-50 p-2 text-xs">
+          {JSON.stringify(g.metadata, null, 2)}
+        </pre>
+      )}
+      {props.canEdit && (
+        <div className="flex flex-wrap gap-2">
+          <button
+            type="button"
+            onClick={props.onEdit}
+            disabled={!g.tag || !g.externalId}
+            title={
+              !g.tag || !g.externalId
+                ? "Only geofences with a tag and an external ID can be edited here"
+                : undefined
+            }
+            className="rounded border border-slate-300 px-3 py-1.5 text-sm disabled:opacity-50"
+          >
+            Edit geofence
+          </button>
+          {confirming ? (
+            <span className="flex items-center gap-2 text-sm">
+              Delete for good?
+              <button
+                type="button"
+                onClick={() => remove.mutate()}
+                className="rounded bg-red-700 px-3 py-1.5 text-white"
+              >
+                Yes, delete
+              </button>
+              <button type="button" onClick={() => setConfirming(false)} className="underline">
+                No
+              </button>
+            </span>
+          ) : (
+            <button
+              type="button"
+              onClick={() => setConfirming(true)}
+              className="rounded border border-red-300 px-3 py-1.5 text-sm text-red-700"
+            >
+              Delete geofence
+            </button>
+          )}
+        </div>
+      )}
+      {remove.error && (
+        <p role="alert" className="text-sm text-red-700">
+          {errorText(remove.error)}
+        </p>
+      )}
+      <h3 className="font-medium">Users inside now</h3>
+      {members.isLoading ? (
+        <p className="text-sm text-slate-500">Loading…</p>
+      ) : members.data?.length ? (
+        <ul className="space-y-1 text-sm">
+          {members.data.map((u) => (
+            <li key={u._id}>{u.userId ?? u.deviceId}</li>
+          ))}
+        </ul>
+      ) : (
+        <p className="text-sm text-slate-500">Nobody is inside.</p>
+      )}
+    </section>
+  );
+}
+
+function UserDetails({ u, onClose }: { u: User; onClose: () => void }) {
+  const events = useQuery({
+    queryKey: ["user-events", u._id],
+    queryFn: () =>
+      call<{ events: LocationEvent[] }>("GET", "/v1/events?limit=1000").then((r) =>
+        r.events.filter((e) => e.user._id === u._id).slice(0, 20),
+      ),
+  });
+  return (
+    <section className="space-y-3" aria-label="User">
+      <div className="flex items-start justify-between gap-2">
+        <h2 className="text-lg font-semibold">{u.userId ?? u.deviceId}</h2>
+        <button type="button" onClick={onClose} className="text-sm text-slate-600 underline">
+          Close
+        </button>
+      </div>
+      <dl className="grid grid-cols-[7rem_1fr] gap-y-1 text-sm">
+        <dt className="text-slate-500">Device</dt>
+        <dd className="break-all">{u.deviceId}</dd>
+        <dt className="text-slate-500">Description</dt>
+        <dd>{u.description ?? "—"}</dd>
+        <dt className="text-slate-500">Location</dt>
+        <dd>
+          {u.location.coordinates[1].toFixed(5)}, {u.location.coordinates[0].toFixed(5)} (±
+          {Math.round(u.locationAccuracy)} m)
+        </dd>
+        <dt className="text-slate-500">Updated</dt>
+        <dd>{new Date(u.updatedAt).toLocaleString()}</dd>
+        <dt className="text-slate-500">Inside</dt>
+        <dd>{u.geofences.map((g) => g.description).join(", ") || "no geofence"}</dd>
+      </dl>
+      <h3 className="font-medium">Recent events</h3>
+      {events.isLoading ? (
+        <p className="text-sm text-slate-500">Loading…</p>
+      ) : events.data?.length ? (
+        <ul className="space-y-1 text-sm">
+          {events.data.map((e) => (
+            <li key={e._id}>
+              {e.type.replace("user.", "").replaceAll("_", " ")} {e.geofence?.description ?? ""} ·{" "}
+              {CONFIDENCE[e.confidence]} · {new Date(e.createdAt).toLocaleTimeString()}
+            </li>
+          ))}
+        </ul>
+      ) : (
+        <p className="text-sm text-slate-500">No events yet.</p>
+      )}
+    </section>
+  );
+}
+
+function Overview(props: {
+  tags: string[];
+  tag: string;
+  setTag: (t: string) => void;
+  text: string;
+  setText: (t: string) => void;
+  shown: Geofence[];
+  total: number;
+  users: number;
+  error: unknown;
+  canEdit: boolean;
+  onPick: (g: Geofence) => void;
+}) {
+  return (
+    <section className="space-y-3" aria-label="Geofences on the map">
+      <h2 className="text-lg font-semibold">Geofences</h2>
+      {props.error ? (
+        <p role="alert" className="rounded bg-red-50 px-3 py-2 text-sm text-red-700">
+          {errorText(props.error)}
+        </p>
+      ) : null}
+      <label className="block space-y-1 text-sm font-medium">
+        <span>Tag</span>
+        <select value={props.tag} onChange={(e) => props.setTag(e.target.value)} className={input}>
+          <option value="">All tags</option>
+          {props.tags.map((t) => (
+            <option key={t} value={t}>
+              {t}
+            </option>
+          ))}
+        </select>
+      </label>
+      <label className="block space-y-1 text-sm font-medium">
+        <span>Search</span>
+        <input
+          type="search"
+          value={props.text}
+          onChange={(e) => props.setText(e.target.value)}
+          placeholder="Description or external ID"
+          className={input}
+        />
+      </label>
+      <p className="text-sm text-slate-600">
+        {props.shown.length} of {props.total} geofences · {props.users} users on the map
+      </p>
+      {props.canEdit && (
+        <p className="text-sm text-slate-600">
+          Draw a new geofence with the polygon or circle tool at the top left of the map.
+        </p>
+      )}
+      {props.total === 0 ? (
+        <p className="text-sm text-slate-500">No geofences yet.</p>
+      ) : (
+        <ul className="divide-y divide-slate-100 text-sm">
+          {props.shown.slice(0, 200).map((g) => (
+            <li key={g._id}>
+              <button
+                type="button"
+                onClick={() => props.onPick(g)}
+                className="flex w-full items-center gap-2 py-1.5 text-left hover:bg-slate-50"
+              >
+                <span className="h-3 w-3 shrink-0 rounded-full" style={{ background: tagColor(g.tag) }} />
+                <span className="truncate">{g.description}</span>
+                <span className="ml-auto shrink-0 text-xs text-slate-500">{g.tag}</span>
+              </button>
+            </li>
+          ))}
+        </ul>
+      )}
+    </section>
+  );
+}

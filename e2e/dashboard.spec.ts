@@ -1,0 +1,205 @@
+import { expect, test } from "@playwright/test";
+import { api, consoleErrors, signIn, unique } from "./support";
+
+test("sign-in refuses a wrong password in words, then lets the analyst in", async ({ page }, info) => {
+  const errors = consoleErrors(page, /status of 401/);
+  await page.goto("/map");
+  await expect(page).toHaveURL(/\/login/);
+  await page.getByLabel("Email").fill("analyst@example.test");
+  await page.getByLabel("Password").fill("not-the-password");
+  await page.getByRole("button", { name: "Sign in" }).click();
+  await expect(page.getByRole("alert").filter({ hasText: /wrong email or password/ })).toBeVisible();
+  await page.screenshot({ path: info.outputPath("sign-in.png") });
+  await signIn(page, "analyst");
+  await expect(page.getByRole("link", { name: "Map" })).toHaveAttribute("aria-current", "page");
+  await expect(page.getByRole("link", { name: "Keys & accounts" })).toHaveCount(0);
+  expect(errors).toEqual([]);
+});
+
+test("an analyst draws a polygon on the map, finds it through the API, edits and deletes it", async ({
+  page,
+}, info) => {
+  const errors = consoleErrors(page);
+  const tag = unique("drawn");
+  // A geofence nearby, so the map opens over this area.
+  await api("PUT", `/v1/geofences/${tag}/anchor`, {
+    description: "Anchor",
+    type: "circle",
+    coordinates: [-73.97, 40.78],
+    radius: 150,
+  });
+  await signIn(page, "analyst");
+  await page.goto("/map");
+  const map = page.getByLabel("Map of geofences and users");
+  await expect(page.getByText(/geofences · \d+ users on the map/)).toBeVisible();
+  await page.getByRole("button", { name: "Draw Polygons" }).click();
+  const box = (await map.boundingBox())!;
+  const cx = box.x + box.width / 2;
+  const cy = box.y + box.height / 2;
+  const points = [
+    [cx - 120, cy - 80],
+    [cx + 120, cy - 90],
+    [cx + 100, cy + 90],
+    [cx - 110, cy + 70],
+  ];
+  for (const [x, y] of points) await page.mouse.click(x!, y!);
+  await page.mouse.click(points[0]![0]!, points[0]![1]!);
+  const form = page.getByRole("form", { name: "New geofence" });
+  await expect(form).toBeVisible();
+  await form.getByLabel("Description").fill("Drawn in the browser");
+  await form.getByLabel("Tag").fill(tag);
+  await form.getByLabel("External ID").fill("shape-1");
+  await form.getByLabel("Metadata (JSON)").fill('{"floor": 3}');
+  await page.screenshot({ path: info.outputPath("map-drawing.png") });
+  await form.getByRole("button", { name: "Save geofence" }).click();
+  await expect(page.getByRole("region", { name: "Geofence", exact: true })).toBeVisible();
+
+  const saved = await api("GET", `/v1/geofences/${tag}/shape-1`);
+  expect(saved.status).toBe(200);
+  const geofence = saved.body.geofence as {
+    type: string;
+    metadata: unknown;
+    geometry: { coordinates: number[][][] };
+  };
+  expect(geofence.type).toBe("polygon");
+  expect(geofence.metadata).toEqual({ floor: 3 });
+  expect(geofence.geometry.coordinates[0]).toHaveLength(5);
+
+  await page.getByRole("button", { name: "Edit geofence" }).click();
+  const edit = page.getByRole("form", { name: "Edit geofence" });
+  await edit.getByLabel("Description").fill("Renamed in the browser");
+  await edit.getByRole("button", { name: "Save geofence" }).click();
+  await expect(page.getByRole("heading", { name: "Renamed in the browser" })).toBeVisible();
+  expect((await api("GET", `/v1/geofences/${tag}/shape-1`)).body.geofence).toMatchObject({
+    description: "Renamed in the browser",
+  });
+  await page.screenshot({ path: info.outputPath("map.png") });
+
+  await page.getByRole("button", { name: "Delete geofence" }).click();
+  await page.getByRole("button", { name: "Yes, delete" }).click();
+  await expect(page.getByRole("region", { name: "Geofences on the map" })).toBeVisible();
+  expect((await api("GET", `/v1/geofences/${tag}/shape-1`)).status).toBe(404);
+  expect(errors).toEqual([]);
+});
+
+test("a self-intersecting shape is refused with the API's message next to it", async ({ page }, info) => {
+  const errors = consoleErrors(page, /status of 400/);
+  await signIn(page, "analyst");
+  await page.goto("/map");
+  await page.getByRole("button", { name: "Draw Polygons" }).click();
+  const box = (await page.getByLabel("Map of geofences and users").boundingBox())!;
+  const cx = box.x + box.width / 2;
+  const cy = box.y + box.height / 2;
+  // A bow tie: its edges cross.
+  const points = [
+    [cx - 100, cy - 80],
+    [cx + 100, cy + 80],
+    [cx + 100, cy - 80],
+    [cx - 100, cy + 80],
+  ];
+  for (const [x, y] of points) await page.mouse.click(x!, y!);
+  await page.mouse.click(points[0]![0]!, points[0]![1]!);
+  const form = page.getByRole("form", { name: "New geofence" });
+  await form.getByLabel("Description").fill("Bow tie");
+  await form.getByLabel("Tag").fill(unique("bad"));
+  await form.getByLabel("External ID").fill("x");
+  await form.getByRole("button", { name: "Save geofence" }).click();
+  await expect(form.getByRole("alert")).toHaveText(/intersect/);
+  // What was typed stays, to fix the shape and save again.
+  await expect(form.getByLabel("Description")).toHaveValue("Bow tie");
+  await expect(page.locator(".leaflet-tooltip", { hasText: /intersect/ })).toBeVisible();
+  await page.screenshot({ path: info.outputPath("map-refused.png") });
+  expect(errors).toEqual([]);
+});
+
+test("a reviewer verifies events from the queue with the keyboard", async ({ page }, info) => {
+  const errors = consoleErrors(page);
+  const tag = unique("review");
+  await api("PUT", `/v1/geofences/${tag}/door`, {
+    description: `Door ${tag}`,
+    type: "circle",
+    coordinates: [-70.5, 41.2],
+    radius: 200,
+  });
+  const deviceId = unique("phone");
+  const { publishable } = (await import("./support")).serverKeys();
+  const track = (lat: number) =>
+    api("POST", "/v1/track", { deviceId, latitude: lat, longitude: -70.5, accuracy: 10 }, publishable);
+  await track(41.2);
+  await track(41.3);
+  const events = (await api("GET", "/v1/events?limit=100")).body.events as {
+    _id: string;
+    type: string;
+    geofence?: { tag?: string };
+  }[];
+  const mine = events.filter((e) => e.geofence?.tag === tag);
+  expect(mine.map((e) => e.type).sort()).toEqual(["user.entered_geofence", "user.exited_geofence"]);
+
+  await signIn(page, "reviewer");
+  await page.goto("/events");
+  await page.getByRole("searchbox", { name: "Geofence" }).fill(tag);
+  await page.getByRole("searchbox", { name: "Geofence" }).blur();
+  const queue = page.getByRole("region", { name: "Event queue" });
+  await expect(queue.getByRole("listitem")).toHaveCount(2);
+  await expect(page.getByRole("region", { name: "Event location" })).toBeVisible();
+  await page.screenshot({ path: info.outputPath("events.png") });
+  // The newest (the exit) is first: reject it, then accept the entry.
+  await page.keyboard.press("r");
+  await expect(page.getByRole("status")).toHaveText("Event rejected.");
+  await expect(queue.getByRole("listitem")).toHaveCount(1);
+  await page.keyboard.press("a");
+  await expect(page.getByRole("status")).toHaveText("Event accepted.");
+  await expect(queue.getByText("Nothing to review")).toBeVisible();
+
+  const after = async (id: string) =>
+    (await api("GET", `/v1/events/${id}`)).body.event as { verification: number };
+  const exit = mine.find((e) => e.type === "user.exited_geofence")!;
+  const entry = mine.find((e) => e.type === "user.entered_geofence")!;
+  expect((await after(exit._id)).verification).toBe(-1);
+  expect((await after(entry._id)).verification).toBe(1);
+
+  // Reviewers cannot draw: no drawing tools, and the API refuses their session too.
+  await page.goto("/map");
+  await expect(page.getByText(/users on the map/)).toBeVisible();
+  await expect(page.getByRole("button", { name: "Draw Polygons" })).toHaveCount(0);
+  const refused = await page.request.post("/v1/geofences", {
+    data: { description: "x", type: "circle", coordinates: [-70, 41], radius: 100 },
+  });
+  expect(refused.status()).toBe(403);
+  expect(((await refused.json()) as { meta: { message: string } }).meta.message).toMatch(/reviewer/);
+  expect(errors).toEqual([]);
+});
+
+test("an admin creates a key, sees it once, and revokes it", async ({ page }, info) => {
+  const errors = consoleErrors(page);
+  await signIn(page, "admin");
+  await page.getByRole("link", { name: "Keys & accounts" }).click();
+  const name = unique("ci-key");
+  await page.getByLabel("Kind").selectOption("secret");
+  await page.getByLabel("Name").fill(name);
+  await page.getByRole("button", { name: "Create key" }).click();
+  const shown = page.getByLabel("New key");
+  await expect(shown).toHaveText(/^prj_test_sk_/);
+  const key = (await shown.textContent())!;
+  expect((await api("GET", "/v1/geofences", undefined, key)).status).toBe(200);
+  await page.screenshot({ path: info.outputPath("keys.png"), fullPage: true });
+  await page.getByRole("button", { name: "Done" }).click();
+  await page.getByRole("button", { name: `Revoke ${name}` }).click();
+  await page.getByRole("button", { name: "Confirm revoke" }).click();
+  await expect(page.getByRole("row", { name: new RegExp(name) })).toContainText("revoked");
+  expect((await api("GET", "/v1/geofences", undefined, key)).status).toBe(401);
+  expect(errors).toEqual([]);
+});
+
+test("the geofences and users pages list what the API has, with paging", async ({ page }, info) => {
+  const errors = consoleErrors(page);
+  await signIn(page, "analyst");
+  await page.getByRole("link", { name: "Geofences" }).click();
+  await expect(page.getByRole("heading", { name: "Geofences", exact: true })).toBeVisible();
+  await expect(page.getByRole("columnheader", { name: "Description" })).toBeVisible();
+  await page.screenshot({ path: info.outputPath("geofences.png") });
+  await page.getByRole("link", { name: "Users" }).click();
+  await expect(page.getByRole("heading", { name: "Users", exact: true })).toBeVisible();
+  await page.screenshot({ path: info.outputPath("users.png") });
+  expect(errors).toEqual([]);
+});

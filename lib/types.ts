@@ -1,0 +1,51 @@
+/** Wire shapes the dashboard reads (docs/api.md). */
+
+export interface Geofence {
+  _id: string;
+  description: string;
+  tag?: string;
+  externalId?: string;
+  type: "circle" | "polygon";
+  geometryCenter: { type: "Point"; coordinates: [number, number] };
+  geometryRadius: number;
+  geometry?: { type: "Polygon"; coordinates: [number, number][][] };
+  metadata?: Record<string, unknown>;
+  enabled: boolean;
+  dwellThreshold?: number;
+  createdAt: string;
+  updatedAt: string;
+}
+
+export interface User {
+  _id: string;
+  userId?: string;
+  deviceId: string;
+  description?: string;
+  metadata?: Record<string, unknown>;
+  location: { type: "Point"; coordinates: [number, number] };
+  locationAccuracy: number;
+  geofences: Geofence[];
+  createdAt: string;
+  updatedAt: string;
+}
+
+export interface LocationEvent {
+  _id: string;
+  type: string;
+  createdAt: string;
+  user: { _id: string; userId?: string; deviceId: string; description?: string };
+  geofence?: Geofence;
+  location: { type: "Point"; coordinates: [number, number] };
+  locationAccuracy: number;
+  confidence: 1 | 2 | 3;
+  verification: -1 | 0 | 1;
+  duration?: number;
+}
+
+export interface Me {
+  account: { id: string; email: string; role: "admin" | "analyst" | "reviewer" };
+  live: boolean;
+  permissions: { geofences: boolean; users: boolean; events: boolean; keys: boolean };
+}
+
+export const CONFIDENCE = { 3: "high", 2: "medium", 1: "low" } as const;
