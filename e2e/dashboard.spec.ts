@@ -146,6 +146,8 @@ test("a reviewer verifies events from the queue with the keyboard", async ({ pag
   // The newest (the exit) is first: reject it, then accept the entry.
   await page.keyboard.press("r");
   await expect(page.getByRole("status")).toHaveText("Event rejected.");
+  // What the model predicts for later events like the one now shown.
+  await expect(page.getByRole("note", { name: "Predicted confidence" })).toContainText("if accepted");
   await expect(queue.getByRole("listitem")).toHaveCount(1);
   await page.keyboard.press("a");
   await expect(page.getByRole("status")).toHaveText("Event accepted.");

@@ -11,6 +11,7 @@ export const nextEnv = { ...process.env, NEXT_TELEMETRY_DISABLED: "1" };
 const BUILD_INPUTS = [
   "app",
   "components",
+  "lib",
   "server",
   "public",
   "prisma/schema.prisma",

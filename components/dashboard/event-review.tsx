@@ -259,10 +259,7 @@ export function EventReview({ tiles, canVerify }: { tiles: TileConfig; canVerify
                   : "—"}
               </dd>
             </dl>
-            <p className="text-sm text-slate-600">
-              Verdicts teach the model: accepting events near this geofence&apos;s edge raises the confidence
-              of later edge events here, rejecting lowers it (docs/confidence.md).
-            </p>
+            <Prediction event={current} />
             {canVerify ? (
               <div className="flex flex-wrap gap-2">
                 <button
@@ -308,3 +305,48 @@ const label = (type: string) => {
   const words = type.replace(/^user\./, "").split("_");
   return words[0]![0]!.toUpperCase() + words.join(" ").slice(1);
 };
+
+interface Outcome {
+  probability: number;
+  confidence: 1 | 2 | 3;
+}
+
+/** What the confidence model will give later events like this one, for each verdict. */
+function Prediction({ event }: { event: LocationEvent }) {
+  const prediction = useQuery({
+    queryKey: ["prediction", event._id, event.verification],
+    queryFn: () =>
+      call<{
+        prediction: { band: string; unverified: Outcome; accepted: Outcome; rejected: Outcome } | null;
+      }>("GET", `/api/events/${event._id}/prediction`).then((r) => r.prediction),
+  });
+  const p = prediction.data;
+  if (!p) return null;
+  const show = (o: Outcome) => `${CONFIDENCE[o.confidence]} (${Math.round(o.probability * 100)}%)`;
+  return (
+    <div
+      aria-label="Predicted confidence"
+      role="note"
+      className="rounded border border-slate-200 bg-white p-3 text-sm"
+    >
+      <p className="font-medium">
+        Later {label(event.type).toLowerCase()} events at this geofence&apos;s{" "}
+        {p.band === "edge" ? "edge" : "core"}, like this one:
+      </p>
+      <ul className="mt-1 grid grid-cols-3 gap-2">
+        <li>
+          <span className="block text-slate-500">if accepted</span>
+          {show(p.accepted)}
+        </li>
+        <li>
+          <span className="block text-slate-500">if rejected</span>
+          {show(p.rejected)}
+        </li>
+        <li>
+          <span className="block text-slate-500">if left unverified</span>
+          {show(p.unverified)}
+        </li>
+      </ul>
+    </div>
+  );
+}

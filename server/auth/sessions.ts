@@ -3,6 +3,7 @@ import { prisma } from "../db/client";
 import { withWriteLock } from "../db/write-lock";
 import { ApiError } from "../http/errors";
 import { type AccountView, accountView } from "./accounts";
+import type { AuthKey } from "./keys";
 import { verifyPassword } from "./passwords";
 import { clearFailures, recordFailure, retryAfterSeconds } from "./throttle";
 
@@ -76,3 +77,10 @@ export function tokenFromCookieHeader(header: string | null): string | null {
   }
   return null;
 }
+
+/** A session acts as a secret key of the world it has chosen (its role limits it further). */
+export const sessionAuthKey = (session: SessionView): AuthKey => ({
+  id: `account:${session.account.id}`,
+  kind: "secret",
+  live: session.live,
+});

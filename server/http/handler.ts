@@ -1,12 +1,17 @@
 import { type AuthKey, authenticate } from "../auth/keys";
 import { can, permissionFor } from "../auth/roles";
-import { sessionFromToken, tokenFromCookieHeader } from "../auth/sessions";
+import { sessionAuthKey, sessionFromToken, tokenFromCookieHeader } from "../auth/sessions";
+import { getSettings } from "../settings";
 import { checkOrigin } from "./origin";
 import { isRecordNotFound, isUniqueViolation } from "../db/errors";
 import { ApiError } from "./errors";
 
-/** Which keys may call a route: "secret" only, or "publishable" (either kind). */
-export type Access = "secret" | "publishable";
+/**
+ * Which keys may call a route: "secret" only, "publishable" (either kind), or "search":
+ * geocoding, search and routing, open to publishable keys when an admin has allowed it
+ * (the publishableSearch setting, server/settings.ts).
+ */
+export type Access = "secret" | "publishable" | "search";
 
 export interface Context<P> {
   req: Request;
@@ -84,8 +89,15 @@ export function handler<P = Record<string, never>>(access: Access, run: (ctx: Co
       const token = header ? null : tokenFromCookieHeader(req.headers.get("cookie"));
       const key = token ? await sessionKey(req, token) : await authenticate(header);
       if (!key) throw new ApiError("unauthorized", "a valid API key is required in the Authorization header");
-      if (access === "secret" && key.kind !== "secret") {
-        throw new ApiError("forbidden", "this endpoint needs a secret key (prj_..._sk_...)");
+      if (key.kind !== "secret" && access !== "publishable") {
+        if (access === "secret" || !getSettings().publishableSearch) {
+          throw new ApiError(
+            "forbidden",
+            access === "search"
+              ? "this endpoint needs a secret key (prj_..._sk_...); an admin can allow publishable keys in the dashboard"
+              : "this endpoint needs a secret key (prj_..._sk_...)",
+          );
+        }
       }
       const result = await run({ req, key, params: await route.params });
       return json(200, result.body, result.hasMore === undefined ? {} : { hasMore: result.hasMore });
@@ -107,5 +119,5 @@ async function sessionKey(req: Request, token: string): Promise<AuthKey> {
   if (!permission || !can(session.account.role, permission)) {
     throw new ApiError("forbidden", `the ${session.account.role} role cannot do this`);
   }
-  return { id: `account:${session.account.id}`, kind: "secret", live: session.live };
+  return sessionAuthKey(session);
 }

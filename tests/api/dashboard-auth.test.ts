@@ -1,22 +1,11 @@
 import { describe, expect, inject, it } from "vitest";
 import { FRESH_ACCOUNTS, FRESH_PASSWORD } from "../../scripts/fresh-server";
-import { api, expectError, keys, unique } from "../support/api";
+import { api, expectError, keys, signIn as signInAs, unique } from "../support/api";
+import { metersFrom } from "../support/geo";
 
 const baseUrl = inject("baseUrl");
 
-/** Signs in through the dashboard's route and returns the session cookie. */
-async function signIn(email: string, password = FRESH_PASSWORD): Promise<string> {
-  const res = await fetch(`${baseUrl}/api/session`, {
-    method: "POST",
-    headers: { "content-type": "application/json" },
-    body: JSON.stringify({ email, password }),
-  });
-  expect(res.status, await res.clone().text()).toBe(200);
-  const cookie = res.headers.get("set-cookie")!;
-  expect(cookie).toMatch(/HttpOnly/);
-  expect(cookie).toMatch(/SameSite=Strict/);
-  return cookie.split(";")[0]!;
-}
+const signIn = (email: string, password = FRESH_PASSWORD) => signInAs(email, password);
 
 const as = (cookie: string, extra: Record<string, string> = {}) => ({
   key: null,
@@ -63,6 +52,18 @@ describe("dashboard sign-in", () => {
     });
     expectError(blocked, 429, undefined, /too many failed sign-ins/);
     expect(Number(blocked.headers.get("retry-after"))).toBeGreaterThan(0);
+  });
+
+  it("sets an HTTP-only, SameSite=Strict cookie", async () => {
+    const res = await fetch(`${baseUrl}/api/session`, {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify({ email: FRESH_ACCOUNTS.reviewer, password: FRESH_PASSWORD }),
+    });
+    const cookie = res.headers.get("set-cookie")!;
+    expect(cookie).toMatch(/HttpOnly/);
+    expect(cookie).toMatch(/SameSite=Strict/);
+    expect(cookie).not.toContain(FRESH_PASSWORD);
   });
 
   it("tells who is signed in, and signing out ends the session", async () => {
@@ -161,5 +162,40 @@ describe("keys and accounts from the dashboard", () => {
       "role",
     );
     expect(keys.secret).toBeTruthy();
+  });
+});
+
+describe("review screen prediction", () => {
+  it("shows how each verdict would move the confidence of later events like this one", async () => {
+    const center = { lat: 12.5, lng: 77.1 };
+    const { north } = metersFrom(center);
+    const tag = unique("predict");
+    await api("PUT", `/v1/geofences/${tag}/a`, {
+      json: { description: "Edge case", type: "circle", coordinates: [center.lng, center.lat], radius: 100 },
+    });
+    // 80 m from the center of a 100 m circle with 30 m accuracy: mostly inside, near the edge.
+    const tracked = await api("POST", "/v1/track", {
+      key: keys.publishable,
+      json: { deviceId: unique("d"), latitude: north(80), longitude: center.lng, accuracy: 30 },
+    });
+    const event = (tracked.body.events as { _id: string; type: string }[])[0]!;
+    expect(event.type).toBe("user.entered_geofence");
+    const cookie = await signIn(FRESH_ACCOUNTS.reviewer);
+    type Outcome = { probability: number; confidence: number };
+    const predict = async () =>
+      (await api("GET", `/api/events/${event._id}/prediction`, as(cookie))).body.prediction as {
+        band: string;
+        unverified: Outcome;
+        accepted: Outcome;
+        rejected: Outcome;
+      };
+    const before = await predict();
+    expect(before.band).toBe("edge");
+    expect(before.accepted.probability).toBeGreaterThan(before.unverified.probability);
+    expect(before.rejected.probability).toBeLessThan(before.unverified.probability);
+    // The event's own verdict is what is being decided: verifying it does not move the figures.
+    await api("PUT", `/v1/events/${event._id}/verification`, { ...as(cookie), json: { verification: 1 } });
+    expect(await predict()).toEqual(before);
+    expectError(await api("GET", "/api/events/nope/prediction", as(cookie)), 404);
   });
 });

@@ -1,5 +1,6 @@
 import { describe, expect, inject, it } from "vitest";
-import { api, expectError, keys, unique } from "../support/api";
+import { FRESH_ACCOUNTS, FRESH_PASSWORD } from "../../scripts/fresh-server";
+import { api, expectError, keys, signIn, unique } from "../support/api";
 
 type Geofence = Record<string, unknown> & { _id: string; createdAt: string; updatedAt: string };
 
@@ -305,6 +306,28 @@ describe("keys", () => {
   it("accepts 'Bearer <key>' as well as the raw key", async () => {
     const res = await api("GET", "/v1/geofences?limit=1", { key: `Bearer ${keys.secret}` });
     expect(res.status).toBe(200);
+  });
+
+  it("lets publishable keys search geofences only while an admin allows it", async () => {
+    const admin = { key: null, headers: { cookie: await signIn(FRESH_ACCOUNTS.admin, FRESH_PASSWORD) } };
+    const search = () => api("GET", "/v1/search/geofences?near=40.78,-73.97", { key: keys.publishable });
+    expectError(await search(), 403, undefined, /an admin can allow publishable keys/);
+    expect((await api("GET", "/api/settings", admin)).body.settings).toEqual({ publishableSearch: false });
+    try {
+      const on = await api("PATCH", "/api/settings", { ...admin, json: { publishableSearch: true } });
+      expect(on.body.settings).toEqual({ publishableSearch: true });
+      expect((await search()).status).toBe(200);
+      // Never users, whatever the setting.
+      expectError(await api("GET", "/v1/search/users?near=40.78,-73.97", { key: keys.publishable }), 403);
+    } finally {
+      await api("PATCH", "/api/settings", { ...admin, json: { publishableSearch: false } });
+    }
+    expectError(await search(), 403);
+    const reviewer = {
+      key: null,
+      headers: { cookie: await signIn(FRESH_ACCOUNTS.reviewer, FRESH_PASSWORD) },
+    };
+    expectError(await api("PATCH", "/api/settings", { ...reviewer, json: { publishableSearch: true } }), 403);
   });
 
   it("lets the publishable key call /v1/config", async () => {

@@ -58,3 +58,14 @@ export function expectError(res: ApiResponse, status: number, param?: string, me
   expect(typeof res.body.meta.message).toBe("string");
   if (message) expect(res.body.meta.message).toMatch(message);
 }
+
+/** Signs in through the dashboard's route and returns the session cookie ("session=..."). */
+export async function signIn(email: string, password: string): Promise<string> {
+  const res = await fetch(`${baseUrl}/api/session`, {
+    method: "POST",
+    headers: { "content-type": "application/json" },
+    body: JSON.stringify({ email, password }),
+  });
+  expect(res.status, await res.clone().text()).toBe(200);
+  return res.headers.get("set-cookie")!.split(";")[0]!;
+}

@@ -5,7 +5,7 @@ import { parseQuery } from "@/server/http/request";
 
 export { OPTIONS } from "@/server/http/handler";
 
-export const GET = handler("secret", async ({ req, key }) => {
+export const GET = handler("search", async ({ req, key }) => {
   const q = parseQuery(req, searchQuerySchema);
   const hits = searchGeofences(key, q);
   return reply({

@@ -1,0 +1,10 @@
+import { predictConfidence } from "@/server/events/prediction";
+import { sessionAuthKey } from "@/server/auth/sessions";
+import { dashboardHandler, ok } from "@/server/http/dashboard";
+
+/** The confidence later events like this one get, for each verdict (for the review screen). */
+export const GET = dashboardHandler<{ id: string }>("events:read", async ({ params, session }) =>
+  ok({
+    prediction: await predictConfidence(sessionAuthKey(session), params.id),
+  }),
+);

@@ -1,0 +1,14 @@
+import { z } from "zod";
+import { dashboardHandler, ok } from "@/server/http/dashboard";
+import { parseBody } from "@/server/http/request";
+import { getSettings, updateSettings } from "@/server/settings";
+
+export const GET = dashboardHandler("keys:manage", async () => ok({ settings: getSettings() }));
+
+export const PATCH = dashboardHandler("keys:manage", async ({ req }) =>
+  ok({
+    settings: await updateSettings(
+      await parseBody(req, z.object({ publishableSearch: z.boolean().optional() })),
+    ),
+  }),
+);

@@ -1,0 +1,36 @@
+import type { AuthKey } from "../auth/keys";
+import { verificationCounts } from "../db/sqlite/tracking";
+import { type Confidence, adjustedProbability, confidenceOf } from "../tracking/confidence";
+import { getEvent } from "./events";
+
+export interface Outcome {
+  probability: number;
+  confidence: Confidence;
+}
+
+/**
+ * What the confidence model (docs/confidence.md) will give later events like this one (same
+ * geofence, type and band, with the same geometric probability) for each verdict on it: what
+ * the review screen shows before a reviewer decides. Null for events without a geofence.
+ */
+export async function predictConfidence(
+  key: AuthKey,
+  id: string,
+): Promise<{ band: string; unverified: Outcome; accepted: Outcome; rejected: Outcome } | null> {
+  const event = await getEvent(key, id);
+  if (!event.geofenceId) return null;
+  const counts = verificationCounts(event.geofenceId, event.type, event.band);
+  // The others' verdicts: this event's own, if any, is what is being decided.
+  const accepted = counts.accepted - (event.verification === 1 ? 1 : 0);
+  const rejected = counts.rejected - (event.verification === -1 ? 1 : 0);
+  const outcome = (a: number, r: number): Outcome => {
+    const p = adjustedProbability(event.probability, a, r);
+    return { probability: Math.round(p * 1000) / 1000, confidence: confidenceOf(p) };
+  };
+  return {
+    band: event.band,
+    unverified: outcome(accepted, rejected),
+    accepted: outcome(accepted + 1, rejected),
+    rejected: outcome(accepted, rejected + 1),
+  };
+}
