@@ -205,3 +205,20 @@ test("the geofences and users pages list what the API has, with paging", async (
   await page.screenshot({ path: info.outputPath("users.png") });
   expect(errors).toEqual([]);
 });
+
+test("the map and the review queue work at tablet width", async ({ page }, info) => {
+  const errors = consoleErrors(page);
+  await page.setViewportSize({ width: 820, height: 1180 });
+  await signIn(page, "admin");
+  await page.goto("/map");
+  const map = page.getByRole("region", { name: "Map of geofences and users" });
+  await expect(map).toBeVisible();
+  expect((await map.boundingBox())!.height).toBeGreaterThan(500);
+  await expect(page.getByRole("button", { name: "Draw Polygons" })).toBeVisible();
+  await expect(page.getByRole("region", { name: "Geofences on the map" })).toBeInViewport();
+  await page.screenshot({ path: info.outputPath("map-tablet.png") });
+  await page.goto("/events");
+  await expect(page.getByRole("region", { name: "Event queue" })).toBeInViewport();
+  await page.screenshot({ path: info.outputPath("events-tablet.png") });
+  expect(errors).toEqual([]);
+});

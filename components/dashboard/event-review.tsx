@@ -104,10 +104,10 @@ export function EventReview({ tiles, canVerify }: { tiles: TileConfig; canVerify
 
   const select = "rounded border border-slate-300 px-2 py-1.5 text-sm";
   return (
-    <div className="flex h-full">
+    <div className="flex h-full flex-col lg:flex-row">
       <section
         aria-label="Event queue"
-        className="flex w-[28rem] shrink-0 flex-col border-r border-slate-200 bg-white"
+        className="flex max-h-[40%] w-full shrink-0 flex-col border-b border-slate-200 bg-white lg:max-h-none lg:w-[28rem] lg:border-r lg:border-b-0"
       >
         <div className="space-y-2 border-b border-slate-200 p-3">
           <h1 className="text-lg font-semibold">Event review</h1>

@@ -11,7 +11,7 @@ const time = (iso: string) => new Date(iso).toLocaleString();
 export function GeofencesTable() {
   const [picked, setPicked] = useState<Geofence | null>(null);
   return (
-    <div className="flex h-full">
+    <div className="flex h-full flex-col lg:flex-row">
       <div className="min-w-0 flex-1 overflow-y-auto p-6">
         <CursorTable<Geofence>
           title="Geofences"
@@ -45,7 +45,7 @@ function GeofencePanel({ g, onClose }: { g: Geofence; onClose: () => void }) {
   return (
     <aside
       aria-label="Geofence details"
-      className="w-96 shrink-0 space-y-3 overflow-y-auto border-l border-slate-200 bg-white p-4"
+      className="max-h-[50%] w-full shrink-0 space-y-3 overflow-y-auto border-t border-slate-200 bg-white p-4 lg:max-h-none lg:w-96 lg:border-t-0 lg:border-l"
     >
       <div className="flex justify-between">
         <h2 className="text-lg font-semibold">{g.description}</h2>
@@ -75,7 +75,7 @@ function GeofencePanel({ g, onClose }: { g: Geofence; onClose: () => void }) {
 export function UsersTable() {
   const [picked, setPicked] = useState<User | null>(null);
   return (
-    <div className="flex h-full">
+    <div className="flex h-full flex-col lg:flex-row">
       <div className="min-w-0 flex-1 overflow-y-auto p-6">
         <CursorTable<User>
           title="Users"
@@ -97,7 +97,7 @@ export function UsersTable() {
       {picked && (
         <aside
           aria-label="User details"
-          className="w-96 shrink-0 space-y-3 overflow-y-auto border-l border-slate-200 bg-white p-4"
+          className="max-h-[50%] w-full shrink-0 space-y-3 overflow-y-auto border-t border-slate-200 bg-white p-4 lg:max-h-none lg:w-96 lg:border-t-0 lg:border-l"
         >
           <div className="flex justify-between">
             <h2 className="text-lg font-semibold">{picked.userId ?? picked.deviceId}</h2>

@@ -81,8 +81,12 @@ export default function GeofenceMap({ tiles, canEdit }: { tiles: TileConfig; can
   }
 
   return (
-    <div className="flex h-full">
-      <div className="relative min-w-0 flex-1" role="region" aria-label="Map of geofences and users">
+    <div className="flex h-full flex-col lg:flex-row">
+      <div
+        className="relative min-h-[55%] min-w-0 flex-1"
+        role="region"
+        aria-label="Map of geofences and users"
+      >
         <MapContainer center={[40.75, -73.97]} zoom={11} className="h-full w-full" ref={setMap}>
           <Basemap tiles={tiles} />
           {shown
@@ -125,7 +129,7 @@ export default function GeofenceMap({ tiles, canEdit }: { tiles: TileConfig; can
       </div>
       <aside
         aria-label="Details"
-        className="w-96 shrink-0 space-y-4 overflow-y-auto border-l border-slate-200 bg-white p-4"
+        className="max-h-[45%] w-full shrink-0 space-y-4 overflow-y-auto border-t border-slate-200 bg-white p-4 lg:max-h-none lg:w-96 lg:border-t-0 lg:border-l"
       >
         {draft ? (
           <DraftForm
