@@ -222,3 +222,43 @@ test("the map and the review queue work at tablet width", async ({ page }, info)
   await page.screenshot({ path: info.outputPath("events-tablet.png") });
   expect(errors).toEqual([]);
 });
+
+test("a reviewer accepts a selection of events at once, and an analyst sees a user's details", async ({
+  page,
+}) => {
+  const errors = consoleErrors(page);
+  const tag = unique("bulk");
+  await api("PUT", `/v1/geofences/${tag}/shop`, {
+    description: `Shop ${tag}`,
+    type: "circle",
+    coordinates: [-60.5, 11.2],
+    radius: 200,
+  });
+  const { publishable } = (await import("./support")).serverKeys();
+  const devices = [unique("a"), unique("b")];
+  for (const deviceId of devices) {
+    await api("POST", "/v1/track", { deviceId, latitude: 11.2, longitude: -60.5, accuracy: 10 }, publishable);
+  }
+  await signIn(page, "reviewer");
+  await page.goto("/events");
+  await page.getByRole("searchbox", { name: "Geofence" }).fill(tag);
+  const queue = page.getByRole("region", { name: "Event queue" });
+  await expect(queue.getByRole("listitem")).toHaveCount(2);
+  await queue.getByRole("checkbox", { name: "Select event 1" }).check();
+  await queue.getByRole("checkbox", { name: "Select event 2" }).check();
+  await page.getByRole("button", { name: "Accept selected" }).click();
+  await expect(page.getByRole("status")).toHaveText("2 events accepted.");
+  const events = (await api("GET", "/v1/events?limit=100")).body.events as {
+    verification: number;
+    geofence?: { tag?: string };
+  }[];
+  expect(events.filter((e) => e.geofence?.tag === tag).map((e) => e.verification)).toEqual([1, 1]);
+
+  await page.getByRole("button", { name: "Sign out" }).click();
+  await expect(page).toHaveURL(/\/login/);
+  await signIn(page, "analyst");
+  await page.getByRole("link", { name: "Users" }).click();
+  await page.getByRole("cell", { name: devices[0]! }).click();
+  await expect(page.getByRole("complementary", { name: "User details" })).toContainText(devices[0]!);
+  expect(errors).toEqual([]);
+});
