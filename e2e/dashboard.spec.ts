@@ -141,7 +141,11 @@ test("a reviewer verifies events from the queue with the keyboard", async ({ pag
   await page.getByRole("searchbox", { name: "Geofence" }).blur();
   const queue = page.getByRole("region", { name: "Event queue" });
   await expect(queue.getByRole("listitem")).toHaveCount(2);
-  await expect(page.getByRole("region", { name: "Event location" })).toBeVisible();
+  // The small map shows the geofence, the accuracy circle and the location.
+  const drawn = page
+    .getByRole("region", { name: "Event location" })
+    .locator(".leaflet-overlay-pane path:not([d='M0 0'])");
+  await expect(drawn).toHaveCount(3);
   await page.screenshot({ path: info.outputPath("events.png") });
   // The newest (the exit) is first: reject it, then accept the entry.
   await page.keyboard.press("r");

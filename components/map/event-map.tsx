@@ -62,7 +62,8 @@ function Fit({ event, geofence }: { event: LocationEvent; geofence?: Geofence })
     const [lng, lat] = event.location.coordinates;
     const bounds = L.latLng(lat, lng).toBounds(event.locationAccuracy * 2.5);
     if (geofence) bounds.extend(boundsOf(geofence));
-    map.fitBounds(bounds, { maxZoom: 18, padding: [10, 10] });
+    // Without animation: Leaflet ignores a new view asked for while it animates the last one.
+    map.fitBounds(bounds, { maxZoom: 18, padding: [10, 10], animate: false });
   }, [map, event, geofence]);
   return null;
 }

@@ -261,7 +261,7 @@ function FitOnce({ geofences }: { geofences?: Geofence[] }) {
     done.current = true;
     const bounds = L.latLngBounds([]);
     for (const g of geofences) bounds.extend(boundsOf(g));
-    map.fitBounds(bounds, { maxZoom: 15, padding: [20, 20] });
+    map.fitBounds(bounds, { maxZoom: 15, padding: [20, 20], animate: false });
   }, [geofences, map]);
   return null;
 }
