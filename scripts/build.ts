@@ -16,6 +16,7 @@ const BUILD_INPUTS = [
   "public",
   "prisma/schema.prisma",
   "next.config.js",
+  "instrumentation.ts",
   "postcss.config.mjs",
   "tsconfig.json",
   "package-lock.json",

@@ -1,12 +1,14 @@
 import type { AuthKey } from "../auth/keys";
 import { searchGeofences } from "../geofences/search";
 import type { Coordinate } from "../http/fields";
+import { embeddedRegionsAt } from "../regions/embedded";
 import { embeddedGeofence } from "../tracking/serialize";
 
 /**
- * The context of a coordinate: the enabled geofences that contain it, i.e. the geofence search
- * at distance 0. Nothing about the caller is sent or stored. (Place and regions join when
- * geodata lands.)
+ * The context of a coordinate: the enabled geofences that contain it (the geofence search at
+ * distance 0), and the country and US state from the embedded regions (docs/data.md). Nothing
+ * about the caller is sent or stored. Place, postal code and DMA are omitted until imported data
+ * provides them: absent data is never invented.
  */
 export function getContext(key: AuthKey, near: Coordinate) {
   const hits = searchGeofences(key, {
@@ -17,5 +19,6 @@ export function getContext(key: AuthKey, near: Coordinate) {
     includeGeometry: false,
   });
   const geofences = hits.filter((h) => h.geofence.enabled).map((h) => embeddedGeofence(h.geofence));
-  return { live: key.live, geofences };
+  const { country, state } = embeddedRegionsAt(near.longitude, near.latitude);
+  return { live: key.live, geofences, ...(country && { country }), ...(state && { state }) };
 }

@@ -28,6 +28,20 @@ export function pointInRing(lng: number, lat: number, ring: readonly Position[])
   return inside;
 }
 
+/** The same test on a ring packed as [lng0, lat0, lng1, lat1, …] (large region shapes). */
+export function pointInPackedRing(lng: number, lat: number, ring: Float64Array): boolean {
+  let inside = false;
+  const n = ring.length;
+  for (let i = 0, j = n - 2; i < n; j = i, i += 2) {
+    const xi = ring[i]!;
+    const yi = ring[i + 1]!;
+    const xj = ring[j]!;
+    const yj = ring[j + 1]!;
+    if (yi > lat !== yj > lat && lng < ((xj - xi) * (lat - yi)) / (yj - yi) + xi) inside = !inside;
+  }
+  return inside;
+}
+
 /** Distance in meters from a point to a closed ring's area: 0 inside, else to the nearest edge. */
 export function distanceToRing(lng: number, lat: number, ring: readonly Position[]): number {
   return pointInRing(lng, lat, ring) ? 0 : distanceToEdge(lng, lat, ring);

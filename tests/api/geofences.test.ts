@@ -310,13 +310,17 @@ describe("keys", () => {
 
   it("lets publishable keys search geofences only while an admin allows it", async () => {
     const admin = { key: null, headers: { cookie: await signIn(FRESH_ACCOUNTS.admin, FRESH_PASSWORD) } };
+    // (This test owns the setting: other files never call these routes with a publishable key.)
     const search = () => api("GET", "/v1/search/geofences?near=40.78,-73.97", { key: keys.publishable });
+    const geocode = () => api("GET", "/v1/geocode/ip?ip=8.8.8.8", { key: keys.publishable });
     expectError(await search(), 403, undefined, /an admin can allow publishable keys/);
+    expectError(await geocode(), 403);
     expect((await api("GET", "/api/settings", admin)).body.settings).toEqual({ publishableSearch: false });
     try {
       const on = await api("PATCH", "/api/settings", { ...admin, json: { publishableSearch: true } });
       expect(on.body.settings).toEqual({ publishableSearch: true });
       expect((await search()).status).toBe(200);
+      expect((await geocode()).status).toBe(200);
       // Never users, whatever the setting.
       expectError(await api("GET", "/v1/search/users?near=40.78,-73.97", { key: keys.publishable }), 403);
     } finally {

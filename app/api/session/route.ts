@@ -8,6 +8,7 @@ import {
 } from "@/server/auth/sessions";
 import { can } from "@/server/auth/roles";
 import { checkOrigin, dashboardHandler, ok, sessionCookie } from "@/server/http/dashboard";
+import { clientAddress } from "@/server/http/client-address";
 import { errorResponse } from "@/server/http/handler";
 import { parseBody } from "@/server/http/request";
 
@@ -35,7 +36,7 @@ export async function POST(req: Request): Promise<Response> {
   try {
     checkOrigin(req);
     const { email, password } = await parseBody(req, signInSchema);
-    const client = req.headers.get("x-forwarded-for")?.split(",")[0]?.trim() || "unknown";
+    const client = clientAddress(req);
     const { token, account } = await signIn(email, password, client);
     const res = ok({ account });
     res.headers.set("set-cookie", sessionCookie(req, token, SESSION_TTL_MS / 1000));
