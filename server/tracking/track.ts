@@ -37,6 +37,7 @@ import {
   insideFraction,
 } from "./confidence";
 import type { TrackInput } from "./schema";
+import { type Region, embeddedRegionsAt } from "../regions/embedded";
 import { embeddedGeofence, trimUser } from "./serialize";
 
 /** Minutes inside before user.dwelled_in_geofence, for geofences without their own dwellThreshold. */
@@ -135,6 +136,21 @@ function flush(): void {
     });
 }
 
+const regionOf = (v: unknown): Region | null => (v && typeof v === "object" ? (v as Region) : null);
+const sameRegion = (a: Region | null, b: Region | null) =>
+  !!a && !!b && a.type === b.type && (a.code ?? a.name) === (b.code ?? b.name);
+
+/**
+ * The country and state of a location (embedded data, docs/data.md). At sea, or in the slivers
+ * between coarse shapes along coasts, the user keeps the regions it was in, so a walk along a
+ * shore does not flip it out of and back into its country.
+ */
+function regionsFor(lng: number, lat: number, prev: User | undefined) {
+  const found = embeddedRegionsAt(lng, lat);
+  if (!found.country) return { country: regionOf(prev?.country), state: regionOf(prev?.state) };
+  return { country: found.country, state: found.state ?? null };
+}
+
 /** The probability that a location with this accuracy lies inside the geofence. */
 export function insideProbability(g: TrackedGeofence, lat: number, lng: number, accuracy: number): number {
   const area = g.type === "circle" ? Math.PI * g.radius * g.radius : ringAreaAndCentroid(g.ring).area;
@@ -155,6 +171,7 @@ function applyUpdate(live: boolean, input: TrackInput, now: Date): TrackResult {
     return { user: userFromRow(existing), geofences: currentGeofences(existing.seq), events: [] };
   }
   const prev = existing ? userFromRow(existing) : undefined;
+  const regions = regionsFor(input.longitude, input.latitude, prev);
   const write: UserWrite = {
     deviceId: input.deviceId,
     userId: input.userId ?? prev?.userId ?? null,
@@ -166,6 +183,8 @@ function applyUpdate(live: boolean, input: TrackInput, now: Date): TrackResult {
     latitude: input.latitude,
     longitude: input.longitude,
     accuracy: input.accuracy,
+    country: regions.country as User["country"],
+    state: regions.state as User["state"],
     updatedAt: at,
   };
   let user: User;
@@ -198,6 +217,7 @@ function applyUpdate(live: boolean, input: TrackInput, now: Date): TrackResult {
       user: trimUser(user),
       geofenceId: g.id,
       geofence: embeddedGeofence(geofenceFields(g)) as Event["geofence"],
+      region: null,
       latitude: lat,
       longitude: lng,
       accuracy,
@@ -245,6 +265,45 @@ function applyUpdate(live: boolean, input: TrackInput, now: Date): TrackResult {
       emit("user.dwelled_in_geofence", g, p, null);
     }
   }
+  // Region changes: exits (state, then country) before entries (country, then state).
+  const regionEvent = (type: string, region: Region) => {
+    const event: Event = {
+      seq: 0,
+      id: newId(),
+      live,
+      type,
+      userSeq: seq,
+      user: trimUser(user),
+      geofenceId: null,
+      geofence: null,
+      region: region as unknown as Event["region"],
+      latitude: lat,
+      longitude: lng,
+      accuracy,
+      // Region shapes are coarse next to a device's accuracy; see docs/confidence.md.
+      confidence: 3,
+      probability: 1,
+      band: "core",
+      verification: 0,
+      verifiedAt: null,
+      verifiedPlaceId: null,
+      duration: null,
+      createdAt: monotonicNow(),
+      actualCreatedAt: at,
+    };
+    event.seq = insertEvent(event);
+    events.push(event);
+  };
+  const before = { country: regionOf(prev?.country), state: regionOf(prev?.state) };
+  for (const kind of ["state", "country"] as const) {
+    const old = before[kind];
+    if (old && !sameRegion(old, regions[kind])) regionEvent(`user.exited_region_${kind}`, old);
+  }
+  for (const kind of ["country", "state"] as const) {
+    const current = regions[kind];
+    if (current && !sameRegion(current, before[kind])) regionEvent(`user.entered_region_${kind}`, current);
+  }
+
   return { user, geofences: inside, events };
 }
 

@@ -70,3 +70,51 @@ describe("GET /v1/geocode/ip", () => {
     expect(proxied.body.ip).toBe("8.8.8.8");
   });
 });
+
+describe("regions of tracked users", () => {
+  type Ev = { type: string; region?: { type: string; code?: string; name: string } };
+  const track = async (deviceId: string, latitude: number, longitude: number) => {
+    const res = await api("POST", "/v1/track", {
+      key: keys.publishable,
+      json: { deviceId, latitude, longitude, accuracy: 20 },
+    });
+    expect(res.status).toBe(200);
+    return res.body as unknown as { user: Record<string, unknown>; events: Ev[] };
+  };
+  // Other tests' geofences may sit at these places too: only region events count here.
+  const regionEvents = (events: Ev[]) => events.filter((e) => e.region);
+  const summary = (events: Ev[]) => regionEvents(events).map((e) => `${e.type} ${e.region?.code}`);
+
+  it("carries the country and state on the user and turns changes into region events", async () => {
+    const deviceId = `regions-${Math.random()}`;
+    const first = await track(deviceId, 40.7831, -73.9712); // Manhattan
+    expect(first.user.country).toEqual({ type: "country", name: "United States of America", code: "US" });
+    expect(first.user.state).toEqual({ type: "state", name: "New York", code: "NY" });
+    expect(summary(first.events)).toEqual(["user.entered_region_country US", "user.entered_region_state NY"]);
+
+    expect(regionEvents((await track(deviceId, 40.7832, -73.9713)).events)).toEqual([]);
+
+    const jersey = await track(deviceId, 40.7282, -74.0776); // Jersey City
+    expect(summary(jersey.events)).toEqual(["user.exited_region_state NY", "user.entered_region_state NJ"]);
+
+    const paris = await track(deviceId, 48.8566, 2.3522);
+    expect(summary(paris.events)).toEqual([
+      "user.exited_region_state NJ",
+      "user.exited_region_country US",
+      "user.entered_region_country FR",
+    ]);
+    expect(paris.user).not.toHaveProperty("state");
+
+    // At sea the user keeps its regions: no flip-flop along a coast.
+    const sea = await track(deviceId, 47.5, -5.5);
+    expect(regionEvents(sea.events)).toEqual([]);
+    expect(sea.user.country).toMatchObject({ code: "FR" });
+
+    const listed = (await api("GET", "/v1/events?limit=1000")).body.events as (Ev & {
+      user: { deviceId: string };
+    })[];
+    const mine = listed.filter((e) => e.user.deviceId === deviceId && e.region);
+    expect(mine).toHaveLength(2 + 2 + 3);
+    expect(mine[0]!.region).toEqual({ type: "country", name: "France", code: "FR" });
+  });
+});

@@ -30,6 +30,8 @@ export interface UserRow {
   latitude: number;
   longitude: number;
   accuracy: number;
+  country: string | null;
+  state: string | null;
   createdAt: string;
   updatedAt: string;
 }
@@ -59,6 +61,8 @@ export interface UserWrite {
   latitude: number;
   longitude: number;
   accuracy: number;
+  country: User["country"];
+  state: User["state"];
   updatedAt: Date;
 }
 
@@ -77,13 +81,15 @@ const userValues = (u: UserWrite) => [
   u.latitude,
   u.longitude,
   u.accuracy,
+  json(u.country),
+  json(u.state),
 ];
 
 export function insertUser(id: string, live: boolean, u: UserWrite, createdAt: Date): number {
   const result = prepared(
     `INSERT INTO "User" ("id", "live", "deviceId", "userId", "description", "metadata", "deviceType", "foreground",
-      "stopped", "latitude", "longitude", "accuracy", "createdAt", "updatedAt")
-     VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+      "stopped", "latitude", "longitude", "accuracy", "country", "state", "createdAt", "updatedAt")
+     VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
   ).run(id, live ? 1 : 0, ...userValues(u), sqlDate(createdAt), sqlDate(u.updatedAt));
   return Number(result.lastInsertRowid);
 }
@@ -91,7 +97,8 @@ export function insertUser(id: string, live: boolean, u: UserWrite, createdAt: D
 export function updateUser(seq: number, u: UserWrite): void {
   prepared(
     `UPDATE "User" SET "deviceId" = ?, "userId" = ?, "description" = ?, "metadata" = ?, "deviceType" = ?,
-      "foreground" = ?, "stopped" = ?, "latitude" = ?, "longitude" = ?, "accuracy" = ?, "updatedAt" = ?
+      "foreground" = ?, "stopped" = ?, "latitude" = ?, "longitude" = ?, "accuracy" = ?, "country" = ?, "state" = ?,
+      "updatedAt" = ?
      WHERE "seq" = ?`,
   ).run(...userValues(u), sqlDate(u.updatedAt), seq);
 }
@@ -206,6 +213,7 @@ export interface EventWrite {
   user: unknown;
   geofenceId: string | null;
   geofence: unknown;
+  region: unknown;
   latitude: number;
   longitude: number;
   accuracy: number;
@@ -219,9 +227,9 @@ export interface EventWrite {
 
 export function insertEvent(e: EventWrite): number {
   const result = prepared(
-    `INSERT INTO "Event" ("id", "live", "type", "userSeq", "user", "geofenceId", "geofence", "latitude", "longitude",
-      "accuracy", "confidence", "probability", "band", "verification", "duration", "createdAt", "actualCreatedAt")
-     VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 0, ?, ?, ?)`,
+    `INSERT INTO "Event" ("id", "live", "type", "userSeq", "user", "geofenceId", "geofence", "region", "latitude",
+      "longitude", "accuracy", "confidence", "probability", "band", "verification", "duration", "createdAt", "actualCreatedAt")
+     VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 0, ?, ?, ?)`,
   ).run(
     e.id,
     e.live ? 1 : 0,
@@ -230,6 +238,7 @@ export function insertEvent(e: EventWrite): number {
     JSON.stringify(e.user),
     e.geofenceId,
     json(e.geofence),
+    json(e.region),
     e.latitude,
     e.longitude,
     e.accuracy,
@@ -301,6 +310,8 @@ export function userFromRow(r: UserRow): User {
     foreground: flag(r.foreground),
     stopped: flag(r.stopped),
     metadata: r.metadata === null ? null : (JSON.parse(r.metadata) as User["metadata"]),
+    country: r.country === null ? null : (JSON.parse(r.country) as User["country"]),
+    state: r.state === null ? null : (JSON.parse(r.state) as User["state"]),
     createdAt: new Date(r.createdAt),
     updatedAt: new Date(r.updatedAt),
   };
