@@ -266,3 +266,21 @@ test("a reviewer accepts a selection of events at once, and an analyst sees a us
   await expect(page.getByRole("complementary", { name: "User details" })).toContainText(devices[0]!);
   expect(errors).toEqual([]);
 });
+
+test("the playground answers context and IP lookups and draws them on the map", async ({ page }, info) => {
+  const errors = consoleErrors(page);
+  await signIn(page, "analyst");
+  await page.getByRole("link", { name: "Playground" }).click();
+  await page.getByLabel("Coordinates").fill("48.8566, 2.3522");
+  await page.getByRole("button", { name: "Get context" }).click();
+  await expect(page.getByLabel("Context result")).toContainText("France (FR)");
+  await page.getByLabel("IP address").fill("8.8.8.8");
+  await page.getByRole("button", { name: "Look up" }).click();
+  await expect(page.getByLabel("IP result")).toContainText('"countryCode": "US"');
+  // The clicked point and the IP's point are on the map.
+  await expect(
+    page.getByRole("region", { name: "Playground map" }).locator(".leaflet-overlay-pane path"),
+  ).toHaveCount(2);
+  await page.screenshot({ path: info.outputPath("playground.png") });
+  expect(errors).toEqual([]);
+});

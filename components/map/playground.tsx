@@ -1,0 +1,154 @@
+"use client";
+
+import "leaflet/dist/leaflet.css";
+import { useMutation } from "@tanstack/react-query";
+import { useState } from "react";
+import { CircleMarker, MapContainer, Popup, useMapEvents } from "react-leaflet";
+import { call, errorText } from "@/lib/api-client";
+import type { Geofence } from "@/lib/types";
+import { Basemap, type TileConfig } from "./basemap";
+
+interface RegionObject {
+  type: string;
+  name: string;
+  code?: string;
+}
+
+interface ContextAnswer {
+  context: { geofences: Geofence[]; country?: RegionObject; state?: RegionObject };
+}
+
+interface IpAnswer {
+  ip: string;
+  address: Record<string, unknown> & { latitude?: number; longitude?: number; country: string };
+}
+
+/** Try context (click the map) and IP geocoding, with the results on the map. */
+export default function Playground({ tiles }: { tiles: TileConfig }) {
+  const [point, setPoint] = useState<[number, number] | null>(null);
+  const context = useMutation({
+    mutationFn: ([lat, lng]: [number, number]) =>
+      call<ContextAnswer>("GET", `/v1/context?coordinates=${lat},${lng}`).then((r) => r.context),
+  });
+  const ip = useMutation({
+    mutationFn: (address: string) =>
+      call<IpAnswer>("GET", `/v1/geocode/ip${address ? `?ip=${encodeURIComponent(address)}` : ""}`),
+  });
+  const pick = (lat: number, lng: number) => {
+    setPoint([lat, lng]);
+    context.mutate([lat, lng]);
+  };
+  const ipPoint =
+    ip.data?.address.latitude !== undefined && ip.data.address.longitude !== undefined
+      ? ([ip.data.address.latitude, ip.data.address.longitude] as [number, number])
+      : null;
+  return (
+    <div className="flex h-full flex-col lg:flex-row">
+      <div className="relative min-h-[55%] min-w-0 flex-1" role="region" aria-label="Playground map">
+        <MapContainer center={[30, 0]} zoom={2} className="h-full w-full">
+          <Basemap tiles={tiles} />
+          <ClickToPick onPick={pick} />
+          {point && (
+            <CircleMarker center={point} radius={7} pathOptions={{ color: "#1d4ed8", fillOpacity: 0.8 }} />
+          )}
+          {ipPoint && (
+            <CircleMarker center={ipPoint} radius={9} pathOptions={{ color: "#b45309", fillOpacity: 0.6 }}>
+              <Popup>
+                {ip.data?.ip}: {ip.data?.address.country}
+              </Popup>
+            </CircleMarker>
+          )}
+        </MapContainer>
+      </div>
+      <aside
+        aria-label="Results"
+        className="max-h-[45%] w-full shrink-0 space-y-6 overflow-y-auto border-t border-slate-200 bg-white p-4 lg:max-h-none lg:w-96 lg:border-t-0 lg:border-l"
+      >
+        <section aria-labelledby="context-title" className="space-y-2">
+          <h2 id="context-title" className="text-lg font-semibold">
+            Context
+          </h2>
+          <p className="text-sm text-slate-600">Click the map, or type coordinates.</p>
+          <form
+            className="flex gap-2"
+            onSubmit={(e) => {
+              e.preventDefault();
+              const text = String(new FormData(e.currentTarget).get("coordinates") ?? "");
+              const [lat, lng] = text.split(",").map((v) => Number(v.trim()));
+              if (Number.isFinite(lat) && Number.isFinite(lng)) pick(lat!, lng!);
+            }}
+          >
+            <input
+              name="coordinates"
+              aria-label="Coordinates"
+              placeholder="latitude, longitude"
+              className="min-w-0 flex-1 rounded border border-slate-300 px-2 py-1.5 text-sm"
+            />
+            <button type="submit" className="rounded bg-slate-900 px-3 py-1.5 text-sm text-white">
+              Get context
+            </button>
+          </form>
+          {context.isPending && <p className="text-sm text-slate-500">Asking…</p>}
+          {context.error && (
+            <p role="alert" className="text-sm text-red-700">
+              {errorText(context.error)}
+            </p>
+          )}
+          {context.data && point && (
+            <dl aria-label="Context result" className="grid grid-cols-[6rem_1fr] gap-y-1 text-sm">
+              <dt className="text-slate-500">Point</dt>
+              <dd>
+                {point[0].toFixed(5)}, {point[1].toFixed(5)}
+              </dd>
+              <dt className="text-slate-500">Country</dt>
+              <dd>{region(context.data.country)}</dd>
+              <dt className="text-slate-500">State</dt>
+              <dd>{region(context.data.state)}</dd>
+              <dt className="text-slate-500">Geofences</dt>
+              <dd>{context.data.geofences.map((g) => g.description).join(", ") || "none"}</dd>
+            </dl>
+          )}
+        </section>
+        <section aria-labelledby="ip-title" className="space-y-2">
+          <h2 id="ip-title" className="text-lg font-semibold">
+            IP geocoding
+          </h2>
+          <form
+            className="flex gap-2"
+            onSubmit={(e) => {
+              e.preventDefault();
+              ip.mutate(String(new FormData(e.currentTarget).get("ip") ?? "").trim());
+            }}
+          >
+            <input
+              name="ip"
+              aria-label="IP address"
+              placeholder="8.8.8.8 (empty: yours)"
+              className="min-w-0 flex-1 rounded border border-slate-300 px-2 py-1.5 text-sm"
+            />
+            <button type="submit" className="rounded bg-slate-900 px-3 py-1.5 text-sm text-white">
+              Look up
+            </button>
+          </form>
+          {ip.error && (
+            <p role="alert" className="text-sm text-red-700">
+              {errorText(ip.error)}
+            </p>
+          )}
+          {ip.data && (
+            <pre aria-label="IP result" className="overflow-x-auto rounded bg-slate-50 p-2 text-xs">
+              {JSON.stringify(ip.data.address, null, 2)}
+            </pre>
+          )}
+        </section>
+      </aside>
+    </div>
+  );
+}
+
+const region = (r?: RegionObject) => (r ? `${r.name}${r.code ? ` (${r.code})` : ""}` : "—");
+
+function ClickToPick({ onPick }: { onPick: (lat: number, lng: number) => void }) {
+  useMapEvents({ click: (e) => onPick(e.latlng.lat, e.latlng.lng) });
+  return null;
+}
