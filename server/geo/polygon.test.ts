@@ -1,7 +1,10 @@
 import { describe, expect, it } from "vitest";
 import type { Position } from "./distance";
 import {
+  bandRing,
   distanceToRing,
+  pointInBandedRing,
+  pointInPackedRing,
   findSelfIntersection,
   pointInRing,
   ringAreaAndCentroid,
@@ -126,5 +129,29 @@ describe("findSelfIntersection", () => {
       [0, 0],
     ];
     expect(findSelfIntersection(ring)).not.toBeNull();
+  });
+});
+
+describe("banded rings", () => {
+  it("answer exactly as the plain even-odd test", () => {
+    // A jagged ring of many vertices, like a coastline.
+    const ring: number[] = [];
+    for (let k = 0; k < 500; k++) {
+      const angle = (2 * Math.PI * k) / 500;
+      const r = 10 + 3 * Math.sin(17 * angle) + ((k * 7919) % 13) / 13;
+      ring.push(r * Math.cos(angle), r * Math.sin(angle));
+    }
+    ring.push(ring[0]!, ring[1]!);
+    const packed = Float64Array.from(ring);
+    const banded = bandRing(packed);
+    let inside = 0;
+    for (let i = 0; i < 20000; i++) {
+      const lng = -15 + Math.random() * 30;
+      const lat = -15 + Math.random() * 30;
+      const expected = pointInPackedRing(lng, lat, packed);
+      expect(pointInBandedRing(lng, lat, banded)).toBe(expected);
+      if (expected) inside++;
+    }
+    expect(inside).toBeGreaterThan(1000);
   });
 });

@@ -8,7 +8,7 @@ import { createRequire } from "node:module";
 import path from "node:path";
 import stateNamesByCode from "us-state-codes/states.json";
 import type { Position } from "../geo/distance";
-import { pointInPackedRing, ringAreaAndCentroid } from "../geo/polygon";
+import { type BandedRing, bandRing, pointInBandedRing, ringAreaAndCentroid } from "../geo/polygon";
 
 /**
  * The regions every install knows without an import (docs/data.md): countries from Natural
@@ -28,8 +28,8 @@ export interface Region {
 
 export interface Part {
   region: Region;
-  /** outer ring first, then holes; each packed as [lng0, lat0, lng1, lat1, …] */
-  rings: Float64Array[];
+  /** outer ring first, then holes; each packed as [lng0, lat0, lng1, lat1, …] and banded */
+  rings: BandedRing[];
 }
 
 interface Layer {
@@ -50,7 +50,8 @@ function buildLayer(features: Feature[], regionOf: (f: Feature) => Region | null
     const region = regionOf(f);
     if (!region) continue;
     for (const rings of polygonsOf(f)) {
-      if (rings[0]?.length) parts.push({ region, rings: rings.map((r) => Float64Array.from(r.flat())) });
+      if (rings[0]?.length)
+        parts.push({ region, rings: rings.map((r) => bandRing(Float64Array.from(r.flat()), MAX_BANDS())) });
     }
   }
   const index = new Flatbush(parts.length);
@@ -59,7 +60,7 @@ function buildLayer(features: Feature[], regionOf: (f: Feature) => Region | null
     let minLat = Infinity;
     let maxLng = -Infinity;
     let maxLat = -Infinity;
-    const outer = rings[0]!;
+    const outer = rings[0]!.coords;
     for (let i = 0; i < outer.length; i += 2) {
       minLng = Math.min(minLng, outer[i]!);
       maxLng = Math.max(maxLng, outer[i]!);
@@ -123,8 +124,8 @@ function load() {
 function find(layer: Layer, lng: number, lat: number): Region | undefined {
   for (const i of layer.index.search(lng, lat, lng, lat)) {
     const { region, rings } = layer.parts[i]!;
-    if (!pointInPackedRing(lng, lat, rings[0]!)) continue;
-    if (rings.slice(1).some((hole) => pointInPackedRing(lng, lat, hole))) continue;
+    if (!pointInBandedRing(lng, lat, rings[0]!)) continue;
+    if (rings.slice(1).some((hole) => pointInBandedRing(lng, lat, hole))) continue;
     return region;
   }
   return undefined;
@@ -141,16 +142,20 @@ export function embeddedRegionsAt(lng: number, lat: number): { country?: Region;
 }
 
 /** Loads and indexes the data now rather than on the first request. */
-export function preloadEmbeddedRegions(): void {
+export function preloadEmbeddedRegions(reload = false): void {
+  if (reload) layers = undefined;
   load();
 }
+
+/** Bands per ring (server/geo/polygon.ts); REGION_MAX_BANDS=1 is the benchmark's baseline. */
+const MAX_BANDS = () => Number(process.env.REGION_MAX_BANDS ?? 128);
 
 /** A representative point of a country: the centroid of its largest polygon's outer ring. */
 export function countryCenter(code: string): Position | undefined {
   let best: { area: number; centroid: Position } | undefined;
   for (const part of load().countries.parts) {
     if (part.region.code !== code) continue;
-    const packed = part.rings[0]!;
+    const packed = part.rings[0]!.coords;
     const ring: Position[] = [];
     for (let i = 0; i < packed.length; i += 2) ring.push([packed[i]!, packed[i + 1]!]);
     const ac = ringAreaAndCentroid(ring);
