@@ -62,4 +62,21 @@ export async function geofenceSuite(b: Bench, total: number): Promise<void> {
       return { path: `/v1/search/geofences?near=${lat},${lng}&radius=10000&limit=100` };
     },
   });
+  // Context: the geofences at a point plus its country and state, with the publishable key.
+  const publishable = { authorization: server.keys.publishable };
+  await b.runBoth({
+    name: "GET /v1/context (10,000 geofences, regions)",
+    url: server.url,
+    headers: publishable,
+    next: () => {
+      const [lng, lat] = randomPoint(pick);
+      return { path: `/v1/context?coordinates=${lat},${lng}` };
+    },
+  });
+  await b.runBoth({
+    name: "GET /v1/context anywhere on Earth",
+    url: server.url,
+    headers: publishable,
+    next: () => ({ path: `/v1/context?coordinates=${-60 + pick() * 135},${-180 + pick() * 360}` }),
+  });
 }
