@@ -282,5 +282,13 @@ test("the playground answers context and IP lookups and draws them on the map", 
     page.getByRole("region", { name: "Playground map" }).locator(".leaflet-overlay-pane path"),
   ).toHaveCount(2);
   await page.screenshot({ path: info.outputPath("playground.png") });
+
+  // The map page can show the region borders those answers come from.
+  await page.getByRole("link", { name: "Map", exact: true }).click();
+  await page.getByRole("checkbox", { name: "Region borders (countries, US states)" }).check();
+  await expect
+    .poll(() => page.locator(".leaflet-overlay-pane path[stroke='#7c3aed']").count())
+    .toBeGreaterThan(50);
+  await page.screenshot({ path: info.outputPath("map-borders.png") });
   expect(errors).toEqual([]);
 });

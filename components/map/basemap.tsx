@@ -25,7 +25,7 @@ const world = (() => {
  * Rings that cross the antimeridian (Russia, Fiji, Antarctica) jump from +180 to −180; drawn as
  * they are, they streak across the whole map. Continuing each jump past ±180 draws them whole.
  */
-function unwrap(ring: number[][]): void {
+export function unwrap(ring: number[][]): void {
   for (let i = 1; i < ring.length; i++) {
     const prev = ring[i - 1]![0]!;
     let lng = ring[i]![0]!;

@@ -15,6 +15,7 @@ import type { Geofence, LocationEvent, User } from "@/lib/types";
 import { CONFIDENCE } from "@/lib/types";
 import { Basemap, type TileConfig } from "./basemap";
 import { tagColor } from "./colors";
+import { RegionBorders } from "./region-borders";
 import { type DraftShape, boundsOf, shapeOf, toLayer } from "./shapes";
 
 const userIcon = L.divIcon({
@@ -48,6 +49,7 @@ export default function GeofenceMap({ tiles, canEdit }: { tiles: TileConfig; can
   const [selectedUser, setSelectedUser] = useState<string | null>(null);
   const [draft, setDraft] = useState<Draft | null>(null);
   const [map, setMap] = useState<L.Map | null>(null);
+  const [borders, setBorders] = useState(false);
 
   const tags = useMemo(
     () => [...new Set((geofences.data ?? []).map((g) => g.tag).filter((t): t is string => !!t))].sort(),
@@ -120,6 +122,7 @@ export default function GeofenceMap({ tiles, canEdit }: { tiles: TileConfig; can
           </MarkerClusterGroup>
           {canEdit && <DrawControls onCreate={(layer) => setDraft({ layer })} disabled={!!draft} />}
           <FitOnce geofences={geofences.data} />
+          {borders && <RegionBorders />}
         </MapContainer>
         {(geofences.isLoading || users.isLoading) && (
           <p className="absolute top-3 left-1/2 z-[1000] -translate-x-1/2 rounded bg-white px-3 py-1 text-sm shadow">
@@ -167,6 +170,8 @@ export default function GeofenceMap({ tiles, canEdit }: { tiles: TileConfig; can
             users={users.data?.length ?? 0}
             error={geofences.error ?? users.error}
             canEdit={canEdit}
+            borders={borders}
+            setBorders={setBorders}
             onPick={(g) => {
               setSelected(g._id);
               map?.fitBounds(boundsOf(g), { maxZoom: 16 });
@@ -580,6 +585,8 @@ function Overview(props: {
   users: number;
   error: unknown;
   canEdit: boolean;
+  borders: boolean;
+  setBorders: (on: boolean) => void;
   onPick: (g: Geofence) => void;
 }) {
   return (
@@ -610,6 +617,10 @@ function Overview(props: {
           placeholder="Description or external ID"
           className={input}
         />
+      </label>
+      <label className="flex items-center gap-2 text-sm">
+        <input type="checkbox" checked={props.borders} onChange={(e) => props.setBorders(e.target.checked)} />
+        Region borders (countries, US states)
       </label>
       <p className="text-sm text-slate-600">
         {props.shown.length} of {props.total} geofences · {props.users} users on the map
