@@ -205,9 +205,14 @@ function applyUpdate(live: boolean, input: TrackInput, now: Date): TrackResult {
 
   const events: Event[] = [];
   const inside: GeofenceFields[] = [];
-  const emit = (type: string, g: TrackedGeofence, p: number, duration: number | null) => {
-    const band = bandOf(p);
-    const { accepted, rejected } = verificationCounts(g.id, type, band);
+  /** Stores an event about this update; `about` says what it concerns and how sure it is. */
+  const record = (
+    type: string,
+    about: Pick<
+      Event,
+      "geofenceId" | "geofence" | "region" | "confidence" | "probability" | "band" | "duration"
+    >,
+  ) => {
     const event: Event = {
       seq: 0,
       id: newId(),
@@ -215,24 +220,31 @@ function applyUpdate(live: boolean, input: TrackInput, now: Date): TrackResult {
       type,
       userSeq: seq,
       user: trimUser(user),
-      geofenceId: g.id,
-      geofence: embeddedGeofence(geofenceFields(g)) as Event["geofence"],
-      region: null,
       latitude: lat,
       longitude: lng,
       accuracy,
-      confidence: confidenceOf(adjustedProbability(p, accepted, rejected)),
-      probability: p,
-      band,
       verification: 0,
       verifiedAt: null,
       verifiedPlaceId: null,
-      duration,
       createdAt: monotonicNow(),
       actualCreatedAt: at,
+      ...about,
     };
     event.seq = insertEvent(event);
     events.push(event);
+  };
+  const emit = (type: string, g: TrackedGeofence, p: number, duration: number | null) => {
+    const band = bandOf(p);
+    const { accepted, rejected } = verificationCounts(g.id, type, band);
+    record(type, {
+      geofenceId: g.id,
+      geofence: embeddedGeofence(geofenceFields(g)) as Event["geofence"],
+      region: null,
+      confidence: confidenceOf(adjustedProbability(p, accepted, rejected)),
+      probability: p,
+      band,
+      duration,
+    });
   };
 
   for (const g of candidates) {
@@ -266,34 +278,17 @@ function applyUpdate(live: boolean, input: TrackInput, now: Date): TrackResult {
     }
   }
   // Region changes: exits (state, then country) before entries (country, then state).
-  const regionEvent = (type: string, region: Region) => {
-    const event: Event = {
-      seq: 0,
-      id: newId(),
-      live,
-      type,
-      userSeq: seq,
-      user: trimUser(user),
+  const regionEvent = (type: string, region: Region) =>
+    record(type, {
       geofenceId: null,
       geofence: null,
       region: region as unknown as Event["region"],
-      latitude: lat,
-      longitude: lng,
-      accuracy,
       // Region shapes are coarse next to a device's accuracy; see docs/confidence.md.
       confidence: 3,
       probability: 1,
       band: "core",
-      verification: 0,
-      verifiedAt: null,
-      verifiedPlaceId: null,
       duration: null,
-      createdAt: monotonicNow(),
-      actualCreatedAt: at,
-    };
-    event.seq = insertEvent(event);
-    events.push(event);
-  };
+    });
   const before = { country: regionOf(prev?.country), state: regionOf(prev?.state) };
   for (const kind of ["state", "country"] as const) {
     const old = before[kind];
