@@ -1,8 +1,8 @@
-import { type Permission, can } from "../auth/roles";
-import { SESSION_COOKIE, type SessionView, sessionFromToken, tokenFromCookieHeader } from "../auth/sessions";
-import { ApiError } from "./errors";
+import type { Permission } from "../auth/roles";
+import { SESSION_COOKIE, type SessionView, tokenFromCookieHeader } from "../auth/sessions";
 import { errorResponse, json } from "./handler";
 import { checkOrigin } from "./origin";
+import { authorizeSession } from "./session-auth";
 
 export { checkOrigin };
 
@@ -17,13 +17,8 @@ export function dashboardHandler<P = Record<string, never>>(
   return async (req: Request, route: { params: Promise<P> }): Promise<Response> => {
     try {
       const token = tokenFromCookieHeader(req.headers.get("cookie"));
-      const session = await sessionFromToken(token);
-      if (!token || !session) throw new ApiError("unauthorized", "sign in first");
-      checkOrigin(req);
-      if (permission && !can(session.account.role, permission)) {
-        throw new ApiError("forbidden", `the ${session.account.role} role cannot do this`);
-      }
-      return await run({ req, session, token, params: await route.params });
+      const session = await authorizeSession(req, token, permission ?? "signed-in");
+      return await run({ req, session, token: token!, params: await route.params });
     } catch (e) {
       return errorResponse(e);
     }

@@ -1,8 +1,8 @@
 import { type AuthKey, authenticate } from "../auth/keys";
-import { can, permissionFor } from "../auth/roles";
-import { sessionAuthKey, sessionFromToken, tokenFromCookieHeader } from "../auth/sessions";
+import { permissionFor } from "../auth/roles";
+import { sessionAuthKey, tokenFromCookieHeader } from "../auth/sessions";
 import { getSettings } from "../settings";
-import { checkOrigin } from "./origin";
+import { authorizeSession } from "./session-auth";
 import { isRecordNotFound, isUniqueViolation } from "../db/errors";
 import { ApiError } from "./errors";
 
@@ -112,12 +112,6 @@ export function handler<P = Record<string, never>>(access: Access, run: (ctx: Co
  * Changes must come from the dashboard's own origin (the cookie is SameSite=Strict as well).
  */
 async function sessionKey(req: Request, token: string): Promise<AuthKey> {
-  const session = await sessionFromToken(token);
-  if (!session) throw new ApiError("unauthorized", "your session has ended; sign in again");
-  checkOrigin(req);
   const permission = permissionFor(req.method, new URL(req.url).pathname);
-  if (!permission || !can(session.account.role, permission)) {
-    throw new ApiError("forbidden", `the ${session.account.role} role cannot do this`);
-  }
-  return sessionAuthKey(session);
+  return sessionAuthKey(await authorizeSession(req, token, permission));
 }
