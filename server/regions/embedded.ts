@@ -4,10 +4,9 @@ import type { Feature, MultiPolygon, Polygon } from "geojson";
 import { feature } from "topojson-client";
 import type { GeometryCollection, Topology } from "topojson-specification";
 import { readFileSync } from "node:fs";
-import { createRequire } from "node:module";
-import path from "node:path";
 import stateNamesByCode from "us-state-codes/states.json";
 import type { Position } from "../geo/distance";
+import { packageFile } from "./package-file";
 import { type BandedRing, bandRing, pointInBandedRing, ringAreaAndCentroid } from "../geo/polygon";
 
 /**
@@ -44,14 +43,14 @@ function polygonsOf(f: Feature): Position[][][] {
   return [];
 }
 
-function buildLayer(features: Feature[], regionOf: (f: Feature) => Region | null): Layer {
+function buildLayer(features: Feature[], regionOf: (f: Feature) => Region | null, maxBands: number): Layer {
   const parts: Part[] = [];
   for (const f of features) {
     const region = regionOf(f);
     if (!region) continue;
     for (const rings of polygonsOf(f)) {
       if (rings[0]?.length)
-        parts.push({ region, rings: rings.map((r) => bandRing(Float64Array.from(r.flat()), MAX_BANDS())) });
+        parts.push({ region, rings: rings.map((r) => bandRing(Float64Array.from(r.flat()), maxBands)) });
     }
   }
   const index = new Flatbush(parts.length);
@@ -78,8 +77,7 @@ function buildLayer(features: Feature[], regionOf: (f: Feature) => Region | null
  * topology is garbage once the packed rings are built (imported, it would stay in memory).
  */
 function featuresOf(file: string, object: string): Feature[] {
-  const require = createRequire(path.join(process.cwd(), "package.json"));
-  const t = JSON.parse(readFileSync(require.resolve(file), "utf8")) as Topology<
+  const t = JSON.parse(readFileSync(packageFile(file), "utf8")) as Topology<
     Record<string, GeometryCollection>
   >;
   const collection = feature(t, t.objects[object]!) as unknown as { features: Feature[] };
@@ -98,25 +96,36 @@ const US: Region = {
 
 let layers: { countries: Layer; states: Layer } | undefined;
 
-function load() {
+/** Bands per ring (server/geo/polygon.ts); the benchmark's baseline loads with 1. */
+export const MAX_BANDS = 128;
+
+function load(maxBands = MAX_BANDS) {
   layers ??= {
-    countries: buildLayer(featuresOf("world-atlas/countries-10m.json", "countries"), (f) => {
-      const name = (f.properties as { name?: string } | null)?.name;
-      if (!name) return null;
-      // Natural Earth's ids are ISO 3166-1 numeric codes; a few areas (Kosovo, N. Cyprus…) have none.
-      const code = f.id !== undefined ? countries.numericToAlpha2(String(f.id)) : undefined;
-      return {
-        type: "country",
-        name: (code && countries.getName(code, "en")) || name,
-        ...(code && { code }),
-      };
-    }),
-    states: buildLayer(featuresOf("us-atlas/states-10m.json", "states"), (f) => {
-      const name = (f.properties as { name?: string } | null)?.name;
-      if (!name) return null;
-      const code = USPS_BY_NAME.get(name);
-      return { type: "state", name, ...(code && { code }) };
-    }),
+    countries: buildLayer(
+      featuresOf("world-atlas/countries-10m.json", "countries"),
+      (f) => {
+        const name = (f.properties as { name?: string } | null)?.name;
+        if (!name) return null;
+        // Natural Earth's ids are ISO 3166-1 numeric codes; a few areas (Kosovo, N. Cyprus…) have none.
+        const code = f.id !== undefined ? countries.numericToAlpha2(String(f.id)) : undefined;
+        return {
+          type: "country",
+          name: (code && countries.getName(code, "en")) || name,
+          ...(code && { code }),
+        };
+      },
+      maxBands,
+    ),
+    states: buildLayer(
+      featuresOf("us-atlas/states-10m.json", "states"),
+      (f) => {
+        const name = (f.properties as { name?: string } | null)?.name;
+        if (!name) return null;
+        const code = USPS_BY_NAME.get(name);
+        return { type: "state", name, ...(code && { code }) };
+      },
+      maxBands,
+    ),
   };
   return layers;
 }
@@ -142,13 +151,15 @@ export function embeddedRegionsAt(lng: number, lat: number): { country?: Region;
 }
 
 /** Loads and indexes the data now rather than on the first request. */
-export function preloadEmbeddedRegions(reload = false): void {
-  if (reload) layers = undefined;
+export function preloadEmbeddedRegions(): void {
   load();
 }
 
-/** Bands per ring (server/geo/polygon.ts); REGION_MAX_BANDS=1 is the benchmark's baseline. */
-const MAX_BANDS = () => Number(process.env.REGION_MAX_BANDS ?? 128);
+/** For the benchmark: loads again, with at most `maxBands` latitude bands per ring. */
+export function reloadEmbeddedRegions(maxBands: number): void {
+  layers = undefined;
+  load(maxBands);
+}
 
 /** A representative point of a country: the centroid of its largest polygon's outer ring. */
 export function countryCenter(code: string): Position | undefined {

@@ -1,11 +1,11 @@
 import { readFileSync } from "node:fs";
-import { createRequire } from "node:module";
 import { BlockList, isIP } from "node:net";
 import path from "node:path";
 import countries from "i18n-iso-countries";
 import { Reader, type Response as MmdbResponse } from "mmdb-lib";
 import { ApiError } from "../http/errors";
 import { countryCenter } from "./embedded";
+import { packageFile } from "./package-file";
 
 /**
  * IP geocoding from an MMDB file read with mmdb-lib: by default the country-level database of
@@ -28,8 +28,7 @@ let reader: Reader<MmdbResponse> | undefined;
 
 export function ipDatabasePath(): string {
   if (process.env.IP_DATABASE) return path.resolve(process.env.IP_DATABASE);
-  const require = createRequire(path.join(process.cwd(), "package.json"));
-  return require.resolve("@ip-location-db/geo-whois-asn-country-mmdb/geo-whois-asn-country.mmdb");
+  return packageFile("@ip-location-db/geo-whois-asn-country-mmdb/geo-whois-asn-country.mmdb");
 }
 
 function lookup(ip: string): MmdbRecord | null {
