@@ -1,8 +1,9 @@
 "use client";
 
+import { ErrorNote } from "@/components/dashboard/error-note";
 import { useQuery } from "@tanstack/react-query";
 import { type ReactNode, useMemo, useState } from "react";
-import { call, errorText } from "@/lib/api-client";
+import { call } from "@/lib/api-client";
 
 export interface Column<T> {
   label: string;
@@ -52,9 +53,7 @@ export function CursorTable<T>(props: {
       {page.isLoading ? (
         <p className="text-sm text-slate-500">Loading…</p>
       ) : page.error ? (
-        <p role="alert" className="text-sm text-red-700">
-          {errorText(page.error)}
-        </p>
+        <ErrorNote error={page.error} />
       ) : rows.length === 0 ? (
         <p className="text-sm text-slate-500">{props.empty}</p>
       ) : (

@@ -1,5 +1,6 @@
 "use client";
 
+import { ErrorNote } from "@/components/dashboard/error-note";
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import dynamic from "next/dynamic";
 import { useCallback, useEffect, useMemo, useState } from "react";
@@ -181,9 +182,7 @@ export function EventReview({ tiles, canVerify }: { tiles: TileConfig; canVerify
           {events.isLoading ? (
             <p className="p-3 text-sm text-slate-500">Loading events…</p>
           ) : events.error ? (
-            <p role="alert" className="p-3 text-sm text-red-700">
-              {errorText(events.error)}
-            </p>
+            <ErrorNote error={events.error} className="p-3" />
           ) : queue.length === 0 ? (
             <p className="p-3 text-sm text-slate-500">
               {show === "unverified" ? "Nothing to review: every event is verified." : "No events match."}

@@ -1,8 +1,9 @@
 "use client";
 
+import { ErrorNote } from "@/components/dashboard/error-note";
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { useState } from "react";
-import { call, errorText } from "@/lib/api-client";
+import { call } from "@/lib/api-client";
 
 interface KeyRow {
   id: string;
@@ -109,11 +110,7 @@ function Keys() {
           Create key
         </button>
       </form>
-      {create.error && (
-        <p role="alert" className="text-sm text-red-700">
-          {errorText(create.error)}
-        </p>
-      )}
+      <ErrorNote error={create.error} />
       {created && (
         <div role="status" className="space-y-1 rounded border border-amber-300 bg-amber-50 p-3 text-sm">
           <p className="font-medium">New key, shown only this once. Store it now:</p>
@@ -137,9 +134,7 @@ function Keys() {
       {keys.isLoading ? (
         <p className="text-sm text-slate-500">Loading keys…</p>
       ) : keys.error ? (
-        <p role="alert" className="text-sm text-red-700">
-          {errorText(keys.error)}
-        </p>
+        <ErrorNote error={keys.error} />
       ) : (
         <table className="w-full overflow-hidden rounded border border-slate-200 bg-white text-sm">
           <thead className="bg-slate-50 text-slate-600">
@@ -251,11 +246,7 @@ function Accounts() {
           Create account
         </button>
       </form>
-      {(create.error || disable.error) && (
-        <p role="alert" className="text-sm text-red-700">
-          {errorText(create.error ?? disable.error)}
-        </p>
-      )}
+      <ErrorNote error={create.error ?? disable.error} />
       {created && (
         <p role="status" className="rounded border border-amber-300 bg-amber-50 p-3 text-sm">
           {created.email} can sign in with the password <code className="font-mono">{created.password}</code>{" "}
@@ -329,11 +320,7 @@ function PublishableSetting() {
           them. User search always needs a secret key. Off by default.
         </span>
       </label>
-      {(settings.error || change.error) && (
-        <p role="alert" className="text-sm text-red-700">
-          {errorText(settings.error ?? change.error)}
-        </p>
-      )}
+      <ErrorNote error={settings.error ?? change.error} />
     </section>
   );
 }

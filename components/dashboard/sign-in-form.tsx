@@ -1,5 +1,6 @@
 "use client";
 
+import { ErrorNote } from "@/components/dashboard/error-note";
 import { useState } from "react";
 import { call, errorText } from "@/lib/api-client";
 
@@ -47,11 +48,7 @@ export function SignInForm({ next }: { next: string }) {
           className="w-full rounded border border-slate-300 px-3 py-2 font-normal"
         />
       </label>
-      {error && (
-        <p role="alert" className="rounded bg-red-50 px-3 py-2 text-sm text-red-700">
-          {error}
-        </p>
-      )}
+      <ErrorNote error={error} boxed />
       <button
         type="submit"
         disabled={busy}

@@ -10,6 +10,7 @@ import { useEffect, useMemo, useRef, useState } from "react";
 import { Circle, MapContainer, Marker, Polygon, useMap } from "react-leaflet";
 import MarkerClusterGroup from "react-leaflet-cluster";
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
+import { ErrorNote } from "@/components/dashboard/error-note";
 import { call, errorText } from "@/lib/api-client";
 import type { Geofence, LocationEvent, User } from "@/lib/types";
 import { CONFIDENCE } from "@/lib/types";
@@ -371,11 +372,7 @@ function DraftForm({
         <input type="checkbox" name="enabled" defaultChecked={g?.enabled ?? true} />
         Enabled
       </label>
-      {error && (
-        <p role="alert" className="rounded bg-red-50 px-3 py-2 text-sm text-red-700">
-          {error.message}
-        </p>
-      )}
+      <ErrorNote error={error?.message} boxed />
       <div className="flex gap-2">
         <button
           type="submit"
@@ -503,11 +500,7 @@ function GeofenceDetails(props: {
           )}
         </div>
       )}
-      {remove.error && (
-        <p role="alert" className="text-sm text-red-700">
-          {errorText(remove.error)}
-        </p>
-      )}
+      <ErrorNote error={remove.error} />
       <h3 className="font-medium">Users inside now</h3>
       {members.isLoading ? (
         <p className="text-sm text-slate-500">Loading…</p>
@@ -592,11 +585,7 @@ function Overview(props: {
   return (
     <section className="space-y-3" aria-label="Geofences on the map">
       <h2 className="text-lg font-semibold">Geofences</h2>
-      {props.error ? (
-        <p role="alert" className="rounded bg-red-50 px-3 py-2 text-sm text-red-700">
-          {errorText(props.error)}
-        </p>
-      ) : null}
+      <ErrorNote error={props.error} boxed />
       <label className="block space-y-1 text-sm font-medium">
         <span>Tag</span>
         <select value={props.tag} onChange={(e) => props.setTag(e.target.value)} className={input}>

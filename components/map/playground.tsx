@@ -1,10 +1,11 @@
 "use client";
 
+import { ErrorNote } from "@/components/dashboard/error-note";
 import "leaflet/dist/leaflet.css";
 import { useMutation } from "@tanstack/react-query";
 import { useState } from "react";
 import { CircleMarker, MapContainer, Popup, useMapEvents } from "react-leaflet";
-import { call, errorText } from "@/lib/api-client";
+import { call } from "@/lib/api-client";
 import type { Geofence } from "@/lib/types";
 import { Basemap, type TileConfig } from "./basemap";
 
@@ -89,11 +90,7 @@ export default function Playground({ tiles }: { tiles: TileConfig }) {
             </button>
           </form>
           {context.isPending && <p className="text-sm text-slate-500">Asking…</p>}
-          {context.error && (
-            <p role="alert" className="text-sm text-red-700">
-              {errorText(context.error)}
-            </p>
-          )}
+          <ErrorNote error={context.error} />
           {context.data && point && (
             <dl aria-label="Context result" className="grid grid-cols-[6rem_1fr] gap-y-1 text-sm">
               <dt className="text-slate-500">Point</dt>
@@ -130,11 +127,7 @@ export default function Playground({ tiles }: { tiles: TileConfig }) {
               Look up
             </button>
           </form>
-          {ip.error && (
-            <p role="alert" className="text-sm text-red-700">
-              {errorText(ip.error)}
-            </p>
-          )}
+          <ErrorNote error={ip.error} />
           {ip.data && (
             <pre aria-label="IP result" className="overflow-x-auto rounded bg-slate-50 p-2 text-xs">
               {JSON.stringify(ip.data.address, null, 2)}
