@@ -1,6 +1,7 @@
 import "./load-env";
 import { parseArgs } from "node:util";
 import { createAccount, listAccounts, resetPassword } from "../server/auth/accounts";
+import { runCli } from "./cli";
 import { migrate } from "./migrate";
 
 const USAGE = `Manage dashboard accounts.
@@ -53,10 +54,4 @@ async function main(): Promise<number> {
   }
 }
 
-main().then(
-  (code) => process.exit(code),
-  (e: unknown) => {
-    console.error(e instanceof Error ? e.message : e);
-    process.exit(1);
-  },
-);
+runCli(main);

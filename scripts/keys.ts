@@ -1,6 +1,7 @@
 import "./load-env";
 import { parseArgs } from "node:util";
 import { type KeyKind, createKey, listKeys, revokeKey } from "../server/auth/keys";
+import { runCli } from "./cli";
 import { migrate } from "./migrate";
 
 const USAGE = `Manage API keys.
@@ -74,10 +75,4 @@ async function main(): Promise<number> {
   }
 }
 
-main().then(
-  (code) => process.exit(code),
-  (e: unknown) => {
-    console.error(e instanceof Error ? e.message : e);
-    process.exit(1);
-  },
-);
+runCli(main);
