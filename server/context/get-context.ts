@@ -1,14 +1,15 @@
 import type { AuthKey } from "../auth/keys";
 import { searchGeofences } from "../geofences/search";
 import type { Coordinate } from "../http/fields";
-import { embeddedRegionsAt } from "../regions/embedded";
+import { placeAt, serializePlace } from "../geodata/places";
+import { regionsAt } from "../geodata/regions";
 import { embeddedGeofence } from "../tracking/serialize";
 
 /**
  * The context of a coordinate: the enabled geofences that contain it (the geofence search at
- * distance 0), and the country and US state from the embedded regions (docs/data.md). Nothing
- * about the caller is sent or stored. Place, postal code and DMA are omitted until imported data
- * provides them: absent data is never invented.
+ * distance 0), the place it is at (inside or within 50 m of an imported place), and its country,
+ * state, postal code and DMA, from imported boundaries first and embedded data otherwise
+ * (docs/data.md). Nothing about the caller is sent or stored; absent data is never invented.
  */
 export function getContext(key: AuthKey, near: Coordinate) {
   const hits = searchGeofences(key, {
@@ -19,6 +20,7 @@ export function getContext(key: AuthKey, near: Coordinate) {
     includeGeometry: false,
   });
   const geofences = hits.filter((h) => h.geofence.enabled).map((h) => embeddedGeofence(h.geofence));
-  const { country, state } = embeddedRegionsAt(near.longitude, near.latitude);
-  return { live: key.live, geofences, ...(country && { country }), ...(state && { state }) };
+  const place = placeAt(near.longitude, near.latitude);
+  const regions = regionsAt(near.longitude, near.latitude);
+  return { live: key.live, geofences, ...(place && { place: serializePlace(place) }), ...regions };
 }

@@ -4,6 +4,7 @@ import { type Event, prisma } from "../db/client";
 import { dateWindow, page } from "../db/paging";
 import { withWriteLock } from "../db/write-lock";
 import { ApiError, notFound } from "../http/errors";
+import { type WirePlace, placeById, serializePlace } from "../geodata/places";
 import type { listEventsSchema, verifySchema } from "./schema";
 
 export async function listEvents(key: AuthKey, q: z.output<typeof listEventsSchema>) {
@@ -39,6 +40,18 @@ export async function verifyEvent(
       "verifiedPlaceId",
     );
   }
+  let verifiedPlace: WirePlace | undefined;
+  if (input.verifiedPlaceId !== undefined) {
+    const place = placeById(input.verifiedPlaceId);
+    if (!place) {
+      throw new ApiError(
+        "invalid_input",
+        `verifiedPlaceId: no imported place has the id ${input.verifiedPlaceId} (see GET /v1/search/places)`,
+        "verifiedPlaceId",
+      );
+    }
+    verifiedPlace = serializePlace(place);
+  }
   const now = new Date();
   const [updated] = await withWriteLock(() =>
     prisma.$transaction([
@@ -47,7 +60,7 @@ export async function verifyEvent(
         data: {
           verification: input.verification,
           verifiedAt: now,
-          ...(input.verifiedPlaceId !== undefined && { verifiedPlaceId: input.verifiedPlaceId }),
+          ...(verifiedPlace !== undefined && { verifiedPlaceId: input.verifiedPlaceId, verifiedPlace }),
         },
       }),
       prisma.eventVerification.create({

@@ -15,7 +15,7 @@ import { type BandedRing, bandRing, pointInBandedRing, ringAreaAndCentroid } fro
  * memory with a Flatbush index over each polygon's bounding box.
  */
 
-export type RegionType = "country" | "state";
+export type RegionType = "country" | "state" | "postalCode" | "dma";
 
 /** A region as users, events and context carry it (wire contract: {_id?, type, name, code}). */
 export interface Region {

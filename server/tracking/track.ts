@@ -14,6 +14,7 @@ import {
   insertUser,
   markDwelled,
   membershipsOf,
+  placeVerdictsInBox,
   removeMembership,
   transaction,
   updateUser,
@@ -23,7 +24,7 @@ import {
   verificationCounts,
 } from "../db/sqlite/tracking";
 import { withWriteLock } from "../db/write-lock";
-import { bboxAround } from "../geo/distance";
+import { bboxAround, haversine } from "../geo/distance";
 import { ringAreaAndCentroid } from "../geo/polygon";
 import type { GeofenceFields } from "../geofences/schema";
 import { signedDistanceToShape } from "../geofences/shape";
@@ -37,7 +38,10 @@ import {
   insideFraction,
 } from "./confidence";
 import type { TrackInput } from "./schema";
-import { type Region, embeddedRegionsAt } from "../regions/embedded";
+import type { Region } from "../regions/embedded";
+import { REGION_TYPES, type Regions, regionsAt } from "../geodata/regions";
+import { type WirePlace, placeById, serializePlace } from "../geodata/places";
+import { LEAVE_AT_M, VERDICT_RADIUS_M, detectPlace, distanceToPlace } from "./places";
 import { embeddedGeofence, trimUser } from "./serialize";
 
 /** Minutes inside before user.dwelled_in_geofence, for geofences without their own dwellThreshold. */
@@ -140,21 +144,79 @@ const regionOf = (v: unknown): Region | null => (v && typeof v === "object" ? (v
 const sameRegion = (a: Region | null, b: Region | null) =>
   !!a && !!b && a.type === b.type && (a.code ?? a.name) === (b.code ?? b.name);
 
+type UserRegions = Record<(typeof REGION_TYPES)[number], Region | null>;
+
 /**
- * The country and state of a location (embedded data, docs/data.md). At sea, or in the slivers
- * between coarse shapes along coasts, the user keeps the regions it was in, so a walk along a
- * shore does not flip it out of and back into its country.
+ * The regions of a location (docs/data.md). At sea, or in the slivers between coarse shapes
+ * along coasts, the user keeps the regions it was in, so a walk along a shore does not flip it
+ * out of and back into its country.
  */
-function regionsFor(lng: number, lat: number, prev: User | undefined) {
-  const found = embeddedRegionsAt(lng, lat);
-  if (!found.country) return { country: regionOf(prev?.country), state: regionOf(prev?.state) };
-  return { country: found.country, state: found.state ?? null };
+function regionsFor(lng: number, lat: number, prev: User | undefined): UserRegions {
+  const found: Regions = regionsAt(lng, lat);
+  const keep = !found.country;
+  return Object.fromEntries(
+    REGION_TYPES.map((t) => [t, keep ? regionOf(prev?.[t]) : (found[t] ?? null)]),
+  ) as UserRegions;
+}
+
+/** Two fixes this close count as standing still when the device does not say. */
+const SAME_SPOT_M = 25;
+
+/**
+ * Whether the user is stopped: as the device says, or, when it does not say, when this fix is
+ * within 25 m of the previous one.
+ */
+function isStopped(input: TrackInput, prev: User | undefined): boolean {
+  if (input.stopped !== undefined) return input.stopped;
+  return !!prev && haversine(prev.longitude, prev.latitude, input.longitude, input.latitude) <= SAME_SPOT_M;
 }
 
 /** The probability that a location with this accuracy lies inside the geofence. */
 export function insideProbability(g: TrackedGeofence, lat: number, lng: number, accuracy: number): number {
   const area = g.type === "circle" ? Math.PI * g.radius * g.radius : ringAreaAndCentroid(g.ring).area;
   return insideFraction(signedDistanceToShape(lng, lat, g), accuracy, area);
+}
+
+interface PlaceChange {
+  place: WirePlace | null;
+  enteredAt: Date | null;
+  exit?: { place: WirePlace; duration: number; confidence: 1 | 2 | 3 };
+  enter?: ReturnType<typeof detectPlace> & {};
+}
+
+/**
+ * Where the user is now as far as places go (server/tracking/places.ts): a stopped user at a
+ * different place than before leaves the old one and enters the new one; a user farther than
+ * 100 m (beyond its accuracy) from its place leaves it.
+ */
+function placeChangeFor(live: boolean, input: TrackInput, prev: User | undefined, at: Date): PlaceChange {
+  const { longitude: lng, latitude: lat, accuracy } = input;
+  const current = (prev?.place as WirePlace | null | undefined) ?? null;
+  const since = prev?.placeEnteredAt ?? null;
+  let detection: PlaceChange["enter"];
+  if (isStopped(input, prev)) {
+    const verdicts = placeVerdictsInBox(live, bboxAround(lng, lat, VERDICT_RADIUS_M));
+    detection = detectPlace(lng, lat, accuracy, verdicts);
+  }
+  const stored = current ? placeById(current._id) : undefined;
+  const beyond = current ? (stored ? distanceToPlace(lng, lat, stored) - accuracy : Infinity) : 0;
+  const leaving = !!current && (beyond > LEAVE_AT_M || (!!detection && detection.place.oid !== current._id));
+  const exit =
+    current && leaving
+      ? {
+          place: current,
+          duration: since
+            ? Math.round(Math.max(0, (at.getTime() - since.getTime()) / 60_000) * 100) / 100
+            : 0,
+          // Sure when far beyond the accuracy or stopped at another place; less so otherwise.
+          confidence: (beyond > 2 * LEAVE_AT_M || detection ? 3 : 2) as 1 | 2 | 3,
+        }
+      : undefined;
+  if (detection && (!current || leaving)) {
+    return { place: serializePlace(detection.place), enteredAt: at, exit, enter: detection };
+  }
+  if (leaving) return { place: null, enteredAt: null, exit };
+  return { place: current, enteredAt: since };
 }
 
 function findUser(live: boolean, input: TrackInput): UserRow | undefined {
@@ -172,6 +234,7 @@ function applyUpdate(live: boolean, input: TrackInput, now: Date): TrackResult {
   }
   const prev = existing ? userFromRow(existing) : undefined;
   const regions = regionsFor(input.longitude, input.latitude, prev);
+  const placeChange = placeChangeFor(live, input, prev, at);
   const write: UserWrite = {
     deviceId: input.deviceId,
     userId: input.userId ?? prev?.userId ?? null,
@@ -185,6 +248,10 @@ function applyUpdate(live: boolean, input: TrackInput, now: Date): TrackResult {
     accuracy: input.accuracy,
     country: regions.country as User["country"],
     state: regions.state as User["state"],
+    postalCode: regions.postalCode as User["postalCode"],
+    dma: regions.dma as User["dma"],
+    place: placeChange.place as User["place"],
+    placeEnteredAt: placeChange.enteredAt,
     updatedAt: at,
   };
   let user: User;
@@ -208,10 +275,8 @@ function applyUpdate(live: boolean, input: TrackInput, now: Date): TrackResult {
   /** Stores an event about this update; `about` says what it concerns and how sure it is. */
   const record = (
     type: string,
-    about: Pick<
-      Event,
-      "geofenceId" | "geofence" | "region" | "confidence" | "probability" | "band" | "duration"
-    >,
+    about: Pick<Event, "geofenceId" | "geofence" | "confidence" | "probability" | "band" | "duration"> &
+      Partial<Pick<Event, "region" | "place" | "placeId" | "alternatePlaces">>,
   ) => {
     const event: Event = {
       seq: 0,
@@ -226,6 +291,11 @@ function applyUpdate(live: boolean, input: TrackInput, now: Date): TrackResult {
       verification: 0,
       verifiedAt: null,
       verifiedPlaceId: null,
+      verifiedPlace: null,
+      region: null,
+      place: null,
+      placeId: null,
+      alternatePlaces: null,
       createdAt: monotonicNow(),
       actualCreatedAt: at,
       ...about,
@@ -239,7 +309,6 @@ function applyUpdate(live: boolean, input: TrackInput, now: Date): TrackResult {
     record(type, {
       geofenceId: g.id,
       geofence: embeddedGeofence(geofenceFields(g)) as Event["geofence"],
-      region: null,
       confidence: confidenceOf(adjustedProbability(p, accepted, rejected)),
       probability: p,
       band,
@@ -277,26 +346,57 @@ function applyUpdate(live: boolean, input: TrackInput, now: Date): TrackResult {
       emit("user.dwelled_in_geofence", g, p, null);
     }
   }
-  // Region changes: exits (state, then country) before entries (country, then state).
+  // Place changes: the exit before the entry.
+  const { exit, enter } = placeChange;
+  if (exit) {
+    record("user.exited_place", {
+      geofenceId: null,
+      geofence: null,
+      place: exit.place as Event["place"],
+      placeId: exit.place._id,
+      confidence: exit.confidence,
+      probability: 1,
+      band: "core",
+      duration: exit.duration,
+    });
+  }
+  if (enter) {
+    record("user.entered_place", {
+      geofenceId: null,
+      geofence: null,
+      place: serializePlace(enter.place) as Event["place"],
+      placeId: enter.place.oid,
+      alternatePlaces: enter.alternates.map(serializePlace) as Event["alternatePlaces"],
+      confidence: enter.confidence,
+      probability: enter.probability,
+      band: "core",
+      duration: null,
+    });
+  }
+
+  // Region changes: exits (smallest first) before entries (largest first).
   const regionEvent = (type: string, region: Region) =>
     record(type, {
       geofenceId: null,
       geofence: null,
       region: region as unknown as Event["region"],
-      // Region shapes are coarse next to a device's accuracy; see docs/confidence.md.
-      confidence: 3,
+      // Country and state shapes are coarse next to a device's accuracy; postal areas are not,
+      // and the embedded ones are approximate: see docs/confidence.md.
+      confidence: region.type === "postalCode" ? 2 : 3,
       probability: 1,
       band: "core",
       duration: null,
     });
-  const before = { country: regionOf(prev?.country), state: regionOf(prev?.state) };
-  for (const kind of ["state", "country"] as const) {
-    const old = before[kind];
-    if (old && !sameRegion(old, regions[kind])) regionEvent(`user.exited_region_${kind}`, old);
+  const eventName = { country: "country", state: "state", postalCode: "postal_code", dma: "dma" } as const;
+  for (const kind of [...REGION_TYPES].reverse()) {
+    const old = regionOf(prev?.[kind]);
+    if (old && !sameRegion(old, regions[kind])) regionEvent(`user.exited_region_${eventName[kind]}`, old);
   }
-  for (const kind of ["country", "state"] as const) {
+  for (const kind of REGION_TYPES) {
     const current = regions[kind];
-    if (current && !sameRegion(current, before[kind])) regionEvent(`user.entered_region_${kind}`, current);
+    if (current && !sameRegion(current, regionOf(prev?.[kind]))) {
+      regionEvent(`user.entered_region_${eventName[kind]}`, current);
+    }
   }
 
   return { user, geofences: inside, events };

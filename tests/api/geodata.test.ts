@@ -11,8 +11,8 @@ describe("context regions", () => {
     expect(context.country).toEqual({ type: "country", name: "United States of America", code: "US" });
     expect(context.state).toEqual({ type: "state", name: "New York", code: "NY" });
     expect(res.body.country).toEqual(context.country);
-    // Nothing is invented where no data exists yet.
-    expect(context).not.toHaveProperty("postalCode");
+    // US postal codes are embedded (the nearest ZIP centroid); DMA data is not: nothing invented.
+    expect(context.postalCode).toEqual({ type: "postalCode", name: "10024", code: "10024" });
     expect(context).not.toHaveProperty("dma");
   });
 
@@ -23,6 +23,7 @@ describe("context regions", () => {
     >;
     expect(paris.country).toMatchObject({ code: "FR", name: "France" });
     expect(paris).not.toHaveProperty("state");
+    expect(paris).not.toHaveProperty("postalCode");
     const sea = (await api("GET", "/v1/context?coordinates=30,-40")).body.context as Record<string, unknown>;
     expect(sea).not.toHaveProperty("country");
   });
@@ -90,15 +91,26 @@ describe("regions of tracked users", () => {
     const first = await track(deviceId, 40.7831, -73.9712); // Manhattan
     expect(first.user.country).toEqual({ type: "country", name: "United States of America", code: "US" });
     expect(first.user.state).toEqual({ type: "state", name: "New York", code: "NY" });
-    expect(summary(first.events)).toEqual(["user.entered_region_country US", "user.entered_region_state NY"]);
+    expect(summary(first.events)).toEqual([
+      "user.entered_region_country US",
+      "user.entered_region_state NY",
+      "user.entered_region_postal_code 10024",
+    ]);
+    expect(first.user.postalCode).toEqual({ type: "postalCode", name: "10024", code: "10024" });
 
     expect(regionEvents((await track(deviceId, 40.7832, -73.9713)).events)).toEqual([]);
 
     const jersey = await track(deviceId, 40.7282, -74.0776); // Jersey City
-    expect(summary(jersey.events)).toEqual(["user.exited_region_state NY", "user.entered_region_state NJ"]);
+    expect(summary(jersey.events)).toEqual([
+      "user.exited_region_postal_code 10024",
+      "user.exited_region_state NY",
+      "user.entered_region_state NJ",
+      "user.entered_region_postal_code 07306",
+    ]);
 
     const paris = await track(deviceId, 48.8566, 2.3522);
     expect(summary(paris.events)).toEqual([
+      "user.exited_region_postal_code 07306",
       "user.exited_region_state NJ",
       "user.exited_region_country US",
       "user.entered_region_country FR",
@@ -114,7 +126,7 @@ describe("regions of tracked users", () => {
       user: { deviceId: string };
     })[];
     const mine = listed.filter((e) => e.user.deviceId === deviceId && e.region);
-    expect(mine).toHaveLength(2 + 2 + 3);
+    expect(mine).toHaveLength(3 + 4 + 4);
     expect(mine[0]!.region).toEqual({ type: "country", name: "France", code: "FR" });
   });
 });

@@ -361,10 +361,11 @@ describe("track: bad input", () => {
     expect(res.status, JSON.stringify(res.body)).toBe(200);
     expect(res.body.user).toMatchObject({ deviceId, deviceType: "Web", foreground: true, stopped: true });
     expect(res.body.user).not.toHaveProperty("userId");
-    // No geofence here; a first location in a country and state enters them.
+    // No geofence or imported place here; a first location in the US enters its regions.
     expect((res.body.events as { type: string }[]).map((e) => e.type)).toEqual([
       "user.entered_region_country",
       "user.entered_region_state",
+      "user.entered_region_postal_code",
     ]);
   });
 

@@ -32,6 +32,10 @@ export interface UserRow {
   accuracy: number;
   country: string | null;
   state: string | null;
+  postalCode: string | null;
+  dma: string | null;
+  place: string | null;
+  placeEnteredAt: string | null;
   createdAt: string;
   updatedAt: string;
 }
@@ -63,6 +67,10 @@ export interface UserWrite {
   accuracy: number;
   country: User["country"];
   state: User["state"];
+  postalCode: User["postalCode"];
+  dma: User["dma"];
+  place: User["place"];
+  placeEnteredAt: Date | null;
   updatedAt: Date;
 }
 
@@ -83,13 +91,18 @@ const userValues = (u: UserWrite) => [
   u.accuracy,
   json(u.country),
   json(u.state),
+  json(u.postalCode),
+  json(u.dma),
+  json(u.place),
+  u.placeEnteredAt && sqlDate(u.placeEnteredAt),
 ];
 
 export function insertUser(id: string, live: boolean, u: UserWrite, createdAt: Date): number {
   const result = prepared(
     `INSERT INTO "User" ("id", "live", "deviceId", "userId", "description", "metadata", "deviceType", "foreground",
-      "stopped", "latitude", "longitude", "accuracy", "country", "state", "createdAt", "updatedAt")
-     VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+      "stopped", "latitude", "longitude", "accuracy", "country", "state", "postalCode", "dma", "place", "placeEnteredAt",
+      "createdAt", "updatedAt")
+     VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
   ).run(id, live ? 1 : 0, ...userValues(u), sqlDate(createdAt), sqlDate(u.updatedAt));
   return Number(result.lastInsertRowid);
 }
@@ -98,7 +111,7 @@ export function updateUser(seq: number, u: UserWrite): void {
   prepared(
     `UPDATE "User" SET "deviceId" = ?, "userId" = ?, "description" = ?, "metadata" = ?, "deviceType" = ?,
       "foreground" = ?, "stopped" = ?, "latitude" = ?, "longitude" = ?, "accuracy" = ?, "country" = ?, "state" = ?,
-      "updatedAt" = ?
+      "postalCode" = ?, "dma" = ?, "place" = ?, "placeEnteredAt" = ?, "updatedAt" = ?
      WHERE "seq" = ?`,
   ).run(...userValues(u), sqlDate(u.updatedAt), seq);
 }
@@ -214,6 +227,9 @@ export interface EventWrite {
   geofenceId: string | null;
   geofence: unknown;
   region: unknown;
+  place: unknown;
+  placeId: string | null;
+  alternatePlaces: unknown;
   latitude: number;
   longitude: number;
   accuracy: number;
@@ -227,9 +243,10 @@ export interface EventWrite {
 
 export function insertEvent(e: EventWrite): number {
   const result = prepared(
-    `INSERT INTO "Event" ("id", "live", "type", "userSeq", "user", "geofenceId", "geofence", "region", "latitude",
-      "longitude", "accuracy", "confidence", "probability", "band", "verification", "duration", "createdAt", "actualCreatedAt")
-     VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 0, ?, ?, ?)`,
+    `INSERT INTO "Event" ("id", "live", "type", "userSeq", "user", "geofenceId", "geofence", "region", "place", "placeId",
+      "alternatePlaces", "latitude", "longitude", "accuracy", "confidence", "probability", "band", "verification", "duration",
+      "createdAt", "actualCreatedAt")
+     VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 0, ?, ?, ?)`,
   ).run(
     e.id,
     e.live ? 1 : 0,
@@ -239,6 +256,9 @@ export function insertEvent(e: EventWrite): number {
     e.geofenceId,
     json(e.geofence),
     json(e.region),
+    json(e.place),
+    e.placeId,
+    json(e.alternatePlaces),
     e.latitude,
     e.longitude,
     e.accuracy,
@@ -250,6 +270,22 @@ export function insertEvent(e: EventWrite): number {
     sqlDate(e.actualCreatedAt),
   );
   return Number(result.lastInsertRowid);
+}
+
+/**
+ * Verdicts on place events of one world whose location lies in `box` (they steer place
+ * detection there, server/tracking/places.ts).
+ */
+export function placeVerdictsInBox(live: boolean, box: BBox) {
+  return prepared(
+    `SELECT "placeId", "verifiedPlaceId", "verification" FROM "Event" INDEXED BY "Event_type_live_latitude_idx"
+     WHERE "type" = 'user.entered_place' AND "live" = ? AND "latitude" BETWEEN ? AND ?
+       AND "longitude" BETWEEN ? AND ? AND ("verification" != 0 OR "verifiedPlaceId" IS NOT NULL)`,
+  ).all(live ? 1 : 0, box.minLat, box.maxLat, box.minLng, box.maxLng) as {
+    placeId: string | null;
+    verifiedPlaceId: string | null;
+    verification: number;
+  }[];
 }
 
 /** The users inside a geofence now, with their last location. */
@@ -312,6 +348,10 @@ export function userFromRow(r: UserRow): User {
     metadata: r.metadata === null ? null : (JSON.parse(r.metadata) as User["metadata"]),
     country: r.country === null ? null : (JSON.parse(r.country) as User["country"]),
     state: r.state === null ? null : (JSON.parse(r.state) as User["state"]),
+    postalCode: r.postalCode === null ? null : (JSON.parse(r.postalCode) as User["postalCode"]),
+    dma: r.dma === null ? null : (JSON.parse(r.dma) as User["dma"]),
+    place: r.place === null ? null : (JSON.parse(r.place) as User["place"]),
+    placeEnteredAt: r.placeEnteredAt === null ? null : new Date(r.placeEnteredAt),
     createdAt: new Date(r.createdAt),
     updatedAt: new Date(r.updatedAt),
   };

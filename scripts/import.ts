@@ -1,0 +1,106 @@
+import "./load-env";
+import { existsSync, readdirSync, rmSync } from "node:fs";
+import path from "node:path";
+import { parseArgs } from "node:util";
+import { GeodataFile } from "../server/db/sqlite/geodata";
+import { type ImportProgress, importOsm } from "../server/geodata/osm-import";
+import { geodataDir } from "../server/geodata/store";
+import { runCli } from "./cli";
+
+const USAGE = `Import OpenStreetMap data (docs/data.md#osm-import).
+
+  npm run import -- <file.osm.pbf> [--name NAME]   import, replacing the import of the same name
+  npm run import -- --list                          the imports the service answers from
+  npm run import -- --remove NAME                   stop answering from an import
+
+The name defaults to the file's ("liechtenstein-2021.osm.pbf" → liechtenstein-2021). A running
+service picks up a finished import within a second; a failed or interrupted one changes nothing.
+Imports live in GEODATA_DIR (default: geodata/ beside the database).`;
+
+const mb = (bytes: number) => `${(bytes / 1e6).toFixed(0)} MB`;
+
+/** A progress bar on a terminal; a line every 10% otherwise (CI logs, pipes). */
+function progressPrinter(): (p: ImportProgress) => void {
+  const tty = process.stderr.isTTY;
+  let lastTenth = -1;
+  const started = performance.now();
+  return (p) => {
+    const pct = Math.floor(p.fraction * 100);
+    const seconds = ((performance.now() - started) / 1000).toFixed(1);
+    const what = p.pass === 1 ? "pass 1/2 (relations)" : "pass 2/2 (nodes, ways)";
+    const counts = `${p.nodes.toLocaleString("en")} nodes, ${p.ways.toLocaleString("en")} ways`;
+    if (tty) {
+      const width = 30;
+      const filled = Math.round(p.fraction * width);
+      const bar = "█".repeat(filled) + "░".repeat(width - filled);
+      process.stderr.write(`\r${bar} ${String(pct).padStart(3)}%  ${what}  ${counts}  ${seconds}s   `);
+    } else if (Math.floor(pct / 10) > lastTenth) {
+      lastTenth = Math.floor(pct / 10);
+      process.stderr.write(`${String(pct).padStart(3)}%  ${what}  ${counts}  ${seconds}s\n`);
+    }
+  };
+}
+
+async function main(): Promise<number> {
+  const { positionals, values } = parseArgs({
+    allowPositionals: true,
+    options: {
+      name: { type: "string" },
+      list: { type: "boolean", default: false },
+      remove: { type: "string" },
+      help: { type: "boolean", short: "h" },
+    },
+  });
+  const dir = geodataDir();
+  if (values.help) {
+    console.log(USAGE);
+    return 0;
+  }
+  if (values.list) {
+    const names = existsSync(dir)
+      ? readdirSync(dir).filter((n) => n.endsWith(".sqlite") && !n.startsWith("."))
+      : [];
+    if (!names.length) console.log(`No imports in ${dir}.`);
+    for (const n of names) {
+      const file = new GeodataFile(path.join(dir, n));
+      const meta = file.meta();
+      file.close();
+      const counts = JSON.parse(meta.counts ?? "{}") as Record<string, number>;
+      console.log(
+        `${meta.name}  from ${meta.source}, ${meta.importedAt}: ${counts.places ?? 0} places, ` +
+          `${counts.addresses ?? 0} addresses, ${counts.streets ?? 0} streets, ${counts.regions ?? 0} regions`,
+      );
+    }
+    return 0;
+  }
+  if (values.remove) {
+    const file = path.join(dir, `${path.basename(values.remove)}.sqlite`);
+    if (!existsSync(file)) {
+      console.error(`No import named "${values.remove}" in ${dir} (see --list).`);
+      return 1;
+    }
+    rmSync(file);
+    console.log(`Removed ${values.remove}; the service stops answering from it within a second.`);
+    return 0;
+  }
+  const [input] = positionals;
+  if (!input || positionals.length > 1) {
+    console.error(USAGE);
+    return 1;
+  }
+  if (!existsSync(input)) {
+    console.error(`No such file: ${input}`);
+    return 1;
+  }
+  const summary = await importOsm(input, { dir, name: values.name, onProgress: progressPrinter() });
+  if (process.stderr.isTTY) process.stderr.write("\n");
+  console.log(
+    `Imported ${summary.name} in ${summary.seconds.toFixed(1)} s: ${summary.places} places, ` +
+      `${summary.addresses} addresses, ${summary.streets} streets, ${summary.regions} regions ` +
+      `(${summary.skippedRelations} boundaries cut by the extract's edge left out), ` +
+      `peak memory ${mb(process.resourceUsage().maxRSS * 1024)}.\n→ ${summary.file}`,
+  );
+  return 0;
+}
+
+runCli(main);

@@ -1,0 +1,335 @@
+import Database from "better-sqlite3";
+import { type BBox } from "../../geo/distance";
+import { type BandedRing, bandRing, pointInBandedRing } from "../../geo/polygon";
+import { decodePolygons } from "../../geo/rings";
+
+/**
+ * Imported geodata (docs/data.md): one SQLite file per imported region, apart from the main
+ * database. An import writes a new file and renames it over the old one, so a reader sees either
+ * the previous import or the new one, never a half-written one, and the tracking database never
+ * waits on an import. Each table has an R*Tree over its bounding boxes.
+ *
+ * The PostgreSQL build keeps the same tables in a schema per import and swaps schemas in one
+ * transaction (GiST indexes instead of R*Trees).
+ */
+
+export const GEODATA_SCHEMA = `
+CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
+CREATE TABLE places (
+  id INTEGER PRIMARY KEY, oid TEXT NOT NULL, name TEXT NOT NULL, categories TEXT NOT NULL,
+  chainSlug TEXT, chainName TEXT, grp TEXT, lng REAL NOT NULL, lat REAL NOT NULL, shape BLOB
+);
+CREATE VIRTUAL TABLE places_index USING rtree(id, minLng, maxLng, minLat, maxLat);
+CREATE TABLE regions (
+  id INTEGER PRIMARY KEY, type TEXT NOT NULL, name TEXT NOT NULL, code TEXT, osm TEXT NOT NULL,
+  area REAL NOT NULL, shape BLOB NOT NULL
+);
+CREATE VIRTUAL TABLE regions_index USING rtree(id, minLng, maxLng, minLat, maxLat);
+CREATE TABLE addresses (
+  id INTEGER PRIMARY KEY, number TEXT NOT NULL, street TEXT, unit TEXT, postcode TEXT, city TEXT,
+  lng REAL NOT NULL, lat REAL NOT NULL
+);
+CREATE VIRTUAL TABLE addresses_index USING rtree(id, minLng, maxLng, minLat, maxLat);
+CREATE TABLE streets (id INTEGER PRIMARY KEY, name TEXT NOT NULL, kind TEXT NOT NULL, shape BLOB NOT NULL);
+CREATE VIRTUAL TABLE streets_index USING rtree(id, minLng, maxLng, minLat, maxLat);
+`;
+
+export interface PlaceRecord {
+  oid: string;
+  name: string;
+  categories: string[];
+  chain?: { slug: string; name: string };
+  group?: string;
+  lng: number;
+  lat: number;
+  /** the outer ring of an area place, packed */
+  ring?: Float64Array;
+  bbox: BBox;
+}
+
+export interface RegionRecord {
+  type: string;
+  name: string;
+  code?: string;
+  osm: string;
+  area: number;
+  shape: Buffer;
+  bbox: BBox;
+}
+
+export interface AddressRecord {
+  number: string;
+  street?: string;
+  unit?: string;
+  postcode?: string;
+  city?: string;
+  lng: number;
+  lat: number;
+}
+
+export interface StreetRecord {
+  name: string;
+  kind: string;
+  line: Float64Array;
+  bbox: BBox;
+}
+
+const box = (b: BBox) => [b.minLng, b.maxLng, b.minLat, b.maxLat];
+
+/** Writes one import file; rows go in large transactions, the file is unusable until finish(). */
+export class GeodataWriter {
+  private db: Database.Database;
+  private pending = 0;
+  private insert: Record<string, Database.Statement>;
+  counts = { places: 0, regions: 0, addresses: 0, streets: 0 };
+
+  constructor(file: string) {
+    this.db = new Database(file);
+    // A crash leaves a partial file that is never served, so no journal is needed.
+    this.db.pragma("journal_mode = OFF");
+    this.db.pragma("synchronous = OFF");
+    this.db.exec(GEODATA_SCHEMA);
+    const p = (sql: string) => this.db.prepare(sql);
+    this.insert = {
+      place: p(
+        `INSERT INTO places (oid, name, categories, chainSlug, chainName, grp, lng, lat, shape) VALUES (?,?,?,?,?,?,?,?,?)`,
+      ),
+      placeIndex: p(`INSERT INTO places_index VALUES (?,?,?,?,?)`),
+      region: p(`INSERT INTO regions (type, name, code, osm, area, shape) VALUES (?,?,?,?,?,?)`),
+      regionIndex: p(`INSERT INTO regions_index VALUES (?,?,?,?,?)`),
+      address: p(
+        `INSERT INTO addresses (number, street, unit, postcode, city, lng, lat) VALUES (?,?,?,?,?,?,?)`,
+      ),
+      addressIndex: p(`INSERT INTO addresses_index VALUES (?,?,?,?,?)`),
+      street: p(`INSERT INTO streets (name, kind, shape) VALUES (?,?,?)`),
+      streetIndex: p(`INSERT INTO streets_index VALUES (?,?,?,?,?)`),
+      meta: p(`INSERT OR REPLACE INTO meta VALUES (?,?)`),
+    };
+    this.db.exec("BEGIN");
+  }
+
+  private step() {
+    if (++this.pending >= 20_000) {
+      this.db.exec("COMMIT; BEGIN");
+      this.pending = 0;
+    }
+  }
+
+  place(r: PlaceRecord) {
+    const ring = r.ring ? Buffer.from(r.ring.buffer, r.ring.byteOffset, r.ring.byteLength) : null;
+    const { lastInsertRowid: id } = this.insert.place!.run(
+      r.oid,
+      r.name,
+      `,${r.categories.join(",")},`,
+      r.chain?.slug ?? null,
+      r.chain?.name ?? null,
+      r.group ?? null,
+      r.lng,
+      r.lat,
+      ring,
+    );
+    this.insert.placeIndex!.run(id, ...box(r.bbox));
+    this.counts.places++;
+    this.step();
+  }
+
+  region(r: RegionRecord) {
+    const { lastInsertRowid: id } = this.insert.region!.run(
+      r.type,
+      r.name,
+      r.code ?? null,
+      r.osm,
+      r.area,
+      r.shape,
+    );
+    this.insert.regionIndex!.run(id, ...box(r.bbox));
+    this.counts.regions++;
+    this.step();
+  }
+
+  address(r: AddressRecord) {
+    const { lastInsertRowid: id } = this.insert.address!.run(
+      r.number,
+      r.street ?? null,
+      r.unit ?? null,
+      r.postcode ?? null,
+      r.city ?? null,
+      r.lng,
+      r.lat,
+    );
+    this.insert.addressIndex!.run(id, r.lng, r.lng, r.lat, r.lat);
+    this.counts.addresses++;
+    this.step();
+  }
+
+  street(r: StreetRecord) {
+    const shape = Buffer.from(r.line.buffer, r.line.byteOffset, r.line.byteLength);
+    const { lastInsertRowid: id } = this.insert.street!.run(r.name, r.kind, shape);
+    this.insert.streetIndex!.run(id, ...box(r.bbox));
+    this.counts.streets++;
+    this.step();
+  }
+
+  meta(key: string, value: string) {
+    this.insert.meta!.run(key, value);
+  }
+
+  /** Commits, gathers planner statistics and closes the file. */
+  finish() {
+    this.db.exec("COMMIT");
+    this.db.exec("ANALYZE");
+    this.db.close();
+  }
+
+  /** Closes without finishing (the caller deletes the file). */
+  abandon() {
+    if (this.db.open) this.db.close();
+  }
+}
+
+export interface StoredPlace {
+  oid: string;
+  name: string;
+  categories: string[];
+  chain?: { slug: string; name: string };
+  group?: string;
+  lng: number;
+  lat: number;
+  ring?: Float64Array;
+}
+
+interface PlaceRow {
+  oid: string;
+  name: string;
+  categories: string;
+  chainSlug: string | null;
+  chainName: string | null;
+  grp: string | null;
+  lng: number;
+  lat: number;
+  shape: Buffer | null;
+}
+
+function placeFromRow(r: PlaceRow): StoredPlace {
+  return {
+    oid: r.oid,
+    name: r.name,
+    categories: r.categories.split(",").filter(Boolean),
+    ...(r.chainSlug && { chain: { slug: r.chainSlug, name: r.chainName ?? r.chainSlug } }),
+    ...(r.grp && { group: r.grp }),
+    lng: r.lng,
+    lat: r.lat,
+    ...(r.shape && {
+      ring: new Float64Array(
+        r.shape.buffer.slice(r.shape.byteOffset, r.shape.byteOffset + r.shape.byteLength),
+      ),
+    }),
+  };
+}
+
+export interface StoredRegion {
+  type: string;
+  name: string;
+  code?: string;
+  area: number;
+}
+
+interface RegionShape {
+  region: StoredRegion;
+  polygons: BandedRing[][];
+}
+
+/** One finished import file, opened read-only. */
+export class GeodataFile {
+  readonly db: Database.Database;
+  private shapes = new Map<number, RegionShape>();
+  private statements = new Map<string, Database.Statement>();
+
+  constructor(readonly file: string) {
+    this.db = new Database(file, { readonly: true, fileMustExist: true });
+  }
+
+  private prepared(sql: string) {
+    let s = this.statements.get(sql);
+    if (!s) this.statements.set(sql, (s = this.db.prepare(sql)));
+    return s;
+  }
+
+  meta(): Record<string, string> {
+    const rows = this.prepared(`SELECT key, value FROM meta`).all() as { key: string; value: string }[];
+    return Object.fromEntries(rows.map((r) => [r.key, r.value]));
+  }
+
+  /** Regions whose shape contains the point, smallest first. */
+  regionsAt(lng: number, lat: number): StoredRegion[] {
+    const ids = this.prepared(
+      `SELECT id FROM regions_index WHERE minLng <= @lng AND maxLng >= @lng AND minLat <= @lat AND maxLat >= @lat`,
+    )
+      .pluck()
+      .all({ lng, lat }) as number[];
+    const hits: StoredRegion[] = [];
+    for (const id of ids) {
+      const shape = this.regionShape(id);
+      const inside = shape.polygons.some(
+        ([outer, ...holes]) =>
+          pointInBandedRing(lng, lat, outer!) && !holes.some((h) => pointInBandedRing(lng, lat, h)),
+      );
+      if (inside) hits.push(shape.region);
+    }
+    return hits.sort((a, b) => a.area - b.area);
+  }
+
+  private regionShape(id: number): RegionShape {
+    let shape = this.shapes.get(id);
+    if (!shape) {
+      const row = this.prepared(`SELECT type, name, code, area, shape FROM regions WHERE id = ?`).get(id) as {
+        type: string;
+        name: string;
+        code: string | null;
+        area: number;
+        shape: Buffer;
+      };
+      shape = {
+        region: { type: row.type, name: row.name, ...(row.code && { code: row.code }), area: row.area },
+        polygons: decodePolygons(row.shape).map((p) => p.map((ring) => bandRing(ring))),
+      };
+      this.shapes.set(id, shape);
+    }
+    return shape;
+  }
+
+  /** Places whose bounding box meets the box. */
+  placesIn(b: BBox, limit = -1): StoredPlace[] {
+    const rows = this.prepared(
+      `SELECT p.oid, p.name, p.categories, p.chainSlug, p.chainName, p.grp, p.lng, p.lat, p.shape
+       FROM places_index i CROSS JOIN places p ON p.id = i.id
+       WHERE i.minLng <= ? AND i.maxLng >= ? AND i.minLat <= ? AND i.maxLat >= ? LIMIT ?`,
+    ).all(b.maxLng, b.minLng, b.maxLat, b.minLat, limit) as PlaceRow[];
+    return rows.map(placeFromRow);
+  }
+
+  placeById(oid: string): StoredPlace | undefined {
+    const row = this.prepared(
+      `SELECT oid, name, categories, chainSlug, chainName, grp, lng, lat, shape FROM places WHERE oid = ?`,
+    ).get(oid) as PlaceRow | undefined;
+    return row && placeFromRow(row);
+  }
+
+  /** The imported regions meeting a box, as GeoJSON-ready polygons (for the dashboard map). */
+  regionsIn(b: BBox, limit: number) {
+    const rows = this.prepared(
+      `SELECT r.id FROM regions_index i CROSS JOIN regions r ON r.id = i.id
+       WHERE i.minLng <= ? AND i.maxLng >= ? AND i.minLat <= ? AND i.maxLat >= ? ORDER BY r.area DESC LIMIT ?`,
+    )
+      .pluck()
+      .all(b.maxLng, b.minLng, b.maxLat, b.minLat, limit) as number[];
+    return rows.map((id) => {
+      const s = this.regionShape(id);
+      return { region: s.region, polygons: s.polygons.map((p) => p.map((r) => r.coords)) };
+    });
+  }
+
+  close() {
+    this.db.close();
+  }
+}

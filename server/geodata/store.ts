@@ -1,0 +1,105 @@
+import { readdirSync, statSync } from "node:fs";
+import path from "node:path";
+import { databaseFile } from "../config/database-url";
+import { GeodataFile } from "../db/sqlite/geodata";
+
+/**
+ * The imports the service answers from: every finished `<name>.sqlite` in the geodata folder
+ * (GEODATA_DIR, default `geodata/` beside the database). The folder is looked at again at most
+ * once a second; a new or replaced file is opened and a removed one closed, so a finished import
+ * is picked up without a restart. Readers hold no state across requests: a connection closed
+ * after a swap has no query in flight (better-sqlite3 is synchronous).
+ */
+
+export function geodataDir(): string {
+  const configured = process.env.GEODATA_DIR;
+  if (configured) return path.resolve(/*turbopackIgnore: true*/ process.cwd(), configured);
+  return path.join(path.dirname(databaseFile()), "geodata");
+}
+
+interface Opened {
+  file: GeodataFile;
+  /** inode and mtime: a rename over the file changes them */
+  stamp: string;
+}
+
+const RESCAN_MS = 1000;
+const shared = globalThis as unknown as {
+  geodata?: {
+    dir: string;
+    open: Map<string, Opened>;
+    checkedAt: number;
+    dirStamp: string;
+    list: GeodataFile[];
+  };
+};
+
+function stampOf(file: string): string | null {
+  try {
+    const s = statSync(file);
+    return `${s.ino}:${s.mtimeMs}:${s.size}`;
+  } catch {
+    return null;
+  }
+}
+
+function rescan(state: NonNullable<typeof shared.geodata>) {
+  let names: string[] = [];
+  try {
+    names = readdirSync(state.dir).filter((n) => n.endsWith(".sqlite") && !n.startsWith("."));
+  } catch {
+    names = [];
+  }
+  const seen = new Set<string>();
+  for (const name of names.sort()) {
+    const full = path.join(state.dir, name);
+    const stamp = stampOf(full);
+    if (!stamp) continue;
+    seen.add(name);
+    const current = state.open.get(name);
+    if (current?.stamp === stamp) continue;
+    try {
+      const file = new GeodataFile(full);
+      file.meta(); // refuses a file that is not a finished import
+      current?.file.close();
+      state.open.set(name, { file, stamp });
+    } catch (error) {
+      console.error(`geodata: cannot open ${full}: ${(error as Error).message}`);
+    }
+  }
+  for (const [name, opened] of state.open) {
+    if (!seen.has(name)) {
+      opened.file.close();
+      state.open.delete(name);
+    }
+  }
+  state.list = [...state.open.values()].map((o) => o.file);
+}
+
+/** The open imports, newest folder state (checked at most once a second). */
+export function imports(): GeodataFile[] {
+  const dir = geodataDir();
+  let state = shared.geodata;
+  if (!state || state.dir !== dir) {
+    for (const o of state?.open.values() ?? []) o.file.close();
+    state = shared.geodata = { dir, open: new Map(), checkedAt: 0, dirStamp: "", list: [] };
+  }
+  const now = Date.now();
+  if (now - state.checkedAt >= RESCAN_MS) {
+    state.checkedAt = now;
+    const dirStamp = stampOf(dir) ?? "";
+    // A rename into the folder changes its mtime; a file rewritten in place (not by our import)
+    // is caught by comparing each file's stamp, which rescan does when the folder changed.
+    if (dirStamp !== state.dirStamp) {
+      state.dirStamp = dirStamp;
+      rescan(state);
+    }
+  }
+  return state.list;
+}
+
+/** Forgets the open imports, so the next call looks at the folder at once (tests, CLI). */
+export function rescanImports(): void {
+  if (shared.geodata) shared.geodata.checkedAt = 0;
+  if (shared.geodata) shared.geodata.dirStamp = "";
+}
