@@ -3,9 +3,10 @@ import { type Page, expect } from "@playwright/test";
 import { FRESH_ACCOUNTS, FRESH_PASSWORD } from "../scripts/fresh-server";
 
 /** The fresh server's keys, written by the webServer command (playwright.config.ts). */
-export function serverKeys(): { url: string; secret: string; publishable: string } {
+export function serverKeys(): { url: string; geodataDir: string; secret: string; publishable: string } {
   return JSON.parse(readFileSync("test-results/e2e-keys.json", "utf8")) as {
     url: string;
+    geodataDir: string;
     secret: string;
     publishable: string;
   };

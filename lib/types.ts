@@ -29,12 +29,33 @@ export interface User {
   updatedAt: string;
 }
 
+/** An imported place (GET /v1/search/places, place events). */
+export interface Place {
+  _id: string;
+  name: string;
+  location: { type: "Point"; coordinates: [number, number] };
+  categories: string[];
+  chain?: { slug: string; name: string };
+  group?: string;
+  distance?: number;
+}
+
+export interface RegionObject {
+  type: string;
+  name: string;
+  code?: string;
+}
+
 export interface LocationEvent {
   _id: string;
   type: string;
   createdAt: string;
   user: { _id: string; userId?: string; deviceId: string; description?: string };
   geofence?: Geofence;
+  place?: Place;
+  alternatePlaces?: Place[];
+  verifiedPlace?: Place;
+  region?: RegionObject;
   location: { type: "Point"; coordinates: [number, number] };
   locationAccuracy: number;
   confidence: 1 | 2 | 3;

@@ -4,6 +4,7 @@ import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { parseArgs } from "node:util";
+import { databaseFile } from "../server/config/database-url";
 
 /**
  * A production server (`next start`) on a new database file in a temporary folder, with keys
@@ -138,7 +139,10 @@ if (import.meta.filename === process.argv[1]) {
   const { values } = parseArgs({ options: { port: { type: "string" }, keys: { type: "string" } } });
   const server = await startFreshServer({ port: values.port ? Number(values.port) : undefined });
   if (values.keys) mkdirSync(path.dirname(values.keys), { recursive: true });
-  if (values.keys) writeFileSync(values.keys, JSON.stringify({ url: server.url, ...server.keys }));
+  // The geodata folder lets browser tests import data into the running server.
+  const geodataDir = path.join(path.dirname(databaseFile(server.databaseUrl)), "geodata");
+  if (values.keys)
+    writeFileSync(values.keys, JSON.stringify({ url: server.url, geodataDir, ...server.keys }));
   console.log(`fresh server on ${server.url}`);
   const stop = () => void server.stop().then(() => process.exit(0));
   process.on("SIGINT", stop);

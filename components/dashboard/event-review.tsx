@@ -5,7 +5,7 @@ import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import dynamic from "next/dynamic";
 import { useCallback, useEffect, useMemo, useState } from "react";
 import { call, errorText } from "@/lib/api-client";
-import { CONFIDENCE, type LocationEvent } from "@/lib/types";
+import { CONFIDENCE, type LocationEvent, type Place } from "@/lib/types";
 import type { TileConfig } from "../map/basemap";
 
 const EventMap = dynamic(() => import("../map/event-map"), {
@@ -23,7 +23,7 @@ const VERDICT = { 1: "accepted", [-1]: "rejected", 0: "unverified" } as const;
 export function EventReview({ tiles, canVerify }: { tiles: TileConfig; canVerify: boolean }) {
   const queryClient = useQueryClient();
   const [type, setType] = useState("");
-  const [geofence, setGeofence] = useState("");
+  const [about, setAbout] = useState("");
   const [confidence, setConfidence] = useState("");
   const [show, setShow] = useState<"unverified" | "all">("unverified");
   const [index, setIndex] = useState(0);
@@ -36,32 +36,47 @@ export function EventReview({ tiles, canVerify }: { tiles: TileConfig; canVerify
     refetchInterval: 10_000,
   });
   const queue = useMemo(() => {
-    const needle = geofence.trim().toLowerCase();
+    const needle = about.trim().toLowerCase();
     return (events.data ?? []).filter(
       (e) =>
         (show === "all" || e.verification === 0) &&
         (!type || e.type === type) &&
         (!confidence || String(e.confidence) === confidence) &&
         (!needle ||
-          [e.geofence?.description, e.geofence?.tag, e.geofence?.externalId].some((v) =>
-            (v ?? "").toLowerCase().includes(needle),
-          )),
+          [
+            e.geofence?.description,
+            e.geofence?.tag,
+            e.geofence?.externalId,
+            e.place?.name,
+            ...(e.place?.categories ?? []),
+            e.region?.name,
+          ].some((v) => (v ?? "").toLowerCase().includes(needle))),
     );
-  }, [events.data, type, geofence, confidence, show]);
+  }, [events.data, type, about, confidence, show]);
   const types = useMemo(() => [...new Set((events.data ?? []).map((e) => e.type))].sort(), [events.data]);
   const current = queue[Math.min(index, Math.max(queue.length - 1, 0))];
 
   const verify = useMutation({
-    mutationFn: async ({ ids, verdict }: { ids: string[]; verdict: Verdict }) => {
-      for (const id of ids) await call("PUT", `/v1/events/${id}/verification`, { verification: verdict });
-      return { ids, verdict };
+    mutationFn: async ({ ids, verdict, place }: { ids: string[]; verdict: Verdict; place?: Place }) => {
+      for (const id of ids) {
+        await call("PUT", `/v1/events/${id}/verification`, {
+          verification: verdict,
+          ...(place && { verifiedPlaceId: place._id }),
+        });
+      }
+      return { ids, verdict, place };
     },
-    onSuccess: ({ ids, verdict }) => {
-      setMessage(`${ids.length === 1 ? "Event" : `${ids.length} events`} ${VERDICT[verdict]}.`);
+    onSuccess: ({ ids, verdict, place }) => {
+      setMessage(
+        `${ids.length === 1 ? "Event" : `${ids.length} events`} ${VERDICT[verdict]}` +
+          (place ? `: the user was at ${place.name}.` : "."),
+      );
       setPicked(new Set());
       // Keep the view in step at once; the refetch confirms it.
       queryClient.setQueryData<LocationEvent[]>(["events"], (old) =>
-        old?.map((e) => (ids.includes(e._id) ? { ...e, verification: verdict } : e)),
+        old?.map((e) =>
+          ids.includes(e._id) ? { ...e, verification: verdict, ...(place && { verifiedPlace: place }) } : e,
+        ),
       );
       void queryClient.invalidateQueries({ queryKey: ["events"] });
     },
@@ -69,9 +84,9 @@ export function EventReview({ tiles, canVerify }: { tiles: TileConfig; canVerify
   });
 
   const decide = useCallback(
-    (verdict: Verdict) => {
+    (verdict: Verdict, place?: Place) => {
       if (!current || !canVerify || verify.isPending) return;
-      verify.mutate({ ids: [current._id], verdict });
+      verify.mutate({ ids: [current._id], verdict, place });
       // In the unverified queue the event leaves the list, so the same index is the next one.
       if (show === "all") setIndex((i) => Math.min(i + 1, queue.length - 1));
     },
@@ -148,11 +163,11 @@ export function EventReview({ tiles, canVerify }: { tiles: TileConfig; canVerify
             </select>
             <input
               type="search"
-              aria-label="Geofence"
-              placeholder="Geofence"
-              value={geofence}
-              onChange={(e) => setGeofence(e.target.value)}
-              className={`${select} w-32`}
+              aria-label="Geofence or place"
+              placeholder="Geofence or place"
+              value={about}
+              onChange={(e) => setAbout(e.target.value)}
+              className={`${select} w-40`}
             />
           </div>
           {canVerify && picked.size > 0 && (
@@ -209,7 +224,7 @@ export function EventReview({ tiles, canVerify }: { tiles: TileConfig; canVerify
                   />
                   <button type="button" onClick={() => setIndex(i)} className="min-w-0 flex-1 text-left">
                     <span className="block truncate font-medium">
-                      {label(e.type)} {e.geofence?.description ?? ""}
+                      {label(e.type)} {subject(e)}
                     </span>
                     <span className="block text-xs text-slate-500">
                       {e.user.userId ?? e.user.deviceId} · {CONFIDENCE[e.confidence]} confidence ·{" "}
@@ -228,7 +243,7 @@ export function EventReview({ tiles, canVerify }: { tiles: TileConfig; canVerify
           <>
             <div className="flex flex-wrap items-center gap-3">
               <h2 className="text-xl font-semibold">
-                {label(current.type)} {current.geofence?.description ?? ""}
+                {label(current.type)} {subject(current)}
               </h2>
               <span className="rounded bg-slate-100 px-2 py-0.5 text-sm">
                 {CONFIDENCE[current.confidence]} confidence
@@ -251,14 +266,39 @@ export function EventReview({ tiles, canVerify }: { tiles: TileConfig; canVerify
                   <dd>{current.duration.toFixed(1)} min</dd>
                 </>
               )}
-              <dt className="text-slate-500">Geofence</dt>
-              <dd>
-                {current.geofence
-                  ? `${current.geofence.tag ?? ""}/${current.geofence.externalId ?? ""}`
-                  : "—"}
-              </dd>
+              {current.geofence && (
+                <>
+                  <dt className="text-slate-500">Geofence</dt>
+                  <dd>{`${current.geofence.tag ?? ""}/${current.geofence.externalId ?? ""}`}</dd>
+                </>
+              )}
+              {current.place && (
+                <>
+                  <dt className="text-slate-500">Place</dt>
+                  <dd>
+                    {current.place.name} ({current.place.categories.join(", ")})
+                  </dd>
+                </>
+              )}
+              {current.verifiedPlace && (
+                <>
+                  <dt className="text-slate-500">Verified place</dt>
+                  <dd>{current.verifiedPlace.name}</dd>
+                </>
+              )}
+              {current.region && (
+                <>
+                  <dt className="text-slate-500">Region</dt>
+                  <dd>
+                    {current.region.name} {current.region.code ? `(${current.region.code})` : ""}
+                  </dd>
+                </>
+              )}
             </dl>
-            <Prediction event={current} />
+            {current.geofence && <Prediction event={current} />}
+            {canVerify && current.type === "user.entered_place" && current.place && (
+              <PlacePicker key={current._id} event={current} onVerify={(place) => decide(1, place)} />
+            )}
             {canVerify ? (
               <div className="flex flex-wrap gap-2">
                 <button
@@ -297,6 +337,50 @@ export function EventReview({ tiles, canVerify }: { tiles: TileConfig; canVerify
         )}
       </section>
     </div>
+  );
+}
+
+/** What an event is about, in words: its geofence, place or region. */
+const subject = (e: LocationEvent) => e.geofence?.description ?? e.place?.name ?? e.region?.name ?? "";
+
+/**
+ * For place events: which of the detected place and its alternatives the user was really at.
+ * Accepting with a place sends it as verifiedPlaceId, which steers later detections there.
+ */
+function PlacePicker({ event, onVerify }: { event: LocationEvent; onVerify: (place: Place) => void }) {
+  const options = [event.place!, ...(event.alternatePlaces ?? [])];
+  if (event.verifiedPlace && !options.some((p) => p._id === event.verifiedPlace!._id)) {
+    options.push(event.verifiedPlace);
+  }
+  const [chosen, setChosen] = useState(event.verifiedPlace?._id ?? event.place!._id);
+  return (
+    <fieldset className="rounded border border-slate-200 bg-white p-3 text-sm">
+      <legend className="px-1 font-medium">Where was the user?</legend>
+      <div className="space-y-1">
+        {options.map((p, i) => (
+          <label key={p._id} className="flex items-center gap-2">
+            <input
+              type="radio"
+              name="verified-place"
+              value={p._id}
+              checked={chosen === p._id}
+              onChange={() => setChosen(p._id)}
+            />
+            <span>
+              {p.name} <span className="text-slate-500">({p.categories[0]})</span>
+              {i === 0 && <span className="text-slate-500"> · detected</span>}
+            </span>
+          </label>
+        ))}
+      </div>
+      <button
+        type="button"
+        onClick={() => onVerify(options.find((p) => p._id === chosen)!)}
+        className="mt-2 rounded bg-emerald-700 px-3 py-1.5 text-white"
+      >
+        Accept at this place
+      </button>
+    </fieldset>
   );
 }
 

@@ -4,14 +4,17 @@ import "leaflet/dist/leaflet.css";
 import { useQuery } from "@tanstack/react-query";
 import L from "leaflet";
 import { useEffect } from "react";
-import { Circle, CircleMarker, MapContainer, Polygon, useMap } from "react-leaflet";
+import { Circle, CircleMarker, MapContainer, Polygon, Tooltip, useMap } from "react-leaflet";
 import { call } from "@/lib/api-client";
 import type { Geofence, LocationEvent } from "@/lib/types";
 import { Basemap, type TileConfig } from "./basemap";
 import { tagColor } from "./colors";
 import { boundsOf } from "./shapes";
 
-/** An event on a small map: the user's accuracy circle and the geofence it is about. */
+/**
+ * An event on a small map: the user's accuracy circle and the geofence it is about, or the place
+ * (amber) and the alternatives (grey) of a place event.
+ */
 export default function EventMap({ event, tiles }: { event: LocationEvent; tiles: TileConfig }) {
   const geofence = useQuery({
     queryKey: ["geofence", event.geofence?._id],
@@ -45,6 +48,21 @@ export default function EventMap({ event, tiles }: { event: LocationEvent; tiles
           pathOptions={{ color: "#2563eb", weight: 1, fillOpacity: 0.2 }}
         />
         <CircleMarker center={[lat, lng]} radius={4} pathOptions={{ color: "#1d4ed8", fillOpacity: 1 }} />
+        {[event.place, ...(event.alternatePlaces ?? [])].map(
+          (p, i) =>
+            p && (
+              <CircleMarker
+                key={p._id}
+                center={[p.location.coordinates[1], p.location.coordinates[0]]}
+                radius={i === 0 ? 7 : 5}
+                pathOptions={{ color: i === 0 ? "#b45309" : "#64748b", fillOpacity: 0.7 }}
+              >
+                <Tooltip permanent={i === 0} direction="top">
+                  {p.name}
+                </Tooltip>
+              </CircleMarker>
+            ),
+        )}
         <Fit event={event} geofence={g} />
       </MapContainer>
       {event.geofence && geofence.isError && (
@@ -62,6 +80,9 @@ function Fit({ event, geofence }: { event: LocationEvent; geofence?: Geofence })
     const [lng, lat] = event.location.coordinates;
     const bounds = L.latLng(lat, lng).toBounds(event.locationAccuracy * 2.5);
     if (geofence) bounds.extend(boundsOf(geofence));
+    for (const p of [event.place, ...(event.alternatePlaces ?? [])]) {
+      if (p) bounds.extend([p.location.coordinates[1], p.location.coordinates[0]]);
+    }
     // Without animation: Leaflet ignores a new view asked for while it animates the last one.
     map.fitBounds(bounds, { maxZoom: 18, padding: [10, 10], animate: false });
   }, [map, event, geofence]);

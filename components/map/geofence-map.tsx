@@ -17,6 +17,7 @@ import { CONFIDENCE } from "@/lib/types";
 import { Basemap, type TileConfig } from "./basemap";
 import { tagColor } from "./colors";
 import { RegionBorders } from "./region-borders";
+import { ImportedLayer, ImportList } from "./imported-layer";
 import { type DraftShape, boundsOf, shapeOf, toLayer } from "./shapes";
 
 const userIcon = L.divIcon({
@@ -51,6 +52,7 @@ export default function GeofenceMap({ tiles, canEdit }: { tiles: TileConfig; can
   const [draft, setDraft] = useState<Draft | null>(null);
   const [map, setMap] = useState<L.Map | null>(null);
   const [borders, setBorders] = useState(false);
+  const [imported, setImported] = useState(false);
 
   const tags = useMemo(
     () => [...new Set((geofences.data ?? []).map((g) => g.tag).filter((t): t is string => !!t))].sort(),
@@ -124,6 +126,7 @@ export default function GeofenceMap({ tiles, canEdit }: { tiles: TileConfig; can
           {canEdit && <DrawControls onCreate={(layer) => setDraft({ layer })} disabled={!!draft} />}
           <FitOnce geofences={geofences.data} />
           {borders && <RegionBorders />}
+          {imported && <ImportedLayer />}
         </MapContainer>
         {(geofences.isLoading || users.isLoading) && (
           <p className="absolute top-3 left-1/2 z-[1000] -translate-x-1/2 rounded bg-white px-3 py-1 text-sm shadow">
@@ -173,6 +176,17 @@ export default function GeofenceMap({ tiles, canEdit }: { tiles: TileConfig; can
             canEdit={canEdit}
             borders={borders}
             setBorders={setBorders}
+            imported={imported}
+            setImported={setImported}
+            onShowArea={([w, s, e, n]) =>
+              map?.fitBounds(
+                [
+                  [s, w],
+                  [n, e],
+                ],
+                { animate: false },
+              )
+            }
             onPick={(g) => {
               setSelected(g._id);
               map?.fitBounds(boundsOf(g), { maxZoom: 16 });
@@ -580,6 +594,9 @@ function Overview(props: {
   canEdit: boolean;
   borders: boolean;
   setBorders: (on: boolean) => void;
+  imported: boolean;
+  setImported: (on: boolean) => void;
+  onShowArea: (bbox: [number, number, number, number]) => void;
   onPick: (g: Geofence) => void;
 }) {
   return (
@@ -611,6 +628,15 @@ function Overview(props: {
         <input type="checkbox" checked={props.borders} onChange={(e) => props.setBorders(e.target.checked)} />
         Region borders (countries, US states)
       </label>
+      <label className="flex items-center gap-2 text-sm">
+        <input
+          type="checkbox"
+          checked={props.imported}
+          onChange={(e) => props.setImported(e.target.checked)}
+        />
+        Imported places and boundaries (zoom in for places)
+      </label>
+      {props.imported && <ImportList onShow={props.onShowArea} />}
       <p className="text-sm text-slate-600">
         {props.shown.length} of {props.total} geofences · {props.users} users on the map
       </p>

@@ -4,19 +4,30 @@ import { ErrorNote } from "@/components/dashboard/error-note";
 import "leaflet/dist/leaflet.css";
 import { useMutation } from "@tanstack/react-query";
 import { useState } from "react";
-import { CircleMarker, MapContainer, Popup, useMapEvents } from "react-leaflet";
+import { Circle, CircleMarker, MapContainer, Popup, Tooltip, useMapEvents } from "react-leaflet";
 import { call } from "@/lib/api-client";
-import type { Geofence } from "@/lib/types";
+import type { Geofence, Place, RegionObject } from "@/lib/types";
 import { Basemap, type TileConfig } from "./basemap";
-
-interface RegionObject {
-  type: string;
-  name: string;
-  code?: string;
-}
+import { PLACE_COLOR } from "./imported-layer";
 
 interface ContextAnswer {
-  context: { geofences: Geofence[]; country?: RegionObject; state?: RegionObject };
+  context: {
+    geofences: Geofence[];
+    place?: Place;
+    country?: RegionObject;
+    state?: RegionObject;
+    postalCode?: RegionObject;
+    dma?: RegionObject;
+  };
+}
+
+interface PlaceQuery {
+  near: [number, number];
+  radius: string;
+  categories: string;
+  chains: string;
+  groups: string;
+  limit: string;
 }
 
 interface IpAnswer {
@@ -24,7 +35,7 @@ interface IpAnswer {
   address: Record<string, unknown> & { latitude?: number; longitude?: number; country: string };
 }
 
-/** Try context (click the map) and IP geocoding, with the results on the map. */
+/** Try context (click the map), place search and IP geocoding, with the results on the map. */
 export default function Playground({ tiles }: { tiles: TileConfig }) {
   const [point, setPoint] = useState<[number, number] | null>(null);
   const context = useMutation({
@@ -34,6 +45,16 @@ export default function Playground({ tiles }: { tiles: TileConfig }) {
   const ip = useMutation({
     mutationFn: (address: string) =>
       call<IpAnswer>("GET", `/v1/geocode/ip${address ? `?ip=${encodeURIComponent(address)}` : ""}`),
+  });
+  const [placeQuery, setPlaceQuery] = useState<PlaceQuery | null>(null);
+  const places = useMutation({
+    mutationFn: (q: PlaceQuery) => {
+      const params = new URLSearchParams({ near: `${q.near[0]},${q.near[1]}` });
+      for (const k of ["radius", "categories", "chains", "groups", "limit"] as const) {
+        if (q[k].trim()) params.set(k, q[k].trim());
+      }
+      return call<{ places: Place[] }>("GET", `/v1/search/places?${params}`).then((r) => r.places);
+    },
   });
   const pick = (lat: number, lng: number) => {
     setPoint([lat, lng]);
@@ -52,6 +73,25 @@ export default function Playground({ tiles }: { tiles: TileConfig }) {
           {point && (
             <CircleMarker center={point} radius={7} pathOptions={{ color: "#1d4ed8", fillOpacity: 0.8 }} />
           )}
+          {placeQuery && places.data && (
+            <Circle
+              center={placeQuery.near}
+              radius={Number(placeQuery.radius) || 1000}
+              pathOptions={{ color: PLACE_COLOR, weight: 1, fill: false, dashArray: "4 3" }}
+            />
+          )}
+          {places.data?.map((p, i) => (
+            <CircleMarker
+              key={p._id}
+              center={[p.location.coordinates[1], p.location.coordinates[0]]}
+              radius={6}
+              pathOptions={{ color: PLACE_COLOR, fillOpacity: 0.8 }}
+            >
+              <Tooltip>
+                {i + 1}. {p.name}
+              </Tooltip>
+            </CircleMarker>
+          ))}
           {ipPoint && (
             <CircleMarker center={ipPoint} radius={9} pathOptions={{ color: "#b45309", fillOpacity: 0.6 }}>
               <Popup>
@@ -97,13 +137,87 @@ export default function Playground({ tiles }: { tiles: TileConfig }) {
               <dd>
                 {point[0].toFixed(5)}, {point[1].toFixed(5)}
               </dd>
+              <dt className="text-slate-500">Place</dt>
+              <dd>{context.data.place?.name ?? "—"}</dd>
               <dt className="text-slate-500">Country</dt>
               <dd>{region(context.data.country)}</dd>
               <dt className="text-slate-500">State</dt>
               <dd>{region(context.data.state)}</dd>
+              <dt className="text-slate-500">Postal code</dt>
+              <dd>{region(context.data.postalCode)}</dd>
+              <dt className="text-slate-500">DMA</dt>
+              <dd>{region(context.data.dma)}</dd>
               <dt className="text-slate-500">Geofences</dt>
               <dd>{context.data.geofences.map((g) => g.description).join(", ") || "none"}</dd>
             </dl>
+          )}
+        </section>
+        <section aria-labelledby="places-title" className="space-y-2">
+          <h2 id="places-title" className="text-lg font-semibold">
+            Place search
+          </h2>
+          <p className="text-sm text-slate-600">
+            Near the point picked on the map; searches the imported places (npm run import).
+          </p>
+          <form
+            className="grid grid-cols-2 gap-2 text-sm"
+            onSubmit={(e) => {
+              e.preventDefault();
+              if (!point) return;
+              const f = new FormData(e.currentTarget);
+              const get = (k: string) => String(f.get(k) ?? "");
+              const q: PlaceQuery = {
+                near: point,
+                radius: get("radius"),
+                categories: get("categories"),
+                chains: get("chains"),
+                groups: get("groups"),
+                limit: get("limit"),
+              };
+              setPlaceQuery(q);
+              places.mutate(q);
+            }}
+          >
+            {(
+              [
+                ["radius", "Radius (m)", "1000"],
+                ["limit", "Limit", "100"],
+                ["categories", "Categories", "coffee-shop,bakery"],
+                ["chains", "Chains", "starbucks"],
+                ["groups", "Groups", "airports"],
+              ] as const
+            ).map(([name, label, placeholder]) => (
+              <label key={name} className="space-y-0.5">
+                <span className="block text-slate-600">{label}</span>
+                <input
+                  name={name}
+                  placeholder={placeholder}
+                  className="w-full rounded border border-slate-300 px-2 py-1"
+                />
+              </label>
+            ))}
+            <button
+              type="submit"
+              disabled={!point}
+              className="self-end rounded bg-slate-900 px-3 py-1.5 text-white disabled:opacity-50"
+            >
+              Search places
+            </button>
+          </form>
+          {!point && <p className="text-xs text-slate-500">Pick a point on the map first.</p>}
+          <ErrorNote error={places.error} />
+          {places.data && (
+            <ol aria-label="Places found" className="list-decimal space-y-0.5 pl-5 text-sm">
+              {places.data.length === 0 && <li className="list-none text-slate-500">No places there.</li>}
+              {places.data.map((p) => (
+                <li key={p._id}>
+                  {p.name}{" "}
+                  <span className="text-slate-500">
+                    · {p.categories[0]} · {Math.round(p.distance ?? 0)} m
+                  </span>
+                </li>
+              ))}
+            </ol>
           )}
         </section>
         <section aria-labelledby="ip-title" className="space-y-2">

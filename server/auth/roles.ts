@@ -56,6 +56,8 @@ export function permissionFor(method: string, pathname: string): Permission | nu
   if (/^\/v1\/geofences(\/[^/]+){1,2}\/users$/.test(path)) return "users:read";
   if (path.startsWith("/v1/geofences")) return read ? "geofences:read" : "geofences:write";
   if (path.startsWith("/v1/users")) return read ? "users:read" : "users:write";
-  if (path === "/v1/context" || path.startsWith("/v1/geocode")) return "context:read";
+  if (path === "/v1/context" || path.startsWith("/v1/geocode") || path.startsWith("/v1/search/places")) {
+    return "context:read";
+  }
   return null;
 }

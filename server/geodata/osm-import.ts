@@ -288,6 +288,7 @@ export async function importOsm(
   try {
     const nodes = new NodeLocations();
     const memberLines = new Map<number, Float64Array>();
+    const extent = { minLng: Infinity, minLat: Infinity, maxLng: -Infinity, maxLat: -Infinity };
     let sealed = false;
     await readPass(
       file,
@@ -297,6 +298,10 @@ export async function importOsm(
         if (item.type === "node") {
           counts.nodes++;
           nodes.add(item.id, item.lon, item.lat);
+          if (item.lon < extent.minLng) extent.minLng = item.lon;
+          if (item.lon > extent.maxLng) extent.maxLng = item.lon;
+          if (item.lat < extent.minLat) extent.minLat = item.lat;
+          if (item.lat > extent.maxLat) extent.maxLat = item.lat;
           const tags = item.tags;
           if (!tags) return;
           const place = placeOf(tags);
@@ -402,6 +407,8 @@ export async function importOsm(
     writer.meta("name", name);
     writer.meta("source", path.basename(file));
     writer.meta("importedAt", new Date().toISOString());
+    if (counts.nodes)
+      writer.meta("bbox", JSON.stringify([extent.minLng, extent.minLat, extent.maxLng, extent.maxLat]));
     writer.meta("counts", JSON.stringify({ ...writer.counts, ...counts, skippedRelations: skipped }));
     const summary: ImportSummary = {
       name,

@@ -1,0 +1,49 @@
+import type { BBox } from "../geo/distance";
+import { serializePlace } from "./places";
+import { imports } from "./store";
+
+/** At most this many places and boundaries in one map view; the answer says when there are more. */
+export const VIEW_PLACES = 1000;
+export const VIEW_REGIONS = 100;
+
+/** The imports the service answers from, with what they hold and where. */
+export function importList() {
+  return imports().map((file) => {
+    const meta = file.meta();
+    return {
+      name: meta.name ?? "",
+      source: meta.source ?? "",
+      importedAt: meta.importedAt ?? "",
+      counts: JSON.parse(meta.counts ?? "{}") as Record<string, number>,
+      ...(meta.bbox && { bbox: JSON.parse(meta.bbox) as [number, number, number, number] }),
+    };
+  });
+}
+
+/** The imported places and boundaries in a map view, for the dashboard (GeoJSON-ready). */
+export function placesInView(box: BBox) {
+  const places = [];
+  const regions = [];
+  let truncated = false;
+  for (const file of imports()) {
+    const found = file.placesIn(box, VIEW_PLACES + 1 - places.length);
+    if (places.length + found.length > VIEW_PLACES) truncated = true;
+    places.push(...found.slice(0, VIEW_PLACES - places.length).map(serializePlace));
+    for (const r of file.regionsIn(box, VIEW_REGIONS - regions.length)) {
+      regions.push({
+        type: r.region.type,
+        name: r.region.name,
+        ...(r.region.code && { code: r.region.code }),
+        geometry: {
+          type: "MultiPolygon" as const,
+          coordinates: r.polygons.map((p) =>
+            p.map((ring) =>
+              Array.from({ length: ring.length / 2 }, (_, i) => [ring[2 * i]!, ring[2 * i + 1]!]),
+            ),
+          ),
+        },
+      });
+    }
+  }
+  return { places, regions, truncated };
+}
