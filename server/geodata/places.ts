@@ -43,8 +43,14 @@ function within(lng: number, lat: number, radius: number, filter: PlaceFilter): 
   const box = bboxAround(lng, lat, radius);
   const seen = new Set<string>();
   const hits: PlaceHit[] = [];
+  // The most selective filter picks the candidates from the tag index; all filters then apply.
+  const tags = filter.chains?.length
+    ? filter.chains.map((c) => `chain:${c}`)
+    : filter.groups?.length
+      ? filter.groups.map((g) => `group:${g}`)
+      : filter.categories?.map((c) => `category:${c}`);
   for (const file of imports()) {
-    for (const place of file.placesIn(box)) {
+    for (const place of tags ? file.placesTaggedIn(box, tags) : file.placePointsIn(box)) {
       if (seen.has(place.oid) || !matches(place, filter)) continue;
       seen.add(place.oid);
       const distance = haversine(lng, lat, place.lng, place.lat);
@@ -56,7 +62,7 @@ function within(lng: number, lat: number, radius: number, filter: PlaceFilter): 
 
 /**
  * Place search: the nearest `limit` places within `radius`, sorted by distance. Looks in
- * growing circles (radius/16, /4, then radius) and stops as soon as one holds `limit` matches:
+ * growing circles (radius/16, /8, /4, /2, then radius) and stops as soon as one holds `limit` matches:
  * every place inside a circle is found, so those are the nearest. In a city with 100,000 places
  * this reads hundreds of rows instead of tens of thousands (docs/performance.md).
  */
@@ -66,7 +72,7 @@ export function searchPlaces(
   options: PlaceFilter & { radius: number; limit: number },
 ): PlaceHit[] {
   const { radius, limit } = options;
-  for (const r of [radius / 16, radius / 4, radius]) {
+  for (const r of [radius / 16, radius / 8, radius / 4, radius / 2, radius]) {
     if (r < radius && r < 100) continue;
     const hits = within(lng, lat, r, options);
     if (hits.length >= limit || r === radius) {

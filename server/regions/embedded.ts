@@ -161,8 +161,18 @@ export function reloadEmbeddedRegions(maxBands: number): void {
   load(maxBands);
 }
 
-/** A representative point of a country: the centroid of its largest polygon's outer ring. */
+const centers = new Map<string, Position | undefined>();
+
+/**
+ * A representative point of a country: the centroid of its largest polygon's outer ring
+ * (computed once per country: for the US or Russia it takes milliseconds).
+ */
 export function countryCenter(code: string): Position | undefined {
+  if (!centers.has(code)) centers.set(code, computeCenter(code));
+  return centers.get(code);
+}
+
+function computeCenter(code: string): Position | undefined {
   let best: { area: number; centroid: Position } | undefined;
   for (const part of load().countries.parts) {
     if (part.region.code !== code) continue;

@@ -20,6 +20,10 @@ CREATE TABLE places (
   chainSlug TEXT, chainName TEXT, grp TEXT, lng REAL NOT NULL, lat REAL NOT NULL, shape BLOB
 );
 CREATE VIRTUAL TABLE places_index USING rtree(id, minLng, maxLng, minLat, maxLat);
+-- "category:coffee-shop", "chain:starbucks", "group:airports": filtered place search reads the
+-- places of one tag near a point from this index instead of every place there.
+CREATE TABLE place_tags (tag TEXT NOT NULL, lng REAL NOT NULL, lat REAL NOT NULL, place INTEGER NOT NULL);
+CREATE INDEX place_tags_tag_lng ON place_tags (tag, lng, lat);
 CREATE TABLE regions (
   id INTEGER PRIMARY KEY, type TEXT NOT NULL, name TEXT NOT NULL, code TEXT, osm TEXT NOT NULL,
   area REAL NOT NULL, shape BLOB NOT NULL
@@ -95,6 +99,7 @@ export class GeodataWriter {
         `INSERT INTO places (oid, name, categories, chainSlug, chainName, grp, lng, lat, shape) VALUES (?,?,?,?,?,?,?,?,?)`,
       ),
       placeIndex: p(`INSERT INTO places_index VALUES (?,?,?,?,?)`),
+      placeTag: p(`INSERT INTO place_tags VALUES (?,?,?,?)`),
       region: p(`INSERT INTO regions (type, name, code, osm, area, shape) VALUES (?,?,?,?,?,?)`),
       regionIndex: p(`INSERT INTO regions_index VALUES (?,?,?,?,?)`),
       address: p(
@@ -129,6 +134,12 @@ export class GeodataWriter {
       ring,
     );
     this.insert.placeIndex!.run(id, ...box(r.bbox));
+    const tags = [
+      ...r.categories.map((c) => `category:${c}`),
+      ...(r.chain ? [`chain:${r.chain.slug}`] : []),
+      ...(r.group ? [`group:${r.group}`] : []),
+    ];
+    for (const tag of tags) this.insert.placeTag!.run(tag, r.lng, r.lat, id);
     this.counts.places++;
     this.step();
   }
@@ -305,6 +316,30 @@ export class GeodataFile {
        FROM places_index i CROSS JOIN places p ON p.id = i.id
        WHERE i.minLng <= ? AND i.maxLng >= ? AND i.minLat <= ? AND i.maxLat >= ? LIMIT ?`,
     ).all(b.maxLng, b.minLng, b.maxLat, b.minLat, limit) as PlaceRow[];
+    return rows.map(placeFromRow);
+  }
+
+  /**
+   * Places with one of `tags` whose location lies in the box, without outlines (search):
+   * through the tag index, so a rare category near a busy city reads only its own places.
+   */
+  placesTaggedIn(b: BBox, tags: string[]): StoredPlace[] {
+    const rows = this.prepared(
+      `SELECT DISTINCT p.oid, p.name, p.categories, p.chainSlug, p.chainName, p.grp, p.lng, p.lat, NULL AS shape
+       FROM place_tags t CROSS JOIN places p ON p.id = t.place
+       WHERE t.tag IN (SELECT value FROM json_each(?)) AND t.lng BETWEEN ? AND ? AND t.lat BETWEEN ? AND ?`,
+    ).all(JSON.stringify(tags), b.minLng, b.maxLng, b.minLat, b.maxLat) as PlaceRow[];
+    return rows.map(placeFromRow);
+  }
+
+  /** Places whose location lies in the box, without outlines (search). */
+  placePointsIn(b: BBox): StoredPlace[] {
+    const rows = this.prepared(
+      `SELECT p.oid, p.name, p.categories, p.chainSlug, p.chainName, p.grp, p.lng, p.lat, NULL AS shape
+       FROM places_index i CROSS JOIN places p ON p.id = i.id
+       WHERE i.minLng <= ? AND i.maxLng >= ? AND i.minLat <= ? AND i.maxLat >= ?
+         AND p.lng BETWEEN ? AND ? AND p.lat BETWEEN ? AND ?`,
+    ).all(b.maxLng, b.minLng, b.maxLat, b.minLat, b.minLng, b.maxLng, b.minLat, b.maxLat) as PlaceRow[];
     return rows.map(placeFromRow);
   }
 
