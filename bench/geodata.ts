@@ -1,5 +1,5 @@
 import { execFileSync } from "node:child_process";
-import { existsSync, mkdirSync, mkdtempSync, renameSync, rmSync } from "node:fs";
+import { existsSync, mkdirSync, mkdtempSync, renameSync, rmSync, statSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { databaseFile } from "../server/config/database-url";
@@ -44,7 +44,7 @@ function importExtracts(b: Bench) {
         out,
       );
     if (!m) throw new Error(`unexpected import output: ${out}`);
-    const size = `${(Number(execFileSync("stat", ["-c", "%s", file], { encoding: "utf8" })) / 1e6).toFixed(1)} MB`;
+    const size = `${(statSync(file).size / 1e6).toFixed(1)} MB`;
     const row = `| ${name} | ${size} | ${m[1]} s | ${m[6]} MB | ${m[2]} | ${m[3]} | ${m[4]} | ${m[5]} |`;
     console.log(`  import ${row}`);
     lines.push(row);

@@ -1,10 +1,10 @@
 import "./load-env";
-import { existsSync, readdirSync, rmSync } from "node:fs";
+import { existsSync, rmSync } from "node:fs";
 import path from "node:path";
 import { parseArgs } from "node:util";
-import { GeodataFile } from "../server/db/sqlite/geodata";
 import { type ImportProgress, importOsm } from "../server/geodata/osm-import";
 import { geodataDir } from "../server/geodata/store";
+import { importList } from "../server/geodata/view";
 import { runCli } from "./cli";
 
 const USAGE = `Import OpenStreetMap data (docs/data.md#osm-import).
@@ -57,17 +57,11 @@ async function main(): Promise<number> {
     return 0;
   }
   if (values.list) {
-    const names = existsSync(dir)
-      ? readdirSync(dir).filter((n) => n.endsWith(".sqlite") && !n.startsWith("."))
-      : [];
-    if (!names.length) console.log(`No imports in ${dir}.`);
-    for (const n of names) {
-      const file = new GeodataFile(path.join(dir, n));
-      const meta = file.meta();
-      file.close();
-      const counts = JSON.parse(meta.counts ?? "{}") as Record<string, number>;
+    const list = importList();
+    if (!list.length) console.log(`No imports in ${dir}.`);
+    for (const { name, source, importedAt, counts } of list) {
       console.log(
-        `${meta.name}  from ${meta.source}, ${meta.importedAt}: ${counts.places ?? 0} places, ` +
+        `${name}  from ${source}, ${importedAt}: ${counts.places ?? 0} places, ` +
           `${counts.addresses ?? 0} addresses, ${counts.streets ?? 0} streets, ${counts.regions ?? 0} regions`,
       );
     }

@@ -163,28 +163,6 @@ export function decodePolygons(blob: Uint8Array): PackedPolygon[] {
   );
 }
 
-/** Whether a point lies in any of the polygons (inside an outer ring, outside its holes). */
-export function pointInPolygons(lng: number, lat: number, polygons: PackedPolygon[]): boolean {
-  return polygons.some(
-    (p) => pointInPackedRing(lng, lat, p[0]!) && !p.slice(1).some((h) => pointInPackedRing(lng, lat, h)),
-  );
-}
-
-/** Area-weighted centroid of a packed ring. */
-export function packedCentroid(c: Float64Array): [number, number] {
-  let a = 0;
-  let x = 0;
-  let y = 0;
-  for (let i = 0; i + 3 < c.length; i += 2) {
-    const f = c[i]! * c[i + 3]! - c[i + 2]! * c[i + 1]!;
-    a += f;
-    x += (c[i]! + c[i + 2]!) * f;
-    y += (c[i + 1]! + c[i + 3]!) * f;
-  }
-  if (Math.abs(a) < 1e-18) return [c[0]!, c[1]!];
-  return [x / (3 * a), y / (3 * a)];
-}
-
 /** A packed ring as positions, for the ring functions of ./polygon.ts. */
 export function positionsOf(c: Float64Array): [number, number][] {
   const out: [number, number][] = [];

@@ -3,7 +3,7 @@ import path from "node:path";
 import { OSMTransform } from "osm-pbf-parser-node";
 import { type AddressRecord, GeodataWriter } from "../db/sqlite/geodata";
 import type { BBox } from "../geo/distance";
-import { encodePolygons, joinRings, packedBBox, packedCentroid, polygonsOf, positionsOf } from "../geo/rings";
+import { encodePolygons, joinRings, packedBBox, polygonsOf, positionsOf } from "../geo/rings";
 import { ringAreaAndCentroid } from "../geo/polygon";
 import { type Tags, placeOf } from "./taxonomy";
 
@@ -331,7 +331,7 @@ export async function importOsm(
           if (!tags) return;
           const area = isArea(line);
           const bbox = lineBBox(line);
-          const [cLng, cLat] = area ? packedCentroid(line) : midpoint(line);
+          const [cLng, cLat] = area ? ringAreaAndCentroid(positionsOf(line)).centroid : midpoint(line);
           const place = placeOf(tags);
           if (place) {
             writer.place({
@@ -386,21 +386,22 @@ export async function importOsm(
       }
       const polygons = polygonsOf(rings);
       const bbox = packedBBox(polygons);
+      const areas = polygons.map((p) => polygonArea([p]));
       const region = regionOf(rel.tags!);
       if (region) {
         writer.region({
           ...region,
           osm: `relation/${rel.id}`,
-          area: polygonArea(polygons),
+          area: areas.reduce((a, b) => a + b, 0),
           shape: encodePolygons(polygons),
           bbox,
         });
       }
       const place = placeOf(rel.tags!);
       if (place) {
-        const largest = polygons.reduce((a, b) => (polygonArea([b]) > polygonArea([a]) ? b : a));
-        const [lng, lat] = packedCentroid(largest[0]!);
-        writer.place({ ...place, oid: placeId("relation", rel.id), lng, lat, ring: largest[0]!, bbox });
+        const outer = polygons[areas.indexOf(Math.max(...areas))]![0]!;
+        const [lng, lat] = ringAreaAndCentroid(positionsOf(outer)).centroid;
+        writer.place({ ...place, oid: placeId("relation", rel.id), lng, lat, ring: outer, bbox });
       }
     }
 

@@ -92,6 +92,11 @@ export function placeById(oid: string): StoredPlace | undefined {
   return undefined;
 }
 
+/** Distance from a point to a place: to its outline for areas (0 inside), else to its point. */
+export function distanceToPlace(lng: number, lat: number, p: StoredPlace): number {
+  return p.ring ? distanceToRing(lng, lat, positionsOf(p.ring)) : haversine(lng, lat, p.lng, p.lat);
+}
+
 /** A place a device is near: how far, and how it ranks (lower is likelier). */
 export interface PlaceCandidate extends PlaceHit {
   score: number;
@@ -106,20 +111,14 @@ export function placeCandidates(lng: number, lat: number, reach: number): PlaceC
   const out: PlaceCandidate[] = [];
   const seen = new Set<string>();
   for (const file of imports()) {
-    for (const place of file.placesIn(bboxAround(lng, lat, reach + 50))) {
+    for (const place of file.placesIn(bboxAround(lng, lat, reach))) {
       if (seen.has(place.oid)) continue;
       seen.add(place.oid);
-      let distance: number;
-      let score: number;
-      if (place.ring) {
-        const ring = positionsOf(place.ring);
-        distance = distanceToRing(lng, lat, ring);
-        const size = Math.sqrt(ringAreaAndCentroid(ring).area);
-        score = distance === 0 ? Math.min(25, size / 10) : distance;
-      } else {
-        distance = haversine(lng, lat, place.lng, place.lat);
-        score = distance;
-      }
+      const distance = distanceToPlace(lng, lat, place);
+      const inside = place.ring && distance === 0;
+      const score = inside
+        ? Math.min(25, Math.sqrt(ringAreaAndCentroid(positionsOf(place.ring!)).area) / 10)
+        : distance;
       if (distance <= reach) out.push({ place, distance: Math.round(distance * 10) / 10, score });
     }
   }

@@ -97,9 +97,3 @@ export function imports(): GeodataFile[] {
   }
   return state.list;
 }
-
-/** Forgets the open imports, so the next call looks at the folder at once (tests, CLI). */
-export function rescanImports(): void {
-  if (shared.geodata) shared.geodata.checkedAt = 0;
-  if (shared.geodata) shared.geodata.dirStamp = "";
-}

@@ -7,6 +7,7 @@ import { readFileSync } from "node:fs";
 import stateNamesByCode from "us-state-codes/states.json";
 import type { Position } from "../geo/distance";
 import { packageFile } from "./package-file";
+import { packedBBox, positionsOf } from "../geo/rings";
 import { type BandedRing, bandRing, pointInBandedRing, ringAreaAndCentroid } from "../geo/polygon";
 
 /**
@@ -55,17 +56,7 @@ function buildLayer(features: Feature[], regionOf: (f: Feature) => Region | null
   }
   const index = new Flatbush(parts.length);
   for (const { rings } of parts) {
-    let minLng = Infinity;
-    let minLat = Infinity;
-    let maxLng = -Infinity;
-    let maxLat = -Infinity;
-    const outer = rings[0]!.coords;
-    for (let i = 0; i < outer.length; i += 2) {
-      minLng = Math.min(minLng, outer[i]!);
-      maxLng = Math.max(maxLng, outer[i]!);
-      minLat = Math.min(minLat, outer[i + 1]!);
-      maxLat = Math.max(maxLat, outer[i + 1]!);
-    }
+    const { minLng, minLat, maxLng, maxLat } = packedBBox([[rings[0]!.coords]]);
     index.add(minLng, minLat, maxLng, maxLat);
   }
   index.finish();
@@ -176,10 +167,7 @@ function computeCenter(code: string): Position | undefined {
   let best: { area: number; centroid: Position } | undefined;
   for (const part of load().countries.parts) {
     if (part.region.code !== code) continue;
-    const packed = part.rings[0]!.coords;
-    const ring: Position[] = [];
-    for (let i = 0; i < packed.length; i += 2) ring.push([packed[i]!, packed[i + 1]!]);
-    const ac = ringAreaAndCentroid(ring);
+    const ac = ringAreaAndCentroid(positionsOf(part.rings[0]!.coords));
     if (!best || ac.area > best.area) best = ac;
   }
   return best?.centroid;

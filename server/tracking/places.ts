@@ -1,8 +1,5 @@
 import type { StoredPlace } from "../db/sqlite/geodata";
-import { haversine } from "../geo/distance";
-import { type PlaceCandidate, placeById, placeCandidates } from "../geodata/places";
-import { distanceToRing } from "../geo/polygon";
-import { positionsOf } from "../geo/rings";
+import { type PlaceCandidate, distanceToPlace, placeById, placeCandidates } from "../geodata/places";
 import type { Confidence } from "./confidence";
 
 /**
@@ -58,11 +55,6 @@ export function tally(verdicts: Verdict[]): Map<string, { for: number; against: 
     else if (v.verification === -1) vote(v.placeId, "against");
   }
   return votes;
-}
-
-/** Distance from a point to a place: to its outline for areas (0 inside), else to its point. */
-export function distanceToPlace(lng: number, lat: number, p: StoredPlace): number {
-  return p.ring ? distanceToRing(lng, lat, positionsOf(p.ring)) : haversine(lng, lat, p.lng, p.lat);
 }
 
 export function confidenceOfPlace(p: number): Confidence {

@@ -40,8 +40,8 @@ import {
 import type { TrackInput } from "./schema";
 import type { Region } from "../regions/embedded";
 import { REGION_TYPES, type Regions, regionsAt } from "../geodata/regions";
-import { type WirePlace, placeById, serializePlace } from "../geodata/places";
-import { LEAVE_AT_M, VERDICT_RADIUS_M, detectPlace, distanceToPlace } from "./places";
+import { type WirePlace, distanceToPlace, placeById, serializePlace } from "../geodata/places";
+import { type Detection, LEAVE_AT_M, VERDICT_RADIUS_M, detectPlace } from "./places";
 import { embeddedGeofence, trimUser } from "./serialize";
 
 /** Minutes inside before user.dwelled_in_geofence, for geofences without their own dwellThreshold. */
@@ -181,7 +181,7 @@ interface PlaceChange {
   place: WirePlace | null;
   enteredAt: Date | null;
   exit?: { place: WirePlace; duration: number; confidence: 1 | 2 | 3 };
-  enter?: ReturnType<typeof detectPlace> & {};
+  enter?: Detection;
 }
 
 /**

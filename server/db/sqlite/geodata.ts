@@ -38,16 +38,8 @@ CREATE TABLE streets (id INTEGER PRIMARY KEY, name TEXT NOT NULL, kind TEXT NOT 
 CREATE VIRTUAL TABLE streets_index USING rtree(id, minLng, maxLng, minLat, maxLat);
 `;
 
-export interface PlaceRecord {
-  oid: string;
-  name: string;
-  categories: string[];
-  chain?: { slug: string; name: string };
-  group?: string;
-  lng: number;
-  lat: number;
-  /** the outer ring of an area place, packed */
-  ring?: Float64Array;
+/** A place as the import writes it: the stored place and its bounding box. */
+export interface PlaceRecord extends StoredPlace {
   bbox: BBox;
 }
 
@@ -206,6 +198,7 @@ export interface StoredPlace {
   group?: string;
   lng: number;
   lat: number;
+  /** the outer ring of an area place, packed */
   ring?: Float64Array;
 }
 
