@@ -1,9 +1,11 @@
-/** Runs once when the server starts: the embedded regions and postal codes load now, not on the first request. */
+/** Runs once when the server starts: the embedded regions, postal codes and cities load now, not on the first request. */
 export async function register(): Promise<void> {
   if (process.env.NEXT_RUNTIME === "nodejs") {
     const { preloadEmbeddedRegions } = await import("./server/regions/embedded");
     preloadEmbeddedRegions();
     const { preloadPostalCodes } = await import("./server/regions/postal");
     preloadPostalCodes();
+    const { preloadCities } = await import("./server/regions/cities");
+    preloadCities();
   }
 }

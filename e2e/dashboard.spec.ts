@@ -274,6 +274,8 @@ test("the playground answers context and IP lookups and draws them on the map", 
   await page.getByLabel("Coordinates").fill("48.8566, 2.3522");
   await page.getByRole("button", { name: "Get context" }).click();
   await expect(page.getByLabel("Context result")).toContainText("France (FR)");
+  // Reverse geocoding from the embedded cities names the city.
+  await expect(page.getByLabel("Context result")).toContainText("Paris, FR · locality");
   await page.getByLabel("IP address").fill("8.8.8.8");
   await page.getByRole("button", { name: "Look up" }).click();
   await expect(page.getByLabel("IP result")).toContainText('"countryCode": "US"');

@@ -77,6 +77,8 @@ test("the playground finds places and the map shows imported boundaries", async 
   await expect(result).toContainText("Bean There");
   await expect(result).toContainText("Testland (XT)");
   await expect(result).toContainText("10001");
+  // The imported house number is the address.
+  await expect(result).toContainText("1 Main Street, Testville, 10001, XT · address");
 
   await page.getByLabel("Radius (m)").fill("100");
   await page.getByRole("button", { name: "Search places" }).click();

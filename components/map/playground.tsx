@@ -30,17 +30,36 @@ interface PlaceQuery {
   limit: string;
 }
 
+interface ReverseAnswer {
+  addresses: {
+    formattedAddress?: string;
+    layer: string;
+    latitude?: number;
+    longitude?: number;
+    distance?: number;
+  }[];
+}
+
 interface IpAnswer {
   ip: string;
   address: Record<string, unknown> & { latitude?: number; longitude?: number; country: string };
 }
 
-/** Try context (click the map), place search and IP geocoding, with the results on the map. */
+/**
+ * Try context and reverse geocoding (click the map), place search and IP geocoding, with the
+ * results on the map.
+ */
 export default function Playground({ tiles }: { tiles: TileConfig }) {
   const [point, setPoint] = useState<[number, number] | null>(null);
   const context = useMutation({
     mutationFn: ([lat, lng]: [number, number]) =>
       call<ContextAnswer>("GET", `/v1/context?coordinates=${lat},${lng}`).then((r) => r.context),
+  });
+  const reverse = useMutation({
+    mutationFn: ([lat, lng]: [number, number]) =>
+      call<ReverseAnswer>("GET", `/v1/geocode/reverse?coordinates=${lat},${lng}`).then(
+        (r) => r.addresses[0] ?? null,
+      ),
   });
   const ip = useMutation({
     mutationFn: (address: string) =>
@@ -59,6 +78,7 @@ export default function Playground({ tiles }: { tiles: TileConfig }) {
   const pick = (lat: number, lng: number) => {
     setPoint([lat, lng]);
     context.mutate([lat, lng]);
+    reverse.mutate([lat, lng]);
   };
   const ipPoint =
     ip.data?.address.latitude !== undefined && ip.data.address.longitude !== undefined
@@ -73,6 +93,17 @@ export default function Playground({ tiles }: { tiles: TileConfig }) {
           {point && (
             <CircleMarker center={point} radius={7} pathOptions={{ color: "#1d4ed8", fillOpacity: 0.8 }} />
           )}
+          {reverse.data?.latitude !== undefined &&
+            reverse.data.longitude !== undefined &&
+            !!reverse.data.distance && (
+              <CircleMarker
+                center={[reverse.data.latitude, reverse.data.longitude]}
+                radius={5}
+                pathOptions={{ color: "#0f766e", fillOpacity: 0.8 }}
+              >
+                <Tooltip>{reverse.data.formattedAddress}</Tooltip>
+              </CircleMarker>
+            )}
           {placeQuery && places.data && (
             <Circle
               center={placeQuery.near}
@@ -130,12 +161,23 @@ export default function Playground({ tiles }: { tiles: TileConfig }) {
             </button>
           </form>
           {context.isPending && <p className="text-sm text-slate-500">Asking…</p>}
-          <ErrorNote error={context.error} />
+          <ErrorNote error={context.error ?? reverse.error} />
           {context.data && point && (
             <dl aria-label="Context result" className="grid grid-cols-[6rem_1fr] gap-y-1 text-sm">
               <dt className="text-slate-500">Point</dt>
               <dd>
                 {point[0].toFixed(5)}, {point[1].toFixed(5)}
+              </dd>
+              <dt className="text-slate-500">Address</dt>
+              <dd>
+                {reverse.data?.formattedAddress ?? "—"}
+                {reverse.data && (
+                  <span className="text-slate-500">
+                    {" "}
+                    · {reverse.data.layer}
+                    {reverse.data.distance ? ` · ${Math.round(reverse.data.distance)} m` : ""}
+                  </span>
+                )}
               </dd>
               <dt className="text-slate-500">Place</dt>
               <dd>{context.data.place?.name ?? "—"}</dd>

@@ -118,26 +118,39 @@ export function signedDistanceToRing(lng: number, lat: number, ring: readonly Po
 
 /** Distance in meters from a point to the nearest edge of a ring. */
 export function distanceToEdge(lng: number, lat: number, ring: readonly Position[]): number {
+  return nearestOnPath(lng, lat, ring).distance;
+}
+
+/** The point of a path (a line, or a ring's edges) nearest to a point, and its distance in meters. */
+export function nearestOnPath(
+  lng: number,
+  lat: number,
+  path: readonly Position[],
+): { distance: number; position: Position } {
   const project = localProjection(lng, lat);
-  let best = Infinity;
-  let prev = project(ring[0]!);
-  for (let i = 1; i < ring.length; i++) {
-    const cur = project(ring[i]!);
-    const d = distanceToSegment(prev, cur);
-    if (d < best) best = d;
+  let best = { distance: Infinity, position: path[0]! };
+  let prev = project(path[0]!);
+  if (path.length === 1) return { distance: Math.hypot(...prev), position: path[0]! };
+  for (let i = 1; i < path.length; i++) {
+    const cur = project(path[i]!);
+    const { distance, t } = nearestOnSegment(prev, cur);
+    if (distance < best.distance) {
+      const [a, b] = [path[i - 1]!, path[i]!];
+      best = { distance, position: [a[0] + t * (b[0] - a[0]), a[1] + t * (b[1] - a[1])] };
+    }
     prev = cur;
   }
   return best;
 }
 
-/** Distance from the origin to segment ab, all in a local metric projection. */
-function distanceToSegment(a: [number, number], b: [number, number]): number {
+/** The origin's nearest point on segment ab (as a fraction t of the way), all in meters. */
+function nearestOnSegment(a: [number, number], b: [number, number]): { distance: number; t: number } {
   const dx = b[0] - a[0];
   const dy = b[1] - a[1];
   const len2 = dx * dx + dy * dy;
   let t = len2 === 0 ? 0 : -(a[0] * dx + a[1] * dy) / len2;
   t = Math.max(0, Math.min(1, t));
-  return Math.hypot(a[0] + t * dx, a[1] + t * dy);
+  return { distance: Math.hypot(a[0] + t * dx, a[1] + t * dy), t };
 }
 
 /** Area in m² and the area-weighted centroid, computed in a projection centred on the ring. */

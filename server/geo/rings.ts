@@ -141,9 +141,13 @@ export function encodePolygons(polygons: PackedPolygon[]): Buffer {
   return Buffer.from(out.buffer);
 }
 
+/** The numbers of a stored blob, copied: SQLite's buffer need not be 8-byte aligned. */
+export function floatsOf(blob: Uint8Array): Float64Array {
+  return new Float64Array(blob.buffer.slice(blob.byteOffset, blob.byteOffset + blob.byteLength));
+}
+
 export function decodePolygons(blob: Uint8Array): PackedPolygon[] {
-  // Copy: SQLite's buffer need not be 8-byte aligned.
-  const all = new Float64Array(blob.buffer.slice(blob.byteOffset, blob.byteOffset + blob.byteLength));
+  const all = floatsOf(blob);
   let h = 0;
   const count = all[h++]!;
   const shape: number[][] = [];

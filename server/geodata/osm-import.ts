@@ -1,7 +1,7 @@
-import { createReadStream, existsSync, mkdirSync, renameSync, rmSync, statSync } from "node:fs";
-import path from "node:path";
+import { createReadStream, statSync } from "node:fs";
 import { OSMTransform } from "osm-pbf-parser-node";
-import { type AddressRecord, GeodataWriter } from "../db/sqlite/geodata";
+import type { AddressRecord } from "../db/sqlite/geodata";
+import { importName, polygonArea, writeImport } from "./import-file";
 import type { BBox } from "../geo/distance";
 import { encodePolygons, joinRings, packedBBox, polygonsOf, positionsOf } from "../geo/rings";
 import { ringAreaAndCentroid } from "../geo/polygon";
@@ -17,8 +17,8 @@ import { type Tags, placeOf } from "./taxonomy";
  * relations' members into areas. A relation whose rings do not close (cut by the extract's
  * edge) is left out rather than guessed.
  *
- * The file is written beside its final name and renamed over it when complete: a failed or
- * interrupted import leaves the previous one serving.
+ * The file is written beside its final name and renamed over it when complete (import-file.ts):
+ * a failed or interrupted import leaves the previous one serving.
  */
 
 interface OsmNode {
@@ -193,15 +193,6 @@ function lineBBox(c: Float64Array): BBox {
 }
 
 /** Degrees² → m², near the area's latitude: only to order regions by size. */
-function polygonArea(polygons: Float64Array[][]): number {
-  let total = 0;
-  for (const [outer, ...holes] of polygons) {
-    const area = (r: Float64Array) => ringAreaAndCentroid(positionsOf(r)).area;
-    total += area(outer!) - holes.reduce((s, h) => s + area(h), 0);
-  }
-  return total;
-}
-
 function addressOf(tags: Tags, lng: number, lat: number): AddressRecord | null {
   const number = tags["addr:housenumber"];
   if (!number) return null;
@@ -234,14 +225,6 @@ async function readPass(
   for await (const batch of parser as AsyncIterable<OsmItem[]>) for (const item of batch) visit(item);
 }
 
-/** The import's name from its file: "liechtenstein-2021.osm.pbf" → "liechtenstein-2021". */
-export function importName(file: string): string {
-  return path
-    .basename(file)
-    .replace(/\.osm\.pbf$|\.pbf$/i, "")
-    .replace(/[^A-Za-z0-9._-]+/g, "-");
-}
-
 export async function importOsm(
   file: string,
   options: { dir: string; name?: string; onProgress?: (p: ImportProgress) => void },
@@ -249,12 +232,6 @@ export async function importOsm(
   const started = performance.now();
   const size = statSync(file).size;
   const name = options.name ?? importName(file);
-  if (!/^[A-Za-z0-9][A-Za-z0-9._-]*$/.test(name))
-    throw new Error(`import name "${name}" must be letters, digits, . _ -`);
-  mkdirSync(options.dir, { recursive: true });
-  const target = path.join(options.dir, `${name}.sqlite`);
-  const partial = path.join(options.dir, `.${name}.sqlite.partial-${process.pid}`);
-  if (existsSync(partial)) rmSync(partial);
 
   const counts = { nodes: 0, ways: 0, relations: 0 };
   let lastReport = 0;
@@ -284,8 +261,7 @@ export async function importOsm(
   );
   report(1, size, true);
 
-  const writer = new GeodataWriter(partial);
-  try {
+  const written = await writeImport({ dir: options.dir, name, source: file }, async (writer) => {
     const nodes = new NodeLocations();
     const memberLines = new Map<number, Float64Array>();
     const extent = { minLng: Infinity, minLat: Infinity, maxLng: -Infinity, maxLat: -Infinity };
@@ -405,28 +381,9 @@ export async function importOsm(
       }
     }
 
-    writer.meta("name", name);
-    writer.meta("source", path.basename(file));
-    writer.meta("importedAt", new Date().toISOString());
     if (counts.nodes)
       writer.meta("bbox", JSON.stringify([extent.minLng, extent.minLat, extent.maxLng, extent.maxLat]));
-    writer.meta("counts", JSON.stringify({ ...writer.counts, ...counts, skippedRelations: skipped }));
-    const summary: ImportSummary = {
-      name,
-      file: target,
-      ...writer.counts,
-      ...counts,
-      skippedRelations: skipped,
-      seconds: (performance.now() - started) / 1000,
-    };
-    writer.finish();
-    // The swap: readers see the old file or the new one, never a mix.
-    renameSync(partial, target);
-    summary.seconds = (performance.now() - started) / 1000;
-    return summary;
-  } catch (error) {
-    writer.abandon();
-    rmSync(partial, { force: true });
-    throw error;
-  }
+    return { ...counts, skippedRelations: skipped };
+  });
+  return { name, file: written.file, ...written.counts, seconds: (performance.now() - started) / 1000 };
 }

@@ -1,5 +1,6 @@
 import { type Region, type RegionType, embeddedRegionsAt } from "../regions/embedded";
 import { embeddedPostalCodeAt } from "../regions/postal";
+import type { StoredRegion } from "../db/sqlite/geodata";
 import { imports } from "./store";
 
 /**
@@ -12,17 +13,24 @@ import { imports } from "./store";
 export const REGION_TYPES = ["country", "state", "postalCode", "dma"] as const satisfies RegionType[];
 export type Regions = Partial<Record<(typeof REGION_TYPES)[number], Region>>;
 
-export function regionsAt(lng: number, lat: number): Regions {
-  const found: Regions = {};
-  const areas: Partial<Record<string, number>> = {};
+/** The smallest imported region of each type containing the point (county and city included). */
+export function importedRegionsAt(lng: number, lat: number): Partial<Record<string, StoredRegion>> {
+  const found: Partial<Record<string, StoredRegion>> = {};
   for (const file of imports()) {
     for (const r of file.regionsAt(lng, lat)) {
-      const type = r.type as keyof Regions;
-      if (!(REGION_TYPES as readonly string[]).includes(type)) continue;
-      if (found[type] && areas[type]! <= r.area) continue;
-      found[type] = { type, name: r.name, ...(r.code && { code: r.code }) };
-      areas[type] = r.area;
+      const current = found[r.type];
+      if (!current || r.area < current.area) found[r.type] = r;
     }
+  }
+  return found;
+}
+
+export function regionsAt(lng: number, lat: number): Regions {
+  const found: Regions = {};
+  const imported = importedRegionsAt(lng, lat);
+  for (const type of REGION_TYPES) {
+    const r = imported[type];
+    if (r) found[type] = { type, name: r.name, ...(r.code && { code: r.code }) };
   }
   if (!found.country || !found.state) {
     const embedded = embeddedRegionsAt(lng, lat);

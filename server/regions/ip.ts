@@ -1,8 +1,8 @@
 import { readFileSync } from "node:fs";
 import { BlockList, isIP } from "node:net";
 import path from "node:path";
-import countries from "i18n-iso-countries";
 import { Reader, type Response as MmdbResponse } from "mmdb-lib";
+import { type Address, countryFields, pointFields } from "../geocode/address";
 import { ApiError } from "../http/errors";
 import { countryCenter } from "./embedded";
 import { packageFile } from "./package-file";
@@ -59,9 +59,6 @@ for (const [net, prefix] of [
   NO_LOCATION.addSubnet(net, prefix, "ipv6");
 }
 
-const flag = (code: string) =>
-  String.fromCodePoint(...[...code.toUpperCase()].map((c) => 0x1f1e6 + c.charCodeAt(0) - 65));
-
 /** Normalizes an address (IPv4-mapped IPv6 becomes IPv4) or refuses it with a 400. */
 export function parseIp(text: string): { ip: string; family: "ipv4" | "ipv6" } {
   const trimmed = text.trim();
@@ -91,16 +88,9 @@ export function geocodeIp(text: string) {
   const [lng, lat] = hasPoint
     ? [record.location!.longitude!, record.location!.latitude!]
     : (countryCenter(countryCode) ?? []);
-  const address = {
-    ...(lat !== undefined &&
-      lng !== undefined && {
-        latitude: lat,
-        longitude: lng,
-        geometry: { type: "Point", coordinates: [lng, lat] },
-      }),
-    country: countries.getName(countryCode, "en") ?? countryCode,
-    countryCode,
-    countryFlag: flag(countryCode),
+  const address: Address = {
+    ...(lat !== undefined && lng !== undefined && pointFields(lng, lat)),
+    ...countryFields(countryCode),
     ...(state?.names?.en && { state: state.names.en }),
     ...(state?.iso_code && { stateCode: state.iso_code }),
     ...(city && { city }),

@@ -72,6 +72,66 @@ describe("GET /v1/geocode/ip", () => {
   });
 });
 
+describe("GET /v1/geocode/reverse from the embedded data", () => {
+  type Address = Record<string, unknown>;
+  const reverse = async (coordinates: string) => {
+    const res = await api("GET", `/v1/geocode/reverse?coordinates=${coordinates}`);
+    expect(res.status, JSON.stringify(res.body)).toBe(200);
+    return res.body.addresses as Address[];
+  };
+
+  it("names the city, state, postal code and country of a US coordinate", async () => {
+    const [address, ...more] = await reverse("40.7831,-73.9712");
+    expect(more).toEqual([]);
+    expect(address).toMatchObject({
+      latitude: 40.7831,
+      longitude: -73.9712,
+      geometry: { type: "Point", coordinates: [-73.9712, 40.7831] },
+      country: "United States of America",
+      countryCode: "US",
+      countryFlag: "🇺🇸",
+      state: "New York",
+      stateCode: "NY",
+      city: "New York City",
+      postalCode: "10024",
+      formattedAddress: "New York City, NY 10024, US",
+      layer: "postalCode",
+      confidence: "fallback",
+      distance: 0,
+    });
+    // Without an import there is no street or house number: none is invented.
+    expect(address).not.toHaveProperty("street");
+    expect(address).not.toHaveProperty("number");
+  });
+
+  it("finds cities anywhere, small ones near their centre only, and nothing at sea", async () => {
+    expect(await reverse("48.8566,2.3522")).toMatchObject([
+      { city: "Paris", countryCode: "FR", layer: "locality", formattedAddress: "Paris, FR" },
+    ]);
+    expect((await reverse("47.1415,9.5215"))[0]).toMatchObject({ city: "Vaduz", countryCode: "LI" });
+    expect((await reverse("35.6812,139.7671"))[0]).toMatchObject({ city: "Tokyo", countryCode: "JP" });
+    // Central Nevada: in a state, 25 km from any ZIP centroid, far from any city of 1,000 people.
+    const [desert] = await reverse("39,-117.5");
+    expect(desert).toMatchObject({ stateCode: "NV", layer: "state" });
+    expect(desert).not.toHaveProperty("city");
+    expect(await reverse("30,-40")).toEqual([]);
+  });
+
+  it.each([
+    ["", /required/],
+    ["40.7", /latitude.*longitude|<latitude>,<longitude>/],
+    ["91,0", /latitude/],
+    ["banana,1", /latitude|number/],
+  ])("refuses coordinates=%j with a 400 naming the parameter", async (coordinates, message) => {
+    expectError(
+      await api("GET", `/v1/geocode/reverse?coordinates=${coordinates}`),
+      400,
+      "coordinates",
+      message,
+    );
+  });
+});
+
 describe("regions of tracked users", () => {
   type Ev = { type: string; region?: { type: string; code?: string; name: string } };
   const track = async (deviceId: string, latitude: number, longitude: number) => {

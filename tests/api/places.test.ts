@@ -94,6 +94,56 @@ describe("context from imported data", () => {
   });
 });
 
+describe("GET /v1/geocode/reverse from imported data", () => {
+  const reverse = async (p: { lng: number; lat: number }) => {
+    const res = await api("GET", `/v1/geocode/reverse?coordinates=${at(p)}`);
+    expect(res.status, JSON.stringify(res.body)).toBe(200);
+    return (res.body.addresses as Record<string, unknown>[])[0];
+  };
+
+  it("answers the nearest house number, with the imported city, county and country", async () => {
+    // 5 m from the cafe, which carries the address 1 Main Street.
+    expect(await reverse({ lng: TESTLAND.cafe.lng, lat: TESTLAND.cafe.lat + 0.000045 })).toMatchObject({
+      number: "1",
+      street: "Main Street",
+      addressLabel: "1 Main Street",
+      postalCode: "10001",
+      city: "Testville",
+      county: "Lower County",
+      country: "Testland",
+      countryCode: "XT",
+      placeLabel: "Bean There",
+      formattedAddress: "1 Main Street, Testville, 10001, XT",
+      layer: "address",
+      confidence: "exact",
+      latitude: TESTLAND.cafe.lat,
+      longitude: TESTLAND.cafe.lng,
+      distance: 5,
+    });
+  });
+
+  it("falls back to the nearest named street, then to the areas", async () => {
+    // 400 m east of the addresses, 33 m north of Main Street (which runs along latitude 0.0199).
+    const street = await reverse({ lng: 0.024, lat: 0.0202 });
+    expect(street).toMatchObject({ street: "Main Street", layer: "street", confidence: "fallback" });
+    expect(street).not.toHaveProperty("number");
+    expect(street!.latitude).toBeCloseTo(0.0199, 6);
+    expect(street!.longitude).toBeCloseTo(0.024, 6);
+    expect(street!.distance as number).toBeCloseTo(33.4, 0);
+    // Far from every street and outside the city: the postal code is the most precise part.
+    const area = await reverse({ lng: TESTLAND.postal.lng, lat: TESTLAND.postal.lat });
+    expect(area).toMatchObject({
+      postalCode: "10001",
+      county: "Lower County",
+      layer: "postalCode",
+      distance: 0,
+    });
+    expect(area).not.toHaveProperty("street");
+    expect(area).not.toHaveProperty("city");
+    expect((await reverse(TESTLAND.north))!.layer).toBe("state");
+  });
+});
+
 describe("GET /v1/search/places", () => {
   const search = (query: string, key = keys.secret) => api("GET", `/v1/search/places?${query}`, { key });
 

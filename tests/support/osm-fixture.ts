@@ -7,6 +7,7 @@ import type { TestNode, TestOsm, TestRelation, TestWay } from "./osm-pbf";
  * - country "Testland" (XT): a 0.1° square made of two open ways joined into one ring
  * - state "Northern" (XT-NO): the square's upper half, one closed way
  * - postal code 10001: the lower-left quarter with a hole (postal code 10002 fills the hole)
+ * - county "Lower County": the lower half; city "Testville": the square around the cafe and mall
  * - a boundary whose member way is missing from the extract: left out
  * - places: a cafe of a chain, a supermarket 55 m east of it, a mall (area) with a shoe shop
  *   mapped as a point inside it, an airport with an IATA code, a park (multipolygon relation),
@@ -99,6 +100,21 @@ export function testland(): TestOsm {
         "ISO3166-2": "XT-CO",
       },
       members: [{ type: "way", ref: 999, role: "outer" }],
+    },
+  );
+
+  // County and city.
+  ways.push({ id: 105, refs: ring(0, 0, 0.1, 0.05) }, { id: 106, refs: ring(0.015, 0.015, 0.035, 0.035) });
+  relations.push(
+    {
+      id: 1006,
+      tags: { type: "boundary", boundary: "administrative", admin_level: "6", name: "Lower County" },
+      members: [{ type: "way", ref: 105, role: "outer" }],
+    },
+    {
+      id: 1007,
+      tags: { type: "boundary", boundary: "administrative", admin_level: "8", name: "Testville" },
+      members: [{ type: "way", ref: 106, role: "outer" }],
     },
   );
 

@@ -1,7 +1,7 @@
 import Database from "better-sqlite3";
 import { type BBox } from "../../geo/distance";
 import { type BandedRing, bandRing, pointInBandedRing } from "../../geo/polygon";
-import { decodePolygons } from "../../geo/rings";
+import { decodePolygons, floatsOf } from "../../geo/rings";
 
 /**
  * Imported geodata (docs/data.md): one SQLite file per imported region, apart from the main
@@ -223,11 +223,7 @@ function placeFromRow(r: PlaceRow): StoredPlace {
     ...(r.grp && { group: r.grp }),
     lng: r.lng,
     lat: r.lat,
-    ...(r.shape && {
-      ring: new Float64Array(
-        r.shape.buffer.slice(r.shape.byteOffset, r.shape.byteOffset + r.shape.byteLength),
-      ),
-    }),
+    ...(r.shape && { ring: floatsOf(r.shape) }),
   };
 }
 
@@ -341,6 +337,31 @@ export class GeodataFile {
       `SELECT oid, name, categories, chainSlug, chainName, grp, lng, lat, shape FROM places WHERE oid = ?`,
     ).get(oid) as PlaceRow | undefined;
     return row && placeFromRow(row);
+  }
+
+  /** Addresses whose point lies in the box. */
+  addressesIn(b: BBox): AddressRecord[] {
+    const rows = this.prepared(
+      `SELECT a.number, a.street, a.unit, a.postcode, a.city, a.lng, a.lat
+       FROM addresses_index i CROSS JOIN addresses a ON a.id = i.id
+       WHERE i.minLng <= ? AND i.maxLng >= ? AND i.minLat <= ? AND i.maxLat >= ?`,
+    ).all(b.maxLng, b.minLng, b.maxLat, b.minLat) as Record<keyof AddressRecord, string | number | null>[];
+    return rows.map(
+      (r) => Object.fromEntries(Object.entries(r).filter(([, v]) => v !== null)) as unknown as AddressRecord,
+    );
+  }
+
+  /** Streets whose bounding box meets the box, with their lines. */
+  streetsIn(b: BBox): Omit<StreetRecord, "bbox">[] {
+    const rows = this.prepared(
+      `SELECT s.name, s.kind, s.shape FROM streets_index i CROSS JOIN streets s ON s.id = i.id
+       WHERE i.minLng <= ? AND i.maxLng >= ? AND i.minLat <= ? AND i.maxLat >= ?`,
+    ).all(b.maxLng, b.minLng, b.maxLat, b.minLat) as { name: string; kind: string; shape: Buffer }[];
+    return rows.map((r) => ({
+      name: r.name,
+      kind: r.kind,
+      line: floatsOf(r.shape),
+    }));
   }
 
   /** The imported regions meeting a box, as GeoJSON-ready polygons (for the dashboard map). */

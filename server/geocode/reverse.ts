@@ -1,0 +1,128 @@
+import type { AddressRecord } from "../db/sqlite/geodata";
+import { type BBox, bboxAround, haversine } from "../geo/distance";
+import { nearestOnPath } from "../geo/polygon";
+import { positionsOf } from "../geo/rings";
+import { placeAt } from "../geodata/places";
+import { importedRegionsAt, regionsAt } from "../geodata/regions";
+import { imports } from "../geodata/store";
+import { cityAt, neighborhoodAt } from "../regions/cities";
+import { type Address, countryFields, formatAddress, pointFields } from "./address";
+
+/**
+ * Reverse geocoding (docs/api.md#reverse-geocoding): the address at a coordinate, from what the
+ * service knows there. With an OSM import, the nearest house number within 100 m, else the
+ * nearest named street within 50 m; anywhere, the areas the point lies in: imported boundaries
+ * first, then the embedded countries, US states and postal codes, and the nearest GeoNames city
+ * (server/regions/cities.ts). The answer's `layer` is its most precise part.
+ */
+
+/** How far the nearest house number may be for the answer to be that address. */
+export const ADDRESS_REACH_M = 100;
+/** How far the nearest street may be for the answer to name it. */
+export const STREET_REACH_M = 50;
+
+interface Found<T> {
+  item: T;
+  distance: number;
+  position: [number, number];
+}
+
+function nearestAddress(lng: number, lat: number, box: BBox) {
+  let best: Found<AddressRecord> | undefined;
+  for (const file of imports()) {
+    for (const a of file.addressesIn(box)) {
+      const distance = haversine(lng, lat, a.lng, a.lat);
+      if (distance <= ADDRESS_REACH_M && (!best || distance < best.distance)) {
+        best = { item: a, distance, position: [a.lng, a.lat] };
+      }
+    }
+  }
+  return best;
+}
+
+function nearestStreet(lng: number, lat: number, box: BBox) {
+  let best: Found<string> | undefined;
+  for (const file of imports()) {
+    for (const s of file.streetsIn(box)) {
+      const { distance, position } = nearestOnPath(lng, lat, positionsOf(s.line));
+      if (distance <= STREET_REACH_M && (!best || distance < best.distance)) {
+        best = { item: s.name, distance, position: position as [number, number] };
+      }
+    }
+  }
+  return best;
+}
+
+/** The areas a point is in, as address fields (no point, no layer). */
+function areaFields(lng: number, lat: number): Partial<Address> {
+  const regions = regionsAt(lng, lat);
+  const imported = importedRegionsAt(lng, lat);
+  const countryCode = regions.country?.code;
+  // A GeoNames city is only taken in the country the point is in (none at sea).
+  const embeddedCity = countryCode ? cityAt(lng, lat) : undefined;
+  const city =
+    imported.city?.name ?? (embeddedCity?.countryCode === countryCode ? embeddedCity?.name : undefined);
+  const neighborhood = countryCode ? neighborhoodAt(lng, lat) : undefined;
+  return {
+    ...(regions.country &&
+      (countryCode ? countryFields(countryCode, regions.country.name) : { country: regions.country.name })),
+    ...(regions.state && { state: regions.state.name }),
+    ...(regions.state?.code && { stateCode: regions.state.code }),
+    ...(imported.county && { county: imported.county.name }),
+    ...(city && { city }),
+    ...(neighborhood && neighborhood.countryCode === countryCode && { neighborhood: neighborhood.name }),
+    ...(regions.postalCode && { postalCode: regions.postalCode.code ?? regions.postalCode.name }),
+  };
+}
+
+const round = (meters: number) => Math.round(meters * 10) / 10;
+
+/** The addresses at a coordinate: one, or none where nothing is known (open sea). */
+export function reverseGeocode(lat: number, lng: number): Address[] {
+  const areas = areaFields(lng, lat);
+  const address = nearestAddress(lng, lat, bboxAround(lng, lat, ADDRESS_REACH_M));
+  const street = address ? undefined : nearestStreet(lng, lat, bboxAround(lng, lat, STREET_REACH_M));
+  const place = placeAt(lng, lat);
+  let result: Omit<Address, "formattedAddress">;
+  if (address) {
+    const a = address.item;
+    const label = [a.number, a.street].filter(Boolean).join(" ");
+    result = {
+      ...pointFields(...address.position),
+      ...areas,
+      ...(a.city && { city: a.city }),
+      ...(a.postcode && { postalCode: a.postcode }),
+      number: a.number,
+      ...(a.street && { street: a.street }),
+      addressLabel: a.unit ? `${label} ${a.unit}` : label,
+      layer: "address",
+      confidence: "exact",
+      distance: round(address.distance),
+    };
+  } else if (street) {
+    result = {
+      ...pointFields(...street.position),
+      ...areas,
+      street: street.item,
+      addressLabel: street.item,
+      layer: "street",
+      confidence: "fallback",
+      distance: round(street.distance),
+    };
+  } else {
+    if (!areas.country) return [];
+    const layer = areas.postalCode
+      ? "postalCode"
+      : areas.city
+        ? "locality"
+        : areas.county
+          ? "county"
+          : areas.state
+            ? "state"
+            : "country";
+    // An area answer is located at the point asked about: the point is in that area.
+    result = { ...pointFields(lng, lat), ...areas, layer, confidence: "fallback", distance: 0 };
+  }
+  if (place) result.placeLabel = place.name;
+  return [{ ...result, formattedAddress: formatAddress(result) }];
+}
