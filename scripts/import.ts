@@ -2,19 +2,30 @@ import "./load-env";
 import { existsSync, rmSync } from "node:fs";
 import path from "node:path";
 import { parseArgs } from "node:util";
+import {
+  GEOJSON_REGION_TYPES,
+  GeojsonImportError,
+  type GeojsonRegionType,
+  importGeojsonRegions,
+} from "../server/geodata/geojson-import";
 import { type ImportProgress, importOsm } from "../server/geodata/osm-import";
 import { geodataDir } from "../server/geodata/store";
 import { importList } from "../server/geodata/view";
 import { runCli } from "./cli";
 
-const USAGE = `Import OpenStreetMap data (docs/data.md#osm-import).
+const USAGE = `Import OpenStreetMap extracts and GeoJSON regions (docs/data.md#osm-import).
 
   npm run import -- <file.osm.pbf> [--name NAME]   import, replacing the import of the same name
+  npm run import -- <file.geojson> --type TYPE [--name NAME] [--name-field F] [--code-field F]
+                                                    regions from GeoJSON polygons; TYPE is one of
+                                                    ${GEOJSON_REGION_TYPES.join(", ")}
   npm run import -- --list                          the imports the service answers from
   npm run import -- --remove NAME                   stop answering from an import
 
 The name defaults to the file's ("liechtenstein-2021.osm.pbf" → liechtenstein-2021). A running
 service picks up a finished import within a second; a failed or interrupted one changes nothing.
+A GeoJSON region's name comes from its "name" property (or --name-field), its code from "code"
+(or --code-field, else the feature's id).
 Imports live in GEODATA_DIR (default: geodata/ beside the database).`;
 
 const mb = (bytes: number) => `${(bytes / 1e6).toFixed(0)} MB`;
@@ -41,6 +52,41 @@ function progressPrinter(): (p: ImportProgress) => void {
   };
 }
 
+async function importRegions(
+  input: string,
+  dir: string,
+  values: { type?: string; name?: string; "name-field"?: string; "code-field"?: string },
+): Promise<number> {
+  const type = values.type as GeojsonRegionType | undefined;
+  if (!type || !(GEOJSON_REGION_TYPES as readonly string[]).includes(type)) {
+    console.error(
+      `A GeoJSON import needs --type, one of ${GEOJSON_REGION_TYPES.join(", ")} (for example --type dma).`,
+    );
+    return 1;
+  }
+  try {
+    const summary = await importGeojsonRegions(input, {
+      dir,
+      type,
+      name: values.name,
+      nameField: values["name-field"],
+      codeField: values["code-field"],
+    });
+    const skipped = summary.skippedFeatures
+      ? ` (${summary.skippedFeatures} features that are not polygons left out)`
+      : "";
+    console.log(
+      `Imported ${summary.name} in ${summary.seconds.toFixed(1)} s: ${summary.regions} region${summary.regions === 1 ? "" : "s"} of type ${type}${skipped}.` +
+        `\n→ ${summary.file}`,
+    );
+    return 0;
+  } catch (error) {
+    if (!(error instanceof GeojsonImportError)) throw error;
+    console.error(`${input}: ${error.message}. Nothing was changed.`);
+    return 1;
+  }
+}
+
 async function main(): Promise<number> {
   const { positionals, values } = parseArgs({
     allowPositionals: true,
@@ -48,6 +94,9 @@ async function main(): Promise<number> {
       name: { type: "string" },
       list: { type: "boolean", default: false },
       remove: { type: "string" },
+      type: { type: "string" },
+      "name-field": { type: "string" },
+      "code-field": { type: "string" },
       help: { type: "boolean", short: "h" },
     },
   });
@@ -84,6 +133,11 @@ async function main(): Promise<number> {
   }
   if (!existsSync(input)) {
     console.error(`No such file: ${input}`);
+    return 1;
+  }
+  if (/\.(geo)?json$/i.test(input)) return importRegions(input, dir, values);
+  if (values.type || values["name-field"] || values["code-field"]) {
+    console.error("--type, --name-field and --code-field are for GeoJSON files (.geojson, .json).");
     return 1;
   }
   const summary = await importOsm(input, { dir, name: values.name, onProgress: progressPrinter() });
