@@ -5,6 +5,8 @@ import path from "node:path";
 
 export const root = path.resolve(import.meta.dirname, "..");
 export const nextBin = path.join(root, "node_modules/next/dist/bin/next");
+/** The server in front of Next.js (scripts/serve.mjs): `node serveScript start|dev -p PORT -H HOST`. */
+export const serveScript = path.join(root, "scripts/serve.mjs");
 export const nextEnv = { ...process.env, NEXT_TELEMETRY_DISABLED: "1" };
 
 /** Everything the production build is made from. */

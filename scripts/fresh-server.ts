@@ -7,7 +7,7 @@ import { parseArgs } from "node:util";
 import { databaseFile } from "../server/config/database-url";
 
 /**
- * A production server (`next start`) on a new database file in a temporary folder, with keys
+ * A production server (scripts/serve.mjs) on a new database file in a temporary folder, with keys
  * made by the project's own code: what API tests, browser tests and benchmarks run against.
  *
  * As a command (Playwright's webServer): tsx scripts/fresh-server.ts --port 3100 --keys FILE
@@ -86,20 +86,20 @@ export async function startFreshServer(opts: ServeOptions = {}): Promise<FreshSe
 export interface RunningServer {
   url: string;
   databaseUrl: string;
-  /** the `next start` process */
+  /** the server process (scripts/serve.mjs) */
   pid: number;
   output(): string;
   stop(): Promise<void>;
 }
 
-/** `next start` on an existing, migrated database; resolves once it answers /healthz. */
+/** The production server on an existing, migrated database; resolves once it answers /healthz. */
 export async function serve(databaseUrl: string, opts: ServeOptions = {}): Promise<RunningServer> {
-  const { nextBin, nextEnv, root } = await import("./build");
+  const { nextEnv, root, serveScript } = await import("./build");
   const port = opts.port ?? (await freePort());
   let output = "";
   const child: ChildProcess = spawn(
     process.execPath,
-    [...(opts.nodeArgs ?? []), nextBin, "start", "-p", String(port), "-H", "127.0.0.1"],
+    [...(opts.nodeArgs ?? []), serveScript, "start", "-p", String(port), "-H", "127.0.0.1"],
     {
       cwd: root,
       env: { ...nextEnv, DATABASE_URL: databaseUrl, ...opts.env },

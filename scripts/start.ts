@@ -5,7 +5,7 @@ import { env } from "../server/config/env";
 import { prisma } from "../server/db/client";
 import { ensureFirstAdmin } from "../server/auth/accounts";
 import { ensureInitialKeys } from "../server/setup/first-run";
-import { buildIfStale, nextBin, nextEnv, root } from "./build";
+import { buildIfStale, nextEnv, root, serveScript } from "./build";
 import { migrate } from "./migrate";
 
 /**
@@ -77,7 +77,7 @@ async function main(): Promise<void> {
   const url = `http://${HOST === "0.0.0.0" ? "localhost" : HOST}:${PORT}`;
   const child: ChildProcess = spawn(
     process.execPath,
-    [nextBin, dev ? "dev" : "start", "-p", String(PORT), "-H", HOST],
+    [serveScript, dev ? "dev" : "start", "-p", String(PORT), "-H", HOST],
     {
       cwd: root,
       env: nextEnv,

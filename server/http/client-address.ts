@@ -1,8 +1,7 @@
 /**
- * The caller's address: the first hop of X-Forwarded-For. Next.js fills that header with the
- * socket's address when a request arrives without one; a request that brings its own keeps it,
- * so behind the internet without a proxy that sets the header, the value is the caller's claim.
- * Run the service behind a reverse proxy that sets X-Forwarded-For (docs/api.md).
+ * The caller's address: the first hop of X-Forwarded-For. The server in front of Next.js
+ * (scripts/serve.mjs) sets that header to the connection's address unless TRUST_PROXY=true,
+ * when a reverse proxy sets it (docs/api.md#ip-geocoding-secret-key-publishable-when-allowed).
  */
 export function clientAddress(req: Request): string {
   return req.headers.get("x-forwarded-for")?.split(",")[0]?.trim() || "unknown";
