@@ -1,9 +1,13 @@
 import { execFileSync } from "node:child_process";
-import { existsSync, mkdirSync, mkdtempSync, renameSync, rmSync, statSync } from "node:fs";
+import { existsSync, mkdirSync, mkdtempSync, rmSync, statSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { databaseFile } from "../server/config/database-url";
-import { GeodataWriter } from "../server/db/sqlite/geodata";
+import type { GeodataWriter } from "../server/db/sqlite/geodata";
+import { reverseGeocode } from "../server/geocode/reverse";
+import { writeImport } from "../server/geodata/import-file";
+import { placeAt } from "../server/geodata/places";
+import { regionsAt } from "../server/geodata/regions";
 import { encodePolygons } from "../server/geo/rings";
 import { CATEGORIES } from "../server/geodata/taxonomy";
 import { rng } from "./geofence-data";
@@ -11,9 +15,9 @@ import type { Bench } from "./suite";
 
 /**
  * Geodata: the import of each shared extract (time and peak memory, in a child process as
- * `npm run import` runs it), then context, place search and IP geocoding over HTTP with 1,000
- * and 100,000 synthetic places in a 20 km square (a city's density at 100,000), with 400
- * postal-code areas and a country around them.
+ * `npm run import` runs it), then context, place search, reverse and IP geocoding over HTTP with
+ * 1,000 and 100,000 synthetic places and as many addresses in a 20 km square (a city's density
+ * at 100,000), with streets every 110 m, 400 postal-code areas and a country around them.
  */
 
 const EXTRACTS = ["monaco-2016", "andorra-2021", "liechtenstein-2021", "beatty-nevada"];
@@ -54,11 +58,18 @@ function importExtracts(b: Bench) {
 }
 
 /** Writes a synthetic import of `count` places into the server's geodata folder. */
+/** Streets every this many degrees across the square, both ways: about 110 m apart. */
+const STREET_STEP = 0.001;
+
 function writeSynthetic(geodata: string, count: number) {
+  return writeImport({ dir: geodata, name: "synthetic", source: "synthetic" }, async (w) => {
+    fillSynthetic(w, count);
+    return {};
+  });
+}
+
+function fillSynthetic(w: GeodataWriter, count: number) {
   const r = rng(count);
-  const partial = path.join(geodata, ".synthetic.partial");
-  rmSync(partial, { force: true });
-  const w = new GeodataWriter(partial);
   for (let i = 0; i < count; i++) {
     const lng = AREA.minLng + r() * (AREA.maxLng - AREA.minLng);
     const lat = AREA.minLat + r() * (AREA.maxLat - AREA.minLat);
@@ -71,6 +82,26 @@ function writeSynthetic(geodata: string, count: number) {
       lng,
       lat,
       bbox: { minLng: lng, maxLng: lng, minLat: lat, maxLat: lat },
+    });
+    // As many house numbers as places, each on the nearest east-west street.
+    w.address({ number: String(1 + (i % 300)), street: `Street ${Math.round(lat / STREET_STEP)}`, lng, lat });
+  }
+  for (let lat = AREA.minLat; lat <= AREA.maxLat; lat += STREET_STEP) {
+    const line = Float64Array.from([AREA.minLng, lat, AREA.maxLng, lat]);
+    w.street({
+      name: `Street ${Math.round(lat / STREET_STEP)}`,
+      kind: "residential",
+      line,
+      bbox: { minLng: AREA.minLng, maxLng: AREA.maxLng, minLat: lat, maxLat: lat },
+    });
+  }
+  for (let lng = AREA.minLng; lng <= AREA.maxLng; lng += STREET_STEP) {
+    const line = Float64Array.from([lng, AREA.minLat, lng, AREA.maxLat]);
+    w.street({
+      name: `Avenue ${Math.round(lng / STREET_STEP)}`,
+      kind: "residential",
+      line,
+      bbox: { minLng: lng, maxLng: lng, minLat: AREA.minLat, maxLat: AREA.maxLat },
     });
   }
   const square = (minLng: number, minLat: number, maxLng: number, maxLat: number) =>
@@ -113,9 +144,31 @@ function writeSynthetic(geodata: string, count: number) {
     shape: encodePolygons([[square(all.minLng, all.minLat, all.maxLng, all.maxLat)]]),
     bbox: all,
   });
-  w.meta("name", "synthetic");
-  w.finish();
-  renameSync(partial, path.join(geodata, "synthetic.sqlite"));
+}
+
+/**
+ * The lookups behind context and reverse geocoding, timed in this process on the same files the
+ * server reads: what a request costs beyond the framework's own floor (the no-op route).
+ */
+function timeInProcess(b: Bench, label: string, point: () => [number, number]) {
+  const N = 5000;
+  const time = (fn: (lng: number, lat: number) => unknown) => {
+    fn(...point()); // loads the embedded data outside the timing
+    const times: number[] = [];
+    for (let i = 0; i < N; i++) {
+      const [lng, lat] = point();
+      const t = performance.now();
+      fn(lng, lat);
+      times.push((performance.now() - t) * 1000);
+    }
+    times.sort((x, y) => x - y);
+    return `p50 ${times[N / 2]!.toFixed(0)} µs, p99 ${times[N * 0.99]!.toFixed(0)} µs`;
+  };
+  b.note(
+    `In-process (${label}), ${N} random points: context's place and regions ` +
+      `${time((lng, lat) => (placeAt(lng, lat), regionsAt(lng, lat)))}; reverse geocoding ` +
+      `${time((lng, lat) => reverseGeocode(lat, lng))}`,
+  );
 }
 
 async function waitForPlaces(b: Bench, count: number) {
@@ -139,7 +192,7 @@ export async function geodataSuite(b: Bench): Promise<void> {
   const secret = { authorization: b.server.keys.secret };
   const publishable = { authorization: b.server.keys.publishable };
   for (const count of [1000, 100_000]) {
-    writeSynthetic(geodata, count);
+    await writeSynthetic(geodata, count);
     await waitForPlaces(b, count);
     const pick = rng(7);
     const point = () => {
@@ -148,6 +201,13 @@ export async function geodataSuite(b: Bench): Promise<void> {
       return `${lat.toFixed(6)},${lng.toFixed(6)}`;
     };
     const label = count.toLocaleString("en");
+    const streets = Math.round(
+      (AREA.maxLat - AREA.minLat) / STREET_STEP + (AREA.maxLng - AREA.minLng) / STREET_STEP,
+    );
+    timeInProcess(b, `${label} places and addresses`, () => {
+      const [lat, lng] = point().split(",").map(Number);
+      return [lng!, lat!];
+    });
     await b.runBoth({
       name: `GET /v1/context (${label} places)`,
       url: b.server.url,
@@ -168,7 +228,21 @@ export async function geodataSuite(b: Bench): Promise<void> {
         path: `/v1/search/places?near=${point()}&radius=10000&categories=coffee-shop&limit=100`,
       }),
     });
+    await b.runBoth({
+      name: `GET /v1/geocode/reverse (${label} addresses, ${streets} streets)`,
+      url: b.server.url,
+      headers: secret,
+      next: () => ({ path: `/v1/geocode/reverse?coordinates=${point()}` }),
+    });
     if (count === 1000) {
+      await b.runBoth({
+        name: "GET /v1/geocode/reverse at random points from 50°S to 70°N (embedded data only)",
+        url: b.server.url,
+        headers: secret,
+        next: () => ({
+          path: `/v1/geocode/reverse?coordinates=${(pick() * 120 - 50).toFixed(4)},${(pick() * 340 - 170).toFixed(4)}`,
+        }),
+      });
       await b.runBoth({
         name: "GET /v1/geocode/ip",
         url: b.server.url,
