@@ -55,8 +55,8 @@ function nearestStreet(lng: number, lat: number, box: BBox) {
 
 /** The areas a point is in, as address fields (no point, no layer). */
 function areaFields(lng: number, lat: number): Partial<Address> {
-  const regions = regionsAt(lng, lat);
   const imported = importedRegionsAt(lng, lat);
+  const regions = regionsAt(lng, lat, imported);
   const countryCode = regions.country?.code;
   // A GeoNames city is only taken in the country the point is in (none at sea).
   const embeddedCity = countryCode ? cityAt(lng, lat) : undefined;

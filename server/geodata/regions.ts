@@ -25,9 +25,8 @@ export function importedRegionsAt(lng: number, lat: number): Partial<Record<stri
   return found;
 }
 
-export function regionsAt(lng: number, lat: number): Regions {
+export function regionsAt(lng: number, lat: number, imported = importedRegionsAt(lng, lat)): Regions {
   const found: Regions = {};
-  const imported = importedRegionsAt(lng, lat);
   for (const type of REGION_TYPES) {
     const r = imported[type];
     if (r) found[type] = { type, name: r.name, ...(r.code && { code: r.code }) };
