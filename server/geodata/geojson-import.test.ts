@@ -52,6 +52,8 @@ describe("GeoJSON region import", () => {
     // 0.5° × 0.5° at 38.5–39°N: 55.6 km × 43.4 km, about 2,411 km².
     expect(file.regionsAt(-96.2, 38.7)[0]!.area / 1e6).toBeCloseTo(2411, -1);
     expect(JSON.parse(file.meta().counts!)).toMatchObject({ regions: 2, skippedFeatures: 1 });
+    // The extent of every region, for the dashboard's "Show" button.
+    expect(JSON.parse(file.meta().bbox!)).toEqual([-96.5, 30, -88.9, 39]);
     file.close();
   });
 

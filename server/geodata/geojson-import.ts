@@ -153,6 +153,9 @@ export async function importGeojsonRegions(
         bbox: packedBBox(r.polygons),
       });
     }
+    // Where the dashboard's import list takes the map ("Show").
+    const all = packedBBox(regions.flatMap((r) => r.polygons));
+    writer.meta("bbox", JSON.stringify([all.minLng, all.minLat, all.maxLng, all.maxLat]));
     return { skippedFeatures };
   });
   return {
