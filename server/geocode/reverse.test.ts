@@ -1,0 +1,61 @@
+import { existsSync, mkdtempSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { importOsm } from "../geodata/osm-import";
+import { reverseGeocode } from "./reverse";
+
+/**
+ * Reverse geocoding on real data: the shared Liechtenstein extract imported into a folder of its
+ * own (GEODATA_DIR). Every house number in it must be found again from a point near it.
+ */
+
+const shared = path.resolve("../shared/data/osm/liechtenstein-2021.osm.pbf");
+const previous = process.env.GEODATA_DIR;
+
+describe.runIf(existsSync(shared))("reverse geocoding in Liechtenstein (shared extract)", () => {
+  beforeAll(async () => {
+    const dir = mkdtempSync(path.join(tmpdir(), "reverse-"));
+    process.env.GEODATA_DIR = dir;
+    await importOsm(shared, { dir });
+  }, 60_000);
+  afterAll(() => {
+    if (previous === undefined) delete process.env.GEODATA_DIR;
+    else process.env.GEODATA_DIR = previous;
+  });
+
+  it("answers the house number at Vaduz's centre, with the municipality from the import", () => {
+    const [address] = reverseGeocode(47.1415, 9.5215);
+    expect(address).toMatchObject({
+      layer: "address",
+      confidence: "exact",
+      country: "Liechtenstein",
+      countryCode: "LI",
+      city: "Vaduz",
+      postalCode: "9490",
+    });
+    expect(address!.distance).toBeLessThan(20);
+    expect(address!.formattedAddress).toMatch(/^\d+\w* [^,]+, Vaduz, 9490, LI$/);
+  });
+
+  it("names the street where no house number is near, and the municipality up in the Alps", () => {
+    // A point of Planknerstrasse between Schaan and Planken, where no house number is near.
+    const [road] = reverseGeocode(47.1706688, 9.5172609);
+    expect(road).toMatchObject({
+      layer: "street",
+      street: "Planknerstrasse",
+      city: "Schaan",
+      county: "Oberland",
+      distance: 0,
+      formattedAddress: "Planknerstrasse, Schaan, LI",
+    });
+    // A mountainside above Triesen: no street, the municipality.
+    const [mountain] = reverseGeocode(47.09, 9.55);
+    expect(mountain).toMatchObject({ layer: "locality", city: "Triesen", formattedAddress: "Triesen, LI" });
+    // Malbun's house numbers carry their own addr:city, which comes first.
+    expect(reverseGeocode(47.1018, 9.6097)[0]).toMatchObject({ layer: "address", city: "Malbun" });
+  });
+});
+
+if (!existsSync(shared))
+  console.warn(`[reverse.test] ${shared} is absent: reverse geocoding on real data did not run.`);
