@@ -70,6 +70,29 @@ export function errorResponse(e: unknown): Response {
   return res;
 }
 
+export type Method = "GET" | "POST" | "PUT" | "PATCH" | "DELETE";
+const METHODS: Method[] = ["GET", "POST", "PUT", "PATCH", "DELETE"];
+
+/**
+ * Handlers for the methods a route does not have: a 405 in the API's envelope, with an Allow
+ * header (Next.js alone answers those with an empty 405). A route exports the ones it lacks:
+ * `export const { POST, PUT, PATCH, DELETE } = otherMethods("GET");`
+ */
+export function otherMethods(...allowed: Method[]): Record<Method, (req: Request) => Response> {
+  const answer = (req: Request) => {
+    const path = new URL(req.url).pathname;
+    const res = errorResponse(
+      new ApiError(
+        "method_not_allowed",
+        `${req.method} ${path} is not supported; use ${allowed.join(" or ")}`,
+      ),
+    );
+    res.headers.set("allow", [...allowed, "OPTIONS"].join(", "));
+    return res;
+  };
+  return Object.fromEntries(METHODS.map((m) => [m, answer])) as Record<Method, (req: Request) => Response>;
+}
+
 function toApiError(e: unknown): ApiError {
   if (e instanceof ApiError) return e;
   if (isUniqueViolation(e)) return new ApiError("conflict", "a record with the same identity already exists");

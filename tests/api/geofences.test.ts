@@ -513,6 +513,21 @@ describe("unknown routes", () => {
     expectError(await api("GET", "/v1/no/such/thing"), 404, undefined, /no such endpoint/);
   });
 
+  it.each([
+    ["POST", "/v1/context?coordinates=1,1", "GET, OPTIONS", /POST \/v1\/context is not supported; use GET/],
+    ["GET", "/v1/track", "POST, OPTIONS", /use POST/],
+    ["PATCH", "/v1/geofences", "GET, POST, OPTIONS", /use GET or POST/],
+    ["POST", "/v1/events/abc/verification", "PUT, OPTIONS", /use PUT/],
+    ["PUT", "/api/keys", "GET, POST, OPTIONS", /use GET or POST/],
+  ])(
+    "answer a method a route does not have (%s %s) with a 405 in the envelope",
+    async (method, path, allow, message) => {
+      const res = await api(method, path, { json: method === "GET" ? undefined : {} });
+      expectError(res, 405, undefined, message);
+      expect(res.headers.get("allow")).toBe(allow);
+    },
+  );
+
   it("answer CORS preflight with the headers Radar SDKs send", async () => {
     const res = await fetch(`${inject("baseUrl")}/v1/geofences`, {
       method: "OPTIONS",

@@ -2,6 +2,9 @@ import { z } from "zod";
 import { createAccount, listAccounts } from "@/server/auth/accounts";
 import { dashboardHandler, ok } from "@/server/http/dashboard";
 import { parseBody } from "@/server/http/request";
+import { otherMethods } from "@/server/http/handler";
+
+export const { PUT, PATCH, DELETE } = otherMethods("GET", "POST");
 
 export const GET = dashboardHandler("accounts:manage", async () => ok({ accounts: await listAccounts() }));
 

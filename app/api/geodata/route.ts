@@ -1,5 +1,8 @@
 import { importList } from "@/server/geodata/view";
 import { dashboardHandler, ok } from "@/server/http/dashboard";
+import { otherMethods } from "@/server/http/handler";
+
+export const { POST, PUT, PATCH, DELETE } = otherMethods("GET");
 
 /** GET /api/geodata: the imports the service answers from (`npm run import`). */
 export const GET = dashboardHandler(null, async () => ok({ imports: importList() }));

@@ -3,6 +3,9 @@ import { createKey, listKeys } from "@/server/auth/keys";
 import { dashboardHandler, ok } from "@/server/http/dashboard";
 import { parseBody } from "@/server/http/request";
 import { keyView } from "@/server/auth/key-view";
+import { otherMethods } from "@/server/http/handler";
+
+export const { PUT, PATCH, DELETE } = otherMethods("GET", "POST");
 
 export const GET = dashboardHandler("keys:manage", async () => ok({ keys: (await listKeys()).map(keyView) }));
 

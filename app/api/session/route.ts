@@ -9,8 +9,10 @@ import {
 import { can } from "@/server/auth/roles";
 import { checkOrigin, dashboardHandler, ok, sessionCookie } from "@/server/http/dashboard";
 import { clientAddress } from "@/server/http/client-address";
-import { errorResponse } from "@/server/http/handler";
+import { errorResponse, otherMethods } from "@/server/http/handler";
 import { parseBody } from "@/server/http/request";
+
+export const { PUT } = otherMethods("GET", "POST", "PATCH", "DELETE");
 
 const signInSchema = z.object({
   email: z.string().min(1, "is required").max(320),

@@ -1,6 +1,7 @@
-import { handler, reply } from "@/server/http/handler";
+import { handler, reply, otherMethods } from "@/server/http/handler";
 
 export { OPTIONS } from "@/server/http/handler";
+export const { POST, PUT, PATCH, DELETE } = otherMethods("GET");
 
 /** SDKs ask for their configuration at start-up; an empty answer lets them start cleanly. */
 export const GET = handler("publishable", async () => reply({}));

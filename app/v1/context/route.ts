@@ -1,10 +1,11 @@
 import { getContext } from "@/server/context/get-context";
-import { handler, reply } from "@/server/http/handler";
+import { handler, reply, otherMethods } from "@/server/http/handler";
 import { coordinatePair } from "@/server/http/fields";
 import { parseQuery } from "@/server/http/request";
 import { z } from "zod";
 
 export { OPTIONS } from "@/server/http/handler";
+export const { POST, PUT, PATCH, DELETE } = otherMethods("GET");
 
 const contextSchema = z.object({ coordinates: coordinatePair });
 

@@ -1,5 +1,8 @@
 import { disableAccount } from "@/server/auth/accounts";
 import { dashboardHandler, ok } from "@/server/http/dashboard";
+import { otherMethods } from "@/server/http/handler";
+
+export const { GET, POST, PUT, PATCH } = otherMethods("DELETE");
 
 /** Disables an account and signs it out everywhere. */
 export const DELETE = dashboardHandler<{ id: string }>("accounts:manage", async ({ params, session }) =>

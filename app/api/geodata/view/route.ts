@@ -2,6 +2,9 @@ import { z } from "zod";
 import { placesInView } from "@/server/geodata/view";
 import { dashboardHandler, ok } from "@/server/http/dashboard";
 import { parseQuery } from "@/server/http/request";
+import { otherMethods } from "@/server/http/handler";
+
+export const { POST, PUT, PATCH, DELETE } = otherMethods("GET");
 
 const bbox = z.string({ error: "is required: minLng,minLat,maxLng,maxLat" }).transform((text, ctx) => {
   const n = text.split(",").map((v) => Number(v.trim()));

@@ -2,6 +2,9 @@ import { revokeKey } from "@/server/auth/keys";
 import { keyView } from "@/server/auth/key-view";
 import { dashboardHandler, ok } from "@/server/http/dashboard";
 import { notFound } from "@/server/http/errors";
+import { otherMethods } from "@/server/http/handler";
+
+export const { GET, POST, PUT, PATCH } = otherMethods("DELETE");
 
 /** Revokes a key: calls made with it are refused from now on. */
 export const DELETE = dashboardHandler<{ id: string }>("keys:manage", async ({ params }) => {

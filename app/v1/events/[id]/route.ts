@@ -1,8 +1,9 @@
 import { deleteEvent, getEvent } from "@/server/events/events";
-import { handler, reply } from "@/server/http/handler";
+import { handler, reply, otherMethods } from "@/server/http/handler";
 import { serializeEvent } from "@/server/tracking/serialize";
 
 export { OPTIONS } from "@/server/http/handler";
+export const { POST, PUT, PATCH } = otherMethods("GET", "DELETE");
 
 type Params = { id: string };
 

@@ -1,10 +1,11 @@
 import { z } from "zod";
 import { clientAddress } from "@/server/http/client-address";
-import { handler, reply } from "@/server/http/handler";
+import { handler, reply, otherMethods } from "@/server/http/handler";
 import { parseQuery } from "@/server/http/request";
 import { geocodeIp } from "@/server/regions/ip";
 
 export { OPTIONS } from "@/server/http/handler";
+export const { POST, PUT, PATCH, DELETE } = otherMethods("GET");
 
 const schema = z.object({ ip: z.string().max(100).optional() });
 

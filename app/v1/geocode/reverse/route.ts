@@ -1,10 +1,11 @@
 import { z } from "zod";
 import { reverseGeocode } from "@/server/geocode/reverse";
-import { handler, reply } from "@/server/http/handler";
+import { handler, reply, otherMethods } from "@/server/http/handler";
 import { coordinatePair } from "@/server/http/fields";
 import { parseQuery } from "@/server/http/request";
 
 export { OPTIONS } from "@/server/http/handler";
+export const { POST, PUT, PATCH, DELETE } = otherMethods("GET");
 
 const schema = z.object({ coordinates: coordinatePair });
 

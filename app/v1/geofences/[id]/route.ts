@@ -1,8 +1,9 @@
 import { deleteGeofence, getGeofence } from "@/server/geofences/read";
 import { serializeGeofence } from "@/server/geofences/schema";
-import { handler, reply } from "@/server/http/handler";
+import { handler, reply, otherMethods } from "@/server/http/handler";
 
 export { OPTIONS } from "@/server/http/handler";
+export const { POST, PUT, PATCH } = otherMethods("GET", "DELETE");
 
 type Params = { id: string };
 

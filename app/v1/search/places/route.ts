@@ -1,11 +1,12 @@
 import { z } from "zod";
 import { SEARCH } from "@/server/geofences/schema";
 import { searchPlaces, serializePlace } from "@/server/geodata/places";
-import { handler, reply } from "@/server/http/handler";
+import { handler, reply, otherMethods } from "@/server/http/handler";
 import { commaList, coordinatePair, intIn } from "@/server/http/fields";
 import { parseQuery } from "@/server/http/request";
 
 export { OPTIONS } from "@/server/http/handler";
+export const { POST, PUT, PATCH, DELETE } = otherMethods("GET");
 
 const schema = z.object({
   near: coordinatePair,

@@ -1,8 +1,9 @@
-import { handler, reply } from "@/server/http/handler";
+import { handler, reply, otherMethods } from "@/server/http/handler";
 import { deleteUser } from "@/server/users/delete";
 import { findUser, withGeofences } from "@/server/users/read";
 
 export { OPTIONS } from "@/server/http/handler";
+export const { POST, PUT, PATCH } = otherMethods("GET", "DELETE");
 
 type Params = { id: string };
 

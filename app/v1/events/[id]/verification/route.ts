@@ -1,10 +1,11 @@
 import { verifyEvent } from "@/server/events/events";
 import { verifySchema } from "@/server/events/schema";
-import { handler, reply } from "@/server/http/handler";
+import { handler, reply, otherMethods } from "@/server/http/handler";
 import { parseBody } from "@/server/http/request";
 import { serializeEvent } from "@/server/tracking/serialize";
 
 export { OPTIONS } from "@/server/http/handler";
+export const { GET, POST, PATCH, DELETE } = otherMethods("PUT");
 
 type Params = { id: string };
 

@@ -1,12 +1,13 @@
 import { deleteGeofence, findGeofenceById, getGeofence } from "@/server/geofences/read";
 import { geofenceWriteSchema, serializeGeofence, tagRefSchema } from "@/server/geofences/schema";
 import { upsertGeofence } from "@/server/geofences/write";
-import { handler, reply } from "@/server/http/handler";
+import { handler, reply, otherMethods } from "@/server/http/handler";
 import { parseBody, parseQuery, validate } from "@/server/http/request";
 import { usersInGeofence } from "@/server/users/read";
 import { geofenceUsersSchema } from "@/server/users/schema";
 
 export { OPTIONS } from "@/server/http/handler";
+export const { POST, PATCH } = otherMethods("GET", "PUT", "DELETE");
 
 /** The first segment is the geofence's tag here (Next names a level's dynamic segment once). */
 type Params = { id: string; externalId: string };

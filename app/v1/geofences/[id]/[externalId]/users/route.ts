@@ -1,11 +1,12 @@
 import { getGeofence } from "@/server/geofences/read";
 import { tagRefSchema } from "@/server/geofences/schema";
-import { handler, reply } from "@/server/http/handler";
+import { handler, reply, otherMethods } from "@/server/http/handler";
 import { parseQuery, validate } from "@/server/http/request";
 import { usersInGeofence } from "@/server/users/read";
 import { geofenceUsersSchema } from "@/server/users/schema";
 
 export { OPTIONS } from "@/server/http/handler";
+export const { POST, PUT, PATCH, DELETE } = otherMethods("GET");
 
 type Params = { id: string; externalId: string };
 
