@@ -44,11 +44,24 @@ const app = next({ dev, dir: path.resolve(import.meta.dirname, ".."), hostname, 
 const handle = app.getRequestHandler();
 await app.prepare();
 
+/** Next.js answers its own errors; anything that still escapes is logged, never a crash. */
+const escaped =
+  (/** @type {import("node:http").ServerResponse | null} */ res) => (/** @type {unknown} */ e) => {
+    console.error("unhandled request error", e);
+    if (res && !res.headersSent) {
+      res.statusCode = 500;
+      res.end();
+    }
+  };
+
 const server = createServer((req, res) => {
   if (!trustProxy) req.headers["x-forwarded-for"] = req.socket.remoteAddress ?? "";
-  void handle(req, res);
+  handle(req, res).catch(escaped(res));
 });
-if (dev) server.on("upgrade", (req, socket, head) => void app.getUpgradeHandler()(req, socket, head));
+if (dev) {
+  const upgrade = app.getUpgradeHandler();
+  server.on("upgrade", (req, socket, head) => upgrade(req, socket, head).catch(escaped(null)));
+}
 server.listen(port, hostname, () => {
   console.log(`Ready on http://${hostname}:${port}${trustProxy ? " (trusting X-Forwarded-For)" : ""}`);
 });

@@ -149,7 +149,7 @@ export function cityRadiusKm(population: number): number {
 /** Cities at least this big are also searched for far away; smaller ones reach < 11 km. */
 const LARGE = 100_000;
 const NEAR_KM = 3 * cityRadiusKm(LARGE);
-/** Three radii of the largest city there is (Tokyo, 37 M people): about 100 km. */
+/** Three radii of a city of 40 million, more than any GeoNames entry has: about 100 km. */
 const FAR_KM = 3 * cityRadiusKm(40_000_000);
 
 /** The city a point is in, or undefined when it is far from every city (see the file's note). */
