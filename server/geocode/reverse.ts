@@ -1,5 +1,5 @@
 import type { AddressRecord } from "../db/sqlite/geodata";
-import { type BBox, bboxAround, haversine } from "../geo/distance";
+import { type Position, bboxAround, haversine } from "../geo/distance";
 import { nearestOnPath } from "../geo/polygon";
 import { positionsOf } from "../geo/rings";
 import { placeAt } from "../geodata/places";
@@ -24,13 +24,13 @@ export const STREET_REACH_M = 50;
 interface Found<T> {
   item: T;
   distance: number;
-  position: [number, number];
+  position: Position;
 }
 
-function nearestAddress(lng: number, lat: number, box: BBox) {
+function nearestAddress(lng: number, lat: number) {
   let best: Found<AddressRecord> | undefined;
   for (const file of imports()) {
-    for (const a of file.addressesIn(box)) {
+    for (const a of file.addressesIn(bboxAround(lng, lat, ADDRESS_REACH_M))) {
       const distance = haversine(lng, lat, a.lng, a.lat);
       if (distance <= ADDRESS_REACH_M && (!best || distance < best.distance)) {
         best = { item: a, distance, position: [a.lng, a.lat] };
@@ -40,13 +40,13 @@ function nearestAddress(lng: number, lat: number, box: BBox) {
   return best;
 }
 
-function nearestStreet(lng: number, lat: number, box: BBox) {
+function nearestStreet(lng: number, lat: number) {
   let best: Found<string> | undefined;
   for (const file of imports()) {
-    for (const s of file.streetsIn(box)) {
+    for (const s of file.streetsIn(bboxAround(lng, lat, STREET_REACH_M))) {
       const { distance, position } = nearestOnPath(lng, lat, positionsOf(s.line));
       if (distance <= STREET_REACH_M && (!best || distance < best.distance)) {
-        best = { item: s.name, distance, position: position as [number, number] };
+        best = { item: s.name, distance, position };
       }
     }
   }
@@ -58,8 +58,8 @@ function areaFields(lng: number, lat: number): Partial<Address> {
   const imported = importedRegionsAt(lng, lat);
   const regions = regionsAt(lng, lat, imported);
   const countryCode = regions.country?.code;
-  // A GeoNames city is only taken in the country the point is in (none at sea).
-  const embeddedCity = countryCode ? cityAt(lng, lat) : undefined;
+  // An imported city boundary wins; a GeoNames city only in the country the point is in (none at sea).
+  const embeddedCity = !imported.city && countryCode ? cityAt(lng, lat) : undefined;
   const city =
     imported.city?.name ?? (embeddedCity?.countryCode === countryCode ? embeddedCity?.name : undefined);
   const neighborhood = countryCode ? neighborhoodAt(lng, lat) : undefined;
@@ -80,9 +80,8 @@ const round = (meters: number) => Math.round(meters * 10) / 10;
 /** The addresses at a coordinate: one, or none where nothing is known (open sea). */
 export function reverseGeocode(lat: number, lng: number): Address[] {
   const areas = areaFields(lng, lat);
-  const address = nearestAddress(lng, lat, bboxAround(lng, lat, ADDRESS_REACH_M));
-  const street = address ? undefined : nearestStreet(lng, lat, bboxAround(lng, lat, STREET_REACH_M));
-  const place = placeAt(lng, lat);
+  const address = nearestAddress(lng, lat);
+  const street = address ? undefined : nearestStreet(lng, lat);
   let result: Omit<Address, "formattedAddress">;
   if (address) {
     const a = address.item;
@@ -123,6 +122,7 @@ export function reverseGeocode(lat: number, lng: number): Address[] {
     // An area answer is located at the point asked about: the point is in that area.
     result = { ...pointFields(lng, lat), ...areas, layer, confidence: "fallback", distance: 0 };
   }
+  const place = placeAt(lng, lat);
   if (place) result.placeLabel = place.name;
   return [{ ...result, formattedAddress: formatAddress(result) }];
 }

@@ -192,7 +192,6 @@ function lineBBox(c: Float64Array): BBox {
   return packedBBox([[c]]);
 }
 
-/** Degrees² → m², near the area's latitude: only to order regions by size. */
 function addressOf(tags: Tags, lng: number, lat: number): AddressRecord | null {
   const number = tags["addr:housenumber"];
   if (!number) return null;

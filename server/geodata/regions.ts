@@ -7,7 +7,7 @@ import { imports } from "./store";
  * The regions of a point, as context and tracked users carry them: imported boundaries first
  * (the smallest of each type when imports overlap), embedded data otherwise (docs/data.md).
  * DMA needs data no redistributable package has: it is answered only from an imported
- * `dma` region (none of the OSM imports makes one).
+ * `dma` region, which an operator brings as GeoJSON (server/geodata/geojson-import.ts).
  */
 
 export const REGION_TYPES = ["country", "state", "postalCode", "dma"] as const satisfies RegionType[];
