@@ -1,24 +1,38 @@
-import type { Permission } from "../auth/roles";
+import type { z } from "zod";
 import { SESSION_COOKIE, type SessionView, tokenFromCookieHeader } from "../auth/sessions";
-import { errorResponse, json } from "./handler";
+import { type Input, type RolePermission, errorResponse, json, parseInput } from "./handler";
 import { checkOrigin } from "./origin";
 import { authorizeSession } from "./session-auth";
 
 export { checkOrigin };
 
+/** The contract of a dashboard route: sessions only, so no key access level. */
+export interface DashboardContract<Q, B> {
+  permission: Exclude<RolePermission, null>;
+  query?: Q;
+  body?: B;
+}
+
 /**
  * The dashboard's own routes (/api/...): session only, never API keys, with the role's
  * permission checked here; mutating calls must come from the dashboard's origin.
  */
-export function dashboardHandler<P = Record<string, never>>(
-  permission: Permission | null,
-  run: (ctx: { req: Request; session: SessionView; token: string; params: P }) => Promise<Response>,
+export function dashboardHandler<
+  const K extends string = never,
+  Q extends z.ZodType | undefined = undefined,
+  B extends z.ZodType | undefined = undefined,
+>(
+  contract: DashboardContract<Q, B> & { params?: readonly K[] },
+  run: (
+    ctx: { req: Request; session: SessionView; token: string; params: Record<K, string> } & Input<Q, B>,
+  ) => Promise<Response>,
 ) {
-  return async (req: Request, route: { params: Promise<P> }): Promise<Response> => {
+  return async (req: Request, route: { params: Promise<Record<K, string>> }): Promise<Response> => {
     try {
       const token = tokenFromCookieHeader(req.headers.get("cookie"));
-      const session = await authorizeSession(req, token, permission ?? "signed-in");
-      return await run({ req, session, token: token!, params: await route.params });
+      const session = await authorizeSession(req, token, contract.permission);
+      const input = await parseInput(req, contract);
+      return await run({ req, session, token: token!, params: await route.params, ...input });
     } catch (e) {
       return errorResponse(e);
     }
@@ -32,7 +46,7 @@ export function sessionCookie(req: Request, token: string, maxAgeSeconds: number
     req.headers.get("x-forwarded-proto") === "https" ||
     process.env.COOKIE_SECURE === "true";
   return [
-    `${SESSION_COOKIE}=${encodeURIComponent(token)}`,
+    `${SESSION_COOKIE}=${token}`,
     "Path=/",
     "HttpOnly",
     "SameSite=Strict",

@@ -1,10 +1,12 @@
+import type { z } from "zod";
 import { type AuthKey, authenticate } from "../auth/keys";
-import { permissionFor } from "../auth/roles";
+import type { Permission } from "../auth/roles";
 import { sessionAuthKey, tokenFromCookieHeader } from "../auth/sessions";
 import { getSettings } from "../settings";
 import { authorizeSession } from "./session-auth";
 import { isRecordNotFound, isUniqueViolation } from "../db/errors";
 import { ApiError } from "./errors";
+import { parseBody, parseQuery } from "./request";
 
 /**
  * Which keys may call a route: "secret" only, "publishable" (either kind), or "search":
@@ -13,10 +15,49 @@ import { ApiError } from "./errors";
  */
 export type Access = "secret" | "publishable" | "search";
 
+/**
+ * What a dashboard session's role needs to call a route (server/auth/roles.ts): a permission,
+ * several (all needed), "signed-in" (any role), or null: sessions may not call it at all.
+ */
+export type RolePermission = Permission | readonly Permission[] | "signed-in" | null;
+
+/**
+ * Everything a route requires of a request, declared next to its handler; `params` names the
+ * path's dynamic segments.
+ */
+export interface RouteContract<Q, B> {
+  access: Access;
+  permission: RolePermission;
+  query?: Q;
+  body?: B;
+  /** wraps the reading of the body (tracking's group commit waits for bodies still arriving) */
+  whileReading?: <T>(read: () => Promise<T>) => Promise<T>;
+}
+
+type Parsed<S> = S extends z.ZodType ? z.output<S> : undefined;
+
+/** The parsed query and body of a request, as its contract's schemas make them. */
+export interface Input<Q, B> {
+  query: Parsed<Q>;
+  body: Parsed<B>;
+}
+
 export interface Context<P> {
   req: Request;
   key: AuthKey;
   params: P;
+}
+
+/** Parses the query and the body a contract declares (the body before the query). */
+export async function parseInput<Q extends z.ZodType | undefined, B extends z.ZodType | undefined>(
+  req: Request,
+  contract: Pick<RouteContract<Q, B>, "query" | "body" | "whileReading">,
+): Promise<Input<Q, B>> {
+  const { body: bodySchema, query: querySchema } = contract;
+  const read = () => parseBody(req, bodySchema!);
+  const body = bodySchema ? await (contract.whileReading ? contract.whileReading(read) : read()) : undefined;
+  const query = querySchema ? parseQuery(req, querySchema) : undefined;
+  return { query, body } as Input<Q, B>;
 }
 
 /** A route's answer: the payload that sits beside `meta`, plus list paging. */
@@ -27,8 +68,8 @@ export interface Reply {
 
 export const reply = (body: Record<string, unknown>, hasMore?: boolean): Reply => ({ body, hasMore });
 
-const ALLOWED_HEADERS = "Authorization, Content-Type, X-Radar-*";
-const ALLOWED_HEADER = /^(authorization|content-type|x-radar-[a-z0-9-]+)$/i;
+const ALLOWED_HEADERS = "Authorization, Content-Type, If-Match, X-Radar-*";
+const ALLOWED_HEADER = /^(authorization|content-type|if-match|x-radar-[a-z0-9-]+)$/i;
 
 export function json(
   status: number,
@@ -102,27 +143,24 @@ function toApiError(e: unknown): ApiError {
 }
 
 /**
- * Wraps a /v1 route: checks the key, runs the route, and shapes its reply or error into the
- * `meta` envelope. Everything else (parsing, validation, domain rules) happens in the route.
+ * Wraps a /v1 route around its contract, declared in one place: which keys may call it, what a
+ * dashboard session's role needs for it, and the schemas of its query and body. The wrapper
+ * checks the key (or the session and its role), parses the input, runs the route, and shapes
+ * its reply or error into the `meta` envelope. Domain rules stay in the route's domain function.
  */
-export function handler<P = Record<string, never>>(access: Access, run: (ctx: Context<P>) => Promise<Reply>) {
-  return async (req: Request, route: { params: Promise<P> }): Promise<Response> => {
+export function handler<
+  const K extends string = never,
+  Q extends z.ZodType | undefined = undefined,
+  B extends z.ZodType | undefined = undefined,
+>(
+  contract: RouteContract<Q, B> & { params?: readonly K[] },
+  run: (ctx: Context<Record<K, string>> & Input<Q, B>) => Promise<Reply>,
+) {
+  return async (req: Request, route: { params: Promise<Record<K, string>> }): Promise<Response> => {
     try {
-      const header = req.headers.get("authorization");
-      const token = header ? null : tokenFromCookieHeader(req.headers.get("cookie"));
-      const key = token ? await sessionKey(req, token) : await authenticate(header);
-      if (!key) throw new ApiError("unauthorized", "a valid API key is required in the Authorization header");
-      if (key.kind !== "secret" && access !== "publishable") {
-        if (access === "secret" || !getSettings().publishableSearch) {
-          throw new ApiError(
-            "forbidden",
-            access === "search"
-              ? "this endpoint needs a secret key (prj_..._sk_...); an admin can allow publishable keys in the dashboard"
-              : "this endpoint needs a secret key (prj_..._sk_...)",
-          );
-        }
-      }
-      const result = await run({ req, key, params: await route.params });
+      const key = await authorize(req, contract);
+      const input = await parseInput(req, contract);
+      const result = await run({ req, key, params: await route.params, ...input });
       return json(200, result.body, result.hasMore === undefined ? {} : { hasMore: result.hasMore });
     } catch (e) {
       return errorResponse(e);
@@ -131,10 +169,25 @@ export function handler<P = Record<string, never>>(access: Access, run: (ctx: Co
 }
 
 /**
- * A dashboard session acting as a secret key of the world it has chosen, limited by its role.
- * Changes must come from the dashboard's own origin (the cookie is SameSite=Strict as well).
+ * The key a request acts with: its API key, checked against the route's access level, or a
+ * dashboard session (when there is no Authorization header), acting as a secret key of the world
+ * it has chosen, limited by the route's permission for its role.
  */
-async function sessionKey(req: Request, token: string): Promise<AuthKey> {
-  const permission = permissionFor(req.method, new URL(req.url).pathname);
-  return sessionAuthKey(await authorizeSession(req, token, permission));
+async function authorize(req: Request, contract: RouteContract<unknown, unknown>): Promise<AuthKey> {
+  const header = req.headers.get("authorization");
+  const token = header ? null : tokenFromCookieHeader(req.headers.get("cookie"));
+  if (token) return sessionAuthKey(await authorizeSession(req, token, contract.permission));
+  const key = await authenticate(header);
+  if (!key) throw new ApiError("unauthorized", "a valid API key is required in the Authorization header");
+  if (key.kind !== "secret" && contract.access !== "publishable") {
+    if (contract.access === "secret" || !getSettings().publishableSearch) {
+      throw new ApiError(
+        "forbidden",
+        contract.access === "search"
+          ? "this endpoint needs a secret key (prj_..._sk_...); an admin can allow publishable keys in the dashboard"
+          : "this endpoint needs a secret key (prj_..._sk_...)",
+      );
+    }
+  }
+  return key;
 }

@@ -1,12 +1,13 @@
 import { z } from "zod";
 import { createAccount, listAccounts } from "@/server/auth/accounts";
 import { dashboardHandler, ok } from "@/server/http/dashboard";
-import { parseBody } from "@/server/http/request";
 import { otherMethods } from "@/server/http/handler";
 
 export const { PUT, PATCH, DELETE } = otherMethods("GET", "POST");
 
-export const GET = dashboardHandler("accounts:manage", async () => ok({ accounts: await listAccounts() }));
+export const GET = dashboardHandler({ permission: "accounts:manage" }, async () =>
+  ok({ accounts: await listAccounts() }),
+);
 
 const createSchema = z.object({
   email: z.string().min(1, "is required"),
@@ -15,7 +16,10 @@ const createSchema = z.object({
 });
 
 /** Creates an account; a generated password is returned once. */
-export const POST = dashboardHandler("accounts:manage", async ({ req }) => {
-  const { account, password } = await createAccount(await parseBody(req, createSchema));
-  return ok({ account, password }, 201);
-});
+export const POST = dashboardHandler(
+  { permission: "accounts:manage", body: createSchema },
+  async ({ body }) => {
+    const { account, password } = await createAccount(body);
+    return ok({ account, password }, 201);
+  },
+);

@@ -1,13 +1,14 @@
 import { z } from "zod";
 import { createKey, listKeys } from "@/server/auth/keys";
 import { dashboardHandler, ok } from "@/server/http/dashboard";
-import { parseBody } from "@/server/http/request";
 import { keyView } from "@/server/auth/key-view";
 import { otherMethods } from "@/server/http/handler";
 
 export const { PUT, PATCH, DELETE } = otherMethods("GET", "POST");
 
-export const GET = dashboardHandler("keys:manage", async () => ok({ keys: (await listKeys()).map(keyView) }));
+export const GET = dashboardHandler({ permission: "keys:manage" }, async () =>
+  ok({ keys: (await listKeys()).map(keyView) }),
+);
 
 const createSchema = z.object({
   kind: z.enum(["secret", "publishable"], { message: "must be secret or publishable" }),
@@ -16,8 +17,7 @@ const createSchema = z.object({
 });
 
 /** Creates a key; the response is the only time the full key is shown. */
-export const POST = dashboardHandler("keys:manage", async ({ req }) => {
-  const input = await parseBody(req, createSchema);
-  const { key, record } = await createKey(input);
+export const POST = dashboardHandler({ permission: "keys:manage", body: createSchema }, async ({ body }) => {
+  const { key, record } = await createKey(body);
   return ok({ key, record: keyView(record) }, 201);
 });

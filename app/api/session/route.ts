@@ -20,7 +20,7 @@ const signInSchema = z.object({
 });
 
 /** Who is signed in, what they may do, and which data they see. */
-export const GET = dashboardHandler(null, async ({ session }) =>
+export const GET = dashboardHandler({ permission: "signed-in" }, async ({ session }) =>
   ok({
     account: session.account,
     live: session.live,
@@ -49,11 +49,13 @@ export async function POST(req: Request): Promise<Response> {
 }
 
 /** Switch between test and live data. */
-export const PATCH = dashboardHandler(null, async ({ req, token }) => {
-  const { live } = await parseBody(req, z.object({ live: z.boolean() }));
-  await setSessionWorld(token, live);
-  return ok({ live });
-});
+export const PATCH = dashboardHandler(
+  { permission: "signed-in", body: z.object({ live: z.boolean() }) },
+  async ({ token, body: { live } }) => {
+    await setSessionWorld(token, live);
+    return ok({ live });
+  },
+);
 
 /** Sign out: ends the session and clears the cookie. */
 export async function DELETE(req: Request): Promise<Response> {

@@ -5,6 +5,7 @@ import { otherMethods } from "@/server/http/handler";
 export const { GET, POST, PUT, PATCH } = otherMethods("DELETE");
 
 /** Disables an account and signs it out everywhere. */
-export const DELETE = dashboardHandler<{ id: string }>("accounts:manage", async ({ params, session }) =>
-  ok({ account: await disableAccount(params.id, session.account.id) }),
+export const DELETE = dashboardHandler(
+  { params: ["id"], permission: "accounts:manage" },
+  async ({ params, session }) => ok({ account: await disableAccount(params.id, session.account.id) }),
 );

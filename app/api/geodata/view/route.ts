@@ -1,7 +1,6 @@
 import { z } from "zod";
 import { placesInView } from "@/server/geodata/view";
 import { dashboardHandler, ok } from "@/server/http/dashboard";
-import { parseQuery } from "@/server/http/request";
 import { otherMethods } from "@/server/http/handler";
 
 export const { POST, PUT, PATCH, DELETE } = otherMethods("GET");
@@ -24,6 +23,7 @@ const bbox = z.string({ error: "is required: minLng,minLat,maxLng,maxLat" }).tra
 });
 
 /** GET /api/geodata/view?bbox= : imported places and boundaries in the map's view (dashboard map). */
-export const GET = dashboardHandler(null, async ({ req }) =>
-  ok(placesInView(parseQuery(req, z.object({ bbox })).bbox)),
+export const GET = dashboardHandler(
+  { permission: "signed-in", query: z.object({ bbox }) },
+  async ({ query }) => ok(placesInView(query.bbox)),
 );

@@ -7,7 +7,7 @@ import { otherMethods } from "@/server/http/handler";
 export const { GET, POST, PUT, PATCH } = otherMethods("DELETE");
 
 /** Revokes a key: calls made with it are refused from now on. */
-export const DELETE = dashboardHandler<{ id: string }>("keys:manage", async ({ params }) => {
+export const DELETE = dashboardHandler({ params: ["id"], permission: "keys:manage" }, async ({ params }) => {
   const record = await revokeKey(params.id);
   if (!record) throw notFound("key");
   return ok({ record: keyView(record) });

@@ -5,13 +5,15 @@ import { serializeEvent } from "@/server/tracking/serialize";
 export { OPTIONS } from "@/server/http/handler";
 export const { POST, PUT, PATCH } = otherMethods("GET", "DELETE");
 
-type Params = { id: string };
+export const GET = handler(
+  { params: ["id"], access: "secret", permission: "events:read" },
+  async ({ key, params }) => reply({ event: serializeEvent(await getEvent(key, params.id)) }),
+);
 
-export const GET = handler<Params>("secret", async ({ key, params }) => {
-  return reply({ event: serializeEvent(await getEvent(key, params.id)) });
-});
-
-export const DELETE = handler<Params>("secret", async ({ key, params }) => {
-  await deleteEvent(key, params.id);
-  return reply({});
-});
+export const DELETE = handler(
+  { params: ["id"], access: "secret", permission: "events:delete" },
+  async ({ key, params }) => {
+    await deleteEvent(key, params.id);
+    return reply({});
+  },
+);

@@ -5,13 +5,16 @@ import { handler, reply, otherMethods } from "@/server/http/handler";
 export { OPTIONS } from "@/server/http/handler";
 export const { POST, PUT, PATCH } = otherMethods("GET", "DELETE");
 
-type Params = { id: string };
+export const GET = handler(
+  { params: ["id"], access: "secret", permission: "geofences:read" },
+  async ({ key, params }) =>
+    reply({ geofence: serializeGeofence(await getGeofence(key, { id: params.id })) }),
+);
 
-export const GET = handler<Params>("secret", async ({ key, params }) => {
-  return reply({ geofence: serializeGeofence(await getGeofence(key, { id: params.id })) });
-});
-
-export const DELETE = handler<Params>("secret", async ({ key, params }) => {
-  await deleteGeofence(key, { id: params.id });
-  return reply({});
-});
+export const DELETE = handler(
+  { params: ["id"], access: "secret", permission: "geofences:write" },
+  async ({ key, params }) => {
+    await deleteGeofence(key, { id: params.id });
+    return reply({});
+  },
+);

@@ -3,7 +3,6 @@ import { SEARCH } from "@/server/geofences/schema";
 import { searchPlaces, serializePlace } from "@/server/geodata/places";
 import { handler, reply, otherMethods } from "@/server/http/handler";
 import { commaList, coordinatePair, intIn } from "@/server/http/fields";
-import { parseQuery } from "@/server/http/request";
 
 export { OPTIONS } from "@/server/http/handler";
 export const { POST, PUT, PATCH, DELETE } = otherMethods("GET");
@@ -22,13 +21,15 @@ const schema = z.object({
  * with its distance in meters. Filters (chain slugs, category slugs, groups) combine with AND;
  * the values of one filter with OR. Without imported data the answer is an empty list.
  */
-export const GET = handler("search", async ({ req }) => {
-  const q = parseQuery(req, schema);
-  const hits = searchPlaces(q.near.longitude, q.near.latitude, q);
-  return reply({
-    places: hits.map(({ place, distance }) => ({
-      ...serializePlace(place),
-      distance: Math.round(distance * 10) / 10,
-    })),
-  });
-});
+export const GET = handler(
+  { access: "search", permission: "context:read", query: schema },
+  async ({ query: q }) => {
+    const hits = searchPlaces(q.near.longitude, q.near.latitude, q);
+    return reply({
+      places: hits.map(({ place, distance }) => ({
+        ...serializePlace(place),
+        distance: Math.round(distance * 10) / 10,
+      })),
+    });
+  },
+);

@@ -5,15 +5,19 @@ import { findUser, withGeofences } from "@/server/users/read";
 export { OPTIONS } from "@/server/http/handler";
 export const { POST, PUT, PATCH } = otherMethods("GET", "DELETE");
 
-type Params = { id: string };
-
 /** `{id}` is the user's `_id`, `userId` or `deviceId`. */
-export const GET = handler<Params>("secret", async ({ key, params }) => {
-  const [user] = await withGeofences([await findUser(key, params.id)]);
-  return reply({ user });
-});
+export const GET = handler(
+  { params: ["id"], access: "secret", permission: "users:read" },
+  async ({ key, params }) => {
+    const [user] = await withGeofences([await findUser(key, params.id)]);
+    return reply({ user });
+  },
+);
 
-export const DELETE = handler<Params>("secret", async ({ key, params }) => {
-  await deleteUser(key, params.id);
-  return reply({});
-});
+export const DELETE = handler(
+  { params: ["id"], access: "secret", permission: "users:write" },
+  async ({ key, params }) => {
+    await deleteUser(key, params.id);
+    return reply({});
+  },
+);

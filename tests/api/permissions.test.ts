@@ -1,0 +1,231 @@
+import { readdirSync } from "node:fs";
+import path from "node:path";
+import { beforeAll, describe, expect, inject, it } from "vitest";
+import { FRESH_ACCOUNTS, FRESH_PASSWORD } from "../../scripts/fresh-server";
+import { type Permission, type Role, ROLES, can } from "../../server/auth/roles";
+import { api, expectError, keys, signIn, unique } from "../support/api";
+
+/**
+ * Every route × method × caller: the three dashboard roles, and the two kinds of API key. The
+ * expectations are written here by hand, independently of the routes' own declarations, and the
+ * table must name every route file there is: a new route without a row fails this test.
+ */
+
+const baseUrl = inject("baseUrl");
+const METHODS = ["GET", "POST", "PUT", "PATCH", "DELETE"] as const;
+type Method = (typeof METHODS)[number];
+
+/** What a session's role needs; "signed-in": any role; null: no session may. */
+type Need = Permission | Permission[] | "signed-in" | null;
+/** Which API keys may call it ("session": none, the dashboard's own routes). */
+type Access = "secret" | "publishable" | "search" | "session";
+interface Rule {
+  access: Access;
+  need: Need;
+}
+
+const NONE = "000000000000000000000000";
+const tag = unique("perm");
+
+/** Route file (under app/) → the path to call → the methods it has, and who may call them. */
+const ROUTES: Record<string, { path: string; methods: Partial<Record<Method, Rule>> }> = {
+  "v1/config": { path: "/v1/config", methods: { GET: { access: "publishable", need: "signed-in" } } },
+  "v1/context": { path: "/v1/context", methods: { GET: { access: "publishable", need: "context:read" } } },
+  "v1/events": { path: "/v1/events", methods: { GET: { access: "secret", need: "events:read" } } },
+  "v1/events/[id]": {
+    path: `/v1/events/${NONE}`,
+    methods: {
+      GET: { access: "secret", need: "events:read" },
+      DELETE: { access: "secret", need: "events:delete" },
+    },
+  },
+  "v1/events/[id]/verification": {
+    path: `/v1/events/${NONE}/verification`,
+    methods: { PUT: { access: "secret", need: "events:verify" } },
+  },
+  "v1/geocode/ip": { path: "/v1/geocode/ip", methods: { GET: { access: "search", need: "context:read" } } },
+  "v1/geocode/reverse": {
+    path: "/v1/geocode/reverse",
+    methods: { GET: { access: "search", need: "context:read" } },
+  },
+  "v1/geofences": {
+    path: "/v1/geofences",
+    methods: {
+      GET: { access: "secret", need: "geofences:read" },
+      POST: { access: "secret", need: "geofences:write" },
+    },
+  },
+  "v1/geofences/[id]": {
+    path: `/v1/geofences/${NONE}`,
+    methods: {
+      GET: { access: "secret", need: "geofences:read" },
+      PATCH: { access: "secret", need: "geofences:write" },
+      DELETE: { access: "secret", need: "geofences:write" },
+    },
+  },
+  // The path that once let reviewers write: a geofence whose externalId is "users".
+  "v1/geofences/[id]/[externalId]": {
+    path: `/v1/geofences/${tag}/users`,
+    methods: {
+      GET: { access: "secret", need: ["geofences:read", "users:read"] },
+      PUT: { access: "secret", need: "geofences:write" },
+      DELETE: { access: "secret", need: "geofences:write" },
+    },
+  },
+  "v1/geofences/[id]/[externalId]/users": {
+    path: `/v1/geofences/${tag}/x/users`,
+    methods: { GET: { access: "secret", need: ["geofences:read", "users:read"] } },
+  },
+  "v1/search/geofences": {
+    path: "/v1/search/geofences",
+    methods: { GET: { access: "search", need: "geofences:read" } },
+  },
+  "v1/search/places": {
+    path: "/v1/search/places",
+    methods: { GET: { access: "search", need: "context:read" } },
+  },
+  "v1/search/users": { path: "/v1/search/users", methods: { GET: { access: "secret", need: "users:read" } } },
+  "v1/track": { path: "/v1/track", methods: { POST: { access: "publishable", need: null } } },
+  "v1/users": { path: "/v1/users", methods: { GET: { access: "secret", need: "users:read" } } },
+  "v1/users/[id]": {
+    path: `/v1/users/${unique("nobody")}`,
+    methods: {
+      GET: { access: "secret", need: "users:read" },
+      DELETE: { access: "secret", need: "users:write" },
+    },
+  },
+  "api/accounts": {
+    path: "/api/accounts",
+    methods: {
+      GET: { access: "session", need: "accounts:manage" },
+      POST: { access: "session", need: "accounts:manage" },
+    },
+  },
+  "api/accounts/[id]": {
+    path: `/api/accounts/${NONE}`,
+    methods: { DELETE: { access: "session", need: "accounts:manage" } },
+  },
+  "api/events/[id]/prediction": {
+    path: `/api/events/${NONE}/prediction`,
+    methods: { GET: { access: "session", need: "events:read" } },
+  },
+  "api/geodata": { path: "/api/geodata", methods: { GET: { access: "session", need: "signed-in" } } },
+  "api/geodata/view": {
+    path: "/api/geodata/view",
+    methods: { GET: { access: "session", need: "signed-in" } },
+  },
+  "api/keys": {
+    path: "/api/keys",
+    methods: {
+      GET: { access: "session", need: "keys:manage" },
+      POST: { access: "session", need: "keys:manage" },
+    },
+  },
+  "api/keys/[id]": {
+    path: `/api/keys/${NONE}`,
+    methods: { DELETE: { access: "session", need: "keys:manage" } },
+  },
+  "api/settings": {
+    path: "/api/settings",
+    methods: {
+      GET: { access: "session", need: "keys:manage" },
+      PATCH: { access: "session", need: "keys:manage" },
+    },
+  },
+};
+
+/** Routes outside the matrix, each tested on its own elsewhere. */
+const ELSEWHERE: Record<string, string> = {
+  "v1/[[...path]]": "unknown /v1 paths: 404 for everyone (geofences.test.ts, unknown routes)",
+  "api/session": "sign-in and sign-out, before any role (dashboard-auth.test.ts)",
+  healthz: "the liveness probe, open to all",
+};
+
+function routeFiles(dir: string, prefix = ""): string[] {
+  return readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {
+    const rel = prefix ? `${prefix}/${entry.name}` : entry.name;
+    if (entry.isDirectory()) return routeFiles(path.join(dir, entry.name), rel);
+    return entry.name === "route.ts" ? [prefix] : [];
+  });
+}
+
+const allows = (role: Role, need: Need) =>
+  need === "signed-in" || (need !== null && [need].flat().every((p) => can(role, p as Permission)));
+
+/** A body that passes no validation where the call is allowed: nothing is ever written. */
+const bodyFor = (file: string, method: Method) =>
+  method === "GET" || method === "DELETE"
+    ? undefined
+    : file === "v1/events/[id]/verification"
+      ? { verification: 1 }
+      : file === "api/settings"
+        ? {}
+        : file === "v1/geofences/[id]"
+          ? {}
+          : { description: "" };
+
+const cookies = {} as Record<Role, string>;
+beforeAll(async () => {
+  for (const role of ROLES) cookies[role] = await signIn(FRESH_ACCOUNTS[role], FRESH_PASSWORD);
+});
+
+describe("who may call what", () => {
+  it("has a row for every route file", () => {
+    const files = routeFiles(path.resolve(import.meta.dirname, "../../app")).filter(
+      (f) => f.startsWith("v1") || f.startsWith("api") || f === "healthz",
+    );
+    expect(files.sort()).toEqual([...Object.keys(ROUTES), ...Object.keys(ELSEWHERE)].sort());
+  });
+
+  for (const [file, { path: url, methods }] of Object.entries(ROUTES)) {
+    for (const method of METHODS) {
+      const rule = methods[method];
+      it(`${method} ${file}`, async () => {
+        const json = bodyFor(file, method);
+        const call = (auth: { key: string | null; cookie?: string }) =>
+          api(method, url, {
+            key: auth.key,
+            json,
+            headers: auth.cookie ? { cookie: auth.cookie, origin: baseUrl } : {},
+          });
+        for (const role of ROLES) {
+          const res = await call({ key: null, cookie: cookies[role] });
+          const label = `${role}: ${JSON.stringify(res.body.meta)}`;
+          if (!rule) expect(res.status, label).toBe(405);
+          else if (allows(role, rule.need)) expect([401, 403, 405], label).not.toContain(res.status);
+          else expectError(res, 403, undefined, new RegExp(`the ${role} role cannot do this`));
+        }
+        const secret = await call({ key: keys.secret });
+        const publishable = await call({ key: keys.publishable });
+        if (!rule) {
+          expect(secret.status).toBe(405);
+          expect(publishable.status).toBe(405);
+        } else if (rule.access === "session") {
+          expectError(secret, 401);
+          expectError(publishable, 401);
+        } else {
+          expect([401, 403, 405], JSON.stringify(secret.body)).not.toContain(secret.status);
+          if (rule.access === "publishable") expect([401, 403]).not.toContain(publishable.status);
+          else expectError(publishable, 403, undefined, /needs a secret key/);
+        }
+      });
+    }
+  }
+});
+
+describe("no URL lets a reviewer write a geofence", () => {
+  it("refuses PUT and DELETE on a geofence whose externalId is 'users', and changes nothing", async () => {
+    const t = unique("users-tag");
+    const as = { key: null, headers: { cookie: cookies.reviewer, origin: baseUrl } };
+    const body = { description: "by reviewer", type: "circle", coordinates: [1, 1], radius: 50 };
+    expectError(await api("PUT", `/v1/geofences/${t}/users`, { ...as, json: body }), 403);
+    expectError(await api("GET", `/v1/geofences/${t}/users`), 404);
+
+    const created = await api("PUT", `/v1/geofences/${t}/users`, { json: { ...body, description: "kept" } });
+    expect(created.status).toBe(200);
+    expectError(await api("PUT", `/v1/geofences/${t}/users`, { ...as, json: body }), 403);
+    expectError(await api("DELETE", `/v1/geofences/${t}/users`, as), 403);
+    const after = await api("GET", `/v1/geofences/${t}/users`);
+    expect(after.body.geofence).toEqual(created.body.geofence);
+  });
+});
