@@ -4,11 +4,18 @@
  * `node scripts/serve.mjs start|dev -p PORT -H HOST`. Plain JavaScript, so that it runs on
  * Node alone, without a TypeScript loader in the serving process.
  *
- * It exists for one reason: route handlers never see the connection's address, only the
- * X-Forwarded-For header, which Next.js fills in when a request comes without one and keeps
- * as sent otherwise. Unless TRUST_PROXY=true says a reverse proxy sets that header, this server
- * replaces it with the connection's address, so a caller cannot choose the address that IP
- * geocoding and the sign-in throttle see.
+ * It does what route handlers cannot, because they run after Next.js has parsed the request:
+ * - Route handlers never see the connection's address, only the X-Forwarded-For header, which
+ *   Next.js fills in when a request comes without one and keeps as sent otherwise. Unless
+ *   TRUST_PROXY=true says a reverse proxy sets that header, this server replaces it with the
+ *   connection's address, so a caller cannot choose the address that IP geocoding and the
+ *   sign-in throttle see.
+ * - A path whose percent-encoding does not decode (`%ZZ`, an encoded lone surrogate, overlong
+ *   UTF-8) makes Next.js fail with a 500 while it decodes the route's parameters: it is answered
+ *   400 here, in the API's envelope.
+ * - An answer given before the request's body was read to its end (a 413 for a body too large,
+ *   a 401 before reading) closes the connection: otherwise the unread rest of the body stays in
+ *   the keep-alive connection and the client's next request on it hangs.
  */
 import { createServer } from "node:http";
 import path from "node:path";
@@ -54,8 +61,48 @@ const escaped =
     }
   };
 
+/** Whether the path (without the query) is valid percent-encoded UTF-8. */
+function decodablePath(/** @type {string} */ url) {
+  const q = url.indexOf("?");
+  try {
+    decodeURIComponent(q < 0 ? url : url.slice(0, q));
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+function badPath(/** @type {import("node:http").ServerResponse} */ res) {
+  const body = JSON.stringify({
+    meta: { code: 400, message: "path: malformed percent-encoding", param: "path" },
+  });
+  res.writeHead(400, {
+    "content-type": "application/json",
+    "content-length": Buffer.byteLength(body),
+    "access-control-allow-origin": "*",
+    "cache-control": "no-store",
+  });
+  res.end(body);
+}
+
+/** Closes the connection after an answer that leaves part of the request's body unread. */
+function closeIfBodyUnread(
+  /** @type {import("node:http").IncomingMessage} */ req,
+  /** @type {import("node:http").ServerResponse} */ res,
+) {
+  const writeHead = res.writeHead;
+  res.writeHead = /** @type {typeof res.writeHead} */ (
+    function (/** @type {any[]} */ ...args) {
+      if (!req.complete) res.shouldKeepAlive = false;
+      return writeHead.apply(res, /** @type {any} */ (args));
+    }
+  );
+}
+
 const server = createServer((req, res) => {
   if (!trustProxy) req.headers["x-forwarded-for"] = req.socket.remoteAddress ?? "";
+  if (!decodablePath(req.url ?? "/")) return badPath(res);
+  closeIfBodyUnread(req, res);
   handle(req, res).catch(escaped(res));
 });
 if (dev) {

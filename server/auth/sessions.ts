@@ -68,12 +68,18 @@ export async function setSessionWorld(token: string, live: boolean): Promise<voi
   await withWriteLock(() => prisma.session.updateMany({ where: { id: hashToken(token) }, data: { live } }));
 }
 
-/** The session token from a Cookie header. */
+/**
+ * The session token from a Cookie header. A value that is not a token this service could have
+ * set (tokens are base64url) is no session at all, whatever else it holds.
+ */
 export function tokenFromCookieHeader(header: string | null): string | null {
   if (!header) return null;
   for (const part of header.split(";")) {
     const [name, ...value] = part.trim().split("=");
-    if (name === SESSION_COOKIE) return decodeURIComponent(value.join("="));
+    if (name === SESSION_COOKIE) {
+      const token = value.join("=");
+      return /^[A-Za-z0-9_-]{1,128}$/.test(token) ? token : null;
+    }
   }
   return null;
 }

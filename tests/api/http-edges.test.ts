@@ -1,0 +1,127 @@
+import { connect } from "node:net";
+import { describe, expect, inject, it } from "vitest";
+import { FRESH_ACCOUNTS, FRESH_PASSWORD } from "../../scripts/fresh-server";
+import { api, expectError, keys, signIn } from "../support/api";
+
+/** What reaches the server before any route runs: paths, Origin, cookies, the connection. */
+
+const baseUrl = inject("baseUrl");
+const { hostname, port } = new URL(baseUrl);
+
+describe("paths whose percent-encoding does not decode", () => {
+  const bad = ["%ZZ", "%ED%A0%80", "%C0%AE%C0%AE", "%", "abc%E2%82"];
+  const shapes = [
+    (s: string) => `/v1/geofences/${s}`,
+    (s: string) => `/v1/geofences/tag/${s}`,
+    (s: string) => `/v1/geofences/${s}/x/users`,
+    (s: string) => `/v1/users/${s}`,
+    (s: string) => `/v1/events/${s}`,
+    (s: string) => `/v1/events/${s}/verification`,
+    (s: string) => `/v1/${s}`,
+    (s: string) => `/api/keys/${s}`,
+    (s: string) => `/api/events/${s}/prediction`,
+  ];
+  it("answer 400 in the JSON envelope on every dynamic route, whatever the method", async () => {
+    for (const shape of shapes) {
+      for (const s of bad) {
+        for (const method of ["GET", "PUT", "DELETE"]) {
+          const res = await api(method, `${shape(s)}?limit=1`, { json: method === "PUT" ? {} : undefined });
+          expectError(res, 400, "path", /malformed percent-encoding/);
+        }
+      }
+    }
+  });
+
+  it("still decode when valid", async () => {
+    expectError(await api("GET", "/v1/geofences/caf%C3%A9/%E2%82%AC"), 404, undefined, /café.*€/);
+  });
+});
+
+describe("the API's root", () => {
+  it("answers in the JSON envelope, with and without the slash", async () => {
+    for (const path of ["/v1", "/v1/"]) {
+      const res = await api("GET", path);
+      expectError(res, 404, undefined, /no such endpoint/);
+      expect(res.headers.get("content-type")).toMatch(/application\/json/);
+    }
+  });
+});
+
+describe("Origin and session cookies that are not what a browser sends", () => {
+  const body = { description: "x", type: "circle", coordinates: [1, 1], radius: 50 };
+  it("refuses a null or malformed Origin with a session as cross-site: 403, never 500", async () => {
+    const cookie = await signIn(FRESH_ACCOUNTS.admin, FRESH_PASSWORD);
+    for (const origin of ["null", "not a url", "http://", "://x", "http://[::1"]) {
+      const res = await api("POST", "/v1/geofences", { key: null, json: body, headers: { cookie, origin } });
+      expectError(res, 403, undefined, /cross-site/);
+      const signInRes = await api("POST", "/api/session", {
+        key: null,
+        json: { email: FRESH_ACCOUNTS.admin, password: FRESH_PASSWORD },
+        headers: { origin },
+      });
+      expectError(signInRes, 403, undefined, /cross-site/);
+    }
+  });
+
+  it("treats a malformed session cookie as no session: 401", async () => {
+    for (const cookie of ["session=%zz", "session=%", "session=a b", "session=\u00ff", "session="]) {
+      expectError(await api("GET", "/v1/events", { key: null, headers: { cookie } }), 401);
+      expectError(await api("GET", "/api/session", { key: null, headers: { cookie } }), 401);
+    }
+  });
+});
+
+/** Sends raw bytes on one connection and collects what comes back until it closes. */
+function rawExchange(write: (send: (s: string) => void) => void, idleMs = 3000) {
+  return new Promise<{ text: string; closedAfterMs: number }>((resolve, reject) => {
+    const socket = connect(Number(port), hostname);
+    const t0 = Date.now();
+    let text = "";
+    const timer = setTimeout(() => {
+      socket.destroy();
+      resolve({ text, closedAfterMs: Infinity });
+    }, idleMs);
+    socket.on("data", (d) => (text += d.toString("latin1")));
+    socket.on("close", () => {
+      clearTimeout(timer);
+      resolve({ text, closedAfterMs: Date.now() - t0 });
+    });
+    socket.on("error", (e: NodeJS.ErrnoException) => {
+      // The server may reset the rest of an upload it refused; what it answered still counts.
+      if (e.code !== "ECONNRESET" && e.code !== "EPIPE") reject(e);
+    });
+    socket.on("connect", () => write((s) => socket.write(s)));
+  });
+}
+
+describe("a chunked body over the limit", () => {
+  it("gets its 413 and the connection is closed at once, so the next request is answered", async () => {
+    const chunk = "x".repeat(16 * 1024);
+    const { text, closedAfterMs } = await rawExchange((send) => {
+      send(
+        `POST /v1/geofences HTTP/1.1\r\nHost: ${hostname}\r\nAuthorization: ${keys.secret}\r\n` +
+          "Content-Type: application/json\r\nTransfer-Encoding: chunked\r\n\r\n",
+      );
+      send(`${(1).toString(16)}\r\n{\r\n`);
+      // 1 MB, four times the test server's limit.
+      for (let i = 0; i < 64; i++) send(`${chunk.length.toString(16)}\r\n${chunk}\r\n`);
+      send("0\r\n\r\n");
+    });
+    expect(text).toMatch(/^HTTP\/1\.1 413/);
+    expect(text).toMatch(/connection: close/i);
+    expect(text).toContain('"code":413');
+    expect(closedAfterMs).toBeLessThan(2000);
+    expect((await api("GET", "/v1/config")).status).toBe(200);
+  });
+
+  it("keeps the connection open after an ordinary request", async () => {
+    const { text } = await rawExchange((send) => {
+      send(`GET /v1/config HTTP/1.1\r\nHost: ${hostname}\r\nAuthorization: ${keys.secret}\r\n\r\n`);
+      setTimeout(
+        () => send(`GET /v1/config HTTP/1.1\r\nHost: ${hostname}\r\nAuthorization: ${keys.secret}\r\n\r\n`),
+        100,
+      );
+    }, 1000);
+    expect(text.match(/HTTP\/1\.1 200/g)).toHaveLength(2);
+  });
+});
