@@ -1,38 +1,80 @@
 import "./load-env";
 import { spawnSync } from "node:child_process";
-import { mkdirSync } from "node:fs";
+import { existsSync, mkdirSync, readdirSync } from "node:fs";
 import path from "node:path";
 import Database from "better-sqlite3";
 import { databaseFile } from "../server/config/database-url";
 
 const root = path.resolve(import.meta.dirname, "..");
+const migrationsDir = path.join(root, "prisma/migrations");
+
+/** The committed migrations, by folder name. */
+function committedMigrations(): string[] {
+  return readdirSync(migrationsDir, { withFileTypes: true })
+    .filter((d) => d.isDirectory() && existsSync(path.join(migrationsDir, d.name, "migration.sql")))
+    .map((d) => d.name)
+    .sort();
+}
 
 /**
- * Applies the committed migrations (prisma migrate deploy, on Prisma's WebAssembly engine)
- * and switches the database to WAL. Safe to run on every start: applied migrations are skipped.
+ * The committed migrations the database has not applied, read from Prisma's own table without
+ * taking a lock: a running server keeps its connections open, and Prisma's migrate engine asks
+ * for an exclusive lock even when it has nothing to do.
+ */
+function pendingMigrations(file: string, committed: string[]): string[] {
+  if (file === ":memory:" || !existsSync(file)) return committed;
+  const db = new Database(file, { readonly: true, fileMustExist: true });
+  try {
+    const table = db
+      .prepare(`SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = '_prisma_migrations'`)
+      .get();
+    if (!table) return committed;
+    const applied = new Set(
+      db
+        .prepare(
+          `SELECT migration_name FROM _prisma_migrations WHERE finished_at IS NOT NULL AND rolled_back_at IS NULL`,
+        )
+        .pluck()
+        .all() as string[],
+    );
+    return committed.filter((m) => !applied.has(m));
+  } finally {
+    db.close();
+  }
+}
+
+/**
+ * Applies the committed migrations that are pending (prisma migrate deploy, on Prisma's
+ * WebAssembly engine) and switches the database to WAL. With nothing pending it only reads, so
+ * the command-line tools (keys, accounts) work next to a running server.
  */
 export function migrate(): void {
   const file = databaseFile();
-  if (file !== ":memory:") mkdirSync(path.dirname(file), { recursive: true });
-  const result = spawnSync(
-    process.execPath,
-    [path.join(root, "node_modules/prisma/build/index.js"), "migrate", "deploy"],
-    {
-      cwd: root,
-      env: { ...process.env, PRISMA_HIDE_UPDATE_MESSAGE: "1" },
-      encoding: "utf8",
-    },
-  );
-  if (result.status !== 0) {
-    process.stderr.write(result.stdout + result.stderr);
-    throw new Error(`database migration failed for ${file}`);
+  const committed = committedMigrations();
+  const pending = pendingMigrations(file, committed);
+  if (pending.length > 0) {
+    if (file !== ":memory:") mkdirSync(path.dirname(file), { recursive: true });
+    const result = spawnSync(
+      process.execPath,
+      [path.join(root, "node_modules/prisma/build/index.js"), "migrate", "deploy"],
+      { cwd: root, env: { ...process.env, PRISMA_HIDE_UPDATE_MESSAGE: "1" }, encoding: "utf8" },
+    );
+    if (result.status !== 0) {
+      process.stderr.write(result.stdout + result.stderr);
+      throw new Error(
+        `database migration failed for ${file} (${pending.length} pending: ${pending.join(", ")}). ` +
+          "If a server of an older version is running on it, stop it first.",
+      );
+    }
   }
-  const applied = /(\d+) migrations? found/.exec(result.stdout);
   const db = new Database(file);
-  // WAL: readers never wait for the writer; the setting persists in the file.
-  db.pragma("journal_mode = WAL");
+  // WAL: readers never wait for the writer; the setting persists in the file, so it is only
+  // asked for once (switching takes a lock a running server would hold up).
+  if (db.pragma("journal_mode", { simple: true }) !== "wal") db.pragma("journal_mode = WAL");
   db.close();
-  console.log(`Database ${file} is up to date (${applied?.[1] ?? "?"} migrations).`);
+  console.log(
+    `Database ${file} is up to date (${committed.length} migrations${pending.length ? `, ${pending.length} applied now` : ""}).`,
+  );
 }
 
 if (import.meta.filename === process.argv[1]) {

@@ -1,0 +1,64 @@
+import { execFile } from "node:child_process";
+import path from "node:path";
+import { promisify } from "node:util";
+import { describe, expect, inject, it } from "vitest";
+import { api, expectError, keys, unique } from "../support/api";
+
+/**
+ * The command-line tools next to the running server: revoking a leaked key is done while the
+ * service runs, and under load. They run against the API tests' own server and database.
+ */
+
+const root = path.resolve(import.meta.dirname, "../..");
+const databaseUrl = inject("databaseUrl");
+const run = promisify(execFile);
+
+const cli = (script: string, ...args: string[]) =>
+  run(process.execPath, ["--import", "tsx", path.join(root, "scripts", script), ...args], {
+    cwd: root,
+    env: { ...process.env, DATABASE_URL: databaseUrl },
+    timeout: 30_000,
+  });
+
+describe("keys and accounts from the command line, while the server runs", () => {
+  it("creates, lists and revokes a key while devices are being tracked", async () => {
+    let tracking = true;
+    const load = (async () => {
+      const deviceId = unique("cli-load");
+      for (let n = 0; tracking; n++) {
+        await api("POST", "/v1/track", {
+          key: keys.publishable,
+          json: { deviceId, latitude: 10 + n / 1e4, longitude: 20, accuracy: 5 },
+        });
+      }
+    })();
+    try {
+      const created = await cli("keys.ts", "create", "--name", "from the cli");
+      const key = /prj_test_sk_[0-9a-f]{40}/.exec(created.stdout)?.[0];
+      expect(key, created.stdout + created.stderr).toBeDefined();
+      expect((await api("GET", "/v1/geofences?limit=1", { key })).status).toBe(200);
+
+      const listed = await cli("keys.ts", "list");
+      expect(listed.stdout).toContain("(from the cli)");
+
+      const revoked = await cli("keys.ts", "revoke", key!);
+      expect(revoked.stdout).toMatch(/Revoked .* requests with it now get 401/);
+      expectError(await api("GET", "/v1/geofences?limit=1", { key }), 401);
+    } finally {
+      tracking = false;
+      await load;
+    }
+  });
+
+  it("creates an account that can sign in at once", async () => {
+    const email = `${unique("cli")}@example.test`;
+    const created = await cli("accounts.ts", "create", email, "reviewer", "--password", "a-long-password");
+    expect(created.stdout).toContain(`Created reviewer ${email}`);
+    expect((await cli("accounts.ts", "list")).stdout).toContain(email);
+    const res = await api("POST", "/api/session", {
+      key: null,
+      json: { email, password: "a-long-password" },
+    });
+    expect(res.status).toBe(200);
+  });
+});
