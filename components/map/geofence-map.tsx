@@ -11,14 +11,15 @@ import { Circle, MapContainer, Marker, Polygon, useMap } from "react-leaflet";
 import MarkerClusterGroup from "react-leaflet-cluster";
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { ErrorNote } from "@/components/dashboard/error-note";
-import { call, errorText } from "@/lib/api-client";
+import { call } from "@/lib/api-client";
 import type { Geofence, LocationEvent, User } from "@/lib/types";
 import { CONFIDENCE } from "@/lib/types";
 import { Basemap, type TileConfig } from "./basemap";
 import { tagColor } from "./colors";
 import { RegionBorders } from "./region-borders";
 import { ImportedLayer, ImportList } from "./imported-layer";
-import { type DraftShape, boundsOf, shapeOf, toLayer } from "./shapes";
+import { type Draft, GeofenceForm } from "./geofence-form";
+import { boundsOf, toLayer } from "./shapes";
 
 const userIcon = L.divIcon({
   className: "",
@@ -26,12 +27,6 @@ const userIcon = L.divIcon({
   iconSize: [12, 12],
   iconAnchor: [6, 6],
 });
-
-/** A shape being drawn or edited, with the geofence it belongs to when it exists already. */
-interface Draft {
-  layer: L.Circle | L.Polygon;
-  existing?: Geofence;
-}
 
 export default function GeofenceMap({ tiles, canEdit }: { tiles: TileConfig; canEdit: boolean }) {
   const queryClient = useQueryClient();
@@ -139,7 +134,7 @@ export default function GeofenceMap({ tiles, canEdit }: { tiles: TileConfig; can
         className="max-h-[45%] w-full shrink-0 space-y-4 overflow-y-auto border-t border-slate-200 bg-white p-4 lg:max-h-none lg:w-96 lg:border-t-0 lg:border-l"
       >
         {draft ? (
-          <DraftForm
+          <GeofenceForm
             key={draft.existing?._id ?? "new"}
             draft={draft}
             onCancel={endDraft}
@@ -147,6 +142,11 @@ export default function GeofenceMap({ tiles, canEdit }: { tiles: TileConfig; can
               endDraft();
               setSelected(g._id);
               void refresh();
+            }}
+            onOpen={(g) => {
+              endDraft();
+              setSelected(g._id);
+              map?.fitBounds(boundsOf(g), { maxZoom: 16 });
             }}
           />
         ) : selectedGeofence ? (
@@ -288,146 +288,6 @@ function FitOnce({ geofences }: { geofences?: Geofence[] }) {
 
 const input = "w-full rounded border border-slate-300 px-2 py-1.5 text-sm";
 
-function DraftForm({
-  draft,
-  onCancel,
-  onSaved,
-}: {
-  draft: Draft;
-  onCancel: () => void;
-  onSaved: (g: Geofence) => void;
-}) {
-  const g = draft.existing;
-  const [error, setError] = useState<{ message: string; param?: string } | null>(null);
-  const save = useMutation({
-    mutationFn: async (form: FormData) => {
-      let metadata: unknown;
-      const metaText = String(form.get("metadata") ?? "").trim();
-      if (metaText) {
-        try {
-          metadata = JSON.parse(metaText);
-        } catch {
-          throw Object.assign(new Error("metadata: is not valid JSON"), { param: "metadata" });
-        }
-      }
-      const shape: DraftShape = shapeOf(draft.layer);
-      const body = {
-        description: form.get("description"),
-        tag: form.get("tag"),
-        externalId: form.get("externalId"),
-        ...shape,
-        ...(metadata !== undefined && { metadata }),
-        enabled: form.get("enabled") === "on",
-      };
-      const tag = encodeURIComponent(String(body.tag));
-      const externalId = encodeURIComponent(String(body.externalId));
-      if (g && (g.tag !== body.tag || g.externalId !== body.externalId)) {
-        // A new tag/externalId is a new identity: create it, then remove the old one.
-        const r = await call<{ geofence: Geofence }>("PUT", `/v1/geofences/${tag}/${externalId}`, body);
-        await call("DELETE", `/v1/geofences/${g._id}`);
-        return r.geofence;
-      }
-      return (await call<{ geofence: Geofence }>("PUT", `/v1/geofences/${tag}/${externalId}`, body)).geofence;
-    },
-    onSuccess: onSaved,
-    onError: (e: Error & { param?: string }) => {
-      setError({ message: errorText(e), param: e.param });
-      // The API's answer, next to the shape.
-      draft.layer
-        .bindTooltip(errorText(e), { permanent: true, direction: "top", className: "text-red-700" })
-        .openTooltip();
-    },
-  });
-  useEffect(() => () => void draft.layer.unbindTooltip(), [draft.layer]);
-  return (
-    <form
-      onSubmit={(e) => {
-        // onSubmit, not action: a form action resets the fields, and a refused save must keep them.
-        e.preventDefault();
-        const form = new FormData(e.currentTarget);
-        draft.layer.unbindTooltip();
-        setError(null);
-        save.mutate(form);
-      }}
-      className="space-y-3"
-      aria-label={g ? "Edit geofence" : "New geofence"}
-    >
-      <h2 className="text-lg font-semibold">{g ? "Edit geofence" : "New geofence"}</h2>
-      <p className="text-sm text-slate-600">
-        Drag the vertices or the shape on the map
-        {draft.layer instanceof L.Circle ? ", or its edge to resize" : ""}, then save.
-      </p>
-      <Field
-        label="Description"
-        name="description"
-        defaultValue={g?.description}
-        required
-        param={error?.param}
-      />
-      <Field label="Tag" name="tag" defaultValue={g?.tag} required param={error?.param} />
-      <Field
-        label="External ID"
-        name="externalId"
-        defaultValue={g?.externalId}
-        required
-        param={error?.param}
-      />
-      <label className="block space-y-1 text-sm font-medium">
-        <span>Metadata (JSON)</span>
-        <textarea
-          name="metadata"
-          rows={3}
-          defaultValue={g?.metadata ? JSON.stringify(g.metadata) : ""}
-          className={`${input} font-mono`}
-          aria-invalid={error?.param === "metadata"}
-        />
-      </label>
-      <label className="flex items-center gap-2 text-sm">
-        <input type="checkbox" name="enabled" defaultChecked={g?.enabled ?? true} />
-        Enabled
-      </label>
-      <ErrorNote error={error?.message} boxed />
-      <div className="flex gap-2">
-        <button
-          type="submit"
-          disabled={save.isPending}
-          className="rounded bg-slate-900 px-3 py-1.5 text-sm text-white disabled:opacity-50"
-        >
-          {save.isPending ? "Saving…" : "Save geofence"}
-        </button>
-        <button
-          type="button"
-          onClick={onCancel}
-          className="rounded border border-slate-300 px-3 py-1.5 text-sm"
-        >
-          Cancel
-        </button>
-      </div>
-    </form>
-  );
-}
-
-function Field(props: {
-  label: string;
-  name: string;
-  defaultValue?: string;
-  required?: boolean;
-  param?: string;
-}) {
-  return (
-    <label className="block space-y-1 text-sm font-medium">
-      <span>{props.label}</span>
-      <input
-        name={props.name}
-        defaultValue={props.defaultValue}
-        required={props.required}
-        aria-invalid={props.param === props.name}
-        className={input}
-      />
-    </label>
-  );
-}
-
 function GeofenceDetails(props: {
   g: Geofence;
   canEdit: boolean;
@@ -466,6 +326,8 @@ function GeofenceDetails(props: {
         </dd>
         <dt className="text-slate-500">Enabled</dt>
         <dd>{g.enabled ? "yes" : "no"}</dd>
+        <dt className="text-slate-500">Dwell after</dt>
+        <dd>{g.dwellThreshold ?? 5} min</dd>
         <dt className="text-slate-500">ID</dt>
         <dd className="font-mono text-xs break-all">{g._id}</dd>
       </dl>
@@ -479,13 +341,7 @@ function GeofenceDetails(props: {
           <button
             type="button"
             onClick={props.onEdit}
-            disabled={!g.tag || !g.externalId}
-            title={
-              !g.tag || !g.externalId
-                ? "Only geofences with a tag and an external ID can be edited here"
-                : undefined
-            }
-            className="rounded border border-slate-300 px-3 py-1.5 text-sm disabled:opacity-50"
+            className="rounded border border-slate-300 px-3 py-1.5 text-sm"
           >
             Edit geofence
           </button>

@@ -67,6 +67,24 @@ export const geofenceWriteSchema = z
 
 export type GeofenceWrite = z.output<typeof geofenceWriteSchema>;
 
+/**
+ * A partial update: the fields present replace the stored ones (null or "" clears an optional
+ * one); the merged geofence is then validated as a whole by geofenceWriteSchema.
+ */
+export const geofencePatchSchema = z.object({
+  description: z.unknown().optional(),
+  type: z.unknown().optional(),
+  coordinates: z.unknown().optional(),
+  radius: z.unknown().optional(),
+  tag: z.unknown().optional(),
+  externalId: z.unknown().optional(),
+  metadata: z.unknown().optional(),
+  enabled: z.unknown().optional(),
+  dwellThreshold: z.unknown().optional(),
+});
+
+export type GeofencePatch = z.output<typeof geofencePatchSchema>;
+
 /** The tag and externalId in a path, held to the same rules as in a body. */
 export const tagRefSchema = z.object({ tag: requiredString(256), externalId: requiredString(256) });
 

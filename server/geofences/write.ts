@@ -1,23 +1,40 @@
 import type { AuthKey } from "../auth/keys";
-import { Prisma, prisma } from "../db/client";
+import { type Geofence, Prisma, prisma } from "../db/client";
 import { isUniqueViolation } from "../db/errors";
 import { withWriteLock } from "../db/write-lock";
 import { reconcileMembers } from "../tracking/memberships";
 import { monotonicNow, newId } from "../db/ids";
-import { ApiError } from "../http/errors";
-import { type GeofenceWrite, geofenceColumns } from "./schema";
+import { ApiError, notFound } from "../http/errors";
+import { validate } from "../http/request";
+import {
+  type GeofencePatch,
+  type GeofenceWrite,
+  geofenceColumns,
+  geofenceWriteSchema,
+  ringOf,
+} from "./schema";
 
 function columns(input: GeofenceWrite) {
   const c = geofenceColumns(input);
   return { ...c, metadata: c.metadata ?? Prisma.DbNull };
 }
 
-const duplicate = (tag: string | undefined, externalId: string | undefined) =>
-  new ApiError(
+/**
+ * The 409 for a tag and externalId another geofence has: it names that geofence, so a person
+ * can go and look at it rather than overwrite it.
+ */
+async function identityConflict(key: AuthKey, tag: string | undefined, externalId: string | undefined) {
+  const other =
+    tag !== undefined && externalId !== undefined
+      ? await prisma.geofence.findFirst({ where: { live: key.live, tag, externalId } })
+      : null;
+  const owner = other ? `geofence ${other.id} ("${other.description}")` : "another geofence";
+  return new ApiError(
     "conflict",
-    `externalId: a geofence with tag "${tag}" and externalId "${externalId}" already exists; PUT /v1/geofences/{tag}/{externalId} updates it`,
+    `externalId: tag "${tag}" and externalId "${externalId}" are already used by ${owner}; PUT /v1/geofences/{tag}/{externalId} replaces it`,
     "externalId",
   );
+}
 
 /** Creates a geofence; the (tag, externalId) pair is unique per world (the index enforces it). */
 export async function createGeofence(key: AuthKey, input: GeofenceWrite) {
@@ -29,7 +46,7 @@ export async function createGeofence(key: AuthKey, input: GeofenceWrite) {
       });
     });
   } catch (e) {
-    if (isUniqueViolation(e)) throw duplicate(input.tag, input.externalId);
+    if (isUniqueViolation(e)) throw await identityConflict(key, input.tag, input.externalId);
     throw e;
   }
 }
@@ -49,5 +66,54 @@ export async function upsertGeofence(key: AuthKey, tag: string, externalId: stri
     });
     reconcileMembers(geofence.seq);
     return geofence;
+  });
+}
+
+/** A stored geofence as the write body that would make it: what a partial update applies to. */
+function asWrite(g: Geofence): Record<string, unknown> {
+  return {
+    description: g.description,
+    type: g.type,
+    coordinates: g.type === "circle" ? [g.centerLng, g.centerLat] : ringOf(g),
+    ...(g.type === "circle" && { radius: g.radius }),
+    tag: g.tag,
+    externalId: g.externalId,
+    metadata: g.metadata,
+    enabled: g.enabled,
+    dwellThreshold: g.dwellThreshold,
+  };
+}
+
+/**
+ * Changes the fields a patch names of the geofence with this _id and keeps every other one.
+ * The result is held to the rules of a create; a tag and externalId another geofence has are a
+ * 409 (nothing is overwritten). With `unmodifiedSince` (the updatedAt the caller last saw), a
+ * geofence changed since is not touched: 412.
+ */
+export async function updateGeofence(key: AuthKey, id: string, patch: GeofencePatch, unmodifiedSince?: Date) {
+  return withWriteLock(async () => {
+    const stored = await prisma.geofence.findFirst({ where: { id, live: key.live } });
+    if (!stored) throw notFound(`geofence ${id}`);
+    if (unmodifiedSince && stored.updatedAt.getTime() !== unmodifiedSince.getTime()) {
+      throw new ApiError(
+        "precondition_failed",
+        `geofence ${id} was changed at ${stored.updatedAt.toISOString()}, after the version you edited; load it again`,
+      );
+    }
+    if (patch.type !== undefined && patch.type !== stored.type && patch.coordinates === undefined) {
+      throw new ApiError("invalid_input", "coordinates: are required to change the type", "coordinates");
+    }
+    const input = validate(geofenceWriteSchema, { ...asWrite(stored), ...patch });
+    try {
+      const geofence = await prisma.geofence.update({
+        where: { seq: stored.seq },
+        data: { ...columns(input), updatedAt: monotonicNow() },
+      });
+      reconcileMembers(geofence.seq);
+      return geofence;
+    } catch (e) {
+      if (isUniqueViolation(e)) throw await identityConflict(key, input.tag, input.externalId);
+      throw e;
+    }
   });
 }

@@ -7,6 +7,7 @@ const STATUS = {
   not_found: 404,
   method_not_allowed: 405,
   conflict: 409,
+  precondition_failed: 412,
   payload_too_large: 413,
   rate_limited: 429,
   internal: 500,

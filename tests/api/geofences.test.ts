@@ -101,9 +101,11 @@ describe("create", () => {
 
   it("refuses a second geofence with the same tag and externalId with 409", async () => {
     const tag = unique("dup");
-    await create(circle({ tag, externalId: "a" }));
+    const first = await create(circle({ tag, externalId: "a", description: "First" }));
     const res = await api("POST", "/v1/geofences", { json: circle({ tag, externalId: "a" }) });
-    expectError(res, 409, "externalId", /already exists/);
+    // The message names the geofence that has them, so a person can go and look at it.
+    expectError(res, 409, "externalId", new RegExp(`already used by geofence ${first._id} \\("First"\\)`));
+    expect((await api("GET", `/v1/geofences/${first._id}`)).body.geofence).toEqual(first);
   });
 
   it("gives exactly one 200 among concurrent creates of the same tag and externalId", async () => {
@@ -440,6 +442,126 @@ describe("get, upsert and delete", () => {
     // Deleted geofences leave the spatial index too.
     const search = await api("GET", `/v1/search/geofences?near=40.7838,-73.9754&tags=${tag}`);
     expect(search.body.geofences).toEqual([]);
+  });
+});
+
+describe("update by _id (PATCH)", () => {
+  const full = (tag: string, externalId: string) =>
+    circle({
+      tag,
+      externalId,
+      metadata: { floor: 3 },
+      dwellThreshold: 30,
+      enabled: false,
+    });
+
+  it("changes the fields sent and keeps every other one", async () => {
+    const tag = unique("patch");
+    const g = await create(full(tag, "a"));
+    const res = await api("PATCH", `/v1/geofences/${g._id}`, { json: { description: "Renamed" } });
+    expect(res.status, JSON.stringify(res.body)).toBe(200);
+    const after = res.body.geofence as Geofence;
+    expect(after).toMatchObject({
+      _id: g._id,
+      createdAt: g.createdAt,
+      description: "Renamed",
+      tag,
+      externalId: "a",
+      type: "circle",
+      geometryRadius: 100,
+      metadata: { floor: 3 },
+      dwellThreshold: 30,
+      enabled: false,
+    });
+    expect(after.updatedAt > g.updatedAt).toBe(true);
+    expect((await api("GET", `/v1/geofences/${g._id}`)).body.geofence).toEqual(after);
+  });
+
+  it("changes the shape, clears optional fields with null, and takes a form body", async () => {
+    const tag = unique("patch");
+    const g = await create(full(tag, "a"));
+    const res = await api("PATCH", `/v1/geofences/${g._id}`, {
+      json: { type: "polygon", coordinates: square, metadata: null, dwellThreshold: null },
+    });
+    expect(res.body.geofence).toMatchObject({ type: "polygon", description: "Flagship store", tag });
+    expect(res.body.geofence).not.toHaveProperty("metadata");
+    expect(res.body.geofence).not.toHaveProperty("dwellThreshold");
+    const radius = await api("PATCH", `/v1/geofences/${g._id}`, {
+      form: { type: "circle", coordinates: "[-73.97, 40.78]", radius: "250" },
+    });
+    expect(radius.body.geofence).toMatchObject({ type: "circle", geometryRadius: 250 });
+  });
+
+  it("refuses an identity another geofence has, and changes neither", async () => {
+    const tag = unique("patch");
+    const a = await create(full(tag, "a"));
+    const b = await create(circle({ tag, externalId: "b", description: "Other" }));
+    const res = await api("PATCH", `/v1/geofences/${b._id}`, { json: { externalId: "a" } });
+    expectError(
+      res,
+      409,
+      "externalId",
+      new RegExp(`already used by geofence ${a._id} \\("Flagship store"\\)`),
+    );
+    expect((await api("GET", `/v1/geofences/${a._id}`)).body.geofence).toEqual(a);
+    expect((await api("GET", `/v1/geofences/${b._id}`)).body.geofence).toEqual(b);
+  });
+
+  it("validates the result like a create and writes nothing on bad input", async () => {
+    const g = await create(full(unique("patch"), "a"));
+    expectError(await api("PATCH", `/v1/geofences/${g._id}`, { json: { radius: 5 } }), 400, "radius");
+    expectError(
+      await api("PATCH", `/v1/geofences/${g._id}`, { json: { description: "" } }),
+      400,
+      "description",
+    );
+    expectError(
+      await api("PATCH", `/v1/geofences/${g._id}`, { json: { type: "polygon" } }),
+      400,
+      "coordinates",
+      /required to change the type/,
+    );
+    expectError(
+      await api("PATCH", `/v1/geofences/${g._id}`, { json: { dwellThreshold: 0 } }),
+      400,
+      "dwellThreshold",
+    );
+    expect((await api("GET", `/v1/geofences/${g._id}`)).body.geofence).toEqual(g);
+    expectError(await api("PATCH", "/v1/geofences/000000000000000000000000", { json: {} }), 404);
+  });
+
+  it("with If-Match, refuses to overwrite a change made since (412)", async () => {
+    const g = await create(full(unique("patch"), "a"));
+    const first = await api("PATCH", `/v1/geofences/${g._id}`, {
+      json: { description: "First" },
+      headers: { "if-match": `"${g.updatedAt}"` },
+    });
+    expect(first.status).toBe(200);
+    const stale = await api("PATCH", `/v1/geofences/${g._id}`, {
+      json: { description: "Second" },
+      headers: { "if-match": `"${g.updatedAt}"` },
+    });
+    expectError(stale, 412, undefined, /changed at .* after the version you edited/);
+    expect((await api("GET", `/v1/geofences/${g._id}`)).body.geofence).toMatchObject({
+      description: "First",
+    });
+    expectError(
+      await api("PATCH", `/v1/geofences/${g._id}`, { json: {}, headers: { "if-match": "yesterday" } }),
+      400,
+      "If-Match",
+    );
+  });
+
+  it("takes users out of a geofence whose new shape no longer holds them", async () => {
+    const g = await create(circle({ tag: unique("patch"), externalId: "m" }));
+    const deviceId = unique("dev");
+    await api("POST", "/v1/track", {
+      key: keys.publishable,
+      json: { deviceId, latitude: 40.7838, longitude: -73.9754, accuracy: 5 },
+    });
+    expect((await api("GET", `/v1/geofences/${g._id}/users`)).body.users).toHaveLength(1);
+    await api("PATCH", `/v1/geofences/${g._id}`, { json: { coordinates: [-73.9, 40.7] } });
+    expect((await api("GET", `/v1/geofences/${g._id}/users`)).body.users).toHaveLength(0);
   });
 });
 

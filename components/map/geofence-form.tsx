@@ -1,0 +1,206 @@
+"use client";
+
+import L from "./leaflet-global";
+import { useEffect, useState } from "react";
+import { useMutation, useQueryClient } from "@tanstack/react-query";
+import { ErrorNote } from "@/components/dashboard/error-note";
+import { ApiCallError, call, errorText } from "@/lib/api-client";
+import type { Geofence } from "@/lib/types";
+import { shapeOf } from "./shapes";
+
+/** A shape being drawn or edited, with the geofence it belongs to when it exists already. */
+export interface Draft {
+  layer: L.Circle | L.Polygon;
+  existing?: Geofence;
+}
+
+const input = "w-full rounded border border-slate-300 px-2 py-1.5 text-sm";
+
+interface Refusal {
+  message: string;
+  param?: string;
+  /** the geofence that already has the tag and external ID asked for */
+  holder?: Geofence;
+}
+
+/** The form's fields as the API's body; an empty optional field clears it. */
+function bodyOf(form: FormData) {
+  let metadata: unknown = null;
+  const metaText = String(form.get("metadata") ?? "").trim();
+  if (metaText) {
+    try {
+      metadata = JSON.parse(metaText);
+    } catch {
+      throw new ApiCallError("metadata: is not valid JSON", 400, "metadata");
+    }
+  }
+  const dwell = String(form.get("dwellThreshold") ?? "").trim();
+  return {
+    description: form.get("description"),
+    tag: form.get("tag"),
+    externalId: form.get("externalId"),
+    metadata,
+    enabled: form.get("enabled") === "on",
+    dwellThreshold: dwell === "" ? null : dwell,
+  };
+}
+
+/**
+ * Saves a drawn shape as a new geofence (create: an identity in use is refused, never replaced),
+ * or an edited one by its _id (only what the form shows changes; every other field is kept, and
+ * a change someone else saved meanwhile is not overwritten).
+ */
+export function GeofenceForm({
+  draft,
+  onCancel,
+  onSaved,
+  onOpen,
+}: {
+  draft: Draft;
+  onCancel: () => void;
+  onSaved: (g: Geofence) => void;
+  onOpen: (g: Geofence) => void;
+}) {
+  const g = draft.existing;
+  const queryClient = useQueryClient();
+  const [refusal, setRefusal] = useState<Refusal | null>(null);
+  const save = useMutation({
+    mutationFn: async (form: FormData) => {
+      const body = { ...bodyOf(form), ...shapeOf(draft.layer) };
+      const saved = g
+        ? await call<{ geofence: Geofence }>("PATCH", `/v1/geofences/${g._id}`, body, {
+            "if-match": `"${g.updatedAt}"`,
+          })
+        : await call<{ geofence: Geofence }>("POST", "/v1/geofences", body);
+      return saved.geofence;
+    },
+    onSuccess: onSaved,
+    onError: async (e: Error, form: FormData) => {
+      const param = e instanceof ApiCallError ? e.param : undefined;
+      const holder = e instanceof ApiCallError && e.status === 409 ? await holderOf(form) : undefined;
+      // Changed by someone else meanwhile: show their version on the map.
+      if (e instanceof ApiCallError && e.status === 412)
+        void queryClient.invalidateQueries({ queryKey: ["geofences"] });
+      setRefusal({ message: errorText(e), param, holder });
+      // The API's answer, next to the shape.
+      draft.layer
+        .bindTooltip(holder ? `Tag and external ID already used by “${holder.description}”` : errorText(e), {
+          permanent: true,
+          direction: "top",
+          className: "text-red-700",
+        })
+        .openTooltip();
+    },
+  });
+  useEffect(() => () => void draft.layer.unbindTooltip(), [draft.layer]);
+  const param = refusal?.param;
+  return (
+    <form
+      onSubmit={(e) => {
+        // onSubmit, not action: a form action resets the fields, and a refused save must keep them.
+        e.preventDefault();
+        const form = new FormData(e.currentTarget);
+        draft.layer.unbindTooltip();
+        setRefusal(null);
+        save.mutate(form);
+      }}
+      className="space-y-3"
+      aria-label={g ? "Edit geofence" : "New geofence"}
+    >
+      <h2 className="text-lg font-semibold">{g ? "Edit geofence" : "New geofence"}</h2>
+      <p className="text-sm text-slate-600">
+        Drag the vertices or the shape on the map
+        {draft.layer instanceof L.Circle ? ", or its edge to resize" : ""}, then save.
+      </p>
+      <Field label="Description" name="description" defaultValue={g?.description} required param={param} />
+      <Field label="Tag" name="tag" defaultValue={g?.tag} param={param} />
+      <Field label="External ID" name="externalId" defaultValue={g?.externalId} param={param} />
+      <Field
+        label="Dwell threshold (minutes)"
+        name="dwellThreshold"
+        type="number"
+        min={1}
+        max={10080}
+        placeholder="5 (the default)"
+        defaultValue={g?.dwellThreshold?.toString()}
+        param={param}
+      />
+      <label className="block space-y-1 text-sm font-medium">
+        <span>Metadata (JSON)</span>
+        <textarea
+          name="metadata"
+          rows={3}
+          defaultValue={g?.metadata ? JSON.stringify(g.metadata) : ""}
+          className={`${input} font-mono`}
+          aria-invalid={param === "metadata"}
+        />
+      </label>
+      <label className="flex items-center gap-2 text-sm">
+        <input type="checkbox" name="enabled" defaultChecked={g?.enabled ?? true} />
+        Enabled
+      </label>
+      {refusal?.holder ? (
+        <div role="alert" className="space-y-2 rounded bg-red-50 px-3 py-2 text-sm text-red-700">
+          <p>
+            This tag and external ID are already used by “{refusal.holder.description}”. Change them, or open
+            that geofence.
+          </p>
+          <button type="button" onClick={() => onOpen(refusal.holder!)} className="underline">
+            Open “{refusal.holder.description}”
+          </button>
+        </div>
+      ) : (
+        <ErrorNote error={refusal?.message} boxed />
+      )}
+      <div className="flex gap-2">
+        <button
+          type="submit"
+          disabled={save.isPending}
+          className="rounded bg-slate-900 px-3 py-1.5 text-sm text-white disabled:opacity-50"
+        >
+          {save.isPending ? "Saving…" : "Save geofence"}
+        </button>
+        <button
+          type="button"
+          onClick={onCancel}
+          className="rounded border border-slate-300 px-3 py-1.5 text-sm"
+        >
+          Cancel
+        </button>
+      </div>
+    </form>
+  );
+}
+
+/** The geofence that holds the tag and external ID a refused save asked for. */
+async function holderOf(form: FormData): Promise<Geofence | undefined> {
+  const tag = String(form.get("tag") ?? "").trim();
+  const externalId = String(form.get("externalId") ?? "").trim();
+  if (!tag || !externalId) return undefined;
+  try {
+    const path = `/v1/geofences/${encodeURIComponent(tag)}/${encodeURIComponent(externalId)}`;
+    return (await call<{ geofence: Geofence }>("GET", path)).geofence;
+  } catch {
+    return undefined;
+  }
+}
+
+function Field(props: {
+  label: string;
+  name: string;
+  defaultValue?: string;
+  required?: boolean;
+  param?: string;
+  type?: string;
+  min?: number;
+  max?: number;
+  placeholder?: string;
+}) {
+  const { label, param, ...rest } = props;
+  return (
+    <label className="block space-y-1 text-sm font-medium">
+      <span>{label}</span>
+      <input {...rest} aria-invalid={param === props.name} className={input} />
+    </label>
+  );
+}

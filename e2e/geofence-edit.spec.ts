@@ -1,0 +1,145 @@
+import { type Page, expect, test } from "@playwright/test";
+import { api, consoleErrors, signIn, unique } from "./support";
+
+/** The map never overwrites a geofence it was not asked to change. */
+
+type Geofence = Record<string, unknown> & { _id: string; updatedAt: string };
+
+async function put(tag: string, externalId: string, extra: Record<string, unknown>): Promise<Geofence> {
+  const res = await api("PUT", `/v1/geofences/${tag}/${externalId}`, {
+    type: "circle",
+    coordinates: [-73.97, 40.78],
+    radius: 150,
+    ...extra,
+  });
+  expect(res.status).toBe(200);
+  return res.body.geofence as Geofence;
+}
+
+const get = async (id: string) => (await api("GET", `/v1/geofences/${id}`)).body.geofence as Geofence;
+
+/** Opens a geofence from the list beside the map. */
+async function open(page: Page, description: string) {
+  const details = page.getByRole("region", { name: "Geofence", exact: true });
+  if (await details.isVisible()) await details.getByRole("button", { name: "Close" }).click();
+  await page.getByPlaceholder("Description or external ID").fill(description);
+  await page
+    .getByRole("region", { name: "Geofences on the map" })
+    .getByRole("button", { name: description })
+    .click();
+  await expect(page.getByRole("heading", { name: description })).toBeVisible();
+}
+
+test("a new shape whose tag and external ID are taken is refused, and the map offers the one that has them", async ({
+  page,
+}, info) => {
+  const errors = consoleErrors(page, /status of 409/);
+  const tag = unique("taken");
+  const existing = await put(tag, "store", {
+    description: `Existing ${tag}`,
+    dwellThreshold: 30,
+    metadata: { floor: 2 },
+  });
+  await signIn(page, "analyst");
+  await page.goto("/map");
+  // Opening it moves the map to it, so the shape drawn next is of a sensible size.
+  await open(page, `Existing ${tag}`);
+  await page.getByRole("button", { name: "Close" }).click();
+  await page.getByRole("button", { name: "Draw Polygons" }).click();
+  const box = (await page.getByLabel("Map of geofences and users").boundingBox())!;
+  const cx = box.x + box.width / 2;
+  const cy = box.y + box.height / 2;
+  const points = [
+    [cx - 100, cy - 60],
+    [cx + 100, cy - 70],
+    [cx + 90, cy + 80],
+  ];
+  for (const [x, y] of points) await page.mouse.click(x!, y!);
+  await page.mouse.click(points[0]![0]!, points[0]![1]!);
+  const form = page.getByRole("form", { name: "New geofence" });
+  await form.getByLabel("Description").fill("Would replace it");
+  await form.getByLabel("Tag").fill(tag);
+  await form.getByLabel("External ID").fill("store");
+  await form.getByRole("button", { name: "Save geofence" }).click();
+  await expect(form.getByRole("alert")).toContainText(`already used by “Existing ${tag}”`);
+  await page.screenshot({ path: info.outputPath("identity-taken.png") });
+  // Nothing was replaced.
+  expect(await get(existing._id)).toEqual(existing);
+
+  await form.getByRole("button", { name: `Open “Existing ${tag}”` }).click();
+  const details = page.getByRole("region", { name: "Geofence", exact: true });
+  await expect(details.getByRole("heading", { name: `Existing ${tag}` })).toBeVisible();
+  await expect(details).toContainText("30 min");
+  expect(errors).toEqual([]);
+});
+
+test("editing keeps what the form does not change, refuses another geofence's identity and a stale version", async ({
+  page,
+}, info) => {
+  const errors = consoleErrors(page, /status of 40[09]|status of 412/);
+  const tag = unique("edit");
+  const x = await put(tag, "x", {
+    description: `Keep ${tag}`,
+    dwellThreshold: 45,
+    metadata: { floor: 3 },
+    enabled: false,
+  });
+  const y = await put(tag, "y", { description: `Other ${tag}`, coordinates: [-73.96, 40.77] });
+  await signIn(page, "analyst");
+  await page.goto("/map");
+
+  // 1. A new description; everything else stays.
+  await open(page, `Keep ${tag}`);
+  await page.getByRole("button", { name: "Edit geofence" }).click();
+  let edit = page.getByRole("form", { name: "Edit geofence" });
+  await expect(edit.getByLabel("Dwell threshold (minutes)")).toHaveValue("45");
+  await edit.getByLabel("Description").fill(`Kept ${tag}`);
+  await edit.getByRole("button", { name: "Save geofence" }).click();
+  await expect(page.getByRole("heading", { name: `Kept ${tag}` })).toBeVisible();
+  const renamed = await get(x._id);
+  expect(renamed).toMatchObject({
+    description: `Kept ${tag}`,
+    tag,
+    externalId: "x",
+    dwellThreshold: 45,
+    metadata: { floor: 3 },
+    enabled: false,
+    type: "circle",
+    geometryRadius: 150,
+  });
+
+  // 2. Another geofence's tag and external ID: refused, both unchanged.
+  await open(page, `Other ${tag}`);
+  await page.getByRole("button", { name: "Edit geofence" }).click();
+  edit = page.getByRole("form", { name: "Edit geofence" });
+  await edit.getByLabel("External ID").fill("x");
+  await edit.getByRole("button", { name: "Save geofence" }).click();
+  await expect(edit.getByRole("alert")).toContainText(`already used by “Kept ${tag}”`);
+  await page.screenshot({ path: info.outputPath("identity-collision.png") });
+  expect(await get(x._id)).toEqual(renamed);
+  expect(await get(y._id)).toEqual(y);
+  await edit.getByRole("button", { name: "Cancel" }).click();
+
+  // 3. Changed by someone else while the form was open: refused, their change kept.
+  await open(page, `Kept ${tag}`);
+  await page.getByRole("button", { name: "Edit geofence" }).click();
+  edit = page.getByRole("form", { name: "Edit geofence" });
+  expect((await api("PATCH", `/v1/geofences/${x._id}`, { description: `Elsewhere ${tag}` })).status).toBe(
+    200,
+  );
+  await edit.getByLabel("Dwell threshold (minutes)").fill("10");
+  await edit.getByRole("button", { name: "Save geofence" }).click();
+  await expect(edit.getByRole("alert")).toContainText("after the version you edited");
+  expect(await get(x._id)).toMatchObject({ description: `Elsewhere ${tag}`, dwellThreshold: 45 });
+
+  // 4. Clearing the dwell threshold returns it to the default.
+  await edit.getByRole("button", { name: "Cancel" }).click();
+  await open(page, `Elsewhere ${tag}`);
+  await page.getByRole("button", { name: "Edit geofence" }).click();
+  edit = page.getByRole("form", { name: "Edit geofence" });
+  await edit.getByLabel("Dwell threshold (minutes)").fill("");
+  await edit.getByRole("button", { name: "Save geofence" }).click();
+  await expect(page.getByRole("region", { name: "Geofence", exact: true })).toContainText("5 min");
+  expect(await get(x._id)).not.toHaveProperty("dwellThreshold");
+  expect(errors).toEqual([]);
+});
