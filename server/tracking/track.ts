@@ -19,6 +19,7 @@ import {
   transaction,
   updateUser,
   userByDeviceId,
+  userUpdatedAtTaken,
   userByUserId,
   userFromRow,
   verificationCounts,
@@ -114,9 +115,9 @@ function flush(): void {
   const outcomes: ({ ok: true; result: TrackResult } | { ok: false; error: unknown })[] = [];
   withWriteLock(() =>
     transaction(() => {
-      const now = new Date();
       for (const item of batch) {
         try {
+          const now = monotonicNow();
           outcomes.push({ ok: true, result: transaction(() => applyUpdate(item.live, item.input, now)) });
         } catch (error) {
           outcomes.push({ ok: false, error });
@@ -225,6 +226,17 @@ function findUser(live: boolean, input: TrackInput): UserRow | undefined {
   return userByUserId(live, input.userId) ?? userByDeviceId(live, input.deviceId, true);
 }
 
+/**
+ * The updatedAt a user is stored with: the update's time, or 1 ms later for each user of the
+ * world already stored at that instant. User lists page on updatedAt alone (Radar's cursors are
+ * datetimes), so two users with one updatedAt would let a page boundary skip one of them.
+ */
+function distinctUpdatedAt(live: boolean, at: Date, seq: number | null): Date {
+  let t = at;
+  while (userUpdatedAtTaken(live, t, seq)) t = new Date(t.getTime() + 1);
+  return t;
+}
+
 function applyUpdate(live: boolean, input: TrackInput, now: Date): TrackResult {
   const at = input.updatedAt ?? now;
   const existing = findUser(live, input);
@@ -252,7 +264,7 @@ function applyUpdate(live: boolean, input: TrackInput, now: Date): TrackResult {
     dma: regions.dma as User["dma"],
     place: placeChange.place as User["place"],
     placeEnteredAt: placeChange.enteredAt,
-    updatedAt: at,
+    updatedAt: distinctUpdatedAt(live, at, existing?.seq ?? null),
   };
   let user: User;
   if (existing && prev) {

@@ -65,6 +65,46 @@ describe("users", () => {
     expect(seen).toEqual(made.map((u) => u._id).reverse());
   });
 
+  it("pages without skips or repeats through users updated at the same moment", async () => {
+    // Concurrent first updates of new devices are applied in one commit; replays may carry
+    // the very same updatedAt. Either way a page boundary must not fall between equals.
+    const prefix = unique("tie");
+    const start = new Date(Date.now() - 1).toISOString();
+    const concurrent = await Promise.all(
+      Array.from({ length: 12 }, (_, i) =>
+        track({ deviceId: `${prefix}-c${i}`, latitude: 1, longitude: 2, accuracy: 5 }),
+      ),
+    );
+    const end = new Date(Date.now() + 1000).toISOString();
+    const replayedAt = new Date(Date.UTC(2021, 0, 1) + Math.floor(Math.random() * 86_400_000)).toISOString();
+    const replayed = await Promise.all(
+      Array.from({ length: 8 }, (_, i) =>
+        track({ deviceId: `${prefix}-r${i}`, latitude: 1, longitude: 2, accuracy: 5, updatedAt: replayedAt }),
+      ),
+    );
+    const pageAll = async (after: string, before: string) => {
+      const seen: string[] = [];
+      for (;;) {
+        const q = `limit=2&updatedAfter=${encodeURIComponent(after)}&updatedBefore=${encodeURIComponent(before)}`;
+        const page = (await api("GET", `/v1/users?${q}`)).body;
+        const users = page.users as User[];
+        seen.push(...users.map((u) => u._id));
+        if (!page.meta.hasMore) return seen;
+        before = users[users.length - 1]!.updatedAt;
+      }
+    };
+    const live = await pageAll(start, end);
+    expect(new Set(live).size).toBe(live.length);
+    for (const { user } of concurrent) expect(live).toContain(user._id);
+    const hour = 3_600_000;
+    const replay = await pageAll(
+      new Date(Date.parse(replayedAt) - hour).toISOString(),
+      new Date(Date.parse(replayedAt) + hour).toISOString(),
+    );
+    expect(new Set(replay).size).toBe(replay.length);
+    for (const { user } of replayed) expect(replay).toContain(user._id);
+  });
+
   it.each([
     ["limit=0", "limit"],
     ["limit=1001", "limit"],
@@ -163,6 +203,40 @@ describe("users of a geofence", () => {
     }
     expectError(await api("GET", `/v1/geofences/${tag}/nope/users`), 404);
     expectError(await api("GET", `/v1/geofences/${g._id}/users?limit=0`), 400, "limit");
+  });
+});
+
+describe("users of a geofence, updated at the same moment", () => {
+  it("pages through all of them without skips or repeats", async () => {
+    const center = { lat: -22.5, lng: 61.5 };
+    const g = (
+      await api("POST", "/v1/geofences", {
+        json: { description: "tie", type: "circle", coordinates: [center.lng, center.lat], radius: 500 },
+      })
+    ).body.geofence as { _id: string };
+    const at = new Date(Date.now() - 120_000).toISOString();
+    const prefix = unique("gtie");
+    const made = await Promise.all(
+      Array.from({ length: 7 }, (_, i) =>
+        track({
+          deviceId: `${prefix}-${i}`,
+          latitude: center.lat,
+          longitude: center.lng,
+          accuracy: 5,
+          updatedAt: at,
+        }),
+      ),
+    );
+    const seen: string[] = [];
+    let cursor = "";
+    for (;;) {
+      const res = await api("GET", `/v1/geofences/${g._id}/users?limit=2${cursor}`);
+      const users = res.body.users as User[];
+      seen.push(...users.map((u) => u._id));
+      if (!res.body.meta.hasMore) break;
+      cursor = `&updatedBefore=${encodeURIComponent(users[users.length - 1]!.updatedAt)}`;
+    }
+    expect(seen.sort()).toEqual(made.map((m) => m.user._id).sort());
   });
 });
 

@@ -97,6 +97,13 @@ const userValues = (u: UserWrite) => [
   u.placeEnteredAt && sqlDate(u.placeEnteredAt),
 ];
 
+/** Whether a user of this world other than `exceptSeq` was last updated at exactly `at`. */
+export function userUpdatedAtTaken(live: boolean, at: Date, exceptSeq: number | null): boolean {
+  return !!prepared(
+    `SELECT 1 FROM "User" WHERE "live" = ? AND "updatedAt" = ? AND "seq" IS NOT ? LIMIT 1`,
+  ).get(live ? 1 : 0, sqlDate(at), exceptSeq);
+}
+
 export function insertUser(id: string, live: boolean, u: UserWrite, createdAt: Date): number {
   const result = prepared(
     `INSERT INTO "User" ("id", "live", "deviceId", "userId", "description", "metadata", "deviceType", "foreground",
