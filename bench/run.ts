@@ -8,11 +8,12 @@ import { type Measurement, type Scenario, measure, table } from "./load";
 import type { Bench } from "./suite";
 import { trackingSuite } from "./tracking";
 import { geodataSuite } from "./geodata";
+import { startupSuite } from "./startup";
 
 const USAGE = `npm run bench [-- SUITE...] [--geofences 10000] [--users 100000] [--duration 5] [--connections 16]
                  [--rounds 3] [--profile DIR]
 
-Suites: geofences, tracking, geodata (default: geofences and tracking). Each starts the production server on a fresh
+Suites: geofences, tracking, geodata, startup (default: geofences and tracking). Each starts the production server on a fresh
 database, measures the no-op route (GET /healthz) as the baseline in the same run, then its
 endpoints at --connections (throughput) and at 1 connection (latency). Tracking alternates the
 no-op route, an invalid POST and tracking for --rounds rounds and compares within each. --profile writes a CPU
@@ -31,7 +32,7 @@ const { values, positionals } = parseArgs({
   },
 });
 const suites = positionals.length ? positionals : ["geofences", "tracking"];
-if (values.help || suites.some((s) => !["geofences", "tracking", "geodata"].includes(s))) {
+if (values.help || suites.some((s) => !["geofences", "tracking", "geodata", "startup"].includes(s))) {
   console.log(USAGE);
   process.exit(values.help ? 0 : 1);
 }
@@ -104,4 +105,4 @@ async function runSuite(name: string): Promise<void> {
   }
 }
 
-for (const name of suites) await runSuite(name);
+for (const name of suites) await (name === "startup" ? startupSuite() : runSuite(name));

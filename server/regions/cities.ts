@@ -1,3 +1,4 @@
+import { processOnce } from "../process-once";
 import { readFileSync } from "node:fs";
 import KDBush from "kdbush";
 import { around, distance } from "geokdbush";
@@ -43,8 +44,6 @@ interface Table {
   lat: Float64Array;
   index: KDBush;
 }
-
-let tables: { cities: Table; sections: Table; large: { ids: Uint32Array; index: KDBush } } | undefined;
 
 interface Row {
   name: string;
@@ -116,18 +115,21 @@ function tableOf(rows: Row[]): Table {
   return t;
 }
 
-function load() {
-  if (!tables) {
-    const rows = read().filter((r) => !GONE.has(r.code) && r.name);
-    const cities = tableOf(rows.filter((r) => r.code !== SECTION));
-    const ids = Uint32Array.from(cities.population.keys()).filter((i) => cities.population[i]! >= LARGE);
-    const index = new KDBush(ids.length, 64, Float64Array);
-    for (const i of ids) index.add(cities.lng[i]!, cities.lat[i]!);
-    index.finish();
-    tables = { cities, sections: tableOf(rows.filter((r) => r.code === SECTION)), large: { ids, index } };
-  }
-  return tables;
-}
+/** The cities' tables, built once per process (server/process-once.ts). */
+const load = () =>
+  processOnce(
+    "cities",
+    () => {
+      const rows = read().filter((r) => !GONE.has(r.code) && r.name);
+      const cities = tableOf(rows.filter((r) => r.code !== SECTION));
+      const ids = Uint32Array.from(cities.population.keys()).filter((i) => cities.population[i]! >= LARGE);
+      const index = new KDBush(ids.length, 64, Float64Array);
+      for (const i of ids) index.add(cities.lng[i]!, cities.lat[i]!);
+      index.finish();
+      return { cities, sections: tableOf(rows.filter((r) => r.code === SECTION)), large: { ids, index } };
+    },
+    "the GeoNames cities",
+  );
 
 function cityOf(t: Table, i: number): City {
   return {

@@ -1,3 +1,4 @@
+import { forgetProcessOnce, processOnce } from "../process-once";
 import Flatbush from "flatbush";
 import countries from "i18n-iso-countries";
 import type { Feature, MultiPolygon, Polygon } from "geojson";
@@ -85,13 +86,15 @@ const US: Region = {
   code: "US",
 };
 
-let layers: { countries: Layer; states: Layer } | undefined;
-
 /** Bands per ring (server/geo/polygon.ts); the benchmark's baseline loads with 1. */
 export const MAX_BANDS = 128;
 
-function load(maxBands = MAX_BANDS) {
-  layers ??= {
+/** The countries' and US states' layers, built once per process (server/process-once.ts). */
+const load = () =>
+  processOnce("embedded-regions", () => buildLayers(MAX_BANDS), "the embedded countries and US states");
+
+function buildLayers(maxBands: number): { countries: Layer; states: Layer } {
+  return {
     countries: buildLayer(
       featuresOf("world-atlas/countries-10m.json", "countries"),
       (f) => {
@@ -118,7 +121,6 @@ function load(maxBands = MAX_BANDS) {
       maxBands,
     ),
   };
-  return layers;
 }
 
 function find(layer: Layer, lng: number, lat: number): Region | undefined {
@@ -148,11 +150,11 @@ export function preloadEmbeddedRegions(): void {
 
 /** For the benchmark: loads again, with at most `maxBands` latitude bands per ring. */
 export function reloadEmbeddedRegions(maxBands: number): void {
-  layers = undefined;
-  load(maxBands);
+  forgetProcessOnce("embedded-regions");
+  processOnce("embedded-regions", () => buildLayers(maxBands));
 }
 
-const centers = new Map<string, Position | undefined>();
+const centers = processOnce("country-centers", () => new Map<string, Position | undefined>());
 
 /**
  * A representative point of a country: the centroid of its largest polygon's outer ring

@@ -1,3 +1,4 @@
+import { processOnce } from "../process-once";
 import { readFileSync } from "node:fs";
 import { BlockList, isIP } from "node:net";
 import path from "node:path";
@@ -24,15 +25,13 @@ interface MmdbRecord {
   location?: { latitude?: number; longitude?: number };
 }
 
-let reader: Reader<MmdbResponse> | undefined;
-
 export function ipDatabasePath(): string {
   if (process.env.IP_DATABASE) return path.resolve(process.env.IP_DATABASE);
   return packageFile("@ip-location-db/geo-whois-asn-country-mmdb/geo-whois-asn-country.mmdb");
 }
 
 function lookup(ip: string): MmdbRecord | null {
-  reader ??= new Reader<MmdbResponse>(readFileSync(ipDatabasePath()));
+  const reader = processOnce("ip-database", () => new Reader<MmdbResponse>(readFileSync(ipDatabasePath())));
   return reader.get(ip) as MmdbRecord | null;
 }
 

