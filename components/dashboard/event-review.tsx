@@ -394,6 +394,14 @@ interface Outcome {
   confidence: 1 | 2 | 3;
 }
 
+/** The class of events a verdict counts for (docs/confidence.md), in words. */
+function where(event: LocationEvent, band: string): string {
+  if (event.geofence) return `at this geofence's ${band === "edge" ? "edge" : "core"}`;
+  if (event.place) return `at ${event.place.name}`;
+  if (event.region) return `for ${event.region.name}`;
+  return "like these";
+}
+
 /** What the confidence model will give later events like this one, for each verdict. */
 function Prediction({ event }: { event: LocationEvent }) {
   const prediction = useQuery({
@@ -413,8 +421,7 @@ function Prediction({ event }: { event: LocationEvent }) {
       className="rounded border border-slate-200 bg-white p-3 text-sm"
     >
       <p className="font-medium">
-        Later {label(event.type).toLowerCase()} events at this geofence&apos;s{" "}
-        {p.band === "edge" ? "edge" : "core"}, like this one:
+        Later {label(event.type).toLowerCase()} events {where(event, p.band)}, like this one:
       </p>
       <ul className="mt-1 grid grid-cols-3 gap-2">
         <li>

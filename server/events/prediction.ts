@@ -1,6 +1,6 @@
 import type { AuthKey } from "../auth/keys";
 import { verificationCounts } from "../db/sqlite/tracking";
-import { type Confidence, adjustedProbability, confidenceOf } from "../tracking/confidence";
+import { type Confidence, estimatedPrecision, gradeOf } from "../tracking/confidence";
 import { getEvent } from "./events";
 
 export interface Outcome {
@@ -10,22 +10,23 @@ export interface Outcome {
 
 /**
  * What the confidence model (docs/confidence.md) will give later events like this one (same
- * geofence, type and band, with the same geometric probability) for each verdict on it: what
- * the review screen shows before a reviewer decides. Null for events without a geofence.
+ * class: subject, type and band, with the same prior probability) for each verdict on it: what
+ * the review screen shows before a reviewer decides. Null for events about nothing verifiable.
  */
 export async function predictConfidence(
   key: AuthKey,
   id: string,
 ): Promise<{ band: string; unverified: Outcome; accepted: Outcome; rejected: Outcome } | null> {
   const event = await getEvent(key, id);
-  if (!event.geofenceId) return null;
-  const counts = verificationCounts(event.geofenceId, event.type, event.band);
+  if (!event.subject) return null;
+  const counts = verificationCounts(key.live, event.subject, event.type, event.band);
   // The others' verdicts: this event's own, if any, is what is being decided.
   const accepted = counts.accepted - (event.verification === 1 ? 1 : 0);
   const rejected = counts.rejected - (event.verification === -1 ? 1 : 0);
+  const grade = gradeOf(event.type);
   const outcome = (a: number, r: number): Outcome => {
-    const p = adjustedProbability(event.probability, a, r);
-    return { probability: Math.round(p * 1000) / 1000, confidence: confidenceOf(p) };
+    const p = estimatedPrecision(event.probability, a, r);
+    return { probability: Math.round(p * 1000) / 1000, confidence: grade(p) };
   };
   return {
     band: event.band,

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { adjustedProbability, bandOf, confidenceOf, insideFraction } from "./confidence";
+import { bandOf, confidenceOf, estimatedPrecision, insideFraction } from "./confidence";
 
 describe("insideFraction", () => {
   it("is 1 when the accuracy circle is inside, 0 when outside, 1/2 on the line", () => {
@@ -27,10 +27,23 @@ describe("confidence", () => {
   });
   it("rises with acceptances and falls with rejections", () => {
     const p = 0.6;
-    expect(adjustedProbability(p, 0, 0)).toBe(p);
-    expect(adjustedProbability(p, 3, 0)).toBeGreaterThan(0.7);
-    expect(adjustedProbability(p, 0, 3)).toBeLessThan(p);
-    expect(adjustedProbability(p, 5, 5)).toBeCloseTo(p, 10);
-    expect(adjustedProbability(p, 40, 0)).toBeGreaterThan(0.95);
+    expect(estimatedPrecision(p, 0, 0)).toBe(p);
+    expect(estimatedPrecision(p, 3, 0)).toBeGreaterThan(0.7);
+    expect(estimatedPrecision(p, 0, 3)).toBeLessThan(p);
+    expect(estimatedPrecision(p, 40, 0)).toBeGreaterThan(0.95);
+  });
+  it("lets rejections lower even a certain prior, and acceptances win it back", () => {
+    // A fix wholly inside: geometry says 1, and staff say otherwise.
+    expect(confidenceOf(estimatedPrecision(1, 0, 0))).toBe(3);
+    expect(estimatedPrecision(1, 0, 1)).toBeCloseTo(0.8, 10);
+    expect(confidenceOf(estimatedPrecision(1, 0, 1))).toBe(2);
+    expect(confidenceOf(estimatedPrecision(1, 0, 2))).toBe(1);
+    expect(estimatedPrecision(1, 0, 100)).toBeLessThan(0.04);
+    // 19 of 20 verdicts right: 95.8%, high again.
+    expect(confidenceOf(estimatedPrecision(1, 19, 1))).toBe(3);
+  });
+  it("is the mean of a Beta posterior: the prior counts as four verdicts", () => {
+    expect(estimatedPrecision(0.5, 2, 0)).toBeCloseTo((2 + 2) / 6, 10);
+    expect(estimatedPrecision(0.8, 1, 3)).toBeCloseTo((3.2 + 1) / 8, 10);
   });
 });

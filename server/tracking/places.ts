@@ -1,6 +1,6 @@
 import type { StoredPlace } from "../db/sqlite/geodata";
 import { type PlaceCandidate, distanceToPlace, placeById, placeCandidates } from "../geodata/places";
-import type { Confidence } from "./confidence";
+import { type Confidence, confidenceOfPlace } from "./confidence";
 
 /**
  * Place detection for tracked users (docs/confidence.md#place-events). A stopped user is at one
@@ -55,10 +55,6 @@ export function tally(verdicts: Verdict[]): Map<string, { for: number; against: 
     else if (v.verification === -1) vote(v.placeId, "against");
   }
   return votes;
-}
-
-export function confidenceOfPlace(p: number): Confidence {
-  return p >= 0.8 ? 3 : p >= 0.5 ? 2 : 1;
 }
 
 /** The place a stopped user is at, with the alternatives; undefined when none is near. */

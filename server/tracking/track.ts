@@ -33,11 +33,12 @@ import {
   ENTER_AT,
   EXIT_AT,
   MIN_ACCURACY,
-  adjustedProbability,
   bandOf,
-  confidenceOf,
+  estimatedPrecision,
+  gradeOf,
   insideFraction,
 } from "./confidence";
+import { eventSubject } from "../events/subject";
 import type { TrackInput } from "./schema";
 import type { Region } from "../regions/embedded";
 import { REGION_TYPES, type Regions, regionsAt } from "../geodata/regions";
@@ -47,6 +48,8 @@ import { embeddedGeofence, trimUser } from "./serialize";
 
 /** Minutes inside before user.dwelled_in_geofence, for geofences without their own dwellThreshold. */
 export const DEFAULT_DWELL_MINUTES = 5;
+/** Postal areas are small next to a fix's accuracy, and the embedded US ones approximate. */
+const POSTAL_CODE_PROBABILITY = 0.8;
 /** Geofences farther than this from the location are not considered, however poor the accuracy. */
 const MAX_REACH_M = 5000;
 
@@ -181,7 +184,7 @@ export function insideProbability(g: TrackedGeofence, lat: number, lng: number, 
 interface PlaceChange {
   place: WirePlace | null;
   enteredAt: Date | null;
-  exit?: { place: WirePlace; duration: number; confidence: 1 | 2 | 3 };
+  exit?: { place: WirePlace; duration: number; probability: number };
   enter?: Detection;
 }
 
@@ -210,7 +213,7 @@ function placeChangeFor(live: boolean, input: TrackInput, prev: User | undefined
             ? Math.round(Math.max(0, (at.getTime() - since.getTime()) / 60_000) * 100) / 100
             : 0,
           // Sure when far beyond the accuracy or stopped at another place; less so otherwise.
-          confidence: (beyond > 2 * LEAVE_AT_M || detection ? 3 : 2) as 1 | 2 | 3,
+          probability: beyond > 2 * LEAVE_AT_M || detection ? 1 : 0.8,
         }
       : undefined;
   if (detection && (!current || leaving)) {
@@ -284,12 +287,20 @@ function applyUpdate(live: boolean, input: TrackInput, now: Date): TrackResult {
 
   const events: Event[] = [];
   const inside: GeofenceFields[] = [];
-  /** Stores an event about this update; `about` says what it concerns and how sure it is. */
+  /**
+   * Stores an event about this update. `about` says what it concerns and `probability` how
+   * likely it is from geometry (or place detection) alone; its confidence is the estimated
+   * precision of its class, with the verdicts on the class's earlier events (docs/confidence.md).
+   */
   const record = (
     type: string,
-    about: Pick<Event, "geofenceId" | "geofence" | "confidence" | "probability" | "band" | "duration"> &
+    about: Pick<Event, "geofenceId" | "geofence" | "probability" | "band" | "duration"> &
       Partial<Pick<Event, "region" | "place" | "placeId" | "alternatePlaces">>,
   ) => {
+    const subject = eventSubject({ ...about, region: regionOf(about.region) });
+    const { accepted, rejected } = subject
+      ? verificationCounts(live, subject, type, about.band)
+      : { accepted: 0, rejected: 0 };
     const event: Event = {
       seq: 0,
       id: newId(),
@@ -311,22 +322,20 @@ function applyUpdate(live: boolean, input: TrackInput, now: Date): TrackResult {
       createdAt: monotonicNow(),
       actualCreatedAt: at,
       ...about,
+      subject,
+      confidence: gradeOf(type)(estimatedPrecision(about.probability, accepted, rejected)),
     };
     event.seq = insertEvent(event);
     events.push(event);
   };
-  const emit = (type: string, g: TrackedGeofence, p: number, duration: number | null) => {
-    const band = bandOf(p);
-    const { accepted, rejected } = verificationCounts(g.id, type, band);
+  const emit = (type: string, g: TrackedGeofence, p: number, duration: number | null) =>
     record(type, {
       geofenceId: g.id,
       geofence: embeddedGeofence(geofenceFields(g)) as Event["geofence"],
-      confidence: confidenceOf(adjustedProbability(p, accepted, rejected)),
       probability: p,
-      band,
+      band: bandOf(p),
       duration,
     });
-  };
 
   for (const g of candidates) {
     const member = members.get(g.seq);
@@ -366,8 +375,7 @@ function applyUpdate(live: boolean, input: TrackInput, now: Date): TrackResult {
       geofence: null,
       place: exit.place as Event["place"],
       placeId: exit.place._id,
-      confidence: exit.confidence,
-      probability: 1,
+      probability: exit.probability,
       band: "core",
       duration: exit.duration,
     });
@@ -379,7 +387,6 @@ function applyUpdate(live: boolean, input: TrackInput, now: Date): TrackResult {
       place: serializePlace(enter.place) as Event["place"],
       placeId: enter.place.oid,
       alternatePlaces: enter.alternates.map(serializePlace) as Event["alternatePlaces"],
-      confidence: enter.confidence,
       probability: enter.probability,
       band: "core",
       duration: null,
@@ -394,8 +401,7 @@ function applyUpdate(live: boolean, input: TrackInput, now: Date): TrackResult {
       region: region as unknown as Event["region"],
       // Country and state shapes are coarse next to a device's accuracy; postal areas are not,
       // and the embedded ones are approximate: see docs/confidence.md.
-      confidence: region.type === "postalCode" ? 2 : 3,
-      probability: 1,
+      probability: region.type === "postalCode" ? POSTAL_CODE_PROBABILITY : 1,
       band: "core",
       duration: null,
     });

@@ -248,6 +248,50 @@ describe("verification feeds confidence", () => {
     expect((await edgeEntry(base, north, 25)).confidence).toBe(2);
   });
 
+  it("rejecting entries whose fix was wholly inside lowers later ones too", async () => {
+    // Geometry is never certain (multipath, spoofing, a badly drawn fence): staff overrule it.
+    const { base } = place();
+    await circle(base, 200);
+    const centre = async () =>
+      (await track({ deviceId: unique("dev"), latitude: base.lat, longitude: base.lng, accuracy: 10 }))
+        .events[0]!;
+    const seen: number[] = [];
+    for (let i = 0; i < 2; i++) {
+      const e = await centre();
+      seen.push(e.confidence);
+      await api("PUT", `/v1/events/${e._id}/verification`, { json: { verification: -1 } });
+    }
+    seen.push((await centre()).confidence);
+    expect(seen).toEqual([3, 2, 1]);
+    // Acceptances win it back: 2 rejected, 30 accepted (94%, medium; 36 accepted: 95%, high).
+    for (let i = 0; i < 36; i++) {
+      const e = await centre();
+      await api("PUT", `/v1/events/${e._id}/verification`, { json: { verification: 1 } });
+      if (i === 29) expect((await centre()).confidence).toBe(2);
+    }
+    expect((await centre()).confidence).toBe(3);
+  });
+
+  it("rejecting region entries lowers the confidence of later ones", async () => {
+    // In the live world, where no other test tracks in Iceland.
+    const enter = async () =>
+      (
+        await track({ deviceId: unique("ice"), latitude: 64.14, longitude: -21.94, accuracy: 10 }, keys.live)
+      ).events.find((e) => e.type === "user.entered_region_country")!;
+    const first = await enter();
+    expect(first).toMatchObject({ confidence: 3, region: { code: "IS" } });
+    const verify = (id: string, verification: number) =>
+      api("PUT", `/v1/events/${id}/verification`, { json: { verification }, key: keys.live });
+    await verify(first._id, -1);
+    const second = await enter();
+    expect(second.confidence).toBe(2);
+    await verify(second._id, -1);
+    expect((await enter()).confidence).toBe(1);
+    await verify(first._id, 0);
+    await verify(second._id, 0);
+    expect((await enter()).confidence).toBe(3);
+  });
+
   it("moves freely between accepted, rejected and unverified", async () => {
     const { base } = place();
     await circle(base, 200);

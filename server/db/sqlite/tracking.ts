@@ -212,17 +212,20 @@ export function geofencesBySeqs(seqs: readonly number[]): TrackedGeofence[] {
   ).map(toTracked);
 }
 
-/** Verified events of one geofence, type and band: the evidence of the confidence model. */
+/**
+ * Verdicts on the events of one class (subject, type and band: server/events/subject.ts), the
+ * evidence of the confidence model. Unverified events are not counted.
+ */
 export function verificationCounts(
-  geofenceId: string,
+  live: boolean,
+  subject: string,
   type: string,
   band: string,
 ): { accepted: number; rejected: number } {
-  const row = prepared(
+  return prepared(
     `SELECT COALESCE(SUM("verification" = 1), 0) AS accepted, COALESCE(SUM("verification" = -1), 0) AS rejected
-     FROM "Event" WHERE "geofenceId" = ? AND "type" = ? AND "band" = ? AND "verification" != 0`,
-  ).get(geofenceId, type, band) as { accepted: number; rejected: number };
-  return row;
+     FROM "Event" WHERE "live" = ? AND "subject" = ? AND "type" = ? AND "band" = ? AND "verification" != 0`,
+  ).get(live ? 1 : 0, subject, type, band) as { accepted: number; rejected: number };
 }
 
 export interface EventWrite {
@@ -233,6 +236,7 @@ export interface EventWrite {
   user: unknown;
   geofenceId: string | null;
   geofence: unknown;
+  subject: string | null;
   region: unknown;
   place: unknown;
   placeId: string | null;
@@ -250,10 +254,10 @@ export interface EventWrite {
 
 export function insertEvent(e: EventWrite): number {
   const result = prepared(
-    `INSERT INTO "Event" ("id", "live", "type", "userSeq", "user", "geofenceId", "geofence", "region", "place", "placeId",
-      "alternatePlaces", "latitude", "longitude", "accuracy", "confidence", "probability", "band", "verification", "duration",
-      "createdAt", "actualCreatedAt")
-     VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 0, ?, ?, ?)`,
+    `INSERT INTO "Event" ("id", "live", "type", "userSeq", "user", "geofenceId", "geofence", "subject", "region", "place",
+      "placeId", "alternatePlaces", "latitude", "longitude", "accuracy", "confidence", "probability", "band", "verification",
+      "duration", "createdAt", "actualCreatedAt")
+     VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 0, ?, ?, ?)`,
   ).run(
     e.id,
     e.live ? 1 : 0,
@@ -262,6 +266,7 @@ export function insertEvent(e: EventWrite): number {
     JSON.stringify(e.user),
     e.geofenceId,
     json(e.geofence),
+    e.subject,
     json(e.region),
     json(e.place),
     e.placeId,
