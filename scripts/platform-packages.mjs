@@ -43,7 +43,9 @@ const candidates = [...versionsOf(pkg)]
   .slice(0, Number(values.count));
 for (const version of candidates) {
   const optional = Object.entries(view(`${pkg}@${version}`, "optionalDependencies") ?? {});
-  const missing = optional.filter(([name, range]) => !versionsOf(name).has(String(range).replace(/^[\^~=]/, "")));
+  const missing = optional.filter(
+    ([name, range]) => !versionsOf(name).has(String(range).replace(/^[\^~=]/, "")),
+  );
   console.log(
     `${pkg}@${version}: ${optional.length} platform packages, ` +
       (missing.length ? `missing ${missing.map(([n]) => n).join(", ")}` : "all published"),
