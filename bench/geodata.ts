@@ -7,6 +7,7 @@ import type { GeodataWriter } from "../server/db/sqlite/geodata";
 import { reverseGeocode } from "../server/geocode/reverse";
 import { writeImport } from "../server/geodata/import-file";
 import { placeAt } from "../server/geodata/places";
+import { postcodeFromAddresses } from "../server/geodata/postcodes";
 import { regionsAt } from "../server/geodata/regions";
 import { encodePolygons } from "../server/geo/rings";
 import { CATEGORIES } from "../server/geodata/taxonomy";
@@ -53,8 +54,30 @@ function importExtracts(b: Bench) {
     console.log(`  import ${row}`);
     lines.push(row);
   }
-  rmSync(dir, { recursive: true, force: true });
   b.note(`Import (npm run import, child process):\n\n${lines.join("\n")}`);
+  if (existsSync(path.join(dir, "liechtenstein-2021.sqlite"))) timePostcodes(b, dir);
+  rmSync(dir, { recursive: true, force: true });
+}
+
+/**
+ * Liechtenstein maps no postal-code boundaries: every point's postal code comes from the
+ * addresses near it (server/geodata/postcodes.ts), on every context request and tracked update.
+ */
+function timePostcodes(b: Bench, dir: string) {
+  const previous = process.env.GEODATA_DIR;
+  process.env.GEODATA_DIR = dir;
+  try {
+    const pick = rng(7);
+    const point = (): [number, number] => [9.47 + pick() * 0.17, 47.05 + pick() * 0.22];
+    b.note(
+      `In-process, Liechtenstein import, ${LOOKUPS} random points in its bounding box: postal code ` +
+        `from the addresses ${timeLookups(point, postcodeFromAddresses)}; all regions of a point ` +
+        `(as context and tracking ask) ${timeLookups(point, regionsAt)}`,
+    );
+  } finally {
+    if (previous === undefined) delete process.env.GEODATA_DIR;
+    else process.env.GEODATA_DIR = previous;
+  }
 }
 
 /** Writes a synthetic import of `count` places into the server's geodata folder. */
@@ -151,24 +174,27 @@ function fillSynthetic(w: GeodataWriter, count: number) {
  * server reads: what a request costs beyond the framework's own floor (the no-op route).
  */
 function timeInProcess(b: Bench, label: string, point: () => [number, number]) {
-  const N = 5000;
-  const time = (fn: (lng: number, lat: number) => unknown) => {
-    fn(...point()); // loads the embedded data outside the timing
-    const times: number[] = [];
-    for (let i = 0; i < N; i++) {
-      const [lng, lat] = point();
-      const t = performance.now();
-      fn(lng, lat);
-      times.push((performance.now() - t) * 1000);
-    }
-    times.sort((x, y) => x - y);
-    return `p50 ${times[N / 2]!.toFixed(0)} µs, p99 ${times[N * 0.99]!.toFixed(0)} µs`;
-  };
   b.note(
-    `In-process (${label}), ${N} random points: context's place and regions ` +
-      `${time((lng, lat) => (placeAt(lng, lat), regionsAt(lng, lat)))}; reverse geocoding ` +
-      `${time((lng, lat) => reverseGeocode(lat, lng))}`,
+    `In-process (${label}), ${LOOKUPS} random points: context's place and regions ` +
+      `${timeLookups(point, (lng, lat) => (placeAt(lng, lat), regionsAt(lng, lat)))}; reverse geocoding ` +
+      `${timeLookups(point, (lng, lat) => reverseGeocode(lat, lng))}`,
   );
+}
+
+const LOOKUPS = 5000;
+
+/** p50 and p99 of a lookup at LOOKUPS random points (the first call, which loads data, untimed). */
+function timeLookups(point: () => [number, number], fn: (lng: number, lat: number) => unknown): string {
+  fn(...point());
+  const times: number[] = [];
+  for (let i = 0; i < LOOKUPS; i++) {
+    const [lng, lat] = point();
+    const t = performance.now();
+    fn(lng, lat);
+    times.push((performance.now() - t) * 1000);
+  }
+  times.sort((x, y) => x - y);
+  return `p50 ${times[LOOKUPS / 2]!.toFixed(0)} µs, p99 ${times[LOOKUPS * 0.99]!.toFixed(0)} µs`;
 }
 
 async function waitForPlaces(b: Bench, count: number) {

@@ -3,6 +3,7 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { importOsm } from "../geodata/osm-import";
+import { regionsAt } from "../geodata/regions";
 import { reverseGeocode } from "./reverse";
 
 /**
@@ -47,13 +48,28 @@ describe.runIf(existsSync(shared))("reverse geocoding in Liechtenstein (shared e
       city: "Schaan",
       county: "Oberland",
       distance: 0,
-      formattedAddress: "Planknerstrasse, Schaan, LI",
+      postalCode: "9494",
+      formattedAddress: "Planknerstrasse, Schaan, 9494, LI",
     });
-    // A mountainside above Triesen: no street, the municipality.
+    // A mountainside above Triesen: no street; the municipality and its postcode.
     const [mountain] = reverseGeocode(47.09, 9.55);
-    expect(mountain).toMatchObject({ layer: "locality", city: "Triesen", formattedAddress: "Triesen, LI" });
+    expect(mountain).toMatchObject({
+      layer: "postalCode",
+      city: "Triesen",
+      postalCode: "9495",
+      formattedAddress: "Triesen, 9495, LI",
+    });
     // Malbun's house numbers carry their own addr:city, which comes first.
     expect(reverseGeocode(47.1018, 9.6097)[0]).toMatchObject({ layer: "address", city: "Malbun" });
+  });
+
+  it("gives every municipality its postcode from the addresses (the extract maps no postal-code boundary)", () => {
+    const postcode = (lat: number, lng: number) => regionsAt(lng, lat).postalCode?.code;
+    // Between Eschen and Nendeln: Eschen's nearest houses are 760 m away, Nendeln's (9485) 980 m.
+    expect(postcode(47.2, 9.53)).toBe("9492");
+    expect(postcode(47.23, 9.55)).toBe("9488"); // Schellenberg
+    expect(postcode(47.1, 9.62)).toBe("9497"); // above Malbun, in Triesenberg
+    expect(postcode(47.06, 9.6)).toBeUndefined(); // high in the Alps, kilometres from any address
   });
 });
 

@@ -1,11 +1,14 @@
 import { type Region, type RegionType, embeddedRegionsAt } from "../regions/embedded";
 import { embeddedPostalCodeAt } from "../regions/postal";
 import type { StoredRegion } from "../db/sqlite/geodata";
+import { postcodeFromAddresses } from "./postcodes";
 import { imports } from "./store";
 
 /**
  * The regions of a point, as context and tracked users carry them: imported boundaries first
- * (the smallest of each type when imports overlap), embedded data otherwise (docs/data.md).
+ * (the smallest of each type when imports overlap), embedded data otherwise (docs/data.md). A
+ * postal code without an imported boundary comes from the imported addresses' postcodes
+ * (server/geodata/postcodes.ts), else, in the US, from the embedded ZIP centroids.
  * DMA needs data no redistributable package has: it is answered only from an imported
  * `dma` region, which an operator brings as GeoJSON (server/geodata/geojson-import.ts).
  */
@@ -36,6 +39,10 @@ export function regionsAt(lng: number, lat: number, imported = importedRegionsAt
     found.country ??= embedded.country;
     // An embedded state only where the country agrees (imported Monaco is not in a US state).
     if (!found.state && embedded.state && found.country?.code === "US") found.state = embedded.state;
+  }
+  if (!found.postalCode) {
+    const code = postcodeFromAddresses(lng, lat);
+    if (code) found.postalCode = { type: "postalCode", name: code, code };
   }
   if (!found.postalCode && found.country?.code === "US") found.postalCode = embeddedPostalCodeAt(lng, lat);
   for (const type of REGION_TYPES) if (!found[type]) delete found[type];

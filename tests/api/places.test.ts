@@ -94,6 +94,52 @@ describe("context from imported data", () => {
   });
 });
 
+describe("postal codes from imported addresses, where no boundary is mapped", () => {
+  const { village1: v1, village2: v2 } = TESTLAND;
+  const postcode = async (p: { lng: number; lat: number }) =>
+    ((await context(p)).postalCode as { code?: string } | undefined)?.code;
+
+  it("answers the postcode the nearest addresses carry, outvoting a mistagged one", async () => {
+    expect(await postcode({ lng: v1.lng + 0.0002, lat: v1.lat + 0.0002 })).toBe("20001");
+    // 1.7 km east of the village, in its fields.
+    expect(await postcode({ lng: v1.lng + 0.015, lat: v1.lat })).toBe("20001");
+    expect(await postcode({ lng: v2.lng - 0.01, lat: v2.lat })).toBe("20002");
+    // Farther than 3 km from every address: none is invented.
+    expect(await postcode(TESTLAND.north)).toBeUndefined();
+    // A mapped boundary still wins over addresses.
+    expect(await postcode(TESTLAND.hole)).toBe("10002");
+  });
+
+  it("answers it in reverse geocoding and in postal-code events", async () => {
+    const res = await api(
+      "GET",
+      `/v1/geocode/reverse?coordinates=${at({ lng: v1.lng + 0.015, lat: v1.lat })}`,
+    );
+    expect((res.body.addresses as Record<string, unknown>[])[0]).toMatchObject({
+      postalCode: "20001",
+      state: "Northern",
+      layer: "postalCode",
+    });
+    const deviceId = `postcode-${Math.random()}`;
+    const move = async (p: { lng: number; lat: number }) =>
+      (
+        (
+          await api("POST", "/v1/track", {
+            key: keys.publishable,
+            json: { deviceId, latitude: p.lat, longitude: p.lng, accuracy: 20 },
+          })
+        ).body.events as Ev[]
+      )
+        .filter((e) => e.type.includes("postal_code"))
+        .map((e) => `${e.type} ${e.region?.code}`);
+    expect(await move(v1)).toEqual(["user.entered_region_postal_code 20001"]);
+    expect(await move(v2)).toEqual([
+      "user.exited_region_postal_code 20001",
+      "user.entered_region_postal_code 20002",
+    ]);
+  });
+});
+
 describe("GET /v1/geocode/reverse from imported data", () => {
   const reverse = async (p: { lng: number; lat: number }) => {
     const res = await api("GET", `/v1/geocode/reverse?coordinates=${at(p)}`);

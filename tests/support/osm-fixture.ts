@@ -13,6 +13,8 @@ import type { TestNode, TestOsm, TestRelation, TestWay } from "./osm-pbf";
  *   mapped as a point inside it, an airport with an IATA code, a park (multipolygon relation),
  *   an unnamed cafe (not a place), a bench (not a place)
  * - addresses on a node and a building; a named street, an unnamed one and a named footway
+ * - in the north, where no postal-code boundary is mapped, two villages whose addresses carry
+ *   postcodes 20001 (with one address mistagged 29999) and 20002
  */
 
 export const TESTLAND = {
@@ -23,6 +25,10 @@ export const TESTLAND = {
   north: { lng: 0.05, lat: 0.08 },
   hole: { lng: 0.025, lat: 0.025 },
   postal: { lng: 0.01, lat: 0.01 },
+  /** village 20001's addresses sit around here; one of them says 29999 */
+  village1: { lng: 0.01, lat: 0.06 },
+  /** village 20002 */
+  village2: { lng: 0.09, lat: 0.095 },
 };
 
 export function testland(): TestOsm {
@@ -173,5 +179,16 @@ export function testland(): TestOsm {
       tags: { highway: "footway", name: "Garden Path" },
     },
   );
+  // Villages in the north: postcodes on addresses only.
+  const { village1: v1, village2: v2 } = TESTLAND;
+  const house = (lng: number, lat: number, number: string, postcode: string) =>
+    node(lng, lat, { "addr:housenumber": number, "addr:street": "Village Road", "addr:postcode": postcode });
+  house(v1.lng, v1.lat, "1", "20001");
+  house(v1.lng + 0.0005, v1.lat + 0.0002, "2", "20001");
+  house(v1.lng - 0.0002, v1.lat - 0.0002, "3", "20001");
+  house(v1.lng + 0.0001, v1.lat + 0.0001, "4", "29999");
+  house(v2.lng, v2.lat, "1", "20002");
+  house(v2.lng + 0.0005, v2.lat + 0.0002, "2", "20002");
+  house(v2.lng - 0.0005, v2.lat - 0.0002, "3", "20002");
   return { nodes, ways, relations };
 }
