@@ -13,6 +13,10 @@
  * - A path whose percent-encoding does not decode (`%ZZ`, an encoded lone surrogate, overlong
  *   UTF-8) makes Next.js fail with a 500 while it decodes the route's parameters: it is answered
  *   400 here, in the API's envelope.
+ * - On the API's paths (/v1, /api), Next.js would answer a trailing slash, an empty segment
+ *   (`//`) or a backslash with a 308 redirect in plain text, and resolve `.` and `..` segments
+ *   (also encoded) to paths outside the API: a trailing slash is dropped here, and the others
+ *   are answered 404 in the envelope (an empty tag or id names nothing).
  * - An answer given before the request's body was read to its end (a 413 for a body too large,
  *   a 401 before reading) closes the connection: otherwise the unread rest of the body stays in
  *   the keep-alive connection and the client's next request on it hangs.
@@ -72,11 +76,14 @@ function decodablePath(/** @type {string} */ url) {
   }
 }
 
-function badPath(/** @type {import("node:http").ServerResponse} */ res) {
-  const body = JSON.stringify({
-    meta: { code: 400, message: "path: malformed percent-encoding", param: "path" },
-  });
-  res.writeHead(400, {
+/** The envelope's error answer, for what never reaches a route. */
+function answer(
+  /** @type {import("node:http").ServerResponse} */ res,
+  /** @type {number} */ code,
+  /** @type {Record<string, string>} */ meta,
+) {
+  const body = JSON.stringify({ meta: { code, ...meta } });
+  res.writeHead(code, {
     "content-type": "application/json",
     "content-length": Buffer.byteLength(body),
     "access-control-allow-origin": "*",
@@ -99,10 +106,37 @@ function closeIfBodyUnread(
   );
 }
 
+const API_PATH = /^\/(v1|api)(\/|$|\?)/;
+
+/**
+ * An API path as the routes should see it: without a trailing slash; null when it has an empty
+ * segment, a backslash, or a segment that is `.` or `..` once decoded (Next.js would resolve it
+ * and answer some other path, outside the API).
+ */
+function apiUrl(/** @type {string} */ url) {
+  const q = url.indexOf("?");
+  let path = q < 0 ? url : url.slice(0, q);
+  if (path.length > 1 && path.endsWith("/")) path = path.slice(0, -1);
+  if (path.includes("//") || path.includes("\\")) return null;
+  if (path.split("/").some((s) => s !== "" && decodeURIComponent(s).replace(/^\.\.?$/, "") === ""))
+    return null;
+  return q < 0 ? path : path + url.slice(q);
+}
+
 const server = createServer((req, res) => {
   if (!trustProxy) req.headers["x-forwarded-for"] = req.socket.remoteAddress ?? "";
-  if (!decodablePath(req.url ?? "/")) return badPath(res);
   closeIfBodyUnread(req, res);
+  const url = req.url ?? "/";
+  if (!decodablePath(url)) {
+    return answer(res, 400, { message: "path: malformed percent-encoding", param: "path" });
+  }
+  if (API_PATH.test(url)) {
+    const clean = apiUrl(url);
+    if (clean === null) {
+      return answer(res, 404, { message: `no such endpoint: ${req.method} ${url.split("?")[0]}` });
+    }
+    req.url = clean;
+  }
   handle(req, res).catch(escaped(res));
 });
 if (dev) {

@@ -134,6 +134,12 @@ export function otherMethods(...allowed: Method[]): Record<Method, (req: Request
   return Object.fromEntries(METHODS.map((m) => [m, answer])) as Record<Method, (req: Request) => Response>;
 }
 
+/** Paths no route has (under /v1 and /api): a 404 in the API's envelope rather than an HTML page. */
+export function unknownRoute(req: Request): Response {
+  const path = new URL(req.url).pathname;
+  return errorResponse(new ApiError("not_found", `no such endpoint: ${req.method} ${path}`));
+}
+
 function toApiError(e: unknown): ApiError {
   if (e instanceof ApiError) return e;
   if (isUniqueViolation(e)) return new ApiError("conflict", "a record with the same identity already exists");

@@ -1,3 +1,4 @@
+import { request as httpRequest } from "node:http";
 import { connect } from "node:net";
 import { describe, expect, inject, it } from "vitest";
 import { FRESH_ACCOUNTS, FRESH_PASSWORD } from "../../scripts/fresh-server";
@@ -43,6 +44,46 @@ describe("the API's root", () => {
       const res = await api("GET", path);
       expectError(res, 404, undefined, /no such endpoint/);
       expect(res.headers.get("content-type")).toMatch(/application\/json/);
+    }
+  });
+});
+
+describe("slashes in API paths", () => {
+  /** As sent: fetch would resolve `%2e%2e` itself and follow redirects. */
+  const raw = (path: string) =>
+    new Promise<{ status: number; type: string; body: string }>((resolve, reject) => {
+      const req = httpRequest(
+        { host: hostname, port, path, headers: { authorization: keys.secret } },
+        (res) => {
+          let body = "";
+          res.on("data", (d: Buffer) => (body += d.toString()));
+          res.on("end", () =>
+            resolve({ status: res.statusCode!, type: String(res.headers["content-type"]), body }),
+          );
+        },
+      );
+      req.on("error", reject);
+      req.end();
+    });
+
+  it("are answered, never redirected or resolved: a trailing slash is dropped; an empty or dot segment is no endpoint", async () => {
+    const list = await raw("/v1/geofences/?limit=1");
+    expect(list.status).toBe(200);
+    expect((JSON.parse(list.body) as { geofences: unknown[] }).geofences).toBeInstanceOf(Array);
+    for (const path of [
+      "/v1/",
+      "/v1/geofences//x",
+      "/v1//geofences",
+      "/api//keys",
+      "/api/nothing",
+      "/api/",
+      "/v1/geofences/%2e%2e/%2e%2e",
+      "/api/accounts/%2E",
+    ]) {
+      const res = await raw(path);
+      expect(res.status, path).toBe(404);
+      expect(res.type, path).toMatch(/application\/json/);
+      expect((JSON.parse(res.body) as { meta: { code: number } }).meta.code).toBe(404);
     }
   });
 });
