@@ -38,7 +38,7 @@ function progressPrinter(): (p: ImportProgress) => void {
   return (p) => {
     const pct = Math.floor(p.fraction * 100);
     const seconds = ((performance.now() - started) / 1000).toFixed(1);
-    const what = p.pass === 1 ? "pass 1/2 (relations)" : "pass 2/2 (nodes, ways)";
+    const what = ["", "pass 1/3 (relations)", "pass 2/3 (nodes, ways)", "pass 3/3 (text index)"][p.pass];
     const counts = `${p.nodes.toLocaleString("en")} nodes, ${p.ways.toLocaleString("en")} ways`;
     if (tty) {
       const width = 30;

@@ -20,10 +20,11 @@ export function importName(file: string): string {
 
 /**
  * Writes the import `name` into `dir`: `fill` writes the rows and returns counts of its own for
- * the file's meta; on any error the partial file is removed and the previous import stays.
+ * the file's meta; the text index is then built from those rows. On any error the partial file
+ * is removed and the previous import stays.
  */
 export async function writeImport<Extra extends Record<string, number>>(
-  options: { dir: string; name: string; source: string },
+  options: { dir: string; name: string; source: string; onIndexProgress?: (fraction: number) => void },
   fill: (writer: GeodataWriter) => Promise<Extra>,
 ): Promise<{ file: string; counts: GeodataWriter["counts"] & Extra }> {
   const { dir, name, source } = options;
@@ -36,6 +37,7 @@ export async function writeImport<Extra extends Record<string, number>>(
   const writer = new GeodataWriter(partial);
   try {
     const extra = await fill(writer);
+    writer.buildTextIndex(options.onIndexProgress);
     const counts = { ...writer.counts, ...extra };
     writer.meta("name", name);
     writer.meta("source", path.basename(source));

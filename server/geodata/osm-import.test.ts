@@ -7,6 +7,7 @@ import { TESTLAND, testland } from "../../tests/support/osm-fixture";
 import { GeodataFile } from "../db/sqlite/geodata";
 import { importName } from "./import-file";
 import { importOsm, placeId } from "./osm-import";
+import { ftsExpression } from "../geocode/text-query";
 
 const fresh = () => mkdtempSync(path.join(tmpdir(), "geodata-"));
 
@@ -19,6 +20,30 @@ async function importTestland(dir = fresh()) {
 }
 
 describe("OSM import of a synthetic extract", () => {
+  it("builds a text index of addresses, streets, places and regions, searched as people type", async () => {
+    const { file, progress } = await importTestland();
+    expect(file.hasTextIndex()).toBe(true);
+    const find = (text: string, prefix = false) =>
+      file.searchText(ftsExpression(text, { prefix }), 50).map((d) => `${d.layer}:${d.ref}`);
+    const layers = (text: string, prefix = false) =>
+      [...new Set(file.searchText(ftsExpression(text, { prefix }), 50).map((d) => d.layer))].sort();
+    // "Main St": the street (its three ways in one document) and its two house numbers.
+    expect(layers("Main St")).toEqual(["address", "street"]);
+    expect(find("main street").filter((d) => d.startsWith("street"))).toHaveLength(1);
+    expect(find("2 Main Street 10001").filter((d) => d.startsWith("address"))).toHaveLength(1);
+    expect(layers("bean there")).toEqual(["place"]);
+    // The country, and the airport and park named after it.
+    expect(layers("Testland")).toEqual(["place", "region"]);
+    expect(layers("20002")).toEqual(["address"]);
+    expect(layers("10002")).toEqual(["region"]);
+    // While typing: the last word as a prefix.
+    expect(layers("Village R", true)).toEqual(["address"]);
+    expect(layers("Testl", true)).toEqual(["place", "region"]);
+    expect(find("Testl")).toEqual([]);
+    // The index is the import's last 10%.
+    expect(progress.some((f) => f > 0.9 && f < 1)).toBe(true);
+  });
+
   it("extracts boundaries, places, addresses and streets, and reports progress to 100%", async () => {
     const { summary, progress, file } = await importTestland();
     expect(summary).toMatchObject({ name: "testland", places: 6, addresses: 9, streets: 1, regions: 6 });

@@ -43,8 +43,9 @@ interface OsmRelation {
 type OsmItem = OsmNode | OsmWay | OsmRelation | { type?: undefined };
 
 export interface ImportProgress {
-  pass: 1 | 2;
-  /** 0..1 over both passes */
+  /** 1: relations, 2: nodes and ways, 3: the text index */
+  pass: 1 | 2 | 3;
+  /** 0..1 over the whole import (the passes over the file take 90%, the index 10%) */
   fraction: number;
   nodes: number;
   ways: number;
@@ -238,7 +239,7 @@ export async function importOsm(
     const now = performance.now();
     if (!force && now - lastReport < 100) return;
     lastReport = now;
-    options.onProgress?.({ pass, fraction: (pass - 1 + read / size) / 2, ...counts });
+    options.onProgress?.({ pass, fraction: (0.9 * (pass - 1 + read / size)) / 2, ...counts });
   };
 
   // Pass 1: relations that make areas, and the ways they need.
@@ -260,129 +261,134 @@ export async function importOsm(
   );
   report(1, size, true);
 
-  const written = await writeImport({ dir: options.dir, name, source: file }, async (writer) => {
-    const nodes = new NodeLocations();
-    const memberLines = new Map<number, Float64Array>();
-    const extent = { minLng: Infinity, minLat: Infinity, maxLng: -Infinity, maxLat: -Infinity };
-    let sealed = false;
-    await readPass(
-      file,
-      { node: true, way: true, relation: false },
-      (read) => report(2, read),
-      (item) => {
-        if (item.type === "node") {
-          counts.nodes++;
-          nodes.add(item.id, item.lon, item.lat);
-          if (item.lon < extent.minLng) extent.minLng = item.lon;
-          if (item.lon > extent.maxLng) extent.maxLng = item.lon;
-          if (item.lat < extent.minLat) extent.minLat = item.lat;
-          if (item.lat > extent.maxLat) extent.maxLat = item.lat;
-          const tags = item.tags;
-          if (!tags) return;
-          const place = placeOf(tags);
-          const point = { minLng: item.lon, maxLng: item.lon, minLat: item.lat, maxLat: item.lat };
-          if (place)
-            writer.place({
-              ...place,
-              oid: placeId("node", item.id),
-              lng: item.lon,
-              lat: item.lat,
-              bbox: point,
-            });
-          const address = addressOf(tags, item.lon, item.lat);
-          if (address) writer.address(address);
-        } else if (item.type === "way") {
-          counts.ways++;
-          if (!sealed) {
-            nodes.seal();
-            sealed = true;
+  const onIndexProgress = (f: number) =>
+    options.onProgress?.({ pass: 3, fraction: 0.9 + 0.1 * f, ...counts });
+  const written = await writeImport(
+    { dir: options.dir, name, source: file, onIndexProgress },
+    async (writer) => {
+      const nodes = new NodeLocations();
+      const memberLines = new Map<number, Float64Array>();
+      const extent = { minLng: Infinity, minLat: Infinity, maxLng: -Infinity, maxLat: -Infinity };
+      let sealed = false;
+      await readPass(
+        file,
+        { node: true, way: true, relation: false },
+        (read) => report(2, read),
+        (item) => {
+          if (item.type === "node") {
+            counts.nodes++;
+            nodes.add(item.id, item.lon, item.lat);
+            if (item.lon < extent.minLng) extent.minLng = item.lon;
+            if (item.lon > extent.maxLng) extent.maxLng = item.lon;
+            if (item.lat < extent.minLat) extent.minLat = item.lat;
+            if (item.lat > extent.maxLat) extent.maxLat = item.lat;
+            const tags = item.tags;
+            if (!tags) return;
+            const place = placeOf(tags);
+            const point = { minLng: item.lon, maxLng: item.lon, minLat: item.lat, maxLat: item.lat };
+            if (place)
+              writer.place({
+                ...place,
+                oid: placeId("node", item.id),
+                lng: item.lon,
+                lat: item.lat,
+                bbox: point,
+              });
+            const address = addressOf(tags, item.lon, item.lat);
+            if (address) writer.address(address);
+          } else if (item.type === "way") {
+            counts.ways++;
+            if (!sealed) {
+              nodes.seal();
+              sealed = true;
+            }
+            const tags = item.tags;
+            const needed = neededWays.has(item.id);
+            if (!needed && !tags) return;
+            const line = nodes.line(item.refs);
+            if (!line || line.length < 4) return;
+            if (needed) memberLines.set(item.id, line);
+            if (!tags) return;
+            const area = isArea(line);
+            const bbox = lineBBox(line);
+            const [cLng, cLat] = area ? ringAreaAndCentroid(positionsOf(line)).centroid : midpoint(line);
+            const place = placeOf(tags);
+            if (place) {
+              writer.place({
+                ...place,
+                oid: placeId("way", item.id),
+                lng: cLng,
+                lat: cLat,
+                ...(area && { ring: line }),
+                bbox,
+              });
+            }
+            const address = addressOf(tags, cLng, cLat);
+            if (address) writer.address(address);
+            if (tags.highway && tags.name && STREET_KINDS.has(tags.highway)) {
+              writer.street({ name: tags.name, kind: tags.highway, line, bbox });
+            }
+            const region = area ? regionOf(tags) : null;
+            if (region) {
+              const polygons = [[line]];
+              writer.region({
+                ...region,
+                osm: `way/${item.id}`,
+                area: polygonArea(polygons),
+                shape: encodePolygons(polygons),
+                bbox,
+              });
+            }
           }
-          const tags = item.tags;
-          const needed = neededWays.has(item.id);
-          if (!needed && !tags) return;
-          const line = nodes.line(item.refs);
-          if (!line || line.length < 4) return;
-          if (needed) memberLines.set(item.id, line);
-          if (!tags) return;
-          const area = isArea(line);
-          const bbox = lineBBox(line);
-          const [cLng, cLat] = area ? ringAreaAndCentroid(positionsOf(line)).centroid : midpoint(line);
-          const place = placeOf(tags);
-          if (place) {
-            writer.place({
-              ...place,
-              oid: placeId("way", item.id),
-              lng: cLng,
-              lat: cLat,
-              ...(area && { ring: line }),
-              bbox,
-            });
-          }
-          const address = addressOf(tags, cLng, cLat);
-          if (address) writer.address(address);
-          if (tags.highway && tags.name && STREET_KINDS.has(tags.highway)) {
-            writer.street({ name: tags.name, kind: tags.highway, line, bbox });
-          }
-          const region = area ? regionOf(tags) : null;
-          if (region) {
-            const polygons = [[line]];
-            writer.region({
-              ...region,
-              osm: `way/${item.id}`,
-              area: polygonArea(polygons),
-              shape: encodePolygons(polygons),
-              bbox,
-            });
-          }
-        }
-      },
-    );
-    counts.relations = relations.length;
-    report(2, size, true);
+        },
+      );
+      counts.relations = relations.length;
+      report(2, size, true);
 
-    let skipped = 0;
-    for (const rel of relations) {
-      const lines: Float64Array[] = [];
-      let complete = true;
-      for (const m of rel.members) {
-        if (m.type !== "way") continue;
-        if (m.role !== "outer" && m.role !== "inner" && m.role !== "") continue;
-        const line = memberLines.get(m.ref);
-        if (!line) {
-          complete = false;
-          break;
+      let skipped = 0;
+      for (const rel of relations) {
+        const lines: Float64Array[] = [];
+        let complete = true;
+        for (const m of rel.members) {
+          if (m.type !== "way") continue;
+          if (m.role !== "outer" && m.role !== "inner" && m.role !== "") continue;
+          const line = memberLines.get(m.ref);
+          if (!line) {
+            complete = false;
+            break;
+          }
+          lines.push(line);
         }
-        lines.push(line);
+        const rings = complete ? joinRings(lines) : null;
+        if (!rings?.length) {
+          skipped++;
+          continue;
+        }
+        const polygons = polygonsOf(rings);
+        const bbox = packedBBox(polygons);
+        const areas = polygons.map((p) => polygonArea([p]));
+        const region = regionOf(rel.tags!);
+        if (region) {
+          writer.region({
+            ...region,
+            osm: `relation/${rel.id}`,
+            area: areas.reduce((a, b) => a + b, 0),
+            shape: encodePolygons(polygons),
+            bbox,
+          });
+        }
+        const place = placeOf(rel.tags!);
+        if (place) {
+          const outer = polygons[areas.indexOf(Math.max(...areas))]![0]!;
+          const [lng, lat] = ringAreaAndCentroid(positionsOf(outer)).centroid;
+          writer.place({ ...place, oid: placeId("relation", rel.id), lng, lat, ring: outer, bbox });
+        }
       }
-      const rings = complete ? joinRings(lines) : null;
-      if (!rings?.length) {
-        skipped++;
-        continue;
-      }
-      const polygons = polygonsOf(rings);
-      const bbox = packedBBox(polygons);
-      const areas = polygons.map((p) => polygonArea([p]));
-      const region = regionOf(rel.tags!);
-      if (region) {
-        writer.region({
-          ...region,
-          osm: `relation/${rel.id}`,
-          area: areas.reduce((a, b) => a + b, 0),
-          shape: encodePolygons(polygons),
-          bbox,
-        });
-      }
-      const place = placeOf(rel.tags!);
-      if (place) {
-        const outer = polygons[areas.indexOf(Math.max(...areas))]![0]!;
-        const [lng, lat] = ringAreaAndCentroid(positionsOf(outer)).centroid;
-        writer.place({ ...place, oid: placeId("relation", rel.id), lng, lat, ring: outer, bbox });
-      }
-    }
 
-    if (counts.nodes)
-      writer.meta("bbox", JSON.stringify([extent.minLng, extent.minLat, extent.maxLng, extent.maxLat]));
-    return { ...counts, skippedRelations: skipped };
-  });
+      if (counts.nodes)
+        writer.meta("bbox", JSON.stringify([extent.minLng, extent.minLat, extent.maxLng, extent.maxLat]));
+      return { ...counts, skippedRelations: skipped };
+    },
+  );
   return { name, file: written.file, ...written.counts, seconds: (performance.now() - started) / 1000 };
 }

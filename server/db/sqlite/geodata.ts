@@ -3,6 +3,7 @@ import KDBush from "kdbush";
 import { type BBox } from "../../geo/distance";
 import { type BandedRing, bandRing, pointInBandedRing } from "../../geo/polygon";
 import { decodePolygons, floatsOf } from "../../geo/rings";
+import { indexTokens } from "../../geocode/normalize";
 
 /**
  * Imported geodata (docs/data.md): one SQLite file per imported region, apart from the main
@@ -37,7 +38,20 @@ CREATE TABLE addresses (
 CREATE VIRTUAL TABLE addresses_index USING rtree(id, minLng, maxLng, minLat, maxLat);
 CREATE TABLE streets (id INTEGER PRIMARY KEY, name TEXT NOT NULL, kind TEXT NOT NULL, shape BLOB NOT NULL);
 CREATE VIRTUAL TABLE streets_index USING rtree(id, minLng, maxLng, minLat, maxLat);
+-- The text index (forward geocoding, autocomplete): one document per address, street (its ways
+-- of one name near each other), place and region, with the row it stands for ("ref" in the
+-- layer's table) and a point. Its text is indexed in normalized tokens (server/geocode/normalize.ts):
+-- name (street, place or region name), number (house number), area (postcode, city).
+CREATE TABLE search (
+  id INTEGER PRIMARY KEY, layer TEXT NOT NULL, ref INTEGER NOT NULL, lng REAL NOT NULL, lat REAL NOT NULL
+);
+CREATE VIRTUAL TABLE search_text USING fts5(
+  name, number, area, content='', columnsize=0, tokenize='unicode61 remove_diacritics 2', prefix='1 2 3'
+);
 `;
+
+/** The version of the bundle's layout; a reader refuses parts newer than it knows. */
+export const BUNDLE_FORMAT = 2;
 
 /** The postcodes of an import's addresses, indexed by point (GeodataFile.postcodePoints). */
 export interface PostcodePoints {
@@ -50,6 +64,15 @@ export interface PostcodePoints {
   lats: Float32Array;
   /** the bounding box of these addresses */
   extent: BBox;
+}
+
+/** A document of the text index: what it stands for (the row `ref` of its layer's table) and where. */
+export interface TextDocument {
+  id: number;
+  layer: "address" | "street" | "place" | "region";
+  ref: number;
+  lng: number;
+  lat: number;
 }
 
 /** A place as the import writes it: the stored place and its bounding box. */
@@ -189,6 +212,133 @@ export class GeodataWriter {
 
   meta(key: string, value: string) {
     this.insert.meta!.run(key, value);
+  }
+
+  /**
+   * Builds the text index from the rows written (every kind of import gets one), reporting the
+   * share done. Streets are indexed once per name and neighbourhood: OSM splits a street into
+   * many ways, and a name used in two villages is two streets.
+   */
+  buildTextIndex(onProgress: (fraction: number) => void = () => {}) {
+    this.db.exec("COMMIT; BEGIN");
+    const total = this.counts.addresses + this.counts.streets + this.counts.places + this.counts.regions || 1;
+    let done = 0;
+    let lastReport = 0;
+    const tick = () => {
+      done++;
+      const now = performance.now();
+      if (now - lastReport > 100) {
+        lastReport = now;
+        onProgress(done / total);
+      }
+      this.step();
+    };
+    const doc = this.db.prepare(`INSERT INTO search (layer, ref, lng, lat) VALUES (?,?,?,?)`);
+    const text = this.db.prepare(`INSERT INTO search_text (rowid, name, number, area) VALUES (?,?,?,?)`);
+    const add = (
+      layer: string,
+      ref: number | bigint,
+      lng: number,
+      lat: number,
+      name: string,
+      number = "",
+      area = "",
+    ) => {
+      const { lastInsertRowid: id } = doc.run(layer, ref, lng, lat);
+      text.run(id, indexTokens(name).join(" "), indexTokens(number).join(" "), indexTokens(area).join(" "));
+    };
+    type Row = Record<string, string | number | null> & { id: number };
+    for (const a of this.rows<Row>(
+      `SELECT id, number, street, unit, postcode, city, lng, lat FROM addresses`,
+    )) {
+      const area = `${a.postcode ?? ""} ${a.city ?? ""}`;
+      add(
+        "address",
+        a.id,
+        a.lng as number,
+        a.lat as number,
+        String(a.street ?? ""),
+        `${a.number} ${a.unit ?? ""}`,
+        area,
+      );
+      tick();
+    }
+    for (const street of this.streetClusters(tick))
+      add("street", street.id, street.lng, street.lat, street.name);
+    for (const p of this.rows<Row>(`SELECT id, name, chainName, lng, lat FROM places`)) {
+      const name = p.chainName && p.chainName !== p.name ? `${p.name} ${p.chainName}` : String(p.name);
+      add("place", p.id, p.lng as number, p.lat as number, name);
+      tick();
+    }
+    const regions = `SELECT r.id, r.type, r.name, r.code, (i.minLng + i.maxLng) / 2 AS lng,
+      (i.minLat + i.maxLat) / 2 AS lat FROM regions r JOIN regions_index i ON i.id = r.id`;
+    for (const r of this.rows<Row>(regions, "r.id")) {
+      // A postal code is found by its code; the others by name (and code: "LI", "NY").
+      const postal = r.type === "postalCode";
+      add(
+        "region",
+        r.id,
+        r.lng as number,
+        r.lat as number,
+        postal ? "" : String(r.name),
+        "",
+        String(r.code ?? (postal ? r.name : "")),
+      );
+      tick();
+    }
+    this.meta("format", String(BUNDLE_FORMAT));
+    onProgress(1);
+  }
+
+  /**
+   * The rows of a query over a table with an integer id, read 10,000 at a time: the index is
+   * written while they are read, and a large import's rows do not fit in memory at once.
+   */
+  private *rows<T extends { id: number }>(sql: string, id = "id"): Generator<T> {
+    const page = this.db.prepare(`${sql} WHERE ${id} > ? ORDER BY ${id} LIMIT 10000`);
+    for (let after = 0; ;) {
+      const batch = page.all(after) as T[];
+      if (!batch.length) return;
+      yield* batch;
+      after = batch[batch.length - 1]!.id;
+    }
+  }
+
+  /** Streets grouped by name, then into neighbourhoods: ways whose boxes come within ~300 m. */
+  private *streetClusters(tick: () => void) {
+    const rows = this.db
+      .prepare(
+        `SELECT s.id, s.name, i.minLng, i.minLat, i.maxLng, i.maxLat FROM streets s JOIN streets_index i ON i.id = s.id
+         ORDER BY s.name`,
+      )
+      .all() as ({ id: number; name: string } & BBox)[];
+    const NEAR = 0.003;
+    for (let start = 0; start < rows.length;) {
+      let end = start;
+      while (end < rows.length && rows[end]!.name === rows[start]!.name) end++;
+      const group = rows.slice(start, end);
+      const clusters: ({ id: number; name: string } & BBox)[] = [];
+      for (const way of group) {
+        const near = clusters.find(
+          (c) =>
+            way.minLng <= c.maxLng + NEAR &&
+            way.maxLng >= c.minLng - NEAR &&
+            way.minLat <= c.maxLat + NEAR &&
+            way.maxLat >= c.minLat - NEAR,
+        );
+        if (near) {
+          near.minLng = Math.min(near.minLng, way.minLng);
+          near.minLat = Math.min(near.minLat, way.minLat);
+          near.maxLng = Math.max(near.maxLng, way.maxLng);
+          near.maxLat = Math.max(near.maxLat, way.maxLat);
+        } else clusters.push({ ...way });
+        tick();
+      }
+      for (const c of clusters) {
+        yield { id: c.id, name: c.name, lng: (c.minLng + c.maxLng) / 2, lat: (c.minLat + c.maxLat) / 2 };
+      }
+      start = end;
+    }
   }
 
   /** Commits, gathers planner statistics and closes the file. */
@@ -407,6 +557,20 @@ export class GeodataFile {
       }
     }
     return this.postcodes;
+  }
+
+  /** Whether this import has the text index (imports made before it need to be imported again). */
+  hasTextIndex(): boolean {
+    return Number(this.meta().format ?? 1) >= 2;
+  }
+
+  /** Documents of the text index matching an FTS5 expression (server/geocode/text-query.ts). */
+  searchText(match: string, limit: number): TextDocument[] {
+    if (!this.hasTextIndex()) return [];
+    return this.prepared(
+      `SELECT d.id, d.layer, d.ref, d.lng, d.lat FROM search_text t JOIN search d ON d.id = t.rowid
+       WHERE search_text MATCH ? LIMIT ?`,
+    ).all(match, limit) as TextDocument[];
   }
 
   /** Streets whose bounding box meets the box, with their lines. */
