@@ -32,13 +32,18 @@ describe("OSM import of a synthetic extract", () => {
     expect(find("main street").filter((d) => d.startsWith("street"))).toHaveLength(1);
     expect(find("2 Main Street 10001").filter((d) => d.startsWith("address"))).toHaveLength(1);
     expect(layers("bean there")).toEqual(["place"]);
-    // The country, and the airport and park named after it.
-    expect(layers("Testland")).toEqual(["place", "region"]);
+    // By name: the country, and the airport and park named after it...
+    const named = (text: string) =>
+      [...new Set(file.searchText(ftsExpression(text, { columns: "name" }), 50).map((d) => d.layer))].sort();
+    expect(named("Testland")).toEqual(["place", "region"]);
+    // ...and by the areas they lie in: an address without addr:city is found with its city's name.
+    expect(find("2 Main Street Testville").filter((d) => d.startsWith("address"))).toHaveLength(1);
+    expect(find("Village Road Northern Testland")).toHaveLength(7);
     expect(layers("20002")).toEqual(["address"]);
     expect(layers("10002")).toEqual(["region"]);
     // While typing: the last word as a prefix.
     expect(layers("Village R", true)).toEqual(["address"]);
-    expect(layers("Testl", true)).toEqual(["place", "region"]);
+    expect(layers("Testl", true)).toEqual(["address", "place", "region", "street"]);
     expect(find("Testl")).toEqual([]);
     // The index is the import's last 10%.
     expect(progress.some((f) => f > 0.9 && f < 1)).toBe(true);

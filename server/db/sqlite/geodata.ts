@@ -248,10 +248,19 @@ export class GeodataWriter {
       text.run(id, indexTokens(name).join(" "), indexTokens(number).join(" "), indexTokens(area).join(" "));
     };
     type Row = Record<string, string | number | null> & { id: number };
+    // What an address, street or place lies in, by name ("Landstrasse 12, Vaduz" where the
+    // address itself has no addr:city): the import's own city, county, state and country.
+    const within = new RegionLookup(this.db);
+    const areas = (lng: number, lat: number) =>
+      within
+        .at(lng, lat)
+        .filter((r) => r.type !== "postalCode" && r.type !== "dma")
+        .map((r) => r.name)
+        .join(" ");
     for (const a of this.rows<Row>(
       `SELECT id, number, street, unit, postcode, city, lng, lat FROM addresses`,
     )) {
-      const area = `${a.postcode ?? ""} ${a.city ?? ""}`;
+      const area = `${a.postcode ?? ""} ${a.city ?? ""} ${areas(a.lng as number, a.lat as number)}`;
       add(
         "address",
         a.id,
@@ -263,11 +272,12 @@ export class GeodataWriter {
       );
       tick();
     }
-    for (const street of this.streetClusters(tick))
-      add("street", street.id, street.lng, street.lat, street.name);
+    for (const street of this.streetClusters(tick)) {
+      add("street", street.id, street.lng, street.lat, street.name, "", areas(street.lng, street.lat));
+    }
     for (const p of this.rows<Row>(`SELECT id, name, chainName, lng, lat FROM places`)) {
       const name = p.chainName && p.chainName !== p.name ? `${p.name} ${p.chainName}` : String(p.name);
-      add("place", p.id, p.lng as number, p.lat as number, name);
+      add("place", p.id, p.lng as number, p.lat as number, name, "", areas(p.lng as number, p.lat as number));
       tick();
     }
     const regions = `SELECT r.id, r.type, r.name, r.code, (i.minLng + i.maxLng) / 2 AS lng,
@@ -403,10 +413,61 @@ interface RegionShape {
   polygons: BandedRing[][];
 }
 
+/**
+ * The regions of an import file that contain a point, with their shapes decoded and banded once
+ * (server/geo/polygon.ts): used by the server's reads and by the import's text index alike.
+ */
+class RegionLookup {
+  private shapes = new Map<number, RegionShape>();
+  private candidates: Database.Statement;
+  private row: Database.Statement;
+
+  constructor(db: Database.Database) {
+    this.candidates = db
+      .prepare(
+        `SELECT id FROM regions_index WHERE minLng <= @lng AND maxLng >= @lng AND minLat <= @lat AND maxLat >= @lat`,
+      )
+      .pluck();
+    this.row = db.prepare(`SELECT type, name, code, area, shape FROM regions WHERE id = ?`);
+  }
+
+  /** Regions whose shape contains the point, smallest first. */
+  at(lng: number, lat: number): StoredRegion[] {
+    const hits: StoredRegion[] = [];
+    for (const id of this.candidates.all({ lng, lat }) as number[]) {
+      const shape = this.shape(id);
+      const inside = shape.polygons.some(
+        ([outer, ...holes]) =>
+          pointInBandedRing(lng, lat, outer!) && !holes.some((h) => pointInBandedRing(lng, lat, h)),
+      );
+      if (inside) hits.push(shape.region);
+    }
+    return hits.sort((a, b) => a.area - b.area);
+  }
+
+  shape(id: number): RegionShape {
+    let shape = this.shapes.get(id);
+    if (!shape) {
+      const row = this.row.get(id) as {
+        type: string;
+        name: string;
+        code: string | null;
+        area: number;
+        shape: Buffer;
+      };
+      shape = {
+        region: { type: row.type, name: row.name, ...(row.code && { code: row.code }), area: row.area },
+        polygons: decodePolygons(row.shape).map((p) => p.map((ring) => bandRing(ring))),
+      };
+      this.shapes.set(id, shape);
+    }
+    return shape;
+  }
+}
+
 /** One finished import file, opened read-only. */
 export class GeodataFile {
   readonly db: Database.Database;
-  private shapes = new Map<number, RegionShape>();
   private statements = new Map<string, Database.Statement>();
 
   constructor(readonly file: string) {
@@ -424,42 +485,11 @@ export class GeodataFile {
     return Object.fromEntries(rows.map((r) => [r.key, r.value]));
   }
 
+  private regions?: RegionLookup;
+
   /** Regions whose shape contains the point, smallest first. */
   regionsAt(lng: number, lat: number): StoredRegion[] {
-    const ids = this.prepared(
-      `SELECT id FROM regions_index WHERE minLng <= @lng AND maxLng >= @lng AND minLat <= @lat AND maxLat >= @lat`,
-    )
-      .pluck()
-      .all({ lng, lat }) as number[];
-    const hits: StoredRegion[] = [];
-    for (const id of ids) {
-      const shape = this.regionShape(id);
-      const inside = shape.polygons.some(
-        ([outer, ...holes]) =>
-          pointInBandedRing(lng, lat, outer!) && !holes.some((h) => pointInBandedRing(lng, lat, h)),
-      );
-      if (inside) hits.push(shape.region);
-    }
-    return hits.sort((a, b) => a.area - b.area);
-  }
-
-  private regionShape(id: number): RegionShape {
-    let shape = this.shapes.get(id);
-    if (!shape) {
-      const row = this.prepared(`SELECT type, name, code, area, shape FROM regions WHERE id = ?`).get(id) as {
-        type: string;
-        name: string;
-        code: string | null;
-        area: number;
-        shape: Buffer;
-      };
-      shape = {
-        region: { type: row.type, name: row.name, ...(row.code && { code: row.code }), area: row.area },
-        polygons: decodePolygons(row.shape).map((p) => p.map((ring) => bandRing(ring))),
-      };
-      this.shapes.set(id, shape);
-    }
-    return shape;
+    return (this.regions ??= new RegionLookup(this.db)).at(lng, lat);
   }
 
   /** Places whose bounding box meets the box. */
@@ -595,7 +625,7 @@ export class GeodataFile {
       .pluck()
       .all(b.maxLng, b.minLng, b.maxLat, b.minLat, limit) as number[];
     return rows.map((id) => {
-      const s = this.regionShape(id);
+      const s = (this.regions ??= new RegionLookup(this.db)).shape(id);
       return { region: s.region, polygons: s.polygons.map((p) => p.map((r) => r.coords)) };
     });
   }
