@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { cityAt, cityRadiusKm, neighborhoodAt } from "./cities";
+import { cityAt, cityRadiusKm, citiesNamed, neighborhoodAt } from "./cities";
 
 /** The embedded GeoNames cities (docs/data.md#notes-and-limits): which city a point is in. */
 
@@ -34,5 +34,25 @@ describe("neighborhoodAt", () => {
     expect(neighborhoodAt(13.4, 52.52)?.name).toBe("Mitte");
     expect(neighborhoodAt(7.42, 43.735)?.name).toBe("La Condamine");
     expect(neighborhoodAt(-117.5, 39)).toBeUndefined();
+  });
+});
+
+describe("citiesNamed", () => {
+  it("finds a city by its name as typed, most populous first", () => {
+    expect(citiesNamed("Vaduz")[0]).toMatchObject({ name: "Vaduz", countryCode: "LI" });
+    expect(citiesNamed("paris")[0]).toMatchObject({ name: "Paris", countryCode: "FR" });
+    // Accents and umlauts either way.
+    expect(citiesNamed("zurich")[0]).toMatchObject({ name: "Zürich", countryCode: "CH" });
+    expect(citiesNamed("ZUERICH")[0]).toMatchObject({ name: "Zürich" });
+    expect(citiesNamed("Vaduzz")).toEqual([]);
+  });
+
+  it("finds names that start with what is typed, and keeps to a country when asked", () => {
+    const vad = citiesNamed("Vad", { prefix: true, limit: 5 });
+    expect(vad.map((c) => c.name)).toContain("Vadodara");
+    expect(vad[0]!.population).toBeGreaterThanOrEqual(vad[1]!.population);
+    expect(citiesNamed("Vad", { prefix: true, countryCode: "li" }).map((c) => c.name)).toEqual(["Vaduz"]);
+    expect(citiesNamed("Paris", { countryCode: "US" }).every((c) => c.countryCode === "US")).toBe(true);
+    expect(citiesNamed("   ")).toEqual([]);
   });
 });

@@ -3,6 +3,7 @@ import { readFileSync } from "node:fs";
 import KDBush from "kdbush";
 import { around, distance } from "geokdbush";
 import { PbfReader } from "pbf";
+import { fold } from "../geocode/normalize";
 import { packageFile } from "./package-file";
 
 /**
@@ -180,4 +181,59 @@ export function neighborhoodAt(lng: number, lat: number): City | undefined {
 
 export function preloadCities(): void {
   load();
+}
+
+/**
+ * The cities' names, folded (server/geocode/normalize.ts) and sorted, for finding a city by what
+ * is typed: a name and its position in the cities' table, umlauts also spelled out ("zuerich").
+ */
+const nameIndex = () =>
+  processOnce("city-names", () => {
+    const { names } = load().cities;
+    const entries: [string, number][] = [];
+    names.forEach((name, i) => {
+      for (const folded of new Set([fold(name), fold(spelledOut(name))])) entries.push([folded, i]);
+    });
+    entries.sort((a, b) => (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : 0));
+    return { folded: entries.map((e) => e[0]), ids: Uint32Array.from(entries, (e) => e[1]) };
+  });
+
+const spelledOut = (name: string) =>
+  name.replace(/[äöüÄÖÜ]/g, (c) => ({ ä: "ae", ö: "oe", ü: "ue" })[c.toLowerCase()]!);
+
+/** The first position in a sorted array whose value is not below `key`. */
+function lowerBound(sorted: string[], key: string): number {
+  let lo = 0;
+  let hi = sorted.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >>> 1;
+    if (sorted[mid]! < key) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo;
+}
+
+/**
+ * Cities whose name is the text typed (or, with `prefix`, starts with it), most populous first;
+ * `countryCode` keeps one country's. What forward geocoding answers worldwide without an import.
+ */
+export function citiesNamed(
+  text: string,
+  options: { prefix?: boolean; countryCode?: string; limit?: number } = {},
+): City[] {
+  const key = fold(text).replace(/\s+/g, " ").trim();
+  if (!key) return [];
+  const { folded, ids } = nameIndex();
+  const t = load().cities;
+  const found = new Set<number>();
+  for (let k = lowerBound(folded, key); k < folded.length; k++) {
+    const name = folded[k]!;
+    if (options.prefix ? !name.startsWith(key) : name !== key) break;
+    const i = ids[k]!;
+    if (!options.countryCode || t.countries[i] === options.countryCode.toUpperCase()) found.add(i);
+  }
+  return [...found]
+    .sort((a, b) => t.population[b]! - t.population[a]!)
+    .slice(0, options.limit ?? 10)
+    .map((i) => cityOf(t, i));
 }
