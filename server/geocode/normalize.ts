@@ -77,11 +77,17 @@ export function words(text: string): string[] {
     .filter(Boolean);
 }
 
+/** A text with its umlauts spelled out ("Zürich" → "zuerich"), before folding. */
+const spelledOut = (text: string) => text.toLowerCase().replace(/[äöü]/g, (c) => UMLAUTS[c]!);
+
 /** The extra spellings of a word as the data may hold it: the `ue` form of umlauts. */
 function spellings(raw: string): string[] {
-  const lower = raw.toLowerCase();
-  if (!/[äöü]/.test(lower)) return [];
-  return words(lower.replace(/[äöü]/g, (c) => UMLAUTS[c]!));
+  return /[äöü]/i.test(raw) ? words(spelledOut(raw)) : [];
+}
+
+/** A whole name folded, and folded with its umlauts spelled out when it has any (one or two forms). */
+export function foldings(name: string): string[] {
+  return [...new Set([fold(name), fold(spelledOut(name))])];
 }
 
 /** "landstr" → "landstrasse"; "landstrasse" → ["land", "strasse"] as well. */

@@ -3,7 +3,7 @@ import { readFileSync } from "node:fs";
 import KDBush from "kdbush";
 import { around, distance } from "geokdbush";
 import { PbfReader } from "pbf";
-import { fold } from "../geocode/normalize";
+import { fold, foldings } from "../geocode/normalize";
 import { packageFile } from "./package-file";
 
 /**
@@ -192,14 +192,11 @@ const nameIndex = () =>
     const { names } = load().cities;
     const entries: [string, number][] = [];
     names.forEach((name, i) => {
-      for (const folded of new Set([fold(name), fold(spelledOut(name))])) entries.push([folded, i]);
+      for (const folded of foldings(name)) entries.push([folded, i]);
     });
     entries.sort((a, b) => (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : 0));
     return { folded: entries.map((e) => e[0]), ids: Uint32Array.from(entries, (e) => e[1]) };
   });
-
-const spelledOut = (name: string) =>
-  name.replace(/[äöüÄÖÜ]/g, (c) => ({ ä: "ae", ö: "oe", ü: "ue" })[c.toLowerCase()]!);
 
 /** The first position in a sorted array whose value is not below `key`. */
 function lowerBound(sorted: string[], key: string): number {
