@@ -1,5 +1,5 @@
 import { expect, test } from "@playwright/test";
-import { api, consoleErrors, signIn, unique } from "./support";
+import { api, consoleErrors, drawPolygon, signIn, unique } from "./support";
 
 test("sign-in refuses a wrong password in words, then lets the analyst in", async ({ page }, info) => {
   const errors = consoleErrors(page, /status of 401/);
@@ -30,20 +30,13 @@ test("an analyst draws a polygon on the map, finds it through the API, edits and
   });
   await signIn(page, "analyst");
   await page.goto("/map");
-  const map = page.getByLabel("Map of geofences and users");
   await expect(page.getByText(/geofences · \d+ users on the map/)).toBeVisible();
-  await page.getByRole("button", { name: "Draw Polygons" }).click();
-  const box = (await map.boundingBox())!;
-  const cx = box.x + box.width / 2;
-  const cy = box.y + box.height / 2;
-  const points = [
-    [cx - 120, cy - 80],
-    [cx + 120, cy - 90],
-    [cx + 100, cy + 90],
-    [cx - 110, cy + 70],
-  ];
-  for (const [x, y] of points) await page.mouse.click(x!, y!);
-  await page.mouse.click(points[0]![0]!, points[0]![1]!);
+  await drawPolygon(page, [
+    [-120, -80],
+    [120, -90],
+    [100, 90],
+    [-110, 70],
+  ]);
   const form = page.getByRole("form", { name: "New geofence" });
   await expect(form).toBeVisible();
   await form.getByLabel("Description").fill("Drawn in the browser");
@@ -86,19 +79,13 @@ test("a self-intersecting shape is refused with the API's message next to it", a
   const errors = consoleErrors(page, /status of 400/);
   await signIn(page, "analyst");
   await page.goto("/map");
-  await page.getByRole("button", { name: "Draw Polygons" }).click();
-  const box = (await page.getByLabel("Map of geofences and users").boundingBox())!;
-  const cx = box.x + box.width / 2;
-  const cy = box.y + box.height / 2;
   // A bow tie: its edges cross.
-  const points = [
-    [cx - 100, cy - 80],
-    [cx + 100, cy + 80],
-    [cx + 100, cy - 80],
-    [cx - 100, cy + 80],
-  ];
-  for (const [x, y] of points) await page.mouse.click(x!, y!);
-  await page.mouse.click(points[0]![0]!, points[0]![1]!);
+  await drawPolygon(page, [
+    [-100, -80],
+    [100, 80],
+    [100, -80],
+    [-100, 80],
+  ]);
   const form = page.getByRole("form", { name: "New geofence" });
   await form.getByLabel("Description").fill("Bow tie");
   await form.getByLabel("Tag").fill(unique("bad"));

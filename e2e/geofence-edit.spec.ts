@@ -1,5 +1,5 @@
 import { type Page, expect, test } from "@playwright/test";
-import { api, consoleErrors, signIn, unique } from "./support";
+import { api, consoleErrors, drawPolygon, signIn, unique } from "./support";
 
 /** The map never overwrites a geofence it was not asked to change. */
 
@@ -45,17 +45,11 @@ test("a new shape whose tag and external ID are taken is refused, and the map of
   // Opening it moves the map to it, so the shape drawn next is of a sensible size.
   await open(page, `Existing ${tag}`);
   await page.getByRole("button", { name: "Close" }).click();
-  await page.getByRole("button", { name: "Draw Polygons" }).click();
-  const box = (await page.getByLabel("Map of geofences and users").boundingBox())!;
-  const cx = box.x + box.width / 2;
-  const cy = box.y + box.height / 2;
-  const points = [
-    [cx - 100, cy - 60],
-    [cx + 100, cy - 70],
-    [cx + 90, cy + 80],
-  ];
-  for (const [x, y] of points) await page.mouse.click(x!, y!);
-  await page.mouse.click(points[0]![0]!, points[0]![1]!);
+  await drawPolygon(page, [
+    [-100, -60],
+    [100, -70],
+    [90, 80],
+  ]);
   const form = page.getByRole("form", { name: "New geofence" });
   await form.getByLabel("Description").fill("Would replace it");
   await form.getByLabel("Tag").fill(tag);

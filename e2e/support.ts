@@ -47,3 +47,17 @@ export function consoleErrors(page: Page, expected?: RegExp): string[] {
 }
 
 export const unique = (prefix: string) => `${prefix}-${Math.random().toString(16).slice(2, 10)}`;
+
+/**
+ * Draws a polygon with the map's polygon tool: clicks at these offsets (pixels) from the map's
+ * centre, then on the first point again to close it.
+ */
+export async function drawPolygon(page: Page, offsets: [number, number][]) {
+  await page.getByRole("button", { name: "Draw Polygons" }).click();
+  const box = (await page.getByLabel("Map of geofences and users").boundingBox())!;
+  const points = offsets.map(
+    ([dx, dy]) => [box.x + box.width / 2 + dx, box.y + box.height / 2 + dy] as const,
+  );
+  for (const [x, y] of points) await page.mouse.click(x, y);
+  await page.mouse.click(points[0]![0], points[0]![1]);
+}
