@@ -1,4 +1,7 @@
-/** Runs once when the server starts: the embedded regions, postal codes and cities load now, not on the first request. */
+/**
+ * Runs once when the server starts: the embedded regions, postal codes and cities, the cities'
+ * name index and the address parser load now, not on the first request.
+ */
 export async function register(): Promise<void> {
   if (process.env.NEXT_RUNTIME === "nodejs") {
     const { preloadEmbeddedRegions } = await import("./server/regions/embedded");
@@ -7,5 +10,7 @@ export async function register(): Promise<void> {
     preloadPostalCodes();
     const { preloadCities } = await import("./server/regions/cities");
     preloadCities();
+    const { preloadAddressParser } = await import("./server/geocode/parse");
+    preloadAddressParser();
   }
 }

@@ -49,11 +49,46 @@ export function pointFields(lng: number, lat: number) {
 }
 
 /**
- * One line for people, most precise part first: "12 Main Street, Springfield, IL 62701, US".
+ * Countries where the house number follows the street ("Landstrasse 12"); elsewhere it comes
+ * first ("12 Main Street"). Where an address's country is unknown, number first.
+ */
+const STREET_FIRST = new Set(
+  (
+    "AD AR AT BA BE BG BR CH CL CO CZ DE DK EE ES FI GR HR HU IS IT LI LT LV MX NL NO PE PL PT RO RS " +
+    "SE SI SK SM TR VA"
+  ).split(" "),
+);
+
+/** Countries where the postcode comes before the city ("9490 Vaduz", "98000 Monaco"). */
+const POSTCODE_FIRST = new Set([...STREET_FIRST, "FR", "MC", "LU", "DZ", "MA", "TN"]);
+
+/** A house number and its street as the country writes them: "12 Main Street", "Landstrasse 12". */
+export function addressLabel(
+  number: string,
+  street: string | undefined,
+  unit?: string,
+  countryCode?: string,
+) {
+  const parts = countryCode && STREET_FIRST.has(countryCode) ? [street, number] : [number, street];
+  return [...parts, unit].filter(Boolean).join(" ");
+}
+
+/**
+ * One line for people, most precise part first, in the country's usual order:
+ * "12 Main Street, Springfield, IL 62701, US", "Landstrasse 12, 9490 Vaduz, LI".
  * The state's code stands for the state where there is one.
  */
 export function formatAddress(a: Omit<Address, "formattedAddress">): string {
+  // A country or a state is named in full: "Germany", "New York, US".
+  if (a.layer === "country") return a.country ?? a.countryCode ?? "";
+  if (a.layer === "state") return [a.state, a.countryCode].filter(Boolean).join(", ");
+  const first = a.addressLabel ?? a.placeLabel ?? a.street ?? a.neighborhood;
+  const city = a.city ?? a.county;
+  if (a.countryCode && POSTCODE_FIRST.has(a.countryCode)) {
+    const locality = [a.postalCode, city].filter(Boolean).join(" ");
+    const region = city ? undefined : (a.stateCode ?? a.state);
+    return [first, locality, region, a.countryCode].filter(Boolean).join(", ");
+  }
   const region = [a.stateCode ?? a.state, a.postalCode].filter(Boolean).join(" ");
-  const parts = [a.addressLabel ?? a.street ?? a.neighborhood, a.city ?? a.county, region, a.countryCode];
-  return parts.filter(Boolean).join(", ");
+  return [first, city, region, a.countryCode].filter(Boolean).join(", ");
 }

@@ -3,10 +3,9 @@ import { type Position, bboxAround, haversine } from "../geo/distance";
 import { nearestOnPath } from "../geo/polygon";
 import { positionsOf } from "../geo/rings";
 import { placeAt } from "../geodata/places";
-import { importedRegionsAt, regionsAt } from "../geodata/regions";
 import { imports } from "../geodata/store";
-import { cityAt, neighborhoodAt } from "../regions/cities";
-import { type Address, countryFields, formatAddress, pointFields } from "./address";
+import { type Address, addressLabel, formatAddress, pointFields } from "./address";
+import { areaFields } from "./areas";
 
 /**
  * Reverse geocoding (docs/api.md#reverse-geocoding): the address at a coordinate, from what the
@@ -53,28 +52,6 @@ function nearestStreet(lng: number, lat: number) {
   return best;
 }
 
-/** The areas a point is in, as address fields (no point, no layer). */
-function areaFields(lng: number, lat: number): Partial<Address> {
-  const imported = importedRegionsAt(lng, lat);
-  const regions = regionsAt(lng, lat, imported);
-  const countryCode = regions.country?.code;
-  // An imported city boundary wins; a GeoNames city only in the country the point is in (none at sea).
-  const embeddedCity = !imported.city && countryCode ? cityAt(lng, lat) : undefined;
-  const city =
-    imported.city?.name ?? (embeddedCity?.countryCode === countryCode ? embeddedCity?.name : undefined);
-  const neighborhood = countryCode ? neighborhoodAt(lng, lat) : undefined;
-  return {
-    ...(regions.country &&
-      (countryCode ? countryFields(countryCode, regions.country.name) : { country: regions.country.name })),
-    ...(regions.state && { state: regions.state.name }),
-    ...(regions.state?.code && { stateCode: regions.state.code }),
-    ...(imported.county && { county: imported.county.name }),
-    ...(city && { city }),
-    ...(neighborhood && neighborhood.countryCode === countryCode && { neighborhood: neighborhood.name }),
-    ...(regions.postalCode && { postalCode: regions.postalCode.code ?? regions.postalCode.name }),
-  };
-}
-
 const round = (meters: number) => Math.round(meters * 10) / 10;
 
 /** The addresses at a coordinate: one, or none where nothing is known (open sea). */
@@ -85,7 +62,6 @@ export function reverseGeocode(lat: number, lng: number): Address[] {
   let result: Omit<Address, "formattedAddress">;
   if (address) {
     const a = address.item;
-    const label = [a.number, a.street].filter(Boolean).join(" ");
     result = {
       ...pointFields(...address.position),
       ...areas,
@@ -93,7 +69,7 @@ export function reverseGeocode(lat: number, lng: number): Address[] {
       ...(a.postcode && { postalCode: a.postcode }),
       number: a.number,
       ...(a.street && { street: a.street }),
-      addressLabel: a.unit ? `${label} ${a.unit}` : label,
+      addressLabel: addressLabel(a.number, a.street, a.unit, areas.countryCode),
       layer: "address",
       confidence: "exact",
       distance: round(address.distance),

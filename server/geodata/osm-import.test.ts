@@ -9,6 +9,7 @@ import { importName } from "./import-file";
 import { importOsm, placeId } from "./osm-import";
 import { ftsExpression } from "../geocode/text-query";
 
+const ALL_LAYERS = ["address", "street", "place", "region"] as const;
 const fresh = () => mkdtempSync(path.join(tmpdir(), "geodata-"));
 
 async function importTestland(dir = fresh()) {
@@ -24,9 +25,11 @@ describe("OSM import of a synthetic extract", () => {
     const { file, progress } = await importTestland();
     expect(file.hasTextIndex()).toBe(true);
     const find = (text: string, prefix = false) =>
-      file.searchText(ftsExpression(text, { prefix }), 50).map((d) => `${d.layer}:${d.ref}`);
+      file.searchText(ftsExpression(text, { prefix }), [...ALL_LAYERS], 50).map((d) => `${d.layer}:${d.ref}`);
     const layers = (text: string, prefix = false) =>
-      [...new Set(file.searchText(ftsExpression(text, { prefix }), 50).map((d) => d.layer))].sort();
+      [
+        ...new Set(file.searchText(ftsExpression(text, { prefix }), [...ALL_LAYERS], 50).map((d) => d.layer)),
+      ].sort();
     // "Main St": the street (its three ways in one document) and its two house numbers.
     expect(layers("Main St")).toEqual(["address", "street"]);
     expect(find("main street").filter((d) => d.startsWith("street"))).toHaveLength(1);
@@ -34,7 +37,11 @@ describe("OSM import of a synthetic extract", () => {
     expect(layers("bean there")).toEqual(["place"]);
     // By name: the country, and the airport and park named after it...
     const named = (text: string) =>
-      [...new Set(file.searchText(ftsExpression(text, { columns: "name" }), 50).map((d) => d.layer))].sort();
+      [
+        ...new Set(
+          file.searchText(ftsExpression(text, { columns: "name" }), [...ALL_LAYERS], 50).map((d) => d.layer),
+        ),
+      ].sort();
     expect(named("Testland")).toEqual(["place", "region"]);
     // ...and by the areas they lie in: an address without addr:city is found with its city's name.
     expect(find("2 Main Street Testville").filter((d) => d.startsWith("address"))).toHaveLength(1);

@@ -163,3 +163,38 @@ export const commaList = z
     ];
     return items.length ? items : undefined;
   });
+
+/** An optional "<latitude>,<longitude>" parameter; empty means absent. */
+export const optionalCoordinatePair = z.preprocess(
+  (v) => (v === "" || v === null ? undefined : v),
+  coordinatePair.optional(),
+);
+
+/** "a,b" where each item must be one of `allowed` (case as written there); absent means all. */
+export const choiceList = <T extends string>(allowed: readonly T[]) =>
+  commaList.transform((items, ctx): T[] | undefined => {
+    if (!items) return undefined;
+    const unknown = items.filter((i) => !allowed.includes(i as T));
+    if (unknown.length) {
+      ctx.addIssue({
+        code: "custom",
+        message: `unknown value${unknown.length > 1 ? "s" : ""} ${unknown.map((u) => `'${u}'`).join(", ")}; use ${allowed.join(", ")}`,
+      });
+      return z.NEVER;
+    }
+    return items as T[];
+  });
+
+/** "US,ca": ISO 3166-1 alpha-2 country codes, upper-cased; absent means any country. */
+export const countryCodes = commaList.transform((items, ctx) => {
+  if (!items) return undefined;
+  const bad = items.find((i) => !/^[A-Za-z]{2}$/.test(i));
+  if (bad !== undefined) {
+    ctx.addIssue({
+      code: "custom",
+      message: `'${bad}' is not a two-letter country code (ISO 3166-1 alpha-2)`,
+    });
+    return z.NEVER;
+  }
+  return [...new Set(items.map((i) => i.toUpperCase()))];
+});

@@ -179,8 +179,10 @@ export function neighborhoodAt(lng: number, lat: number): City | undefined {
   return i === undefined ? undefined : cityOf(t, i);
 }
 
+/** Loads the cities and their name index (forward geocoding) now rather than on first use. */
 export function preloadCities(): void {
   load();
+  nameIndex();
 }
 
 /**

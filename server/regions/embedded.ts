@@ -157,17 +157,22 @@ export function reloadEmbeddedRegions(maxBands: number): void {
 const centers = processOnce("country-centers", () => new Map<string, Position | undefined>());
 
 /**
- * A representative point of a country: the centroid of its largest polygon's outer ring
- * (computed once per country: for the US or Russia it takes milliseconds).
+ * A representative point of a country (or, with `layer` "states", a US state by its USPS code):
+ * the centroid of its largest polygon's outer ring (computed once each: for the US or Russia it
+ * takes milliseconds).
  */
-export function countryCenter(code: string): Position | undefined {
-  if (!centers.has(code)) centers.set(code, computeCenter(code));
-  return centers.get(code);
+export function countryCenter(
+  code: string,
+  layer: "countries" | "states" = "countries",
+): Position | undefined {
+  const key = `${layer}:${code}`;
+  if (!centers.has(key)) centers.set(key, computeCenter(code, layer));
+  return centers.get(key);
 }
 
-function computeCenter(code: string): Position | undefined {
+function computeCenter(code: string, layer: "countries" | "states"): Position | undefined {
   let best: { area: number; centroid: Position } | undefined;
-  for (const part of load().countries.parts) {
+  for (const part of load()[layer].parts) {
     if (part.region.code !== code) continue;
     const ac = ringAreaAndCentroid(positionsOf(part.rings[0]!.coords));
     if (!best || ac.area > best.area) best = ac;

@@ -43,6 +43,10 @@ const ROUTES: Record<string, { path: string; methods: Partial<Record<Method, Rul
     methods: { PUT: { access: "secret", need: "events:verify" } },
   },
   "v1/geocode/ip": { path: "/v1/geocode/ip", methods: { GET: { access: "search", need: "context:read" } } },
+  "v1/geocode/forward": {
+    path: "/v1/geocode/forward",
+    methods: { GET: { access: "search", need: "context:read" } },
+  },
   "v1/geocode/reverse": {
     path: "/v1/geocode/reverse",
     methods: { GET: { access: "search", need: "context:read" } },
@@ -78,6 +82,10 @@ const ROUTES: Record<string, { path: string; methods: Partial<Record<Method, Rul
   "v1/search/geofences": {
     path: "/v1/search/geofences",
     methods: { GET: { access: "search", need: "geofences:read" } },
+  },
+  "v1/search/autocomplete": {
+    path: "/v1/search/autocomplete",
+    methods: { GET: { access: "search", need: "context:read" } },
   },
   "v1/search/places": {
     path: "/v1/search/places",

@@ -1,8 +1,8 @@
 import Database from "better-sqlite3";
 import KDBush from "kdbush";
-import { type BBox } from "../../geo/distance";
-import { type BandedRing, bandRing, pointInBandedRing } from "../../geo/polygon";
-import { decodePolygons, floatsOf } from "../../geo/rings";
+import { type BBox, type Position } from "../../geo/distance";
+import { type BandedRing, bandRing, pointInBandedRing, ringAreaAndCentroid } from "../../geo/polygon";
+import { decodePolygons, floatsOf, positionsOf } from "../../geo/rings";
 import { indexTokens } from "../../geocode/normalize";
 
 /**
@@ -41,9 +41,12 @@ CREATE VIRTUAL TABLE streets_index USING rtree(id, minLng, maxLng, minLat, maxLa
 -- The text index (forward geocoding, autocomplete): one document per address, street (its ways
 -- of one name near each other), place and region, with the row it stands for ("ref" in the
 -- layer's table) and a point. Its text is indexed in normalized tokens (server/geocode/normalize.ts):
--- name (street, place or region name), number (house number), area (postcode, city).
+-- name (street, place or region name), number (house number), area (postcode, city). The same
+-- three texts as written are kept in "search" (ranking compares them with what was typed), and
+-- "kind" says a region's type.
 CREATE TABLE search (
-  id INTEGER PRIMARY KEY, layer TEXT NOT NULL, ref INTEGER NOT NULL, lng REAL NOT NULL, lat REAL NOT NULL
+  id INTEGER PRIMARY KEY, layer TEXT NOT NULL, ref INTEGER NOT NULL, lng REAL NOT NULL, lat REAL NOT NULL,
+  kind TEXT, name TEXT NOT NULL, number TEXT NOT NULL, area TEXT NOT NULL
 );
 CREATE VIRTUAL TABLE search_text USING fts5(
   name, number, area, content='', columnsize=0, tokenize='unicode61 remove_diacritics 2', prefix='1 2 3'
@@ -51,7 +54,7 @@ CREATE VIRTUAL TABLE search_text USING fts5(
 `;
 
 /** The version of the bundle's layout; a reader refuses parts newer than it knows. */
-export const BUNDLE_FORMAT = 2;
+export const BUNDLE_FORMAT = 3;
 
 /** The postcodes of an import's addresses, indexed by point (GeodataFile.postcodePoints). */
 export interface PostcodePoints {
@@ -66,13 +69,20 @@ export interface PostcodePoints {
   extent: BBox;
 }
 
-/** A document of the text index: what it stands for (the row `ref` of its layer's table) and where. */
+/**
+ * A document of the text index: what it stands for (the row `ref` of its layer's table), where,
+ * and its text as written (name, number, area); `kind` is a region's type.
+ */
 export interface TextDocument {
   id: number;
   layer: "address" | "street" | "place" | "region";
   ref: number;
   lng: number;
   lat: number;
+  kind: string | null;
+  name: string;
+  number: string;
+  area: string;
 }
 
 /** A place as the import writes it: the stored place and its bounding box. */
@@ -106,6 +116,10 @@ export interface StreetRecord {
   line: Float64Array;
   bbox: BBox;
 }
+
+/** A row without its NULL columns (absent fields, not nulls). */
+const withoutNulls = <T>(row: Record<string, unknown>) =>
+  Object.fromEntries(Object.entries(row).filter(([, v]) => v !== null)) as T;
 
 const box = (b: BBox) => [b.minLng, b.maxLng, b.minLat, b.maxLat];
 
@@ -233,7 +247,9 @@ export class GeodataWriter {
       }
       this.step();
     };
-    const doc = this.db.prepare(`INSERT INTO search (layer, ref, lng, lat) VALUES (?,?,?,?)`);
+    const doc = this.db.prepare(
+      `INSERT INTO search (layer, ref, lng, lat, kind, name, number, area) VALUES (?,?,?,?,?,?,?,?)`,
+    );
     const text = this.db.prepare(`INSERT INTO search_text (rowid, name, number, area) VALUES (?,?,?,?)`);
     const add = (
       layer: string,
@@ -243,8 +259,11 @@ export class GeodataWriter {
       name: string,
       number = "",
       area = "",
+      kind: string | null = null,
     ) => {
-      const { lastInsertRowid: id } = doc.run(layer, ref, lng, lat);
+      const clean = (text: string) => text.replace(/\s+/g, " ").trim();
+      [name, number, area] = [clean(name), clean(number), clean(area)];
+      const { lastInsertRowid: id } = doc.run(layer, ref, lng, lat, kind, name, number, area);
       text.run(id, indexTokens(name).join(" "), indexTokens(number).join(" "), indexTokens(area).join(" "));
     };
     type Row = Record<string, string | number | null> & { id: number };
@@ -254,9 +273,17 @@ export class GeodataWriter {
     const areas = (lng: number, lat: number) =>
       within
         .at(lng, lat)
-        .filter((r) => r.type !== "postalCode" && r.type !== "dma")
-        .map((r) => r.name)
+        .filter((r) => r.type !== "dma")
+        .map((r) => (r.type === "postalCode" ? (r.code ?? r.name) : r.name))
         .join(" ");
+    // A street's postcodes are those of its addresses (many postcodes are mapped on addresses only).
+    const streetPostcodes = this.db
+      .prepare(
+        `SELECT DISTINCT a.postcode FROM addresses_index i CROSS JOIN addresses a ON a.id = i.id
+         WHERE i.minLng <= ? AND i.maxLng >= ? AND i.minLat <= ? AND i.maxLat >= ? AND a.street = ?
+           AND a.postcode IS NOT NULL`,
+      )
+      .pluck();
     for (const a of this.rows<Row>(
       `SELECT id, number, street, unit, postcode, city, lng, lat FROM addresses`,
     )) {
@@ -272,8 +299,18 @@ export class GeodataWriter {
       );
       tick();
     }
+    const NEAR = 0.001;
     for (const street of this.streetClusters(tick)) {
-      add("street", street.id, street.lng, street.lat, street.name, "", areas(street.lng, street.lat));
+      const b = street.bbox;
+      const postcodes = streetPostcodes.all(
+        b.maxLng + NEAR,
+        b.minLng - NEAR,
+        b.maxLat + NEAR,
+        b.minLat - NEAR,
+        street.name,
+      ) as string[];
+      const area = `${postcodes.join(" ")} ${areas(street.lng, street.lat)}`;
+      add("street", street.id, street.lng, street.lat, street.name, "", area);
     }
     for (const p of this.rows<Row>(`SELECT id, name, chainName, lng, lat FROM places`)) {
       const name = p.chainName && p.chainName !== p.name ? `${p.name} ${p.chainName}` : String(p.name);
@@ -285,14 +322,16 @@ export class GeodataWriter {
     for (const r of this.rows<Row>(regions, "r.id")) {
       // A postal code is found by its code; the others by name (and code: "LI", "NY").
       const postal = r.type === "postalCode";
+      const [lng, lat] = within.pointIn(r.id) ?? [r.lng as number, r.lat as number];
       add(
         "region",
         r.id,
-        r.lng as number,
-        r.lat as number,
+        lng,
+        lat,
         postal ? "" : String(r.name),
         "",
         String(r.code ?? (postal ? r.name : "")),
+        String(r.type),
       );
       tick();
     }
@@ -345,7 +384,14 @@ export class GeodataWriter {
         tick();
       }
       for (const c of clusters) {
-        yield { id: c.id, name: c.name, lng: (c.minLng + c.maxLng) / 2, lat: (c.minLat + c.maxLat) / 2 };
+        const { minLng, minLat, maxLng, maxLat } = c;
+        yield {
+          id: c.id,
+          name: c.name,
+          lng: (minLng + maxLng) / 2,
+          lat: (minLat + maxLat) / 2,
+          bbox: { minLng, minLat, maxLng, maxLat },
+        };
       }
       start = end;
     }
@@ -445,6 +491,21 @@ class RegionLookup {
     return hits.sort((a, b) => a.area - b.area);
   }
 
+  /**
+   * A point that stands for a region: the centroid of its largest part when that lies inside it
+   * (a municipality's exclaves in the mountains do not pull it away from the town), else none.
+   */
+  pointIn(id: number): Position | undefined {
+    let best: { area: number; centroid: Position } | undefined;
+    for (const [outer] of this.shape(id).polygons) {
+      const ac = ringAreaAndCentroid(positionsOf(outer!.coords));
+      if (!best || ac.area > best.area) best = ac;
+    }
+    if (!best) return undefined;
+    const [lng, lat] = best.centroid;
+    return this.at(lng, lat).some((r) => r === this.shape(id).region) ? best.centroid : undefined;
+  }
+
   shape(id: number): RegionShape {
     let shape = this.shapes.get(id);
     if (!shape) {
@@ -540,9 +601,7 @@ export class GeodataFile {
        FROM addresses_index i CROSS JOIN addresses a ON a.id = i.id
        WHERE i.minLng <= ? AND i.maxLng >= ? AND i.minLat <= ? AND i.maxLat >= ?`,
     ).all(b.maxLng, b.minLng, b.maxLat, b.minLat) as Record<keyof AddressRecord, string | number | null>[];
-    return rows.map(
-      (r) => Object.fromEntries(Object.entries(r).filter(([, v]) => v !== null)) as unknown as AddressRecord,
-    );
+    return rows.map((r) => withoutNulls<AddressRecord>(r));
   }
 
   private postcodes?: PostcodePoints | null;
@@ -591,16 +650,50 @@ export class GeodataFile {
 
   /** Whether this import has the text index (imports made before it need to be imported again). */
   hasTextIndex(): boolean {
-    return Number(this.meta().format ?? 1) >= 2;
+    return (this.textIndex ??= Number(this.meta().format ?? 1) >= BUNDLE_FORMAT);
   }
 
-  /** Documents of the text index matching an FTS5 expression (server/geocode/text-query.ts). */
-  searchText(match: string, limit: number): TextDocument[] {
+  private textIndex?: boolean;
+
+  /**
+   * Documents of the text index matching an FTS5 expression (server/geocode/text-query.ts), of
+   * the layers asked for.
+   */
+  searchText(match: string, layers: TextDocument["layer"][], limit: number): TextDocument[] {
     if (!this.hasTextIndex()) return [];
     return this.prepared(
-      `SELECT d.id, d.layer, d.ref, d.lng, d.lat FROM search_text t JOIN search d ON d.id = t.rowid
-       WHERE search_text MATCH ? LIMIT ?`,
-    ).all(match, limit) as TextDocument[];
+      `SELECT d.id, d.layer, d.ref, d.lng, d.lat, d.kind, d.name, d.number, d.area
+       FROM search_text t JOIN search d ON d.id = t.rowid
+       WHERE search_text MATCH ? AND d.layer IN (SELECT value FROM json_each(?)) LIMIT ?`,
+    ).all(match, JSON.stringify(layers), limit) as TextDocument[];
+  }
+
+  private vocabulary?: string[];
+
+  /** Every token of the text index (for typo tolerance: server/geocode/typos.ts), read once. */
+  textTokens(): string[] {
+    if (!this.hasTextIndex()) return [];
+    if (!this.vocabulary) {
+      // A temporary table over the index's terms: allowed on a read-only file (it lives in temp).
+      this.db.exec(
+        `CREATE VIRTUAL TABLE IF NOT EXISTS temp.search_vocab USING fts5vocab(main, 'search_text', 'row')`,
+      );
+      this.vocabulary = this.db.prepare(`SELECT term FROM temp.search_vocab`).pluck().all() as string[];
+    }
+    return this.vocabulary;
+  }
+
+  /** An address by its row (a text document's ref). */
+  addressById(id: number): AddressRecord | undefined {
+    const row = this.prepared(
+      `SELECT number, street, unit, postcode, city, lng, lat FROM addresses WHERE id = ?`,
+    ).get(id) as Record<keyof AddressRecord, string | number | null> | undefined;
+    return row && withoutNulls<AddressRecord>(row);
+  }
+
+  /** A region by its row: its type, name and code. */
+  regionById(id: number): StoredRegion | undefined {
+    return (this.regions ??= new RegionLookup(this.db)).shape(id).region;
   }
 
   /** Streets whose bounding box meets the box, with their lines. */

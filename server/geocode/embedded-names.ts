@@ -1,0 +1,126 @@
+import countries from "i18n-iso-countries";
+import stateNamesByCode from "us-state-codes/states.json";
+import type { Position } from "../geo/distance";
+import { citiesNamed } from "../regions/cities";
+import { countryCenter } from "../regions/embedded";
+import type { Candidate } from "./forward";
+import { processOnce } from "../process-once";
+import { fold, foldings, words } from "./normalize";
+
+/**
+ * Geocoding without an import (docs/geocoding.md#worldwide): the embedded GeoNames cities,
+ * Natural Earth countries and US states, found by the words typed. A run of consecutive words
+ * ("Andorra la Vella", "New York") is looked up as a whole name.
+ */
+
+/** The languages a country's name is also recognised in. */
+const COUNTRY_LANGUAGES = ["en", "de", "fr", "es", "it", "pt", "nl", "ca"];
+const STATE_NAMES = stateNamesByCode as Record<string, string>;
+const STATE_CODES = new Map(Object.entries(STATE_NAMES).map(([code, name]) => [fold(name), code]));
+
+/** The longest run of words looked up as one name. */
+const MAX_NAME_WORDS = 4;
+
+/** Scores a candidate's name and area against the typed words; undefined: not a candidate. */
+type Scorer = (name: string, area: string) => number | undefined;
+
+/** Runs of up to MAX_NAME_WORDS consecutive words, with whether they end at the last word. */
+function runs(typed: string[]): { text: string; last: boolean }[] {
+  const out: { text: string; last: boolean }[] = [];
+  for (let i = 0; i < typed.length; i++) {
+    for (let j = i + 1; j <= Math.min(typed.length, i + MAX_NAME_WORDS); j++) {
+      const run = typed.slice(i, j);
+      if (run.every((w) => /\d/.test(w))) continue;
+      out.push({ text: run.join(" "), last: j === typed.length });
+    }
+  }
+  return out;
+}
+
+/** Countries by their folded names (official and alternative, in COUNTRY_LANGUAGES), built once. */
+const countryCodes = () =>
+  processOnce("country-names", () => {
+    const byName = new Map<string, string>();
+    for (const language of COUNTRY_LANGUAGES) {
+      for (const [code, names] of Object.entries(countries.getNames(language, { select: "all" }))) {
+        for (const name of names)
+          for (const folded of foldings(name)) if (!byName.has(folded)) byName.set(folded, code);
+      }
+    }
+    return byName;
+  });
+
+const countryCode = (name: string) => countryCodes().get(name);
+
+/** Cities, countries and US states named by the text, scored like the imports' candidates. */
+export function embeddedCandidates(
+  text: string,
+  options: { prefix: boolean; limit: number; countries?: readonly string[] },
+  score: Scorer,
+): Candidate[] {
+  const { prefix, limit } = options;
+  const inCountries = options.countries ?? [undefined];
+  const typed = words(text);
+  const open = prefix && /[\p{L}\p{N}]$/u.test(text);
+  const out: Candidate[] = [];
+  const cityIds = new Set<string>();
+  for (const run of runs(typed)) {
+    const asPrefix = open && run.last;
+    const cities = inCountries.flatMap((countryCode) =>
+      citiesNamed(run.text, {
+        prefix: asPrefix,
+        limit: Math.max(limit, 20),
+        ...(countryCode && { countryCode }),
+      }),
+    );
+    for (const city of cities) {
+      const id = `${city.countryCode}:${city.name}:${city.lng}:${city.lat}`;
+      if (cityIds.has(id)) continue;
+      cityIds.add(id);
+      const us = city.countryCode === "US";
+      const stateName = us ? STATE_NAMES[city.adminCode] : undefined;
+      const area = [
+        stateName,
+        us ? city.adminCode : "",
+        countries.getName(city.countryCode, "en"),
+        city.countryCode,
+      ].join(" ");
+      const s = score(city.name, area);
+      if (s === undefined) continue;
+      // Among towns of one name, the bigger first (at most a tenth of a word).
+      const size = 0.1 * Math.min(1, Math.log10(city.population + 1) / 7);
+      out.push({
+        layer: "locality",
+        score: s + size,
+        confidence: "exact",
+        position: [city.lng, city.lat],
+        key: `locality:${fold(city.name)}`,
+        fields: () => ({ city: city.name }),
+      });
+    }
+    if (asPrefix) continue;
+    const country = countryCode(run.text);
+    const countryPoint = country && countryCenter(country);
+    if (country && countryPoint) {
+      const s = score(run.text, "");
+      if (s !== undefined) out.push(area("country", s, countryPoint, `country:${country}`));
+    }
+    const state = STATE_CODES.get(run.text);
+    const statePoint = state && countryCenter(state, "states");
+    if (state && statePoint) {
+      const s = score(run.text, "");
+      if (s !== undefined) {
+        const name = STATE_NAMES[state] ?? run.text;
+        out.push({
+          ...area("state", s, statePoint, `state:${fold(name)}`),
+          fields: () => ({ state: name, stateCode: state }),
+        });
+      }
+    }
+  }
+  return out;
+}
+
+function area(layer: "country" | "state", score: number, position: Position, key: string): Candidate {
+  return { layer, score, confidence: "exact", position, key, fields: () => ({}) };
+}

@@ -1,0 +1,639 @@
+import type { GeodataFile, TextDocument } from "../db/sqlite/geodata";
+import { type Position, bboxAround, haversine } from "../geo/distance";
+import { nearestOnPath } from "../geo/polygon";
+import { positionsOf } from "../geo/rings";
+import { imports } from "../geodata/store";
+import { type Address, addressLabel, formatAddress, pointFields } from "./address";
+import { areaFields } from "./areas";
+import { embeddedCandidates } from "./embedded-names";
+import { fold, indexTokens, queryTerms, words } from "./normalize";
+import { parseAddress } from "./parse";
+import { TypoIndex } from "./typos";
+
+/**
+ * Forward geocoding and autocomplete (docs/geocoding.md): typed text to ranked addresses.
+ *
+ * 1. The text is split into words, each with the alternatives it may stand for (abbreviations,
+ *    German compounds), and read by pelias-parser, whose house number and postcode tell which
+ *    column a digit word must match. Words no import knows get their one-letter corrections.
+ * 2. Candidates come from each import's text index: documents matching every word, and, so that
+ *    one word the data lacks ("Vaduz" for an address mapped without a city) or a typo does not
+ *    empty the answer, documents matching all words but one. Every candidate must match a word
+ *    in its name. The embedded cities, countries and US states are candidates everywhere.
+ * 3. Each candidate is scored by the words it matches (in its name, number or area) and those
+ *    it does not, how much of its own name was typed, and its layer. A street whose house number
+ *    was asked for is placed between the known numbers around it (`interpolated`), or stays a
+ *    street (`fallback`).
+ */
+
+export const LAYERS = [
+  "address",
+  "street",
+  "place",
+  "postalCode",
+  "locality",
+  "county",
+  "state",
+  "country",
+] as const satisfies readonly Address["layer"][];
+export type Layer = (typeof LAYERS)[number];
+
+/** The longest query accepted (characters). */
+export const MAX_QUERY_LENGTH = 256;
+
+export interface TextSearch {
+  /** the layers to answer with; all when absent */
+  layers?: readonly Layer[];
+  /** ISO 3166-1 alpha-2 codes the results must lie in */
+  countries?: readonly string[];
+  /** a bias: nearer results first among equally good ones, and `distance` on each */
+  near?: Position;
+  limit: number;
+  /** autocomplete: the last word may be the start of a word */
+  prefix?: boolean;
+}
+
+/** A typed word: what may satisfy it, in which column, and whether it may be a prefix. */
+interface Term {
+  word: string;
+  alternatives: string[];
+  /** indexed words one letter away (typos), weaker matches */
+  corrections: string[];
+  role: "number" | "postcode" | "any";
+  prefix: boolean;
+}
+
+/** A candidate answer before it becomes an Address. */
+export interface Candidate {
+  layer: Layer;
+  score: number;
+  position: Position;
+  /** fills the Address fields that are the candidate's own (after the areas of its point) */
+  fields: (areas: Partial<Address>) => Omit<Address, "formattedAddress" | "layer" | "confidence">;
+  confidence: Address["confidence"];
+  /** two candidates with one key are one answer (an imported town and the GeoNames one) */
+  key: string;
+  /** the answer's exact point, when it costs more to find than ranking needs (once chosen) */
+  refine?: () => Position;
+}
+
+/** What a word in a candidate's text matched: where, and how well (1 exact, less for a typo). */
+interface Match {
+  column: "name" | "number" | "area";
+  quality: number;
+}
+
+const NAME_WEIGHT = 1;
+const NUMBER_WEIGHT = 1;
+const AREA_WEIGHT = 0.7;
+/** A typed word the candidate lacks. */
+const MISSING = 1;
+/** A house number the street does not have: the street is still the expected answer. */
+const MISSING_NUMBER = 0.5;
+/** How much typing a candidate's whole name counts for (over half of it). */
+const COVERAGE_WEIGHT = 0.5;
+/** A small prior per layer, for equally matched candidates: a town before a street named after it. */
+const LAYER_PRIOR: Record<Layer, number> = {
+  country: 0.35,
+  state: 0.3,
+  locality: 0.2,
+  county: 0.15,
+  postalCode: 0.15,
+  street: 0.1,
+  place: 0.05,
+  address: 0,
+};
+/** Candidates read from one import per query of the index. */
+const READ_LIMIT = 300;
+
+const isNumeric = (word: string) => /\d/.test(word);
+
+const typoIndexes = new WeakMap<GeodataFile, TypoIndex>();
+const typoIndex = (file: GeodataFile) => {
+  let index = typoIndexes.get(file);
+  if (!index) typoIndexes.set(file, (index = new TypoIndex(file.textTokens())));
+  return index;
+};
+
+/** The words of a query as terms, with their roles from the parse. */
+function termsOf(text: string, prefix: boolean, files: GeodataFile[]): Term[] {
+  const parsed = parseAddress(text);
+  const typed = words(text);
+  const alternatives = queryTerms(text);
+  // While typing, the last word is a prefix unless the user has moved on (a space, a comma).
+  const open = prefix && /[\p{L}\p{N}]$/u.test(text);
+  return typed.map((word, i) => {
+    const role = !isNumeric(word)
+      ? "any"
+      : parsed.housenumber.has(word)
+        ? "number"
+        : parsed.postcode.has(word)
+          ? "postcode"
+          : "any";
+    const last = open && i === typed.length - 1;
+    // A word some import knows is no typo; one none knows may be one letter off.
+    const known = files.some((f) => typoIndex(f).has(word));
+    const corrections =
+      last || known ? [] : [...new Set(files.flatMap((f) => typoIndex(f).corrections(word)))];
+    return { word, alternatives: alternatives[i]!, corrections, role, prefix: last };
+  });
+}
+
+const quote = (token: string) => `"${token.replace(/"/g, '""')}"`;
+
+/** The FTS5 expression for one term, in the columns its role allows. */
+function termExpression(t: Term): string {
+  const tokens = [...t.alternatives, ...t.corrections].map((a) => `${quote(a)}${t.prefix ? " *" : ""}`);
+  const scope = t.role === "number" ? "number : " : t.role === "postcode" ? "area : " : "";
+  return `${scope}(${tokens.join(" OR ")})`;
+}
+
+/** All the terms, and at least one of the word terms in the name. */
+function expression(terms: Term[]): string | undefined {
+  const named = terms.filter((t) => t.role === "any" && !isNumeric(t.word));
+  const anchor = named.length ? named : terms.filter((t) => t.role === "any");
+  if (!anchor.length) return undefined;
+  const nameTokens = anchor.flatMap((t) =>
+    [...t.alternatives, ...t.corrections].map((a) => `${quote(a)}${t.prefix ? " *" : ""}`),
+  );
+  return [...terms.map(termExpression), `name : (${nameTokens.join(" OR ")})`].join(" AND ");
+}
+
+/**
+ * The documents matching all terms, or all terms but one. Only addresses have house numbers:
+ * the other layers are sought without them.
+ */
+function retrieve(file: GeodataFile, terms: Term[], enough: number): TextDocument[] {
+  const found = new Map<number, TextDocument>();
+  const read = (subset: Term[], layers: TextDocument["layer"][]) => {
+    const expr = expression(subset);
+    if (!expr) return 0;
+    const docs = file.searchText(expr, layers, READ_LIMIT);
+    for (const doc of docs) found.set(doc.id, doc);
+    return docs.length;
+  };
+  const allButOne = (ts: Term[]) => (ts.length > 1 ? ts.map((_, i) => ts.filter((__, j) => j !== i)) : []);
+  // Relaxed (a word left out) only when the whole query finds too few.
+  if (terms.some((t) => t.role === "number" || (t.role === "any" && isNumeric(t.word)))) {
+    if (read(terms, ["address"]) < enough) {
+      for (const subset of allButOne(terms)) {
+        if (subset.some((t) => isNumeric(t.word) && t.role !== "postcode")) read(subset, ["address"]);
+      }
+    }
+  }
+  const other = terms.filter((t) => t.role !== "number");
+  if (read(other, ["street", "place", "region"]) < enough) {
+    for (const subset of allButOne(other)) read(subset, ["street", "place", "region"]);
+  }
+  return [...found.values()];
+}
+
+interface PostcodeArea {
+  code: string;
+  position: Position;
+}
+
+const postcodeAreas = new WeakMap<GeodataFile, Map<string, PostcodeArea>>();
+
+/**
+ * The postcodes an import's addresses carry, each at the address nearest the middle of its
+ * addresses: where no postal-code boundary is mapped, this is what a postcode is found by.
+ */
+function postcodesOf(file: GeodataFile): Map<string, PostcodeArea> {
+  let areas = postcodeAreas.get(file);
+  if (areas) return areas;
+  areas = new Map();
+  const points = file.postcodePoints();
+  if (points) {
+    const sums = points.codes.map(() => ({ lng: 0, lat: 0, n: 0 }));
+    points.codeOf.forEach((c, i) => {
+      sums[c]!.lng += points.lngs[i]!;
+      sums[c]!.lat += points.lats[i]!;
+      sums[c]!.n++;
+    });
+    const best = points.codes.map(() => ({ d: Infinity, i: -1 }));
+    points.codeOf.forEach((c, i) => {
+      const s = sums[c]!;
+      const d = haversine(s.lng / s.n, s.lat / s.n, points.lngs[i]!, points.lats[i]!);
+      if (d < best[c]!.d) best[c] = { d, i };
+    });
+    points.codes.forEach((code, c) => {
+      const i = best[c]!.i;
+      areas!.set(fold(code), { code, position: [points.lngs[i]!, points.lats[i]!] });
+    });
+  }
+  postcodeAreas.set(file, areas);
+  return areas;
+}
+
+/** Postcodes typed (whole, or while typing their start) that an import's addresses carry. */
+function postcodeCandidates(file: GeodataFile, terms: Term[]): Candidate[] {
+  const codes = postcodesOf(file);
+  const out: Candidate[] = [];
+  for (const t of terms) {
+    if (t.role === "number" || !isNumeric(t.word)) continue;
+    const hits = t.prefix
+      ? [...codes.entries()].filter(([k]) => k.startsWith(t.word)).map(([, v]) => v)
+      : [codes.get(t.word)].filter((v) => v !== undefined);
+    for (const area of hits) {
+      const { score, missing } = scoreText(terms, area.code, "", "");
+      out.push({
+        layer: "postalCode",
+        score: score - penalty(missing) + LAYER_PRIOR.postalCode,
+        confidence: "exact",
+        position: area.position,
+        key: `postalCode:${fold(area.code)}`,
+        fields: () => ({ postalCode: area.code }),
+      });
+    }
+  }
+  return out;
+}
+
+/**
+ * Which tokens a text is indexed under, as a set; remembered, since candidates share their
+ * areas' texts ("9490 Vaduz Oberland Liechtenstein") and a street's name.
+ */
+const tokenSets = new Map<string, Set<string>>();
+function tokenSet(text: string): Set<string> {
+  let set = tokenSets.get(text);
+  if (!set) {
+    if (tokenSets.size >= 20_000) tokenSets.clear();
+    tokenSets.set(text, (set = new Set(indexTokens(text))));
+  }
+  return set;
+}
+
+/** How well a term matches a set of tokens: 1 a whole word, 0.9 the start of one, 0.8 a typo. */
+function matchIn(t: Term, tokens: Set<string>): number {
+  if (t.alternatives.some((a) => tokens.has(a))) return 1;
+  if (t.prefix) {
+    for (const a of t.alternatives) for (const token of tokens) if (token.startsWith(a)) return 0.9;
+  }
+  for (const c of t.corrections) if (tokens.has(c)) return 0.8;
+  return 0;
+}
+
+interface Scored {
+  score: number;
+  /** the terms not matched */
+  missing: Term[];
+  /** whether some term matched in the name */
+  named: boolean;
+}
+
+/**
+ * How well a text (name, number, area) answers the terms: each term matched in the best column
+ * its role allows, the share of the name typed, a penalty per term not matched.
+ */
+export function scoreText(terms: Term[], name: string, number: string, area: string): Scored {
+  const columns = { name: tokenSet(name), number: tokenSet(number), area: tokenSet(area) };
+  let score = 0;
+  let named = false;
+  const missing: Term[] = [];
+  const nameMatches: Term[] = [];
+  for (const t of terms) {
+    const options: Match["column"][] =
+      t.role === "number" ? ["number"] : t.role === "postcode" ? ["area"] : ["name", "number", "area"];
+    let best: Match | undefined;
+    for (const column of options) {
+      const quality = matchIn(t, columns[column]);
+      const weight = column === "name" ? NAME_WEIGHT : column === "number" ? NUMBER_WEIGHT : AREA_WEIGHT;
+      if (quality && (!best || quality * weight > best.quality)) best = { column, quality: quality * weight };
+    }
+    if (!best) missing.push(t);
+    else {
+      score += best.quality;
+      if (best.column === "name") {
+        named = true;
+        nameMatches.push(t);
+      }
+    }
+  }
+  // The share of the candidate's name that was typed: "Landstrasse" before "Landstrasse Ost".
+  const nameWords = words(name);
+  if (nameWords.length) {
+    const covered = nameWords.filter((w) => {
+      const tokens = tokenSet(w);
+      return nameMatches.some((t) => matchIn(t, tokens) > 0);
+    });
+    score += COVERAGE_WEIGHT * (covered.length / nameWords.length);
+  }
+  return { score, missing, named };
+}
+
+const penalty = (missing: Term[]) =>
+  missing.reduce(
+    (sum, t) => sum + (isNumeric(t.word) && t.role !== "postcode" ? MISSING_NUMBER : MISSING),
+    0,
+  );
+
+/** A region document's layer (imported boundaries); DMAs are not geocoding answers. */
+const REGION_LAYERS: Record<string, Layer> = {
+  country: "country",
+  state: "state",
+  county: "county",
+  city: "locality",
+  postalCode: "postalCode",
+};
+
+/** The numeric part of a house number ("12a" → 12), or NaN. */
+const numericPart = (number: string) => Number.parseInt(number, 10);
+
+/**
+ * The addresses of a street: those of the same name near the street's point whose areas include
+ * the street's (the addresses of "Landstrasse" in Vaduz, not those of "Landstrasse" in Schaan),
+ * each with its house number (the first word of the document's number: the unit follows it).
+ */
+function addressesOf(
+  file: GeodataFile,
+  street: TextDocument,
+  named: Map<string, TextDocument[]>,
+): (TextDocument & { house: string })[] {
+  const key = fold(street.name);
+  let docs = named.get(key);
+  if (!docs) {
+    const expr = words(street.name)
+      .map((w) => `name : ${quote(w)}`)
+      .join(" AND ");
+    docs = expr ? file.searchText(expr, ["address"], 5000).filter((d) => fold(d.name) === key) : [];
+    named.set(key, docs);
+  }
+  // The areas' names (not postcodes: a street may have several) the addresses must lie in too.
+  const areas = [...tokenSet(street.area)].filter((w) => !isNumeric(w));
+  const out: (TextDocument & { house: string })[] = [];
+  for (const doc of docs) {
+    if (haversine(doc.lng, doc.lat, street.lng, street.lat) > 3000) continue;
+    const own = tokenSet(doc.area);
+    if (!areas.every((w) => own.has(w))) continue;
+    out.push({ ...doc, house: doc.number.split(" ")[0]! });
+  }
+  return out;
+}
+
+/**
+ * Where house number `number` is on a street: the known address with that number, or a point
+ * between the nearest known numbers below and above it (on the same side: same parity, where
+ * the street has them), or undefined when the number is outside the street's known range.
+ */
+export function interpolate(
+  known: { number: string; lng: number; lat: number }[],
+  number: string,
+): { position: Position; exact: boolean } | undefined {
+  const wanted = numericPart(number);
+  if (!Number.isFinite(wanted)) return undefined;
+  const exact = known.find((k) => fold(k.number) === fold(number));
+  if (exact) return { position: [exact.lng, exact.lat], exact: true };
+  const numbered = known
+    .map((k) => ({ ...k, n: numericPart(k.number) }))
+    .filter((k) => Number.isFinite(k.n) && k.n !== wanted);
+  const around = (pool: typeof numbered) => {
+    const below = pool.filter((k) => k.n < wanted).sort((a, b) => b.n - a.n)[0];
+    const above = pool.filter((k) => k.n > wanted).sort((a, b) => a.n - b.n)[0];
+    return below && above ? { below, above } : undefined;
+  };
+  const pair = around(numbered.filter((k) => k.n % 2 === wanted % 2)) ?? around(numbered);
+  if (!pair) return undefined;
+  const { below, above } = pair;
+  // Not across a whole town: numbers far apart in number or on the ground say little.
+  if (above.n - below.n > 100 || haversine(below.lng, below.lat, above.lng, above.lat) > 1000)
+    return undefined;
+  const f = (wanted - below.n) / (above.n - below.n);
+  return {
+    position: [below.lng + f * (above.lng - below.lng), below.lat + f * (above.lat - below.lat)],
+    exact: false,
+  };
+}
+
+/** The point of a street nearest its middle, on the street itself. */
+function pointOnStreet(file: GeodataFile, doc: TextDocument): Position {
+  const key = fold(doc.name);
+  for (const reach of [300, 3000]) {
+    let best: { distance: number; position: Position } | undefined;
+    for (const s of file.streetsIn(bboxAround(doc.lng, doc.lat, reach))) {
+      if (fold(s.name) !== key) continue;
+      const hit = nearestOnPath(doc.lng, doc.lat, positionsOf(s.line));
+      if (!best || hit.distance < best.distance) best = hit;
+    }
+    if (best) return best.position;
+  }
+  return [doc.lng, doc.lat];
+}
+
+function addressCandidate(
+  file: GeodataFile,
+  doc: TextDocument,
+  score: number,
+  confidence: Address["confidence"],
+  position?: Position,
+  number?: string,
+): Candidate {
+  const house = number ?? doc.number.split(" ")[0]!;
+  return {
+    layer: "address",
+    score,
+    confidence,
+    position: position ?? [doc.lng, doc.lat],
+    key: `address:${fold(doc.name)}:${fold(house)}:${Math.round(doc.lng * 1e4)}:${Math.round(doc.lat * 1e4)}`,
+    fields: (areas) => {
+      // The row itself only for the answers given (ranking reads the document's copy of its text).
+      const record = file.addressById(doc.ref);
+      const n = number ?? record?.number ?? house;
+      return {
+        ...(record?.city && { city: record.city }),
+        ...(record?.postcode && { postalCode: record.postcode }),
+        number: n,
+        ...(record?.street && { street: record.street }),
+        addressLabel: addressLabel(n, record?.street, number ? undefined : record?.unit, areas.countryCode),
+      };
+    },
+  };
+}
+
+/** Streets whose house number is looked for along them; the others stay streets. */
+const INTERPOLATED_STREETS = 5;
+
+interface StreetHit {
+  doc: TextDocument;
+  matched: number;
+  missing: Term[];
+  score: number;
+}
+
+/**
+ * A street as an answer: where a house number was asked for and not matched, the address found
+ * along it (exact or interpolated) when `interpolateIt`, else the street itself.
+ */
+function streetCandidate(
+  file: GeodataFile,
+  hit: StreetHit,
+  interpolateIt: boolean,
+  named: Map<string, TextDocument[]>,
+): Candidate | undefined {
+  const { doc, matched, missing } = hit;
+  const numberTerm = missing.find((t) => t.role !== "postcode" && /^\d+[a-z]?$/.test(t.word));
+  if (numberTerm && interpolateIt) {
+    const known = addressesOf(file, doc, named);
+    const at = interpolate(
+      known.map((k) => ({ number: k.house, lng: k.lng, lat: k.lat })),
+      numberTerm.word,
+    );
+    if (at) {
+      const rest = missing.filter((t) => t !== numberTerm);
+      const score = matched + NUMBER_WEIGHT * (at.exact ? 1 : 0.9) - penalty(rest) + LAYER_PRIOR.address;
+      const nearest = known.reduce((a, b) =>
+        haversine(a.lng, a.lat, ...at.position) <= haversine(b.lng, b.lat, ...at.position) ? a : b,
+      );
+      const confidence = at.exact ? "exact" : "interpolated";
+      const number = at.exact ? undefined : numberTerm.word;
+      return addressCandidate(file, nearest, score, confidence, at.position, number);
+    }
+  }
+  return {
+    layer: "street",
+    score: hit.score,
+    confidence: "fallback",
+    position: [doc.lng, doc.lat],
+    // The document's point is the middle of the street's box: the answer is on the street.
+    refine: () => pointOnStreet(file, doc),
+    key: `street:${doc.id}:${file.file}`,
+    fields: () => ({ street: doc.name, addressLabel: doc.name }),
+  };
+}
+
+/** Candidates from one import's text index. */
+function importCandidates(file: GeodataFile, terms: Term[], enough: number): Candidate[] {
+  const out: Candidate[] = [];
+  const streets: StreetHit[] = [];
+  for (const doc of retrieve(file, terms, enough)) {
+    const postal = doc.layer === "region" && doc.kind === "postalCode";
+    // A postal code's document has its code as its area; it is what the code names.
+    const text = postal ? { name: doc.area, number: "", area: "" } : doc;
+    const { score: matched, missing, named } = scoreText(terms, text.name, text.number, text.area);
+    if (!named) continue;
+    const layer = doc.layer === "region" ? REGION_LAYERS[doc.kind ?? ""] : doc.layer;
+    if (!layer) continue;
+    const score = matched - penalty(missing) + LAYER_PRIOR[layer];
+    if (doc.layer === "address") {
+      const numberTerm = terms.find(
+        (t) => t.role !== "postcode" && isNumeric(t.word) && !missing.includes(t),
+      );
+      if (numberTerm) out.push(addressCandidate(file, doc, score, "exact"));
+      continue;
+    }
+    if (doc.layer === "street") {
+      streets.push({ doc, matched, missing, score });
+      continue;
+    }
+    if (doc.layer === "place") {
+      out.push({
+        layer: "place",
+        score,
+        confidence: "exact",
+        position: [doc.lng, doc.lat],
+        key: `place:${doc.ref}:${file.file}`,
+        fields: () => ({ placeLabel: doc.name }),
+      });
+      continue;
+    }
+    const region = file.regionById(doc.ref);
+    if (!region) continue;
+    out.push({
+      layer,
+      score: score + 0.1, // an imported boundary before the same town from GeoNames
+      confidence: "exact",
+      position: [doc.lng, doc.lat],
+      key: `${layer}:${fold(region.name)}`,
+      fields: () =>
+        layer === "postalCode"
+          ? { postalCode: region.code ?? region.name }
+          : layer === "locality"
+            ? { city: region.name }
+            : layer === "county"
+              ? { county: region.name }
+              : layer === "state"
+                ? {
+                    state: region.name,
+                    ...(region.code && { stateCode: region.code.replace(/^[A-Z]{2}-/, "") }),
+                  }
+                : {},
+    });
+  }
+  // What each street could score with its house number found: the best few are looked along.
+  const potential = (h: StreetHit) =>
+    h.missing.some((t) => t.role !== "postcode" && isNumeric(t.word)) ? h.matched + NUMBER_WEIGHT : h.score;
+  streets.sort((a, b) => potential(b) - potential(a));
+  const named = new Map<string, TextDocument[]>(); // the addresses of each street name, read once
+  streets.forEach((hit, i) => {
+    const candidate = streetCandidate(file, hit, i < INTERPOLATED_STREETS, named);
+    if (candidate) out.push(candidate);
+  });
+  return out;
+}
+
+const round = (meters: number) => Math.round(meters * 10) / 10;
+
+const COUNTRY_FIELDS = ["country", "countryCode", "countryFlag"] as const;
+const STATE_FIELDS = [...COUNTRY_FIELDS, "state", "stateCode"] as const;
+const COUNTY_FIELDS = [...STATE_FIELDS, "county"] as const;
+/**
+ * The fields of the areas around its point that an answer of a coarse layer keeps: a country's
+ * answer does not name the town at its centre, nor a town's its centre's postcode.
+ */
+const AREA_FIELDS: Partial<Record<Layer, readonly (keyof Address)[]>> = {
+  country: COUNTRY_FIELDS,
+  state: STATE_FIELDS,
+  county: COUNTY_FIELDS,
+  locality: [...COUNTY_FIELDS, "city"],
+  postalCode: [...COUNTY_FIELDS, "city", "postalCode"],
+};
+
+function areasFor(layer: Layer, areas: Partial<Address>): Partial<Address> {
+  const keep = AREA_FIELDS[layer];
+  if (!keep) return areas;
+  return Object.fromEntries(Object.entries(areas).filter(([k]) => keep.includes(k as keyof Address)));
+}
+
+/** Text to ranked addresses: forward geocoding (`prefix` false) and autocomplete (`prefix` true). */
+export function searchText(text: string, options: TextSearch): Address[] {
+  const files = imports().filter((f) => f.hasTextIndex());
+  const terms = termsOf(text, options.prefix ?? false, files);
+  if (!terms.length) return [];
+  const candidates = [
+    ...files.flatMap((file) => [
+      ...importCandidates(file, terms, options.limit),
+      ...postcodeCandidates(file, terms),
+    ]),
+    ...embeddedCandidates(text, { ...options, prefix: options.prefix ?? false }, (name, area) => {
+      const { score, missing, named } = scoreText(terms, name, "", area);
+      return named ? score - penalty(missing) : undefined;
+    }).map((c) => ({ ...c, score: c.score + LAYER_PRIOR[c.layer] })),
+  ].filter((c) => !options.layers || options.layers.includes(c.layer));
+  const near = options.near;
+  const distanceOf = (c: Candidate) => (near ? haversine(near[0], near[1], ...c.position) : 0);
+  // The bias of `near`: up to half a word for what is close, halved at 10 km.
+  const bias = (c: Candidate) => (near ? 0.5 / (1 + distanceOf(c) / 10_000) : 0);
+  candidates.sort((a, b) => b.score + bias(b) - (a.score + bias(a)) || distanceOf(a) - distanceOf(b));
+  const seen = new Map<string, Position>();
+  const out: Address[] = [];
+  for (const c of candidates) {
+    if (out.length >= options.limit) break;
+    const same = seen.get(c.key);
+    if (same && haversine(...same, ...c.position) < 20_000) continue;
+    seen.set(c.key, c.position);
+    const position = c.refine?.() ?? c.position;
+    const areas = areasFor(c.layer, areaFields(...position));
+    if (options.countries && !options.countries.includes(areas.countryCode ?? "")) continue;
+    const own = c.fields(areas);
+    const address: Omit<Address, "formattedAddress"> = {
+      ...pointFields(...position),
+      ...areas,
+      ...own,
+      layer: c.layer,
+      confidence: c.confidence,
+      ...(near && { distance: round(haversine(...near, ...position)) }),
+    };
+    out.push({ ...address, formattedAddress: formatAddress(address) });
+  }
+  return out;
+}

@@ -1,0 +1,164 @@
+import { mkdirSync, mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
+import { FRESH_ACCOUNTS, FRESH_PASSWORD } from "../../scripts/fresh-server";
+import { databaseFile } from "../../server/config/database-url";
+import { importOsm } from "../../server/geodata/osm-import";
+import { api, expectError, keys, signIn } from "../support/api";
+import { GEOLAND, geoland } from "../support/geocode-fixture";
+import { writeOsmPbf } from "../support/osm-pbf";
+
+/**
+ * Forward geocoding and autocomplete through the running server, on Geoland
+ * (tests/support/geocode-fixture.ts) imported while it runs: the wire form, the parameters,
+ * every error, and the dashboard's session calling autocomplete.
+ */
+
+const baseUrl = inject("baseUrl");
+const geodata = path.join(path.dirname(databaseFile(inject("databaseUrl"))), "geodata");
+const at = (p: { lng: number; lat: number }) => `${p.lat},${p.lng}`;
+const q = (params: Record<string, string>) => new URLSearchParams(params).toString();
+type Address = Record<string, unknown> & { layer: string; confidence: string; distance?: number };
+
+async function forward(params: Record<string, string>) {
+  const res = await api("GET", `/v1/geocode/forward?${q(params)}`);
+  expect(res.status, JSON.stringify(res.body)).toBe(200);
+  return res.body.addresses as Address[];
+}
+
+async function autocomplete(params: Record<string, string>) {
+  const res = await api("GET", `/v1/search/autocomplete?${q(params)}`);
+  expect(res.status, JSON.stringify(res.body)).toBe(200);
+  return res.body.addresses as Address[];
+}
+
+beforeAll(async () => {
+  mkdirSync(geodata, { recursive: true });
+  const pbf = path.join(mkdtempSync(path.join(tmpdir(), "geoland-")), "geoland.osm.pbf");
+  writeOsmPbf(pbf, geoland());
+  await importOsm(pbf, { dir: geodata });
+  // The running server picks the import up within a second.
+  const deadline = Date.now() + 5000;
+  while ((await forward({ query: "Hauptstrasse 3 Neustadt" }))[0]?.layer !== "address") {
+    if (Date.now() > deadline) throw new Error("the server did not pick up the import");
+    await new Promise((r) => setTimeout(r, 200));
+  }
+});
+
+afterAll(() => rmSync(path.join(geodata, "geoland.sqlite"), { force: true }));
+
+describe("GET /v1/geocode/forward", () => {
+  it("answers an address with every field the data has, in the wire form", async () => {
+    const [a] = await forward({ query: "Hauptstrasse 7, 4711 Neustadt" });
+    expect(a).toMatchObject({
+      layer: "address",
+      confidence: "interpolated",
+      number: "7",
+      street: "Hauptstraße",
+      addressLabel: "7 Hauptstraße",
+      city: "Neustadt",
+      county: "Küstenkreis",
+      state: "Nordprovinz",
+      stateCode: "NP",
+      postalCode: "4711",
+      country: "Geoland",
+      countryCode: "XG",
+      geometry: { type: "Point" },
+    });
+    expect(a!.latitude).toBeCloseTo(GEOLAND.hauptstrasse7.lat, 4);
+    expect(a!.longitude).toBeCloseTo(GEOLAND.hauptstrasse7.lng, 4);
+    expect((a!.geometry as { coordinates: number[] }).coordinates).toEqual([a!.longitude, a!.latitude]);
+    expect(a!.formattedAddress).toBe("7 Hauptstraße, Neustadt, NP 4711, XG");
+    expect(a).not.toHaveProperty("distance");
+  });
+
+  it("filters by layers and country, biases by near, and limits", async () => {
+    const streets = await forward({ query: "Hauptstrasse", layers: "street" });
+    expect(streets.map((a) => a.layer)).toEqual(["street", "street"]);
+    const nearPort = await forward({ query: "Hauptstrasse", layers: "street", near: at(GEOLAND.portKings) });
+    expect(nearPort[0]).toMatchObject({ city: "Port Kings" });
+    expect(nearPort[0]!.distance).toBeLessThan(1500);
+    const one = await forward({ query: "Neustadt", limit: "1" });
+    expect(one).toHaveLength(1);
+    const german = await forward({ query: "Neustadt", country: "de" });
+    expect(german.length).toBeGreaterThan(0);
+    expect(german.every((a) => a.countryCode === "DE")).toBe(true);
+    const several = await forward({ query: "4711", layers: "postalCode,locality" });
+    expect(several[0]).toMatchObject({ layer: "postalCode", postalCode: "4711" });
+  });
+
+  it("answers an empty list for what nothing matches, never a made-up address", async () => {
+    expect(await forward({ query: "Qwxzv Plorb 99" })).toEqual([]);
+  });
+
+  it("refuses bad input with the parameter named", async () => {
+    const bad = async (params: string, param: string, message?: RegExp) =>
+      expectError(await api("GET", `/v1/geocode/forward?${params}`), 400, param, message);
+    await bad("", "query", /required/);
+    await bad("query=%20%20", "query", /required/);
+    await bad(`query=${"a".repeat(257)}`, "query", /at most 256/);
+    await bad("query=Neustadt&layers=address,planet", "layers", /'planet'.*address, street/);
+    await bad("query=Neustadt&country=Germany", "country", /two-letter/);
+    await bad("query=Neustadt&near=91,0", "near", /latitude/);
+    await bad("query=Neustadt&near=abc", "near");
+    await bad("query=Neustadt&limit=0", "limit", /between 1 and 100/);
+    await bad("query=Neustadt&limit=101", "limit", /between 1 and 100/);
+    await bad("query=Neustadt&limit=2.5", "limit");
+  });
+
+  it("needs a secret key (publishable keys only where an admin allowed it)", async () => {
+    expectError(await api("GET", "/v1/geocode/forward?query=Neustadt", { key: keys.publishable }), 403);
+    expectError(await api("GET", "/v1/geocode/forward?query=Neustadt", { key: null }), 401);
+  });
+});
+
+describe("GET /v1/search/autocomplete", () => {
+  it("completes while typing, by relevance with near as a bias, with distances", async () => {
+    const near = at(GEOLAND.neustadt);
+    const [first] = await autocomplete({ query: "Hauptst", near });
+    expect(first).toMatchObject({ layer: "street", street: "Hauptstraße", city: "Neustadt" });
+    expect(first!.distance).toBeLessThan(200);
+    const numbers = await autocomplete({ query: "Hauptstrasse 1", near });
+    expect(numbers[0]).toMatchObject({ layer: "address", number: "1", city: "Neustadt" });
+    const towns = await autocomplete({ query: "Neu", near, layers: "locality" });
+    expect(towns[0]).toMatchObject({ city: "Neustadt", countryCode: "XG" });
+    expect(towns.length).toBeGreaterThan(1); // and the Neustadts, Neusses… of the world
+    expect(towns.every((a) => a.layer === "locality" && typeof a.distance === "number")).toBe(true);
+    const german = await autocomplete({ query: "Neu", near, countryCode: "DE" });
+    expect(german.every((a) => a.countryCode === "DE")).toBe(true);
+  });
+
+  it("answers 10 by default, up to the limit asked", async () => {
+    const near = at(GEOLAND.neustadt);
+    expect(await autocomplete({ query: "Ber", near })).toHaveLength(10);
+    expect(await autocomplete({ query: "Ber", near, limit: "3" })).toHaveLength(3);
+    expect((await autocomplete({ query: "Ber", near, limit: "100" })).length).toBeGreaterThan(10);
+  });
+
+  it("refuses bad input with the parameter named", async () => {
+    const bad = async (params: string, param: string, message?: RegExp) =>
+      expectError(await api("GET", `/v1/search/autocomplete?${params}`), 400, param, message);
+    const near = `near=${at(GEOLAND.neustadt)}`;
+    await bad(near, "query", /required/);
+    await bad("query=Neu", "near", /required/);
+    await bad("query=Neu&near=0,200", "near", /longitude/);
+    await bad(`query=${"x".repeat(300)}&${near}`, "query", /at most 256/);
+    await bad(`query=Neu&${near}&layers=town`, "layers", /'town'/);
+    await bad(`query=Neu&${near}&limit=0`, "limit");
+    await bad(`query=Neu&${near}&limit=101`, "limit");
+    await bad(`query=Neu&${near}&countryCode=DEU`, "countryCode");
+  });
+
+  it("is callable from a dashboard session whose role may read context", async () => {
+    const path = `/v1/search/autocomplete?${q({ query: "Hauptst", near: at(GEOLAND.neustadt) })}`;
+    const session = async (role: keyof typeof FRESH_ACCOUNTS) => {
+      const cookie = await signIn(FRESH_ACCOUNTS[role], FRESH_PASSWORD);
+      return api("GET", path, { key: null, headers: { cookie, origin: baseUrl } });
+    };
+    const analyst = await session("analyst");
+    expect(analyst.status).toBe(200);
+    expect((analyst.body.addresses as Address[])[0]).toMatchObject({ street: "Hauptstraße" });
+    expectError(await session("reviewer"), 403);
+  });
+});
