@@ -6,7 +6,7 @@ import { imports } from "../geodata/store";
 import { type Address, addressLabel, formatAddress, pointFields } from "./address";
 import { areaFields } from "./areas";
 import { embeddedCandidates } from "./embedded-names";
-import { fold, indexTokens, queryTerms, words } from "./normalize";
+import { fold, indexTokens, nameKey, queryTerms, words } from "./normalize";
 import { parseAddress } from "./parse";
 import { TypoIndex } from "./typos";
 
@@ -61,6 +61,8 @@ interface Term {
   corrections: string[];
   role: "number" | "postcode" | "any";
   prefix: boolean;
+  /** the words of one area's name ("Andorra la Vella") share a group: missed or left out together */
+  group: number;
 }
 
 /** A candidate answer before it becomes an Address. */
@@ -86,6 +88,8 @@ interface Match {
 const NAME_WEIGHT = 1;
 const NUMBER_WEIGHT = 1;
 const AREA_WEIGHT = 0.7;
+/** A house number typed as the candidate's is written, not one part of it. */
+const NUMBER_EXACT = 0.2;
 /** A typed word the candidate lacks. */
 const MISSING = 1;
 /** A house number the street does not have: the street is still the expected answer. */
@@ -122,7 +126,7 @@ function termsOf(text: string, prefix: boolean, files: GeodataFile[]): Term[] {
   const alternatives = queryTerms(text);
   // While typing, the last word is a prefix unless the user has moved on (a space, a comma).
   const open = prefix && /[\p{L}\p{N}]$/u.test(text);
-  return typed.map((word, i) => {
+  const terms: Term[] = typed.map((word, i) => {
     const role = !isNumeric(word)
       ? "any"
       : parsed.housenumber.has(word)
@@ -135,8 +139,31 @@ function termsOf(text: string, prefix: boolean, files: GeodataFile[]): Term[] {
     const known = files.some((f) => typoIndex(f).has(word));
     const corrections =
       last || known ? [] : [...new Set(files.flatMap((f) => typoIndex(f).corrections(word)))];
-    return { word, alternatives: alternatives[i]!, corrections, role, prefix: last };
+    return { word, alternatives: alternatives[i]!, corrections, role, prefix: last, group: i };
   });
+  // The words of an area's name, found in order among those typed, form one group: the areas
+  // the parser found, and what follows the last comma (where the parser found nothing there).
+  const afterComma = text.includes(",")
+    ? words(text.slice(text.lastIndexOf(",") + 1)).filter((w) => !isNumeric(w))
+    : [];
+  const areas = [...parsed.areas];
+  if (afterComma.length > 1 && !areas.some((a) => a.length >= afterComma.length)) areas.unshift(afterComma);
+  // "avinguda sant antoni 38 ad40 la massana": the words after a postcode that follows the house
+  // number name the town.
+  const numbers = typed.flatMap((w, i) => (isNumeric(w) ? [i] : []));
+  const afterPostcode = numbers.length >= 2 ? typed.slice(numbers[numbers.length - 1]! + 1) : [];
+  if (afterPostcode.length > 1 && !areas.some((a) => a.length >= afterPostcode.length))
+    areas.push(afterPostcode);
+  for (const area of areas) {
+    if (area.length < 2) continue;
+    const start = terms.findIndex(
+      (_, i) =>
+        area.every((w, k) => terms[i + k]?.word === w) &&
+        terms.slice(i, i + area.length).every((t) => t.group === terms.indexOf(t)),
+    );
+    if (start >= 0) for (let k = 1; k < area.length; k++) terms[start + k]!.group = terms[start]!.group;
+  }
+  return terms;
 }
 
 const quote = (token: string) => `"${token.replace(/"/g, '""')}"`;
@@ -172,7 +199,11 @@ function retrieve(file: GeodataFile, terms: Term[], enough: number): TextDocumen
     for (const doc of docs) found.set(doc.id, doc);
     return docs.length;
   };
-  const allButOne = (ts: Term[]) => (ts.length > 1 ? ts.map((_, i) => ts.filter((__, j) => j !== i)) : []);
+  // Leaving out one word, or one area's name of several words.
+  const allButOne = (ts: Term[]) => {
+    const groups = [...new Set(ts.map((t) => t.group))];
+    return groups.length > 1 ? groups.map((g) => ts.filter((t) => t.group !== g)) : [];
+  };
   // Relaxed (a word left out) only when the whole query finds too few.
   if (terms.some((t) => t.role === "number" || (t.role === "any" && isNumeric(t.word)))) {
     if (read(terms, ["address"]) < enough) {
@@ -280,6 +311,8 @@ interface Scored {
   missing: Term[];
   /** whether some term matched in the name */
   named: boolean;
+  /** the terms matched in the house number */
+  numbered: Term[];
 }
 
 /**
@@ -292,13 +325,22 @@ export function scoreText(terms: Term[], name: string, number: string, area: str
   let named = false;
   const missing: Term[] = [];
   const nameMatches: Term[] = [];
+  const numberMatches: Term[] = [];
+  const groupSize = new Map<number, number>();
+  for (const t of terms) groupSize.set(t.group, (groupSize.get(t.group) ?? 0) + 1);
   for (const t of terms) {
     const options: Match["column"][] =
       t.role === "number" ? ["number"] : t.role === "postcode" ? ["area"] : ["name", "number", "area"];
     let best: Match | undefined;
     for (const column of options) {
       const quality = matchIn(t, columns[column]);
-      const weight = column === "name" ? NAME_WEIGHT : column === "number" ? NUMBER_WEIGHT : AREA_WEIGHT;
+      // An area's name of several words weighs as one word ("Andorra la Vella" no more than "Vaduz").
+      const weight =
+        column === "name"
+          ? NAME_WEIGHT
+          : column === "number"
+            ? NUMBER_WEIGHT
+            : AREA_WEIGHT / groupSize.get(t.group)!;
       if (quality && (!best || quality * weight > best.quality)) best = { column, quality: quality * weight };
     }
     if (!best) missing.push(t);
@@ -308,25 +350,39 @@ export function scoreText(terms: Term[], name: string, number: string, area: str
         named = true;
         nameMatches.push(t);
       }
+      if (best.column === "number") numberMatches.push(t);
     }
   }
   // The share of the candidate's name that was typed: "Landstrasse" before "Landstrasse Ost".
+  // While typing, a name that starts with what was typed of it is all typed so far
+  // ("Fürst" is as good a start of "Fürst-Johannes-Strasse" as of "Fürstenweg").
   const nameWords = words(name);
+  const typedStart =
+    nameMatches.some((t) => t.prefix) && nameKey(name).startsWith(nameMatches.map((t) => t.word).join(""));
   if (nameWords.length) {
     const covered = nameWords.filter((w) => {
       const tokens = tokenSet(w);
       return nameMatches.some((t) => matchIn(t, tokens) > 0);
     });
-    score += COVERAGE_WEIGHT * (covered.length / nameWords.length);
+    score += COVERAGE_WEIGHT * (typedStart ? 1 : covered.length / nameWords.length);
   }
-  return { score, missing, named };
+  // "50" is number 50 rather than the range "50-78" that includes it.
+  const house = fold(number.split(" ")[0] ?? "");
+  if (house && numberMatches.some((t) => t.word === house)) score += NUMBER_EXACT;
+  return { score, missing, named, numbered: numberMatches };
 }
 
-const penalty = (missing: Term[]) =>
-  missing.reduce(
-    (sum, t) => sum + (isNumeric(t.word) && t.role !== "postcode" ? MISSING_NUMBER : MISSING),
-    0,
-  );
+/** What the words not matched cost: a house number less (the street still answers), an area's name once. */
+function penalty(missing: Term[]): number {
+  let sum = 0;
+  const groups = new Set<number>();
+  for (const t of missing) {
+    if (groups.has(t.group)) continue;
+    groups.add(t.group);
+    sum += isNumeric(t.word) && t.role !== "postcode" ? MISSING_NUMBER : MISSING;
+  }
+  return sum;
+}
 
 /** A region document's layer (imported boundaries); DMAs are not geocoding answers. */
 const REGION_LAYERS: Record<string, Layer> = {
@@ -350,13 +406,13 @@ function addressesOf(
   street: TextDocument,
   named: Map<string, TextDocument[]>,
 ): (TextDocument & { house: string })[] {
-  const key = fold(street.name);
+  const key = nameKey(street.name);
   let docs = named.get(key);
   if (!docs) {
     const expr = words(street.name)
       .map((w) => `name : ${quote(w)}`)
       .join(" AND ");
-    docs = expr ? file.searchText(expr, ["address"], 5000).filter((d) => fold(d.name) === key) : [];
+    docs = expr ? file.searchText(expr, ["address"], 5000).filter((d) => nameKey(d.name) === key) : [];
     named.set(key, docs);
   }
   // The areas' names (not postcodes: a street may have several) the addresses must lie in too.
@@ -407,11 +463,13 @@ export function interpolate(
 
 /** The point of a street nearest its middle, on the street itself. */
 function pointOnStreet(file: GeodataFile, doc: TextDocument): Position {
-  const key = fold(doc.name);
+  // A street known only from its addresses' addr:street has no line: its addresses' middle.
+  if (doc.kind === "addresses") return [doc.lng, doc.lat];
+  const key = nameKey(doc.name);
   for (const reach of [300, 3000]) {
     let best: { distance: number; position: Position } | undefined;
     for (const s of file.streetsIn(bboxAround(doc.lng, doc.lat, reach))) {
-      if (fold(s.name) !== key) continue;
+      if (nameKey(s.name) !== key) continue;
       const hit = nearestOnPath(doc.lng, doc.lat, positionsOf(s.line));
       if (!best || hit.distance < best.distance) best = hit;
     }
@@ -496,7 +554,10 @@ function streetCandidate(
     position: [doc.lng, doc.lat],
     // The document's point is the middle of the street's box: the answer is on the street.
     refine: () => pointOnStreet(file, doc),
-    key: `street:${doc.id}:${file.file}`,
+    // One street per name and town: a long street's ways may make several documents.
+    key: `street:${nameKey(doc.name)}:${words(doc.area)
+      .filter((w) => !isNumeric(w))
+      .join(" ")}`,
     fields: () => ({ street: doc.name, addressLabel: doc.name }),
   };
 }
@@ -509,16 +570,14 @@ function importCandidates(file: GeodataFile, terms: Term[], enough: number): Can
     const postal = doc.layer === "region" && doc.kind === "postalCode";
     // A postal code's document has its code as its area; it is what the code names.
     const text = postal ? { name: doc.area, number: "", area: "" } : doc;
-    const { score: matched, missing, named } = scoreText(terms, text.name, text.number, text.area);
+    const { score: matched, missing, named, numbered } = scoreText(terms, text.name, text.number, text.area);
     if (!named) continue;
     const layer = doc.layer === "region" ? REGION_LAYERS[doc.kind ?? ""] : doc.layer;
     if (!layer) continue;
     const score = matched - penalty(missing) + LAYER_PRIOR[layer];
     if (doc.layer === "address") {
-      const numberTerm = terms.find(
-        (t) => t.role !== "postcode" && isNumeric(t.word) && !missing.includes(t),
-      );
-      if (numberTerm) out.push(addressCandidate(file, doc, score, "exact"));
+      // An address is an answer when its house number was typed.
+      if (numbered.length) out.push(addressCandidate(file, doc, score, "exact"));
       continue;
     }
     if (doc.layer === "street") {

@@ -126,3 +126,11 @@ export function queryTerms(text: string): string[][] {
     return [...alternatives];
   });
 }
+
+/**
+ * A name as a key for comparing spellings of one name: folded, without spaces or punctuation
+ * ("Schaaner Strasse", "Schaanerstrasse" and "Schaaner-Strasse" are one street).
+ */
+export function nameKey(name: string): string {
+  return words(name).join("");
+}

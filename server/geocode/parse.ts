@@ -16,7 +16,11 @@ export interface ParsedQuery {
   postcode: Set<string>;
   /** the parts as labelled, as typed (locality, street, venue, region, country…) */
   parts: Partial<Record<string, string>>;
+  /** the folded words of each area named (locality, region, country): "Andorra la Vella" is one */
+  areas: string[][];
 }
+
+const AREA_LABELS = new Set(["locality", "dependency", "region", "country"]);
 
 /** The parser loads dictionaries for about a second: once per process, at start (instrumentation.ts). */
 const parser = () => processOnce("address-parser", () => new AddressParser(), "the address parser");
@@ -30,13 +34,14 @@ export function parseAddress(text: string): ParsedQuery {
   const p = parser();
   p.classify(tokenizer);
   p.solve(tokenizer);
-  const parsed: ParsedQuery = { housenumber: new Set(), postcode: new Set(), parts: {} };
+  const parsed: ParsedQuery = { housenumber: new Set(), postcode: new Set(), parts: {}, areas: [] };
   for (const { classification, span } of tokenizer.solution[0]?.pair ?? []) {
     const label = classification.label;
     parsed.parts[label] ??= span.body;
     if (label === "housenumber" || label === "postcode") {
       for (const w of words(span.body)) parsed[label].add(w);
     }
+    if (AREA_LABELS.has(label)) parsed.areas.push(words(span.body));
   }
   return parsed;
 }

@@ -45,11 +45,14 @@ describe("OSM import of a synthetic extract", () => {
     expect(named("Testland")).toEqual(["place", "region"]);
     // ...and by the areas they lie in: an address without addr:city is found with its city's name.
     expect(find("2 Main Street Testville").filter((d) => d.startsWith("address"))).toHaveLength(1);
-    expect(find("Village Road Northern Testland")).toHaveLength(7);
-    expect(layers("20002")).toEqual(["address"]);
+    // Village Road has no way: its seven addresses, and a street per village made from them.
+    expect(find("Village Road Northern Testland")).toHaveLength(9);
+    expect(find("Village Road Northern Testland").filter((d) => d.startsWith("street"))).toHaveLength(2);
+    // A postcode mapped on addresses only finds them and their street.
+    expect(layers("20002")).toEqual(["address", "street"]);
     expect(layers("10002")).toEqual(["region"]);
     // While typing: the last word as a prefix.
-    expect(layers("Village R", true)).toEqual(["address"]);
+    expect(layers("Village R", true)).toEqual(["address", "street"]);
     expect(layers("Testl", true)).toEqual(["address", "place", "region", "street"]);
     expect(find("Testl")).toEqual([]);
     // The index is the import's last 10%.

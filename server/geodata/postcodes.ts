@@ -1,39 +1,18 @@
-import { around } from "geokdbush";
-import { type BBox, bboxAround, haversine } from "../geo/distance";
+import type { PostcodePoints } from "../db/sqlite/geodata";
+import { votePostcode } from "./postcode-vote";
 import { imports } from "./store";
+
+export { POSTCODE_REACH_M } from "./postcode-vote";
 
 /**
  * The postcode of a point from imported addresses, for extracts that have no postal-code
  * boundaries but whose addresses carry `addr:postcode` (most of Europe's, Liechtenstein's
- * among them). The area of a postcode is taken to be where its addresses are nearest: the three
- * nearest addresses vote, the nearer the stronger, so a single mistagged address does not carve
- * a hole in its neighbours' area. Beyond POSTCODE_REACH_M from every address: none.
+ * among them). The area of a postcode is taken to be where its addresses are nearest
+ * (server/geodata/postcode-vote.ts).
  */
-
-export const POSTCODE_REACH_M = 3000;
-/** Three vote, so that one mistagged address among two neighbours is outvoted... */
-const VOTERS = 3;
-/** ...with weight 1 / (d + 50 m)²: GPS and mapping are not exact, so a few meters nearer is no reason. */
-const SOFTEN_M = 50;
-
-const overlaps = (a: BBox, b: BBox) =>
-  a.minLng <= b.maxLng && a.maxLng >= b.minLng && a.minLat <= b.maxLat && a.maxLat >= b.minLat;
-
 export function postcodeFromAddresses(lng: number, lat: number): string | undefined {
-  const reach = bboxAround(lng, lat, POSTCODE_REACH_M);
-  const near: { code: string; d: number }[] = [];
-  for (const file of imports()) {
-    const points = file.postcodePoints();
-    if (!points || !overlaps(points.extent, reach)) continue;
-    for (const i of around(points.index, lng, lat, VOTERS, POSTCODE_REACH_M / 1000) as number[]) {
-      const d = haversine(lng, lat, points.lngs[i]!, points.lats[i]!);
-      near.push({ code: points.codes[points.codeOf[i]!]!, d });
-    }
-  }
-  if (!near.length) return undefined;
-  const votes = new Map<string, number>();
-  for (const a of near.sort((x, y) => x.d - y.d).slice(0, VOTERS)) {
-    votes.set(a.code, (votes.get(a.code) ?? 0) + 1 / (a.d + SOFTEN_M) ** 2);
-  }
-  return [...votes].sort((a, b) => b[1] - a[1])[0]![0];
+  const sets = imports()
+    .map((file) => file.postcodePoints())
+    .filter((p): p is PostcodePoints => p !== null);
+  return votePostcode(sets, lng, lat);
 }

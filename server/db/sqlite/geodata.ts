@@ -3,7 +3,8 @@ import KDBush from "kdbush";
 import { type BBox, type Position } from "../../geo/distance";
 import { type BandedRing, bandRing, pointInBandedRing, ringAreaAndCentroid } from "../../geo/polygon";
 import { decodePolygons, floatsOf, positionsOf } from "../../geo/rings";
-import { indexTokens } from "../../geocode/normalize";
+import { indexTokens, nameKey } from "../../geocode/normalize";
+import { votePostcode } from "../../geodata/postcode-vote";
 
 /**
  * Imported geodata (docs/data.md): one SQLite file per imported region, apart from the main
@@ -120,6 +121,42 @@ export interface StreetRecord {
 /** A row without its NULL columns (absent fields, not nulls). */
 const withoutNulls = <T>(row: Record<string, unknown>) =>
   Object.fromEntries(Object.entries(row).filter(([, v]) => v !== null)) as T;
+
+/**
+ * The addresses of an import file that carry a postcode, as a KD-tree over their points, with
+ * the import's extent (GeodataFile.postcodePoints; the writer's text index). Null when none has.
+ */
+function postcodePointsOf(db: Database.Database): PostcodePoints | null {
+  const rows = db
+    .prepare(`SELECT lng, lat, postcode FROM addresses WHERE postcode IS NOT NULL`)
+    .raw()
+    .all() as [number, number, string][];
+  if (rows.length === 0) return null;
+  const index = new KDBush(rows.length, 64, Float32Array);
+  const codes: string[] = [];
+  const ids = new Map<string, number>();
+  const codeOf = new Uint32Array(rows.length);
+  const lngs = new Float32Array(rows.length);
+  const lats = new Float32Array(rows.length);
+  let minLng = Infinity;
+  let minLat = Infinity;
+  let maxLng = -Infinity;
+  let maxLat = -Infinity;
+  rows.forEach(([lng, lat, code], i) => {
+    index.add(lng, lat);
+    let id = ids.get(code);
+    if (id === undefined) ids.set(code, (id = codes.push(code) - 1));
+    codeOf[i] = id;
+    lngs[i] = lng;
+    lats[i] = lat;
+    minLng = Math.min(minLng, lng);
+    minLat = Math.min(minLat, lat);
+    maxLng = Math.max(maxLng, lng);
+    maxLat = Math.max(maxLat, lat);
+  });
+  index.finish();
+  return { index, codes, codeOf, lngs, lats, extent: { minLng, minLat, maxLng, maxLat } };
+}
 
 const box = (b: BBox) => [b.minLng, b.maxLng, b.minLat, b.maxLat];
 
@@ -284,10 +321,14 @@ export class GeodataWriter {
            AND a.postcode IS NOT NULL`,
       )
       .pluck();
+    // An address without a postcode is found by its neighbours' (as the server answers it).
+    const postcodes = postcodePointsOf(this.db);
     for (const a of this.rows<Row>(
       `SELECT id, number, street, unit, postcode, city, lng, lat FROM addresses`,
     )) {
-      const area = `${a.postcode ?? ""} ${a.city ?? ""} ${areas(a.lng as number, a.lat as number)}`;
+      const [lng, lat] = [a.lng as number, a.lat as number];
+      const postcode = a.postcode ?? (postcodes ? votePostcode([postcodes], lng, lat) : undefined);
+      const area = `${postcode ?? ""} ${a.city ?? ""} ${areas(lng, lat)}`;
       add(
         "address",
         a.id,
@@ -311,6 +352,28 @@ export class GeodataWriter {
       ) as string[];
       const area = `${postcodes.join(" ")} ${areas(street.lng, street.lat)}`;
       add("street", street.id, street.lng, street.lat, street.name, "", area);
+    }
+    // Streets known only from addresses (their ways unnamed, mapped under another spelling, or
+    // outside the extract): one document per name and neighbourhood of its addresses, kind
+    // "addresses", ref the first address.
+    const wayNamed = this.db
+      .prepare(
+        `SELECT s.name FROM streets_index i CROSS JOIN streets s ON s.id = i.id
+         WHERE i.minLng <= ? AND i.maxLng >= ? AND i.minLat <= ? AND i.maxLat >= ?`,
+      )
+      .pluck();
+    for (const street of this.addressStreets()) {
+      const b = street.bbox;
+      const key = nameKey(street.name);
+      const ways = wayNamed.all(
+        b.maxLng + NEAR,
+        b.minLng - NEAR,
+        b.maxLat + NEAR,
+        b.minLat - NEAR,
+      ) as string[];
+      if (ways.some((name) => nameKey(name) === key)) continue;
+      const area = `${street.postcodes.join(" ")} ${areas(street.lng, street.lat)}`;
+      add("street", street.id, street.lng, street.lat, street.name, "", area, "addresses");
     }
     for (const p of this.rows<Row>(`SELECT id, name, chainName, lng, lat FROM places`)) {
       const name = p.chainName && p.chainName !== p.name ? `${p.name} ${p.chainName}` : String(p.name);
@@ -391,6 +454,55 @@ export class GeodataWriter {
           lng: (minLng + maxLng) / 2,
           lat: (minLat + maxLat) / 2,
           bbox: { minLng, minLat, maxLng, maxLat },
+        };
+      }
+      start = end;
+    }
+  }
+
+  /** Addresses' street names, grouped into neighbourhoods as streetClusters groups ways. */
+  private *addressStreets() {
+    const rows = this.db
+      .prepare(
+        `SELECT id, street, postcode, lng, lat FROM addresses WHERE street IS NOT NULL ORDER BY street`,
+      )
+      .all() as { id: number; street: string; postcode: string | null; lng: number; lat: number }[];
+    const NEAR = 0.003;
+    for (let start = 0; start < rows.length;) {
+      let end = start;
+      while (end < rows.length && rows[end]!.street === rows[start]!.street) end++;
+      const clusters: { id: number; name: string; bbox: BBox; postcodes: Set<string> }[] = [];
+      for (const a of rows.slice(start, end)) {
+        const near = clusters.find(
+          ({ bbox: b }) =>
+            a.lng <= b.maxLng + NEAR &&
+            a.lng >= b.minLng - NEAR &&
+            a.lat <= b.maxLat + NEAR &&
+            a.lat >= b.minLat - NEAR,
+        );
+        if (near) {
+          near.bbox.minLng = Math.min(near.bbox.minLng, a.lng);
+          near.bbox.minLat = Math.min(near.bbox.minLat, a.lat);
+          near.bbox.maxLng = Math.max(near.bbox.maxLng, a.lng);
+          near.bbox.maxLat = Math.max(near.bbox.maxLat, a.lat);
+          if (a.postcode) near.postcodes.add(a.postcode);
+        } else {
+          clusters.push({
+            id: a.id,
+            name: a.street,
+            bbox: { minLng: a.lng, minLat: a.lat, maxLng: a.lng, maxLat: a.lat },
+            postcodes: new Set(a.postcode ? [a.postcode] : []),
+          });
+        }
+      }
+      for (const c of clusters) {
+        yield {
+          id: c.id,
+          name: c.name,
+          lng: (c.bbox.minLng + c.bbox.maxLng) / 2,
+          lat: (c.bbox.minLat + c.bbox.maxLat) / 2,
+          bbox: c.bbox,
+          postcodes: [...c.postcodes],
         };
       }
       start = end;
@@ -612,39 +724,7 @@ export class GeodataFile {
    * extent. Null when no address has a postcode.
    */
   postcodePoints(): PostcodePoints | null {
-    if (this.postcodes === undefined) {
-      const rows = this.prepared(`SELECT lng, lat, postcode FROM addresses WHERE postcode IS NOT NULL`)
-        .raw()
-        .all() as [number, number, string][];
-      if (rows.length === 0) {
-        this.postcodes = null;
-      } else {
-        const index = new KDBush(rows.length, 64, Float32Array);
-        const codes: string[] = [];
-        const ids = new Map<string, number>();
-        const codeOf = new Uint32Array(rows.length);
-        const lngs = new Float32Array(rows.length);
-        const lats = new Float32Array(rows.length);
-        let minLng = Infinity;
-        let minLat = Infinity;
-        let maxLng = -Infinity;
-        let maxLat = -Infinity;
-        rows.forEach(([lng, lat, code], i) => {
-          index.add(lng, lat);
-          let id = ids.get(code);
-          if (id === undefined) ids.set(code, (id = codes.push(code) - 1));
-          codeOf[i] = id;
-          lngs[i] = lng;
-          lats[i] = lat;
-          minLng = Math.min(minLng, lng);
-          minLat = Math.min(minLat, lat);
-          maxLng = Math.max(maxLng, lng);
-          maxLat = Math.max(maxLat, lat);
-        });
-        index.finish();
-        this.postcodes = { index, codes, codeOf, lngs, lats, extent: { minLng, minLat, maxLng, maxLat } };
-      }
-    }
+    if (this.postcodes === undefined) this.postcodes = postcodePointsOf(this.db);
     return this.postcodes;
   }
 

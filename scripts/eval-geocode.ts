@@ -1,0 +1,224 @@
+import { existsSync, mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { parseArgs } from "node:util";
+import { GeodataFile } from "../server/db/sqlite/geodata";
+import { destination, haversine } from "../server/geo/distance";
+import type { Address } from "../server/geocode/address";
+import { areaFields } from "../server/geocode/areas";
+import { searchText } from "../server/geocode/forward";
+import { fold, nameKey } from "../server/geocode/normalize";
+import { reverseGeocode } from "../server/geocode/reverse";
+import { importOsm } from "../server/geodata/osm-import";
+import { runCli } from "./cli";
+
+const USAGE = `Measures forward geocoding, reverse geocoding and autocomplete on an OSM extract
+(docs/geocoding.md#quality).
+
+  npm run eval:geocode -- <file.osm.pbf> [--sample 1000] [--seed 1]
+
+The extract is imported into a temporary folder. Addresses (with a street and a house number)
+are sampled and geocoded in several written forms; a hit is the first answer within 50 m of the
+address (or of an identical address: same street, number, postcode and town) with its house
+number. Reverse geocoding of each address's point must give its street and number back.
+Autocomplete types the first 3, 5 and 8 letters of each sampled street, near a point 1 km
+away, and must put that street (of that town) in its first three answers.`;
+
+interface Sample {
+  number: string;
+  street: string;
+  postcode?: string;
+  city?: string;
+  lng: number;
+  lat: number;
+  /** every address written the same way (duplicates: a building and its entrance node…) */
+  twins: { lng: number; lat: number }[];
+}
+
+/** A deterministic random sequence (mulberry32), so runs can be compared. */
+function random(seed: number) {
+  let a = seed >>> 0;
+  return () => {
+    a = (a + 0x6d2b79f5) >>> 0;
+    let t = a;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+const percentile = (sorted: number[], p: number) =>
+  sorted.length ? sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))]! : NaN;
+
+function timed<T>(times: number[], run: () => T): T {
+  const started = performance.now();
+  const result = run();
+  times.push(performance.now() - started);
+  return result;
+}
+
+const pct = (hits: number, total: number) => (total ? `${((100 * hits) / total).toFixed(1)}%` : "–");
+const ms = (times: number[]) => {
+  const sorted = [...times].sort((a, b) => a - b);
+  return `p50 ${percentile(sorted, 50).toFixed(2)} ms, p99 ${percentile(sorted, 99).toFixed(2)} ms`;
+};
+
+/** The sampled addresses: with a street and a number, the town from the data or its areas. */
+function sample(file: GeodataFile, size: number, next: () => number): Sample[] {
+  const rows = file.db
+    .prepare(
+      `SELECT number, street, postcode, city, lng, lat FROM addresses WHERE street IS NOT NULL ORDER BY id`,
+    )
+    .all() as {
+    number: string;
+    street: string;
+    postcode: string | null;
+    city: string | null;
+    lng: number;
+    lat: number;
+  }[];
+  const byText = new Map<string, Sample>();
+  for (const r of rows) {
+    const areas = areaFields(r.lng, r.lat);
+    const city = r.city ?? areas.city;
+    const postcode = r.postcode ?? areas.postalCode;
+    const key = [fold(r.street), fold(r.number), postcode, city && fold(city)].join("|");
+    const twin = byText.get(key);
+    if (twin) twin.twins.push({ lng: r.lng, lat: r.lat });
+    else
+      byText.set(key, {
+        number: r.number,
+        street: r.street,
+        ...(postcode && { postcode }),
+        ...(city && { city }),
+        lng: r.lng,
+        lat: r.lat,
+        twins: [{ lng: r.lng, lat: r.lat }],
+      });
+  }
+  const all = [...byText.values()];
+  for (let i = all.length - 1; i > 0; i--) {
+    const j = Math.floor(next() * (i + 1));
+    [all[i], all[j]] = [all[j]!, all[i]!];
+  }
+  return all.slice(0, size);
+}
+
+/** The written forms of an address (those its data allows). */
+function forms(s: Sample): Record<string, string | undefined> {
+  const { number: n, street, postcode: pc, city } = s;
+  return {
+    "street number, town": city && `${street} ${n}, ${city}`,
+    "number street postcode": pc && `${n} ${street} ${pc}`,
+    "lower case, postcode and town": `${street} ${n} ${[pc, city].filter(Boolean).join(" ")}`.toLowerCase(),
+    "street number, postcode town": (pc || city) && `${street} ${n}, ${[pc, city].filter(Boolean).join(" ")}`,
+  };
+}
+
+/** One street however its name is spaced or hyphenated ("Schaaner Strasse", "Schaanerstrasse"). */
+const sameStreet = (a: Address | undefined, street: string) =>
+  !!a?.street && nameKey(a.street) === nameKey(street);
+
+async function main(): Promise<number> {
+  const { values, positionals } = parseArgs({
+    allowPositionals: true,
+    options: {
+      sample: { type: "string", default: "1000" },
+      seed: { type: "string", default: "1" },
+      help: { type: "boolean", short: "h" },
+    },
+  });
+  const extract = positionals[0];
+  if (values.help || !extract) {
+    console.log(USAGE);
+    return values.help ? 0 : 1;
+  }
+  if (!existsSync(extract)) throw new Error(`${extract}: no such file`);
+  const dir = mkdtempSync(path.join(tmpdir(), "eval-geocode-"));
+  process.env.GEODATA_DIR = dir;
+  try {
+    const summary = await importOsm(extract, { dir });
+    console.log(
+      `Imported ${summary.name}: ${summary.addresses} addresses, ${summary.streets} street ways, ${summary.places} places (${summary.seconds.toFixed(1)} s)`,
+    );
+    const file = new GeodataFile(summary.file);
+    const samples = sample(file, Number(values.sample), random(Number(values.seed)));
+    file.close();
+    console.log(`Sampled ${samples.length} distinct addresses (seed ${values.seed})\n`);
+    // Warm up: the parser, the cities and the areas load on first use.
+    searchText("warm up 1", { limit: 10 });
+
+    const forwardTimes: number[] = [];
+    console.log("Forward geocoding (top 1 within 50 m with the right house number; right street)");
+    for (const form of Object.keys(forms(samples[0]!))) {
+      let asked = 0;
+      let hits = 0;
+      let streets = 0;
+      const misses: string[] = [];
+      for (const s of samples) {
+        const query = forms(s)[form];
+        if (!query) continue;
+        asked++;
+        const [top] = timed(forwardTimes, () => searchText(query, { limit: 10 }));
+        const near =
+          !!top && s.twins.some((t) => haversine(t.lng, t.lat, top.longitude!, top.latitude!) <= 50);
+        if (near && top.number && fold(top.number) === fold(s.number)) hits++;
+        else if (misses.length < 3) misses.push(`${query} → ${top?.formattedAddress ?? "nothing"}`);
+        if (sameStreet(top, s.street)) streets++;
+      }
+      console.log(
+        `  ${form.padEnd(32)} ${pct(hits, asked).padStart(6)}  street ${pct(streets, asked)}  (${asked})`,
+      );
+      for (const m of misses) console.log(`      miss: ${m}`);
+    }
+    console.log(`  latency: ${ms(forwardTimes)}\n`);
+
+    const reverseTimes: number[] = [];
+    let reversed = 0;
+    let reversedStreet = 0;
+    for (const s of samples) {
+      const [a] = timed(reverseTimes, () => reverseGeocode(s.lat, s.lng));
+      if (sameStreet(a, s.street)) {
+        reversedStreet++;
+        if (a?.number && fold(a.number) === fold(s.number)) reversed++;
+      }
+    }
+    console.log("Reverse geocoding of the addresses' points");
+    console.log(
+      `  street and number ${pct(reversed, samples.length)}, street ${pct(reversedStreet, samples.length)}`,
+    );
+    console.log(`  latency: ${ms(reverseTimes)}\n`);
+
+    // Autocomplete: each street of each town once, typed from a point 1 km away.
+    const next = random(Number(values.seed) + 1);
+    const streets = new Map<string, Sample>();
+    for (const s of samples) streets.set(`${fold(s.street)}|${s.city ?? ""}`, s);
+    const autocompleteTimes: number[] = [];
+    console.log(`Autocomplete (the street in the top 3, typed 1 km away; ${streets.size} streets)`);
+    for (const length of [3, 5, 8]) {
+      let hits = 0;
+      const misses: string[] = [];
+      for (const s of streets.values()) {
+        const near = destination(s.lng, s.lat, 1000, next() * 360);
+        const typed = s.street.slice(0, length);
+        const results = timed(autocompleteTimes, () => searchText(typed, { limit: 10, prefix: true, near }));
+        const found = results
+          .slice(0, 3)
+          .some((a) => sameStreet(a, s.street) && haversine(s.lng, s.lat, a.longitude!, a.latitude!) <= 2000);
+        if (found) hits++;
+        else if (misses.length < 4) {
+          const got = results.slice(0, 3).map((a) => a.formattedAddress);
+          misses.push(`"${typed}" for ${s.street} (${s.city ?? "?"}) → ${got.join(" | ") || "nothing"}`);
+        }
+      }
+      console.log(`  after ${length} characters: ${pct(hits, streets.size)}`);
+      for (const m of misses) console.log(`      miss: ${m}`);
+    }
+    console.log(`  latency: ${ms(autocompleteTimes)}`);
+    return 0;
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+runCli(main);
