@@ -9,11 +9,12 @@ import type { Bench } from "./suite";
 import { trackingSuite } from "./tracking";
 import { geodataSuite } from "./geodata";
 import { startupSuite } from "./startup";
+import { geocodingSuite } from "./geocoding";
 
 const USAGE = `npm run bench [-- SUITE...] [--geofences 10000] [--users 100000] [--duration 5] [--connections 16]
                  [--rounds 3] [--profile DIR]
 
-Suites: geofences, tracking, geodata, startup (default: geofences and tracking). Each starts the production server on a fresh
+Suites: geofences, tracking, geodata, geocoding, startup (default: geofences and tracking). Each starts the production server on a fresh
 database, measures the no-op route (GET /healthz) as the baseline in the same run, then its
 endpoints at --connections (throughput) and at 1 connection (latency). Tracking alternates the
 no-op route, an invalid POST and tracking for --rounds rounds and compares within each. --profile writes a CPU
@@ -32,7 +33,10 @@ const { values, positionals } = parseArgs({
   },
 });
 const suites = positionals.length ? positionals : ["geofences", "tracking"];
-if (values.help || suites.some((s) => !["geofences", "tracking", "geodata", "startup"].includes(s))) {
+if (
+  values.help ||
+  suites.some((s) => !["geofences", "tracking", "geodata", "geocoding", "startup"].includes(s))
+) {
   console.log(USAGE);
   process.exit(values.help ? 0 : 1);
 }
@@ -89,6 +93,8 @@ async function runSuite(name: string): Promise<void> {
       await geofenceSuite(bench, Number(values.geofences));
     } else if (name === "geodata") {
       await geodataSuite(bench);
+    } else if (name === "geocoding") {
+      await geocodingSuite(bench);
     } else {
       await trackingSuite(bench, Number(values.geofences), Number(values.users));
     }

@@ -23,3 +23,22 @@ export function areaFields(lng: number, lat: number): Partial<Address> {
     ...(regions.postalCode && { postalCode: regions.postalCode.code ?? regions.postalCode.name }),
   };
 }
+
+const remembered = new WeakMap<object, Map<string, Partial<Address>>>();
+const REMEMBERED = 20_000;
+
+/**
+ * areaFields for the points of text-search answers, remembered per set of imports (a new import
+ * forgets them): the same streets and places come back keystroke after keystroke.
+ */
+export function areaFieldsOf(lng: number, lat: number, generation: object): Partial<Address> {
+  let memo = remembered.get(generation);
+  if (!memo) remembered.set(generation, (memo = new Map()));
+  const key = `${lng},${lat}`;
+  let fields = memo.get(key);
+  if (!fields) {
+    if (memo.size >= REMEMBERED) memo.clear();
+    memo.set(key, (fields = areaFields(lng, lat)));
+  }
+  return fields;
+}

@@ -4,7 +4,7 @@ import { nearestOnPath } from "../geo/polygon";
 import { positionsOf } from "../geo/rings";
 import { imports } from "../geodata/store";
 import { type Address, addressLabel, formatAddress, pointFields } from "./address";
-import { areaFields } from "./areas";
+import { areaFieldsOf } from "./areas";
 import { embeddedCandidates } from "./embedded-names";
 import { fold, indexTokens, nameKey, queryTerms, words } from "./normalize";
 import { parseAddress } from "./parse";
@@ -180,6 +180,13 @@ function expression(terms: Term[]): string | undefined {
   const named = terms.filter((t) => t.role === "any" && !isNumeric(t.word));
   const anchor = named.length ? named : terms.filter((t) => t.role === "any");
   if (!anchor.length) return undefined;
+  // One word that must be in the name: it is sought there only.
+  if (anchor.length === 1) {
+    const [only] = anchor;
+    return [...terms.filter((t) => t !== only).map(termExpression), `name : ${termExpression(only!)}`].join(
+      " AND ",
+    );
+  }
   const nameTokens = anchor.flatMap((t) =>
     [...t.alternatives, ...t.corrections].map((a) => `${quote(a)}${t.prefix ? " *" : ""}`),
   );
@@ -465,11 +472,9 @@ export function interpolate(
 function pointOnStreet(file: GeodataFile, doc: TextDocument): Position {
   // A street known only from its addresses' addr:street has no line: its addresses' middle.
   if (doc.kind === "addresses") return [doc.lng, doc.lat];
-  const key = nameKey(doc.name);
   for (const reach of [300, 3000]) {
     let best: { distance: number; position: Position } | undefined;
-    for (const s of file.streetsIn(bboxAround(doc.lng, doc.lat, reach))) {
-      if (nameKey(s.name) !== key) continue;
+    for (const s of file.streetsNamedIn(bboxAround(doc.lng, doc.lat, reach), doc.name)) {
       const hit = nearestOnPath(doc.lng, doc.lat, positionsOf(s.line));
       if (!best || hit.distance < best.distance) best = hit;
     }
@@ -655,7 +660,8 @@ function areasFor(layer: Layer, areas: Partial<Address>): Partial<Address> {
 
 /** Text to ranked addresses: forward geocoding (`prefix` false) and autocomplete (`prefix` true). */
 export function searchText(text: string, options: TextSearch): Address[] {
-  const files = imports().filter((f) => f.hasTextIndex());
+  const all = imports();
+  const files = all.filter((f) => f.hasTextIndex());
   const terms = termsOf(text, options.prefix ?? false, files);
   if (!terms.length) return [];
   const candidates = [
@@ -681,7 +687,7 @@ export function searchText(text: string, options: TextSearch): Address[] {
     if (same && haversine(...same, ...c.position) < 20_000) continue;
     seen.set(c.key, c.position);
     const position = c.refine?.() ?? c.position;
-    const areas = areasFor(c.layer, areaFields(...position));
+    const areas = areasFor(c.layer, areaFieldsOf(...position, all));
     if (options.countries && !options.countries.includes(areas.countryCode ?? "")) continue;
     const own = c.fields(areas);
     const address: Omit<Address, "formattedAddress"> = {

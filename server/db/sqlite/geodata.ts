@@ -789,6 +789,15 @@ export class GeodataFile {
     }));
   }
 
+  /** Streets of one name whose bounding box meets the box, with their lines. */
+  streetsNamedIn(b: BBox, name: string): Omit<StreetRecord, "bbox">[] {
+    const rows = this.prepared(
+      `SELECT s.name, s.kind, s.shape FROM streets_index i CROSS JOIN streets s ON s.id = i.id
+       WHERE i.minLng <= ? AND i.maxLng >= ? AND i.minLat <= ? AND i.maxLat >= ? AND s.name = ?`,
+    ).all(b.maxLng, b.minLng, b.maxLat, b.minLat, name) as { name: string; kind: string; shape: Buffer }[];
+    return rows.map((r) => ({ name: r.name, kind: r.kind, line: floatsOf(r.shape) }));
+  }
+
   /** The imported regions meeting a box, as GeoJSON-ready polygons (for the dashboard map). */
   regionsIn(b: BBox, limit: number) {
     const rows = this.prepared(

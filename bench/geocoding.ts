@@ -1,0 +1,90 @@
+import { existsSync, mkdirSync } from "node:fs";
+import path from "node:path";
+import { databaseFile } from "../server/config/database-url";
+import { GeodataFile } from "../server/db/sqlite/geodata";
+import { destination } from "../server/geo/distance";
+import { importOsm } from "../server/geodata/osm-import";
+import { rng } from "./geofence-data";
+import type { Bench } from "./suite";
+
+/**
+ * Forward geocoding and autocomplete over HTTP on the shared Liechtenstein extract, imported into
+ * the server's geodata folder: its addresses written in four forms (as `npm run eval:geocode`
+ * writes them), and the first five letters of their streets typed 1 km away from them. The
+ * no-op route measured in the same run is the floor.
+ */
+
+const EXTRACT = path.resolve("../shared/data/osm/liechtenstein-2021.osm.pbf");
+
+interface Row {
+  number: string;
+  street: string;
+  postcode: string | null;
+  city: string | null;
+  lng: number;
+  lat: number;
+}
+
+export async function geocodingSuite(b: Bench): Promise<void> {
+  if (!existsSync(EXTRACT)) {
+    b.note(`Geocoding: ${EXTRACT} is absent; the geocoding benchmark did not run.`);
+    return;
+  }
+  const geodata = path.join(path.dirname(databaseFile(b.server.databaseUrl)), "geodata");
+  mkdirSync(geodata, { recursive: true });
+  const summary = await importOsm(EXTRACT, { dir: geodata });
+  const file = new GeodataFile(summary.file);
+  const rows = file.db
+    .prepare(`SELECT number, street, postcode, city, lng, lat FROM addresses WHERE street IS NOT NULL`)
+    .all() as Row[];
+  file.close();
+  const secret = { authorization: b.server.keys.secret };
+  const get = async (p: string) =>
+    (await (await fetch(`${b.server.url}${p}`, { headers: secret })).json()) as {
+      addresses?: { layer: string }[];
+    };
+  for (
+    let i = 0;
+    (await get("/v1/geocode/forward?query=Mitteldorf%201%20Vaduz")).addresses?.[0]?.layer !== "address";
+    i++
+  ) {
+    if (i > 50) throw new Error("the server did not pick up the Liechtenstein import");
+    await new Promise((r) => setTimeout(r, 200));
+  }
+
+  const pick = rng(11);
+  const any = () => rows[Math.floor(pick() * rows.length)]!;
+  const forms = [
+    (r: Row) => `${r.street} ${r.number}, ${r.city ?? r.postcode ?? ""}`,
+    (r: Row) => `${r.number} ${r.street} ${r.postcode ?? r.city ?? ""}`,
+    (r: Row) => `${r.street} ${r.number} ${r.postcode ?? ""} ${r.city ?? ""}`.toLowerCase(),
+    (r: Row) => `${r.street} ${r.number}, ${[r.postcode, r.city].filter(Boolean).join(" ")}`,
+  ];
+  let form = 0;
+  await b.runBoth({
+    name: `GET /v1/geocode/forward (${rows.length.toLocaleString("en")} Liechtenstein addresses, 4 forms)`,
+    url: b.server.url,
+    headers: secret,
+    next: () => ({
+      path: `/v1/geocode/forward?query=${encodeURIComponent(forms[form++ % forms.length]!(any()))}`,
+    }),
+  });
+  await b.runBoth({
+    name: "GET /v1/search/autocomplete (a street's first 5 letters, 1 km away)",
+    url: b.server.url,
+    headers: secret,
+    next: () => {
+      const r = any();
+      const [lng, lat] = destination(r.lng, r.lat, 1000, pick() * 360);
+      const query = encodeURIComponent(r.street.slice(0, 5));
+      return { path: `/v1/search/autocomplete?query=${query}&near=${lat.toFixed(6)},${lng.toFixed(6)}` };
+    },
+  });
+  // One query: autocannon stalls when this scenario rotates between towns (docs/performance.md).
+  await b.runBoth({
+    name: "GET /v1/geocode/forward?query=Springfield, IL (worldwide: embedded cities and states)",
+    url: b.server.url,
+    headers: secret,
+    next: () => ({ path: `/v1/geocode/forward?query=${encodeURIComponent("Springfield, IL")}` }),
+  });
+}
