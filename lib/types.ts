@@ -70,3 +70,21 @@ export interface Me {
 }
 
 export const CONFIDENCE = { 3: "high", 2: "medium", 1: "low" } as const;
+
+/** An address (forward, reverse geocoding and autocomplete: docs/api.md#address-object). */
+export interface GeoAddress {
+  latitude?: number;
+  longitude?: number;
+  formattedAddress?: string;
+  addressLabel?: string;
+  placeLabel?: string;
+  number?: string;
+  street?: string;
+  city?: string;
+  postalCode?: string;
+  countryCode?: string;
+  countryFlag?: string;
+  layer: string;
+  confidence: string;
+  distance?: number;
+}

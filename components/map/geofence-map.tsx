@@ -12,7 +12,7 @@ import MarkerClusterGroup from "react-leaflet-cluster";
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { ErrorNote } from "@/components/dashboard/error-note";
 import { call } from "@/lib/api-client";
-import type { Geofence, LocationEvent, User } from "@/lib/types";
+import type { GeoAddress, Geofence, LocationEvent, User } from "@/lib/types";
 import { CONFIDENCE } from "@/lib/types";
 import { Basemap, type TileConfig } from "./basemap";
 import { tagColor } from "./colors";
@@ -20,6 +20,8 @@ import { RegionBorders } from "./region-borders";
 import { ImportedLayer, ImportList } from "./imported-layer";
 import { type Draft, GeofenceForm } from "./geofence-form";
 import { boundsOf, toLayer } from "./shapes";
+import { AddressSearch } from "./address-search";
+import { AddressResultsLayer } from "./address-results-layer";
 
 const userIcon = L.divIcon({
   className: "",
@@ -28,7 +30,15 @@ const userIcon = L.divIcon({
   iconAnchor: [6, 6],
 });
 
-export default function GeofenceMap({ tiles, canEdit }: { tiles: TileConfig; canEdit: boolean }) {
+export default function GeofenceMap({
+  tiles,
+  canEdit,
+  canSearch,
+}: {
+  tiles: TileConfig;
+  canEdit: boolean;
+  canSearch: boolean;
+}) {
   const queryClient = useQueryClient();
   const geofences = useQuery({
     queryKey: ["geofences", "all"],
@@ -48,6 +58,10 @@ export default function GeofenceMap({ tiles, canEdit }: { tiles: TileConfig; can
   const [map, setMap] = useState<L.Map | null>(null);
   const [borders, setBorders] = useState(false);
   const [imported, setImported] = useState(false);
+  const [found, setFound] = useState<{ results: GeoAddress[]; chosen: GeoAddress | null }>({
+    results: [],
+    chosen: null,
+  });
 
   const tags = useMemo(
     () => [...new Set((geofences.data ?? []).map((g) => g.tag).filter((t): t is string => !!t))].sort(),
@@ -122,7 +136,13 @@ export default function GeofenceMap({ tiles, canEdit }: { tiles: TileConfig; can
           <FitOnce geofences={geofences.data} />
           {borders && <RegionBorders />}
           {imported && <ImportedLayer />}
+          <AddressResultsLayer results={found.results} chosen={found.chosen} />
         </MapContainer>
+        {canSearch && (
+          <div className="absolute top-3 right-3 z-[1000]">
+            <AddressSearch map={map} onResults={(results, chosen) => setFound({ results, chosen })} />
+          </div>
+        )}
         {(geofences.isLoading || users.isLoading) && (
           <p className="absolute top-3 left-1/2 z-[1000] -translate-x-1/2 rounded bg-white px-3 py-1 text-sm shadow">
             Loading…

@@ -9,6 +9,6 @@ const GeofenceMap = dynamic(() => import("./geofence-map"), {
   loading: () => <p className="p-4 text-sm text-slate-500">Loading the map…</p>,
 });
 
-export function MapLoader(props: { tiles: TileConfig; canEdit: boolean }) {
+export function MapLoader(props: { tiles: TileConfig; canEdit: boolean; canSearch: boolean }) {
   return <GeofenceMap {...props} />;
 }

@@ -3,12 +3,15 @@
 import { ErrorNote } from "@/components/dashboard/error-note";
 import "leaflet/dist/leaflet.css";
 import { useMutation } from "@tanstack/react-query";
+import type L from "leaflet";
 import { useState } from "react";
 import { Circle, CircleMarker, MapContainer, Popup, Tooltip, useMapEvents } from "react-leaflet";
 import { call } from "@/lib/api-client";
-import type { Geofence, Place, RegionObject } from "@/lib/types";
+import type { GeoAddress, Geofence, Place, RegionObject } from "@/lib/types";
 import { Basemap, type TileConfig } from "./basemap";
 import { PLACE_COLOR } from "./imported-layer";
+import { AddressResultsLayer } from "./address-results-layer";
+import { AddressSearch } from "./address-search";
 
 interface ContextAnswer {
   context: {
@@ -46,11 +49,16 @@ interface IpAnswer {
 }
 
 /**
- * Try context and reverse geocoding (click the map), place search and IP geocoding, with the
- * results on the map.
+ * Try context and reverse geocoding (click the map), forward geocoding and autocomplete (the
+ * search box on the map), place search and IP geocoding, with the results on the map.
  */
 export default function Playground({ tiles }: { tiles: TileConfig }) {
   const [point, setPoint] = useState<[number, number] | null>(null);
+  const [map, setMap] = useState<L.Map | null>(null);
+  const [found, setFound] = useState<{ results: GeoAddress[]; chosen: GeoAddress | null }>({
+    results: [],
+    chosen: null,
+  });
   const context = useMutation({
     mutationFn: ([lat, lng]: [number, number]) =>
       call<ContextAnswer>("GET", `/v1/context?coordinates=${lat},${lng}`).then((r) => r.context),
@@ -87,7 +95,7 @@ export default function Playground({ tiles }: { tiles: TileConfig }) {
   return (
     <div className="flex h-full flex-col lg:flex-row">
       <div className="relative min-h-[55%] min-w-0 flex-1" role="region" aria-label="Playground map">
-        <MapContainer center={[30, 0]} zoom={2} className="h-full w-full">
+        <MapContainer center={[30, 0]} zoom={2} className="h-full w-full" ref={setMap}>
           <Basemap tiles={tiles} />
           <ClickToPick onPick={pick} />
           {point && (
@@ -123,6 +131,7 @@ export default function Playground({ tiles }: { tiles: TileConfig }) {
               </Tooltip>
             </CircleMarker>
           ))}
+          <AddressResultsLayer results={found.results} chosen={found.chosen} />
           {ipPoint && (
             <CircleMarker center={ipPoint} radius={9} pathOptions={{ color: "#b45309", fillOpacity: 0.6 }}>
               <Popup>
@@ -131,6 +140,9 @@ export default function Playground({ tiles }: { tiles: TileConfig }) {
             </CircleMarker>
           )}
         </MapContainer>
+        <div className="absolute top-3 right-3 z-[1000]">
+          <AddressSearch map={map} onResults={(results, chosen) => setFound({ results, chosen })} />
+        </div>
       </div>
       <aside
         aria-label="Results"

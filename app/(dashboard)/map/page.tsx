@@ -13,6 +13,7 @@ export default async function MapPage() {
     <MapLoader
       tiles={{ url: TILE_URL, attribution: TILE_ATTRIBUTION }}
       canEdit={can(session.account.role, "geofences:write")}
+      canSearch={can(session.account.role, "context:read")}
     />
   );
 }
