@@ -195,24 +195,40 @@ async function main(): Promise<number> {
     for (const s of samples) streets.set(`${fold(s.street)}|${s.city ?? ""}`, s);
     const autocompleteTimes: number[] = [];
     console.log(`Autocomplete (the street in the top 3, typed 1 km away; ${streets.size} streets)`);
-    for (const length of [3, 5, 8]) {
-      let hits = 0;
-      const misses: string[] = [];
-      for (const s of streets.values()) {
-        const near = destination(s.lng, s.lat, 1000, next() * 360);
-        const typed = s.street.slice(0, length);
-        const results = timed(autocompleteTimes, () => searchText(typed, { limit: 10, prefix: true, near }));
-        const found = results
-          .slice(0, 3)
-          .some((a) => sameStreet(a, s.street) && haversine(s.lng, s.lat, a.longitude!, a.latitude!) <= 2000);
-        if (found) hits++;
-        else if (misses.length < 4) {
-          const got = results.slice(0, 3).map((a) => a.formattedAddress);
-          misses.push(`"${typed}" for ${s.street} (${s.city ?? "?"}) → ${got.join(" | ") || "nothing"}`);
+    // As typed from the start of the name, and from the start of its longest word ("Meritxell"
+    // rather than "Avinguda Meritxell", where every other street is an Avinguda).
+    const longestWord = (name: string) => {
+      const ws = name.split(/[\s-]+/);
+      const longest = ws.reduce((a, b) => (b.length > a.length ? b : a), "");
+      return name.slice(name.indexOf(longest));
+    };
+    for (const [label, from, lengths] of [
+      ["", (name: string) => name, [3, 5, 8]],
+      [" of its longest word", longestWord, [5]],
+    ] as const) {
+      for (const length of lengths) {
+        let hits = 0;
+        const misses: string[] = [];
+        for (const s of streets.values()) {
+          const near = destination(s.lng, s.lat, 1000, next() * 360);
+          const typed = from(s.street).slice(0, length);
+          const results = timed(autocompleteTimes, () =>
+            searchText(typed, { limit: 10, prefix: true, near }),
+          );
+          const found = results
+            .slice(0, 3)
+            .some(
+              (a) => sameStreet(a, s.street) && haversine(s.lng, s.lat, a.longitude!, a.latitude!) <= 2000,
+            );
+          if (found) hits++;
+          else if (misses.length < 4) {
+            const got = results.slice(0, 3).map((a) => a.formattedAddress);
+            misses.push(`"${typed}" for ${s.street} (${s.city ?? "?"}) → ${got.join(" | ") || "nothing"}`);
+          }
         }
+        console.log(`  after ${length} characters${label}: ${pct(hits, streets.size)}`);
+        for (const m of misses) console.log(`      miss: ${m}`);
       }
-      console.log(`  after ${length} characters: ${pct(hits, streets.size)}`);
-      for (const m of misses) console.log(`      miss: ${m}`);
     }
     console.log(`  latency: ${ms(autocompleteTimes)}`);
     return 0;

@@ -88,6 +88,21 @@ interface Match {
 const NAME_WEIGHT = 1;
 const NUMBER_WEIGHT = 1;
 const AREA_WEIGHT = 0.7;
+/**
+ * Words that say what kind of street a name is, and articles, in the languages of the shared
+ * extracts and their neighbours: how much of a name was typed is counted without them ("Tarra"
+ * is most of "Avinguda de Tarragona", and "Colle" all of "Rue de la Colle").
+ */
+const GENERIC_WORDS = new Set(
+  (
+    "street road avenue lane drive place square boulevard way the of " +
+    "strasse weg gasse platz allee ring am an auf der die das dem den im in zum zur bei " +
+    "rue avenue chemin route place boulevard impasse allee quai de du des la le les l d " +
+    "carrer avinguda placa carretera cami passeig calle avenida plaza camino paseo del el els " +
+    "via viale piazza vicolo corso di della delle dei degli lo"
+  ).split(" "),
+);
+
 /** A house number typed as the candidate's is written, not one part of it. */
 const NUMBER_EXACT = 0.2;
 /** A typed word the candidate lacks. */
@@ -363,9 +378,13 @@ export function scoreText(terms: Term[], name: string, number: string, area: str
   // The share of the candidate's name that was typed: "Landstrasse" before "Landstrasse Ost".
   // While typing, a name that starts with what was typed of it is all typed so far
   // ("Fürst" is as good a start of "Fürst-Johannes-Strasse" as of "Fürstenweg").
-  const nameWords = words(name);
+  const allWords = words(name);
+  const meaningful = allWords.filter((w) => !GENERIC_WORDS.has(w));
+  const nameWords = meaningful.length ? meaningful : allWords;
+  const typed = nameMatches.map((t) => t.word).join("");
   const typedStart =
-    nameMatches.some((t) => t.prefix) && nameKey(name).startsWith(nameMatches.map((t) => t.word).join(""));
+    nameMatches.some((t) => t.prefix) &&
+    (nameKey(name).startsWith(typed) || nameWords.join("").startsWith(typed));
   if (nameWords.length) {
     const covered = nameWords.filter((w) => {
       const tokens = tokenSet(w);
