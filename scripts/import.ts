@@ -108,10 +108,13 @@ async function main(): Promise<number> {
   if (values.list) {
     const list = importList();
     if (!list.length) console.log(`No imports in ${dir}.`);
-    for (const { name, source, importedAt, counts } of list) {
+    for (const { name, source, importedAt, counts, searchable } of list) {
       console.log(
         `${name}  from ${source}, ${importedAt}: ${counts.places ?? 0} places, ` +
-          `${counts.addresses ?? 0} addresses, ${counts.streets ?? 0} streets, ${counts.regions ?? 0} regions`,
+          `${counts.addresses ?? 0} addresses, ${counts.streets ?? 0} streets, ${counts.regions ?? 0} regions` +
+          (searchable
+            ? ""
+            : `\n  made by an older version: import ${source} again for forward geocoding and autocomplete`),
       );
     }
     return 0;

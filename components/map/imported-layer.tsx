@@ -81,6 +81,8 @@ interface ImportInfo {
   importedAt: string;
   counts: Record<string, number>;
   bbox?: [number, number, number, number];
+  /** false: made by an older version, not searched by text until imported again */
+  searchable: boolean;
 }
 
 /** The imports, each with what it holds and a button that shows its area on the map. */
@@ -106,6 +108,11 @@ export function ImportList({ onShow }: { onShow: (bbox: [number, number, number,
             <span className="text-slate-500">
               · {i.counts.places ?? 0} places · {i.counts.addresses ?? 0} addresses
             </span>
+            {!i.searchable && (
+              <span className="block text-xs text-amber-700">
+                Not searchable by text: import it again (npm run import) for the search box.
+              </span>
+            )}
           </span>
           {i.bbox && (
             <button

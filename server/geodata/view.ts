@@ -15,6 +15,8 @@ export function importList() {
       source: meta.source ?? "",
       importedAt: meta.importedAt ?? "",
       counts: JSON.parse(meta.counts ?? "{}") as Record<string, number>,
+      // Made before the text index had its present layout: not searched by text until re-imported.
+      searchable: file.hasTextIndex(),
       ...(meta.bbox && { bbox: JSON.parse(meta.bbox) as [number, number, number, number] }),
     };
   });
