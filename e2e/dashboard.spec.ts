@@ -11,7 +11,7 @@ test("sign-in refuses a wrong password in words, then lets the analyst in", asyn
   await expect(page.getByRole("alert").filter({ hasText: /wrong email or password/ })).toBeVisible();
   await page.screenshot({ path: info.outputPath("sign-in.png") });
   await signIn(page, "analyst");
-  await expect(page.getByRole("link", { name: "Map" })).toHaveAttribute("aria-current", "page");
+  await expect(page.getByRole("link", { name: "Map", exact: true })).toHaveAttribute("aria-current", "page");
   await expect(page.getByRole("link", { name: "Keys & accounts" })).toHaveCount(0);
   expect(errors).toEqual([]);
 });

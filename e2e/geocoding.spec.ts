@@ -28,7 +28,7 @@ test.beforeAll(async () => {
 test("an analyst finds a street while typing and the map goes there", async ({ page }) => {
   const errors = consoleErrors(page);
   await signIn(page, "analyst");
-  await page.getByRole("link", { name: "Map" }).click();
+  await page.getByRole("link", { name: "Map", exact: true }).click();
   const box = page.getByRole("combobox", { name: "Address or place" });
   await box.fill("Hauptst");
   const suggestions = page.getByRole("listbox", { name: "Suggestions" });
@@ -65,7 +65,7 @@ test("forward geocoding in the playground lists every answer with its layer and 
 }) => {
   const errors = consoleErrors(page);
   await signIn(page, "analyst");
-  await page.getByRole("link", { name: "Playground" }).click();
+  await page.getByRole("link", { name: "Playground", exact: true }).click();
   const box = page.getByRole("combobox", { name: "Address or place" });
   await box.fill("Hauptstrasse 7, Neustadt");
   await box.press("Enter");
@@ -87,7 +87,7 @@ test("forward geocoding in the playground lists every answer with its layer and 
 
 test("a reviewer, who may not geocode, has no search box", async ({ page }) => {
   await signIn(page, "reviewer");
-  await page.getByRole("link", { name: "Map" }).click();
+  await page.getByRole("link", { name: "Map", exact: true }).click();
   await expect(page.getByRole("region", { name: "Map of geofences and users" })).toBeVisible();
   await expect(page.getByRole("combobox", { name: "Address or place" })).toHaveCount(0);
 });

@@ -1,0 +1,176 @@
+import { haversine } from "../geo/distance";
+import { MODES, type Mode, type WayProfile } from "./profiles";
+
+/**
+ * The road graph (docs/routing.md#the-graph): typed arrays, built once at import and loaded once
+ * per process. Vertices are the junctions of routable ways (a node two ways share, or a way's
+ * end, or a barrier); an edge is the stretch of one way between two vertices, with its shape;
+ * each edge is two arcs (one per direction) in compressed sparse rows, with a travel time per
+ * mode (Infinity where the mode may not go that way) and the `avoid` flags.
+ */
+
+export const FLAG_FERRY = 1;
+export const FLAG_TOLL = 2;
+export const FLAG_HIGHWAY = 4;
+
+export interface RoadGraph {
+  /** vertex positions */
+  lng: Float64Array;
+  lat: Float64Array;
+  /** arcs leaving vertex v: firstArc[v] .. firstArc[v + 1] - 1 */
+  firstArc: Uint32Array;
+  head: Uint32Array;
+  /** the edge an arc runs along; `reversed` when against the edge's drawing */
+  edgeOf: Uint32Array;
+  reversed: Uint8Array;
+  /** per arc: seconds by mode (Infinity: not allowed), and the avoid flags */
+  seconds: Record<Mode, Float32Array>;
+  flags: Uint8Array;
+  /** per edge: meters, and its shape (points edgeFirstPoint[e] .. edgeFirstPoint[e + 1] - 1) */
+  edgeLength: Float64Array;
+  edgeFirstPoint: Uint32Array;
+  pointLng: Float64Array;
+  pointLat: Float64Array;
+}
+
+/** A way as the graph builder takes it: its nodes (ids and positions) and its profile. */
+export interface RoutableWay {
+  nodes: number[];
+  lngs: ArrayLike<number>;
+  lats: ArrayLike<number>;
+  profile: WayProfile;
+}
+
+/** A node a mode may not pass (a barrier): its id and the modes it stops. */
+export type Barriers = Map<number, Set<Mode>>;
+
+const NO_MODES: ReadonlySet<Mode> = new Set();
+const seconds = (meters: number, kmh: number) => (kmh > 0 ? meters / (kmh / 3.6) : Infinity);
+
+/**
+ * Builds the graph from routable ways. A barrier node splits its way there and is a vertex the
+ * modes it stops may reach but not leave: they cannot pass it.
+ */
+export function buildGraph(ways: RoutableWay[], barriers: Barriers = new Map()): RoadGraph {
+  // Which nodes are vertices: ends of ways, nodes used more than once, barriers.
+  const uses = new Map<number, number>();
+  for (const w of ways) {
+    for (const id of w.nodes) uses.set(id, (uses.get(id) ?? 0) + 1);
+  }
+  const vertexOf = new Map<number, number>();
+  const vLng: number[] = [];
+  const vLat: number[] = [];
+  const vertex = (id: number, lng: number, lat: number) => {
+    let v = vertexOf.get(id);
+    if (v === undefined) {
+      v = vLng.push(lng) - 1;
+      vLat.push(lat);
+      vertexOf.set(id, v);
+    }
+    return v;
+  };
+
+  interface Edge {
+    from: number;
+    to: number;
+    length: number;
+    shape: number[]; // lng, lat pairs, ends included
+    profile: WayProfile;
+    /** modes a barrier at the edge's start (end) stops: they cannot leave it along the edge */
+    blockedFrom: ReadonlySet<Mode>;
+    blockedTo: ReadonlySet<Mode>;
+  }
+  const edges: Edge[] = [];
+  for (const w of ways) {
+    let start = 0;
+    for (let i = 1; i < w.nodes.length; i++) {
+      const id = w.nodes[i]!;
+      const last = i === w.nodes.length - 1;
+      if (!last && (uses.get(id) ?? 0) < 2 && !barriers.has(id)) continue;
+      const shape: number[] = [];
+      let length = 0;
+      for (let k = start; k <= i; k++) {
+        shape.push(w.lngs[k]!, w.lats[k]!);
+        if (k > start) length += haversine(w.lngs[k - 1]!, w.lats[k - 1]!, w.lngs[k]!, w.lats[k]!);
+      }
+      edges.push({
+        from: vertex(w.nodes[start]!, w.lngs[start]!, w.lats[start]!),
+        to: vertex(id, w.lngs[i]!, w.lats[i]!),
+        length,
+        shape,
+        profile: w.profile,
+        blockedFrom: barriers.get(w.nodes[start]!) ?? NO_MODES,
+        blockedTo: barriers.get(id) ?? NO_MODES,
+      });
+      start = i;
+    }
+  }
+
+  // Arcs: two per edge, then sorted into rows by their tail vertex.
+  const V = vLng.length;
+  const count = new Uint32Array(V + 1);
+  for (const e of edges) {
+    count[e.from]!++;
+    count[e.to]!++;
+  }
+  const firstArc = new Uint32Array(V + 1);
+  for (let v = 0; v < V; v++) firstArc[v + 1] = firstArc[v]! + count[v]!;
+  const A = firstArc[V]!;
+  const next = firstArc.slice(0, V);
+  const head = new Uint32Array(A);
+  const edgeOf = new Uint32Array(A);
+  const reversed = new Uint8Array(A);
+  const flags = new Uint8Array(A);
+  const secs = Object.fromEntries(MODES.map((m) => [m, new Float32Array(A)])) as Record<Mode, Float32Array>;
+  const edgeLength = new Float64Array(edges.length);
+  const edgeFirstPoint = new Uint32Array(edges.length + 1);
+  let points = 0;
+  edges.forEach((e, i) => {
+    edgeFirstPoint[i] = points;
+    points += e.shape.length / 2;
+  });
+  edgeFirstPoint[edges.length] = points;
+  const pointLng = new Float64Array(points);
+  const pointLat = new Float64Array(points);
+  edges.forEach((e, i) => {
+    edgeLength[i] = e.length;
+    for (let k = 0; k < e.shape.length / 2; k++) {
+      pointLng[edgeFirstPoint[i]! + k] = e.shape[2 * k]!;
+      pointLat[edgeFirstPoint[i]! + k] = e.shape[2 * k + 1]!;
+    }
+    const flag =
+      (e.profile.ferry ? FLAG_FERRY : 0) |
+      (e.profile.toll ? FLAG_TOLL : 0) |
+      (e.profile.highway ? FLAG_HIGHWAY : 0);
+    for (const back of [false, true]) {
+      const tail = back ? e.to : e.from;
+      const a = next[tail]!++;
+      head[a] = back ? e.from : e.to;
+      edgeOf[a] = i;
+      reversed[a] = back ? 1 : 0;
+      flags[a] = flag;
+      for (const m of MODES) {
+        const d = e.profile[m];
+        const stopped = (back ? e.blockedTo : e.blockedFrom).has(m);
+        secs[m][a] = stopped ? Infinity : seconds(e.length, back ? d.backward : d.forward);
+      }
+    }
+  });
+  return {
+    lng: Float64Array.from(vLng),
+    lat: Float64Array.from(vLat),
+    firstArc,
+    head,
+    edgeOf,
+    reversed,
+    seconds: secs,
+    flags,
+    edgeLength,
+    edgeFirstPoint,
+    pointLng,
+    pointLat,
+  };
+}
+
+/** The length in meters of an arc (its edge's). */
+export const arcLength = (g: RoadGraph, arc: number) => g.edgeLength[g.edgeOf[arc]!]!;

@@ -1,0 +1,147 @@
+import { describe, expect, it } from "vitest";
+import { type Barriers, type RoutableWay, buildGraph } from "./graph";
+import { type Mode, type Tags, wayProfile } from "./profiles";
+import { arcsOfEdges, dijkstra, edgeIndex, Heap, snap } from "./search";
+
+/**
+ * A synthetic network near 0°, 0° (0.001° ≈ 111 m), built by the test:
+ *
+ *   E(5) ───────── D(4)
+ *   │               ↑ one-way C→D
+ *   A(1) ── B(2) ── C(3) ←── F(6) ── L(7, bollard) ── M(8)     (F–C: oneway=-1, so C→F only)
+ *           │ steps  │ ferry, 10 min
+ *           G(9)     J(10)                               H(11) ── I(12): an island
+ */
+const NODES: Record<number, [number, number]> = {
+  1: [0, 0],
+  2: [0.001, 0],
+  3: [0.002, 0],
+  4: [0.002, 0.001],
+  5: [0, 0.001],
+  6: [0.003, 0],
+  7: [0.004, 0],
+  8: [0.005, 0],
+  9: [0.001, -0.001],
+  10: [0.002, -0.01],
+  11: [0.01, 0.01],
+  12: [0.011, 0.01],
+};
+
+function way(nodes: number[], tags: Tags): RoutableWay {
+  const lngs = nodes.map((n) => NODES[n]![0]);
+  const lats = nodes.map((n) => NODES[n]![1]);
+  let length = 0;
+  for (let i = 1; i < nodes.length; i++)
+    length += Math.hypot(lngs[i]! - lngs[i - 1]!, lats[i]! - lats[i - 1]!) * 111_195;
+  return { nodes, lngs, lats, profile: wayProfile(tags, length)! };
+}
+
+const barriers: Barriers = new Map([[7, new Set<Mode>(["car"])]]);
+const graph = buildGraph(
+  [
+    way([1, 2, 3], { highway: "residential" }),
+    way([3, 4], { highway: "residential", oneway: "yes" }),
+    way([4, 5, 1], { highway: "residential" }),
+    way([6, 3], { highway: "residential", oneway: "-1" }),
+    way([2, 9], { highway: "steps" }),
+    way([6, 7, 8], { highway: "residential" }),
+    way([3, 10], { route: "ferry", duration: "0:10" }),
+    way([11, 12], { highway: "residential" }),
+  ],
+  barriers,
+);
+const index = edgeIndex(graph);
+const arcs = arcsOfEdges(graph);
+
+/** A point on the road from node a towards node b, a metre or so from a (to be snapped there). */
+const on = (a: number, b: number, mode: Mode) => {
+  const [lngA, latA] = NODES[a]!;
+  const [lngB, latB] = NODES[b]!;
+  const f = 0.01 / Math.max(1, Math.hypot(lngB - lngA, latB - latA) / 0.001);
+  return snap(graph, index, arcs, lngA + f * (lngB - lngA), latA + f * (latB - latA), mode, 200)!;
+};
+/** From node a (leaving towards a2) to node b (arriving from b2). */
+const route = (a: [number, number], b: [number, number], mode: Mode, avoid = 0) =>
+  dijkstra(graph, mode, on(a[0], a[1], mode), on(b[0], b[1], mode), avoid);
+const meters = (a: [number, number], b: [number, number], mode: Mode, avoid = 0) =>
+  route(a, b, mode, avoid)?.meters;
+/** Within 5 m (the points sit a metre or so from the nodes). */
+const near = (value: number | undefined, expected: number) =>
+  expect(Math.abs((value ?? Infinity) - expected)).toBeLessThan(5);
+
+describe("the road graph", () => {
+  it("has a vertex per junction and way end, with the ways' shapes", () => {
+    // 1, 3, 4, 6, 7 (barrier), 8, 2 (steps), 9, 10, 11, 12: node 5 is in the middle of a way.
+    expect(graph.lng.length).toBe(11);
+    expect(graph.edgeLength.length).toBe(10);
+    expect(graph.head.length).toBe(20);
+  });
+});
+
+describe("Dijkstra on the road graph", () => {
+  it("follows one-way streets, and goes around them the other way", () => {
+    near(meters([1, 2], [4, 3], "car"), 333); // A B C D
+    near(meters([4, 5], [1, 5], "car"), 333); // D E A
+    near(meters([4, 3], [3, 4], "car"), 555); // D E A B C: not against C→D
+    near(meters([4, 3], [3, 4], "foot"), 111); // on foot, straight down
+  });
+
+  it("reads oneway=-1 against the way's drawing", () => {
+    near(meters([3, 6], [6, 3], "car"), 111); // C→F is allowed
+    expect(route([6, 3], [3, 6], "car")).toBeUndefined(); // F→C is not, and nothing else leads back
+  });
+
+  it("lets people take the steps and bikes push up them; cars cannot", () => {
+    near(meters([9, 2], [1, 2], "foot"), 222);
+    const pushed = route([9, 2], [1, 2], "bike")!;
+    near(pushed.meters, 222);
+    // 111 m of steps at 5 km/h (80 s) and 111 m of street at 16 km/h (25 s).
+    expect(Math.abs(pushed.seconds - (80 + 25))).toBeLessThan(3);
+    expect(on(9, 2, "car").edge).not.toBe(on(9, 2, "foot").edge); // a car there is snapped to a street
+  });
+
+  it("stops cars at a bollard, not bikes or people", () => {
+    expect(route([6, 7], [8, 7], "car")).toBeUndefined();
+    near(meters([6, 7], [8, 7], "bike"), 222);
+    near(meters([6, 7], [8, 7], "foot"), 222);
+  });
+
+  it("takes ferries at their duration, unless avoided", () => {
+    const ferry = route([3, 10], [10, 3], "car")!;
+    expect(Math.abs(ferry.seconds - 600)).toBeLessThan(5);
+    expect(route([3, 10], [10, 3], "car", 1)).toBeUndefined();
+  });
+
+  it("finds no route to an island", () => {
+    expect(route([1, 2], [11, 12], "car")).toBeUndefined();
+    expect(route([1, 2], [11, 12], "foot")).toBeUndefined();
+  });
+
+  it("routes along one edge between two points on it, and around when it is one-way", () => {
+    const c = (lng: number, lat: number, mode: Mode) => snap(graph, index, arcs, lng, lat, mode, 50)!;
+    const along = dijkstra(graph, "car", c(0.0003, 0, "car"), c(0.0007, 0, "car"))!;
+    expect(along.meters).toBeCloseTo(44.5, 0);
+    // On C→D (one-way), from near D back to near C: up to D, around the block, up from C.
+    const back = dijkstra(graph, "car", c(0.002, 0.0008, "car"), c(0.002, 0.0002, "car"))!;
+    near(back.meters, 22 + 222 + 111 + 222 + 22);
+  });
+
+  it("snaps onto the road, part-way along it, not to the nearest junction", () => {
+    const s = snap(graph, index, arcs, 0.0005, 0.0001, "car", 50)!;
+    expect(s.lat).toBeCloseTo(0, 9);
+    expect(s.lng).toBeCloseTo(0.0005, 9);
+    expect(s.distance).toBeCloseTo(11.1, 0);
+    expect(snap(graph, index, arcs, 0.0005, 0.01, "car", 50)).toBeUndefined();
+  });
+});
+
+describe("the heap", () => {
+  it("pops in key order", () => {
+    const heap = new Heap(2);
+    const keys = [5, 3, 9, 1, 7, 2, 8];
+    keys.forEach((k, i) => heap.push(i, k));
+    const out: number[] = [];
+    while (heap.size) out.push(keys[heap.pop()]!);
+    expect(out).toEqual([1, 2, 3, 5, 7, 8, 9]);
+  });
+});

@@ -1,0 +1,273 @@
+import Flatbush from "flatbush";
+import { haversine, localProjection } from "../geo/distance";
+import type { RoadGraph } from "./graph";
+import type { Mode } from "./profiles";
+
+/**
+ * Shortest (fastest) paths on the road graph (docs/routing.md#queries): snapping a point onto
+ * the nearest edge a mode may use (a virtual vertex part-way along it, not the nearest junction),
+ * and a plain Dijkstra over travel time, which is the oracle the faster searches are tested
+ * against. Distances are those of the fastest route.
+ */
+
+/** A point on an edge: `t` the share of the edge's length from its first vertex. */
+export interface Snap {
+  edge: number;
+  t: number;
+  lng: number;
+  lat: number;
+  /** meters from the point asked about */
+  distance: number;
+  /** the arcs along the edge: forward (first vertex to last) and backward */
+  forwardArc: number;
+  backwardArc: number;
+}
+
+/** An index of the edges' boxes, built once per graph. */
+export function edgeIndex(g: RoadGraph): Flatbush {
+  const E = g.edgeLength.length;
+  const index = new Flatbush(Math.max(E, 1));
+  for (let e = 0; e < E; e++) {
+    let minLng = Infinity;
+    let minLat = Infinity;
+    let maxLng = -Infinity;
+    let maxLat = -Infinity;
+    for (let p = g.edgeFirstPoint[e]!; p < g.edgeFirstPoint[e + 1]!; p++) {
+      minLng = Math.min(minLng, g.pointLng[p]!);
+      maxLng = Math.max(maxLng, g.pointLng[p]!);
+      minLat = Math.min(minLat, g.pointLat[p]!);
+      maxLat = Math.max(maxLat, g.pointLat[p]!);
+    }
+    index.add(minLng, minLat, maxLng, maxLat);
+  }
+  if (E === 0) index.add(0, 0, 0, 0);
+  index.finish();
+  return index;
+}
+
+/** The two arcs of each edge, found once: arcsOfEdge[2e] forward, [2e + 1] backward. */
+export function arcsOfEdges(g: RoadGraph): Uint32Array {
+  const out = new Uint32Array(2 * g.edgeLength.length);
+  for (let a = 0; a < g.head.length; a++) out[2 * g.edgeOf[a]! + g.reversed[a]!] = a;
+  return out;
+}
+
+/** Where a point projects onto an edge's shape: the nearest point, its distance and share `t`. */
+function projectOnEdge(g: RoadGraph, e: number, lng: number, lat: number) {
+  const project = localProjection(lng, lat);
+  const first = g.edgeFirstPoint[e]!;
+  const last = g.edgeFirstPoint[e + 1]! - 1;
+  let best = { d2: Infinity, along: 0, x: 0, y: 0, lng: g.pointLng[first]!, lat: g.pointLat[first]! };
+  let walked = 0;
+  for (let p = first; p < last; p++) {
+    const [ax, ay] = project([g.pointLng[p]!, g.pointLat[p]!]);
+    const [bx, by] = project([g.pointLng[p + 1]!, g.pointLat[p + 1]!]);
+    const dx = bx - ax;
+    const dy = by - ay;
+    const len2 = dx * dx + dy * dy;
+    const u = len2 === 0 ? 0 : Math.max(0, Math.min(1, -(ax * dx + ay * dy) / len2));
+    const x = ax + u * dx;
+    const y = ay + u * dy;
+    const d2 = x * x + y * y;
+    const segment = haversine(g.pointLng[p]!, g.pointLat[p]!, g.pointLng[p + 1]!, g.pointLat[p + 1]!);
+    if (d2 < best.d2) {
+      best = {
+        d2,
+        along: walked + u * segment,
+        x,
+        y,
+        lng: g.pointLng[p]! + u * (g.pointLng[p + 1]! - g.pointLng[p]!),
+        lat: g.pointLat[p]! + u * (g.pointLat[p + 1]! - g.pointLat[p]!),
+      };
+    }
+    walked += segment;
+  }
+  const length = g.edgeLength[e]!;
+  return {
+    distance: Math.sqrt(best.d2),
+    t: length > 0 ? best.along / length : 0,
+    lng: best.lng,
+    lat: best.lat,
+  };
+}
+
+/**
+ * The nearest point within `reach` meters on an edge the mode may travel (either way), or
+ * undefined. `usable` filters further (the main connected component, avoided edges).
+ */
+export function snap(
+  g: RoadGraph,
+  index: Flatbush,
+  arcs: Uint32Array,
+  lng: number,
+  lat: number,
+  mode: Mode,
+  reach: number,
+  usable: (edge: number) => boolean = () => true,
+): Snap | undefined {
+  const dLat = reach / 111_320;
+  const dLng = reach / (111_320 * Math.max(0.01, Math.cos((lat * Math.PI) / 180)));
+  let best: Snap | undefined;
+  for (const e of index.search(lng - dLng, lat - dLat, lng + dLng, lat + dLat)) {
+    if (e >= g.edgeLength.length) continue;
+    const forwardArc = arcs[2 * e]!;
+    const backwardArc = arcs[2 * e + 1]!;
+    const secs = g.seconds[mode];
+    if (secs[forwardArc] === Infinity && secs[backwardArc] === Infinity) continue;
+    if (!usable(e)) continue;
+    const hit = projectOnEdge(g, e, lng, lat);
+    if (hit.distance <= reach && (!best || hit.distance < best.distance)) {
+      best = { edge: e, ...hit, forwardArc, backwardArc };
+    }
+  }
+  return best;
+}
+
+/** A binary min-heap of vertices by key, over typed arrays (decrease-key by re-insertion). */
+export class Heap {
+  private keys: Float64Array;
+  private items: Uint32Array;
+  size = 0;
+
+  constructor(capacity = 1024) {
+    this.keys = new Float64Array(capacity);
+    this.items = new Uint32Array(capacity);
+  }
+
+  push(item: number, key: number) {
+    if (this.size === this.keys.length) {
+      const keys = new Float64Array(this.size * 2);
+      keys.set(this.keys);
+      const items = new Uint32Array(this.size * 2);
+      items.set(this.items);
+      this.keys = keys;
+      this.items = items;
+    }
+    let i = this.size++;
+    while (i > 0) {
+      const parent = (i - 1) >> 1;
+      if (this.keys[parent]! <= key) break;
+      this.keys[i] = this.keys[parent]!;
+      this.items[i] = this.items[parent]!;
+      i = parent;
+    }
+    this.keys[i] = key;
+    this.items[i] = item;
+  }
+
+  peekKey(): number {
+    return this.keys[0]!;
+  }
+
+  /** Removes the smallest; its item. */
+  pop(): number {
+    const top = this.items[0]!;
+    const last = --this.size;
+    const key = this.keys[last]!;
+    const item = this.items[last]!;
+    let i = 0;
+    for (;;) {
+      let child = 2 * i + 1;
+      if (child >= last) break;
+      if (child + 1 < last && this.keys[child + 1]! < this.keys[child]!) child++;
+      if (this.keys[child]! >= key) break;
+      this.keys[i] = this.keys[child]!;
+      this.items[i] = this.items[child]!;
+      i = child;
+    }
+    this.keys[i] = key;
+    this.items[i] = item;
+    return top;
+  }
+
+  clear() {
+    this.size = 0;
+  }
+}
+
+export interface Leg {
+  /** seconds of the fastest route, and its length in meters */
+  seconds: number;
+  meters: number;
+}
+
+/** Edges flagged with any of these bits are left out (FLAG_FERRY, FLAG_TOLL, FLAG_HIGHWAY). */
+export type AvoidMask = number;
+
+/**
+ * The fastest route between two snapped points for a mode (plain Dijkstra: the oracle), or
+ * undefined when none exists. Starts from the origin's virtual vertex along its edge's arcs the
+ * mode may use; ends on the destination's edge part-way.
+ */
+export function dijkstra(
+  g: RoadGraph,
+  mode: Mode,
+  from: Snap,
+  to: Snap,
+  avoid: AvoidMask = 0,
+): Leg | undefined {
+  const secs = g.seconds[mode];
+  const V = g.lng.length;
+  const time = new Float64Array(V).fill(Infinity);
+  const meters = new Float64Array(V);
+  const done = new Uint8Array(V);
+  const heap = new Heap();
+  const allowed = (arc: number) => secs[arc]! !== Infinity && (g.flags[arc]! & avoid) === 0;
+  const length = (arc: number) => g.edgeLength[g.edgeOf[arc]!]!;
+  let best: Leg | undefined;
+  // On one edge, in the direction it allows: no vertex in between.
+  for (const [arc, forward] of [
+    [from.forwardArc, true],
+    [from.backwardArc, false],
+  ] as const) {
+    if (from.edge !== to.edge || !allowed(arc)) continue;
+    const share = forward ? to.t - from.t : from.t - to.t;
+    if (share >= 0) {
+      const leg = { seconds: share * secs[arc]!, meters: share * length(arc) };
+      if (!best || leg.seconds < best.seconds) best = leg;
+    }
+  }
+  const start = (arc: number, share: number) => {
+    if (!allowed(arc)) return;
+    const v = g.head[arc]!;
+    const t = share * secs[arc]!;
+    if (t < time[v]!) {
+      time[v] = t;
+      meters[v] = share * length(arc);
+      heap.push(v, t);
+    }
+  };
+  start(from.forwardArc, 1 - from.t);
+  start(from.backwardArc, from.t);
+  // Arriving at the destination's edge from either end.
+  const finish = (v: number) => {
+    for (const [arc, share] of [
+      [to.forwardArc, to.t],
+      [to.backwardArc, 1 - to.t],
+    ] as const) {
+      const tail = g.head[arc === to.forwardArc ? to.backwardArc : to.forwardArc]!;
+      if (tail !== v || !allowed(arc)) continue;
+      const t = time[v]! + share * secs[arc]!;
+      if (!best || t < best.seconds) best = { seconds: t, meters: meters[v]! + share * length(arc) };
+    }
+  };
+  while (heap.size) {
+    const key = heap.peekKey();
+    const v = heap.pop();
+    if (done[v]) continue;
+    done[v] = 1;
+    if (best && key >= best.seconds) break;
+    finish(v);
+    for (let a = g.firstArc[v]!; a < g.firstArc[v + 1]!; a++) {
+      if (!allowed(a)) continue;
+      const w = g.head[a]!;
+      const t = key + secs[a]!;
+      if (t < time[w]!) {
+        time[w] = t;
+        meters[w] = meters[v]! + length(a);
+        heap.push(w, t);
+      }
+    }
+  }
+  return best;
+}
