@@ -8,6 +8,7 @@ import { GeodataFile } from "../db/sqlite/geodata";
 import { importName } from "./import-file";
 import { importOsm, placeId } from "./osm-import";
 import { ftsExpression } from "../geocode/text-query";
+import { arcsOfEdges, dijkstra, edgeIndex, snap } from "../routing/search";
 
 const ALL_LAYERS = ["address", "street", "place", "region"] as const;
 const fresh = () => mkdtempSync(path.join(tmpdir(), "geodata-"));
@@ -57,6 +58,22 @@ describe("OSM import of a synthetic extract", () => {
     expect(find("Testl")).toEqual([]);
     // The index is the import's last 10%.
     expect(progress.some((f) => f > 0.9 && f < 1)).toBe(true);
+  });
+
+  it("builds the road graph of the extract's ways, which routes can be found on", async () => {
+    const { file } = await importTestland();
+    const g = file.roadGraph()!;
+    // Main Street (3 nodes: its middle is no junction), the unnamed street and Garden Path.
+    expect(g.edgeLength.length).toBe(3);
+    expect(g.lng.length).toBe(6);
+    const index = edgeIndex(g);
+    const arcs = arcsOfEdges(g);
+    const from = snap(g, index, arcs, 0.0192, 0.0199, "car", 50)!;
+    const to = snap(g, index, arcs, 0.0248, 0.0199, "car", 50)!;
+    expect(dijkstra(g, "car", from, to)!.meters).toBeCloseTo(623, -1);
+    // Garden Path is a footway: people walk it, cars are snapped elsewhere.
+    expect(snap(g, index, arcs, 0.02, 0.017, "foot", 20)).toBeDefined();
+    expect(snap(g, index, arcs, 0.02, 0.017, "car", 20)).toBeUndefined();
   });
 
   it("extracts boundaries, places, addresses and streets, and reports progress to 100%", async () => {

@@ -2,7 +2,9 @@ import { createReadStream, statSync } from "node:fs";
 import { OSMTransform } from "osm-pbf-parser-node";
 import type { AddressRecord } from "../db/sqlite/geodata";
 import { importName, polygonArea, writeImport } from "./import-file";
-import type { BBox } from "../geo/distance";
+import { type BBox, haversine } from "../geo/distance";
+import { type Barriers, type RoutableWay, buildGraph } from "../routing/graph";
+import { MODES, barrierBlocks, wayProfile } from "../routing/profiles";
 import { encodePolygons, joinRings, packedBBox, polygonsOf, positionsOf } from "../geo/rings";
 import { ringAreaAndCentroid } from "../geo/polygon";
 import { type Tags, placeOf } from "./taxonomy";
@@ -120,6 +122,31 @@ class NodeLocations {
       else hi = mid - 1;
     }
     return -1;
+  }
+
+  /**
+   * The runs of a way's nodes that are in the extract (a way cut by the extract's edge keeps its
+   * inside part), each with at least two nodes: their ids and positions.
+   */
+  runs(refs: number[]): { nodes: number[]; lngs: number[]; lats: number[] }[] {
+    const out: { nodes: number[]; lngs: number[]; lats: number[] }[] = [];
+    let run: { nodes: number[]; lngs: number[]; lats: number[] } = { nodes: [], lngs: [], lats: [] };
+    const close = () => {
+      if (run.nodes.length >= 2) out.push(run);
+      run = { nodes: [], lngs: [], lats: [] };
+    };
+    for (const id of refs) {
+      const k = this.find(id);
+      if (k < 0) {
+        close();
+        continue;
+      }
+      run.nodes.push(id);
+      run.lngs.push(this.coords[2 * k]! / 1e7);
+      run.lats.push(this.coords[2 * k + 1]! / 1e7);
+    }
+    close();
+    return out;
   }
 
   /** The way's line packed as [lng, lat, …]; null when a node is missing from the extract. */
@@ -268,6 +295,9 @@ export async function importOsm(
     async (writer) => {
       const nodes = new NodeLocations();
       const memberLines = new Map<number, Float64Array>();
+      // The road graph's makings: routable ways (their parts inside the extract) and barriers.
+      const roads: RoutableWay[] = [];
+      const barriers: Barriers = new Map();
       const extent = { minLng: Infinity, minLat: Infinity, maxLng: -Infinity, maxLat: -Infinity };
       let sealed = false;
       await readPass(
@@ -284,6 +314,10 @@ export async function importOsm(
             if (item.lat > extent.maxLat) extent.maxLat = item.lat;
             const tags = item.tags;
             if (!tags) return;
+            if (tags.barrier) {
+              const stopped = MODES.filter((m) => barrierBlocks(tags, m));
+              if (stopped.length) barriers.set(item.id, new Set(stopped));
+            }
             const place = placeOf(tags);
             const point = { minLng: item.lon, maxLng: item.lon, minLat: item.lat, maxLat: item.lat };
             if (place)
@@ -304,6 +338,16 @@ export async function importOsm(
             }
             const tags = item.tags;
             const needed = neededWays.has(item.id);
+            if (tags && (tags.highway || tags.route === "ferry")) {
+              for (const run of nodes.runs(item.refs)) {
+                let length = 0;
+                for (let i = 1; i < run.nodes.length; i++) {
+                  length += haversine(run.lngs[i - 1]!, run.lats[i - 1]!, run.lngs[i]!, run.lats[i]!);
+                }
+                const profile = wayProfile(tags, length);
+                if (profile) roads.push({ ...run, profile });
+              }
+            }
             if (!needed && !tags) return;
             const line = nodes.line(item.refs);
             if (!line || line.length < 4) return;
@@ -385,6 +429,9 @@ export async function importOsm(
         }
       }
 
+      const graph = buildGraph(roads, barriers);
+      writer.roadGraph(graph);
+      roads.length = 0;
       if (counts.nodes)
         writer.meta("bbox", JSON.stringify([extent.minLng, extent.minLat, extent.maxLng, extent.maxLat]));
       return { ...counts, skippedRelations: skipped };

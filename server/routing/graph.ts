@@ -174,3 +174,54 @@ export function buildGraph(ways: RoutableWay[], barriers: Barriers = new Map()):
 
 /** The length in meters of an arc (its edge's). */
 export const arcLength = (g: RoadGraph, arc: number) => g.edgeLength[g.edgeOf[arc]!]!;
+
+type Typed = Float64Array | Float32Array | Uint32Array | Uint8Array;
+const SCALARS = [
+  "lng",
+  "lat",
+  "firstArc",
+  "head",
+  "edgeOf",
+  "reversed",
+  "flags",
+  "edgeLength",
+  "edgeFirstPoint",
+  "pointLng",
+  "pointLat",
+] as const;
+
+/** The graph's arrays by name, for storing (the import bundle's road_graph table). */
+export function graphParts(g: RoadGraph): [string, Typed][] {
+  return [
+    ...SCALARS.map((k) => [k, g[k]] as [string, Typed]),
+    ...MODES.map((m) => [`seconds.${m}`, g.seconds[m]] as [string, Typed]),
+  ];
+}
+
+/** The graph from its stored arrays (copied: a blob's bytes need not be aligned for its type). */
+export function graphFromParts(parts: Map<string, Uint8Array>): RoadGraph {
+  const read = <T extends Typed>(name: string, Type: { new (b: ArrayBuffer): T }): T => {
+    const bytes = parts.get(name);
+    if (!bytes) throw new Error(`road graph: part ${name} is missing`);
+    const copy = new Uint8Array(bytes.byteLength);
+    copy.set(bytes);
+    return new Type(copy.buffer);
+  };
+  return {
+    lng: read("lng", Float64Array),
+    lat: read("lat", Float64Array),
+    firstArc: read("firstArc", Uint32Array),
+    head: read("head", Uint32Array),
+    edgeOf: read("edgeOf", Uint32Array),
+    reversed: read("reversed", Uint8Array),
+    flags: read("flags", Uint8Array),
+    edgeLength: read("edgeLength", Float64Array),
+    edgeFirstPoint: read("edgeFirstPoint", Uint32Array),
+    pointLng: read("pointLng", Float64Array),
+    pointLat: read("pointLat", Float64Array),
+    seconds: Object.fromEntries(MODES.map((m) => [m, read(`seconds.${m}`, Float32Array)])) as Record<
+      Mode,
+      Float32Array
+    >,
+  };
+}

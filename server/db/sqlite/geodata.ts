@@ -5,6 +5,7 @@ import { type BandedRing, bandRing, pointInBandedRing, ringAreaAndCentroid } fro
 import { decodePolygons, floatsOf, positionsOf } from "../../geo/rings";
 import { indexTokens, nameKey } from "../../geocode/normalize";
 import { votePostcode } from "../../geodata/postcode-vote";
+import { type RoadGraph, graphFromParts, graphParts } from "../../routing/graph";
 
 /**
  * Imported geodata (docs/data.md): one SQLite file per imported region, apart from the main
@@ -49,13 +50,20 @@ CREATE TABLE search (
   id INTEGER PRIMARY KEY, layer TEXT NOT NULL, ref INTEGER NOT NULL, lng REAL NOT NULL, lat REAL NOT NULL,
   kind TEXT, name TEXT NOT NULL, number TEXT NOT NULL, area TEXT NOT NULL
 );
+-- The road graph (server/routing/graph.ts): each typed array of it as one blob, by name.
+CREATE TABLE road_graph (part TEXT PRIMARY KEY, data BLOB NOT NULL);
 CREATE VIRTUAL TABLE search_text USING fts5(
   name, number, area, content='', columnsize=0, tokenize='unicode61 remove_diacritics 2', prefix='1 2 3'
 );
 `;
 
-/** The version of the bundle's layout; a reader refuses parts newer than it knows. */
-export const BUNDLE_FORMAT = 3;
+/**
+ * The version of the bundle's layout: 3 has the text index as it is now, 4 the road graph too.
+ * A reader uses the parts a file's version has.
+ */
+export const BUNDLE_FORMAT = 4;
+const TEXT_INDEX_FORMAT = 3;
+const ROAD_GRAPH_FORMAT = 4;
 
 /** The postcodes of an import's addresses, indexed by point (GeodataFile.postcodePoints). */
 export interface PostcodePoints {
@@ -509,6 +517,15 @@ export class GeodataWriter {
     }
   }
 
+  /** Stores the road graph: each of its arrays as a blob. */
+  roadGraph(graph: RoadGraph) {
+    const insert = this.db.prepare(`INSERT OR REPLACE INTO road_graph (part, data) VALUES (?, ?)`);
+    for (const [part, array] of graphParts(graph)) {
+      insert.run(part, Buffer.from(array.buffer, array.byteOffset, array.byteLength));
+    }
+    this.meta("roadGraph", JSON.stringify({ vertices: graph.lng.length, edges: graph.edgeLength.length }));
+  }
+
   /** Commits, gathers planner statistics and closes the file. */
   finish() {
     this.db.exec("COMMIT");
@@ -728,9 +745,27 @@ export class GeodataFile {
     return this.postcodes;
   }
 
+  /**
+   * The road graph, read once per file (typed arrays copied out of the blobs), or null when the
+   * import has none (made before it existed, or without roads).
+   */
+  roadGraph(): RoadGraph | null {
+    if (this.graph !== undefined) return this.graph;
+    if (Number(this.meta().format ?? 1) < ROAD_GRAPH_FORMAT) return (this.graph = null);
+    const rows = this.db.prepare(`SELECT part, data FROM road_graph`).all() as {
+      part: string;
+      data: Buffer;
+    }[];
+    const parts = new Map(rows.map((r) => [r.part, r.data]));
+    this.graph = parts.size ? graphFromParts(parts) : null;
+    return this.graph;
+  }
+
+  private graph?: RoadGraph | null;
+
   /** Whether this import has the text index (imports made before it need to be imported again). */
   hasTextIndex(): boolean {
-    return (this.textIndex ??= Number(this.meta().format ?? 1) >= BUNDLE_FORMAT);
+    return (this.textIndex ??= Number(this.meta().format ?? 1) >= TEXT_INDEX_FORMAT);
   }
 
   private textIndex?: boolean;
