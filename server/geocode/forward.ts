@@ -3,6 +3,7 @@ import { type Position, bboxAround, haversine } from "../geo/distance";
 import { nearestOnPath } from "../geo/polygon";
 import { positionsOf } from "../geo/rings";
 import { imports } from "../geodata/store";
+import { processOnce } from "../process-once";
 import { type Address, addressLabel, formatAddress, pointFields } from "./address";
 import { areaFieldsOf } from "./areas";
 import { embeddedCandidates } from "./embedded-names";
@@ -127,7 +128,8 @@ const READ_LIMIT = 300;
 
 const isNumeric = (word: string) => /\d/.test(word);
 
-const typoIndexes = new WeakMap<GeodataFile, TypoIndex>();
+// Per import file, shared by the forward and autocomplete route bundles (server/process-once.ts).
+const typoIndexes = processOnce("typo-indexes", () => new WeakMap<GeodataFile, TypoIndex>());
 const typoIndex = (file: GeodataFile) => {
   let index = typoIndexes.get(file);
   if (!index) typoIndexes.set(file, (index = new TypoIndex(file.textTokens())));
@@ -246,7 +248,10 @@ interface PostcodeArea {
   position: Position;
 }
 
-const postcodeAreas = new WeakMap<GeodataFile, Map<string, PostcodeArea>>();
+const postcodeAreas = processOnce(
+  "postcode-areas",
+  () => new WeakMap<GeodataFile, Map<string, PostcodeArea>>(),
+);
 
 /**
  * The postcodes an import's addresses carry, each at the address nearest the middle of its

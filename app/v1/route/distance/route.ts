@@ -1,0 +1,46 @@
+import { type Position } from "@/server/geo/distance";
+import { handler, otherMethods, reply } from "@/server/http/handler";
+import { routeModes, geodesicMeters } from "@/server/routing/engine";
+import { distanceOf, durationOf } from "@/server/routing/format";
+import { FLAG_FERRY, FLAG_HIGHWAY, FLAG_TOLL } from "@/server/routing/graph";
+import type { Mode } from "@/server/routing/profiles";
+import { distanceQuery } from "@/server/routing/schema";
+
+export { OPTIONS } from "@/server/http/handler";
+export const { POST, PUT, PATCH, DELETE } = otherMethods("GET");
+
+const AVOID_FLAGS = { tolls: FLAG_TOLL, highways: FLAG_HIGHWAY, ferries: FLAG_FERRY };
+
+const UNROUTED = {
+  "no-roads":
+    "no imported roads near the origin and the destination (npm run import); only the geodesic is known",
+  "no-route": "no route between the origin and the destination on the imported roads",
+  transit: "no transit timetables are imported; only the geodesic is known",
+};
+
+/**
+ * GET /v1/route/distance (docs/api.md#route-distance): the geodesic, and per mode asked the
+ * distance and duration of the fastest route over the imported roads, or `unavailable` with the
+ * reason (never an invented distance).
+ */
+export const GET = handler(
+  { access: "search", permission: "context:read", query: distanceQuery },
+  async ({ query: q }) => {
+    const origin: Position = [q.origin.longitude, q.origin.latitude];
+    const destination: Position = [q.destination.longitude, q.destination.latitude];
+    const avoid = (q.avoid ?? []).reduce((mask, a) => mask | AVOID_FLAGS[a], 0);
+    const modes = q.modes!;
+    const road = modes.filter((m): m is Mode => m !== "transit");
+    const routes: Record<string, unknown> = {
+      geodesic: { distance: distanceOf(geodesicMeters(origin, destination), q.units) },
+    };
+    for (const r of routeModes(origin, destination, road, avoid)) {
+      routes[r.mode] =
+        "leg" in r
+          ? { distance: distanceOf(r.leg.meters, q.units), duration: durationOf(r.leg.seconds) }
+          : { unavailable: UNROUTED[r.unrouted] };
+    }
+    if (modes.includes("transit")) routes.transit = { unavailable: UNROUTED.transit };
+    return reply({ routes });
+  },
+);

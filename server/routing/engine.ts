@@ -1,0 +1,148 @@
+import type Flatbush from "flatbush";
+import type { GeodataFile } from "../db/sqlite/geodata";
+import { type Position, haversine } from "../geo/distance";
+import { imports } from "../geodata/store";
+import { processOnce } from "../process-once";
+import type { RoadGraph } from "./graph";
+import { MODES, type Mode } from "./profiles";
+import { type AvoidMask, type Leg, type Snap, arcsOfEdges, dijkstra, edgeIndex, snap } from "./search";
+
+/**
+ * Route distances over the imported road graphs (docs/routing.md): each import's graph with its
+ * edge index and, per mode, its connected components, prepared once per file. A trip is routed
+ * on the first import whose roads lie near both ends; none: the mode is unrouted, with the
+ * reason, never an invented distance.
+ */
+
+/** How far from a usable road a point may be to be routed from it. */
+export const SNAP_REACH_M = 1000;
+
+interface Prepared {
+  graph: RoadGraph;
+  index: Flatbush;
+  arcs: Uint32Array;
+  /** per mode: each edge's component (weakly connected over the mode's arcs) and the largest */
+  components: Record<Mode, { of: Uint32Array; main: number }>;
+}
+
+/** Per import file, shared by every route bundle and the start-up preload (server/process-once.ts). */
+const prepared = processOnce("road-graphs", () => new WeakMap<GeodataFile, Prepared | null>());
+
+/** Union-find over the vertices joined by the mode's arcs; each edge's component and the biggest. */
+function componentsOf(g: RoadGraph, mode: Mode): { of: Uint32Array; main: number } {
+  const V = g.lng.length;
+  const parent = new Uint32Array(V);
+  for (let v = 0; v < V; v++) parent[v] = v;
+  const find = (v: number): number => {
+    while (parent[v] !== v) {
+      parent[v] = parent[parent[v]!]!;
+      v = parent[v]!;
+    }
+    return v;
+  };
+  const secs = g.seconds[mode];
+  for (let v = 0; v < V; v++) {
+    for (let a = g.firstArc[v]!; a < g.firstArc[v + 1]!; a++) {
+      if (secs[a] === Infinity) continue;
+      const [x, y] = [find(v), find(g.head[a]!)];
+      if (x !== y) parent[x] = y;
+    }
+  }
+  const E = g.edgeLength.length;
+  const of = new Uint32Array(E);
+  const size = new Map<number, number>();
+  const tailOf = new Uint32Array(g.head.length);
+  for (let v = 0; v < V; v++) for (let a = g.firstArc[v]!; a < g.firstArc[v + 1]!; a++) tailOf[a] = v;
+  const arcs = arcsOfEdges(g);
+  for (let e = 0; e < E; e++) {
+    const root = find(tailOf[arcs[2 * e]!]!);
+    of[e] = root;
+    size.set(root, (size.get(root) ?? 0) + g.edgeLength[e]!);
+  }
+  let main = 0;
+  let best = -1;
+  for (const [root, length] of size) {
+    if (length > best) [main, best] = [root, length];
+  }
+  return { of, main };
+}
+
+function prepare(file: GeodataFile): Prepared | null {
+  if (prepared.has(file)) return prepared.get(file)!;
+  const graph = file.roadGraph();
+  const p =
+    graph && graph.edgeLength.length
+      ? {
+          graph,
+          index: edgeIndex(graph),
+          arcs: arcsOfEdges(graph),
+          components: Object.fromEntries(
+            MODES.map((m) => [m, componentsOf(graph, m)]),
+          ) as Prepared["components"],
+        }
+      : null;
+  prepared.set(file, p);
+  return p;
+}
+
+/** Loads every import's graph now (at start) rather than on the first route. */
+export function preloadRoadGraphs(): void {
+  for (const file of imports()) prepare(file);
+}
+
+/**
+ * Snaps onto the mode's main network when a road of it is within reach (a parking lot's
+ * disconnected service road does not strand a trip), else onto any road the mode may use.
+ */
+function snapPoint(p: Prepared, [lng, lat]: Position, mode: Mode, avoid: AvoidMask): Snap | undefined {
+  const { graph: g, index, arcs } = p;
+  const usable = (e: number) => !avoid || (g.flags[arcs[2 * e]!]! & avoid) === 0;
+  const component = p.components[mode];
+  return (
+    snap(
+      g,
+      index,
+      arcs,
+      lng,
+      lat,
+      mode,
+      SNAP_REACH_M,
+      (e) => usable(e) && component.of[e] === component.main,
+    ) ?? snap(g, index, arcs, lng, lat, mode, SNAP_REACH_M, usable)
+  );
+}
+
+export type RouteResult = { mode: Mode; leg: Leg } | { mode: Mode; unrouted: "no-roads" | "no-route" };
+
+/** The fastest route of each mode between two points, or why there is none. */
+export function routeModes(
+  origin: Position,
+  destination: Position,
+  modes: Mode[],
+  avoid: AvoidMask = 0,
+): RouteResult[] {
+  const files = imports();
+  return modes.map((mode) => {
+    let covered = false;
+    for (const file of files) {
+      const p = prepare(file);
+      if (!p) continue;
+      const from = snapPoint(p, origin, mode, avoid);
+      const to = from && snapPoint(p, destination, mode, avoid);
+      if (!from || !to) continue;
+      covered = true;
+      const leg = dijkstra(p.graph, mode, from, to, avoid);
+      if (!leg) continue;
+      // The way to and from the road: walked (or driven) straight, at the mode's slowest pace.
+      const access = from.distance + to.distance;
+      return { mode, leg: { meters: leg.meters + access, seconds: leg.seconds + access / ACCESS_MPS[mode] } };
+    }
+    return { mode, unrouted: covered ? "no-route" : "no-roads" };
+  });
+}
+
+/** The speed of the stretch between a point and the road it was snapped to (m/s). */
+const ACCESS_MPS: Record<Mode, number> = { car: 15 / 3.6, bike: 10 / 3.6, foot: 5 / 3.6 };
+
+/** The straight-line distance, always answered. */
+export const geodesicMeters = (a: Position, b: Position) => haversine(a[0], a[1], b[0], b[1]);

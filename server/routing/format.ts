@@ -1,0 +1,31 @@
+/**
+ * Distances and durations as the route endpoint answers them (wire contract): `value` in meters
+ * (metric) or feet (imperial), and minutes; `text` as Radar writes it ("850 m", "3.2 km",
+ * "500 ft", "2.0 mi", "9 min", "1 hr 38 min").
+ */
+
+export type Units = "metric" | "imperial";
+
+const FEET_PER_METER = 3.280839895;
+const FEET_PER_MILE = 5280;
+
+export function distanceOf(meters: number, units: Units): { value: number; text: string } {
+  if (units === "imperial") {
+    const feet = meters * FEET_PER_METER;
+    const text =
+      feet < 0.1 * FEET_PER_MILE
+        ? `${Math.round(feet / 10) * 10} ft`
+        : `${(feet / FEET_PER_MILE).toFixed(1)} mi`;
+    return { value: Math.round(feet * 10) / 10, text };
+  }
+  const text = meters < 1000 ? `${Math.round(meters)} m` : `${(meters / 1000).toFixed(1)} km`;
+  return { value: Math.round(meters * 10) / 10, text };
+}
+
+export function durationOf(seconds: number): { value: number; text: string } {
+  const minutes = seconds / 60;
+  const whole = Math.max(1, Math.round(minutes));
+  const text =
+    whole < 60 ? `${whole} min` : `${Math.floor(whole / 60)} hr${whole % 60 ? ` ${whole % 60} min` : ""}`;
+  return { value: Math.round(minutes * 10) / 10, text };
+}

@@ -1,0 +1,110 @@
+import { mkdirSync, mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
+import { databaseFile } from "../../server/config/database-url";
+import { importOsm } from "../../server/geodata/osm-import";
+import { api, expectError } from "../support/api";
+import { writeOsmPbf } from "../support/osm-pbf";
+import { roadland, roadlandOsm } from "../support/road-fixture";
+
+/** GET /v1/route/distance through the running server, on Roadland (tests/support/road-fixture.ts). */
+
+const geodata = path.join(path.dirname(databaseFile(inject("databaseUrl"))), "geodata");
+/** A point a few meters along the road from node a towards node b. */
+const along = (a: number, b: number) => {
+  const [p, q] = [roadland(a), roadland(b)];
+  const f = 0.02 / Math.max(1, Math.hypot(q.lng - p.lng, q.lat - p.lat) / 0.001);
+  return `${p.lat + f * (q.lat - p.lat)},${p.lng + f * (q.lng - p.lng)}`;
+};
+type Routes = Record<
+  string,
+  {
+    distance?: { value: number; text: string };
+    duration?: { value: number; text: string };
+    unavailable?: string;
+  }
+>;
+
+async function routes(params: Record<string, string>) {
+  const res = await api("GET", `/v1/route/distance?${new URLSearchParams(params)}`);
+  expect(res.status, JSON.stringify(res.body)).toBe(200);
+  return res.body.routes as Routes;
+}
+
+beforeAll(async () => {
+  mkdirSync(geodata, { recursive: true });
+  const pbf = path.join(mkdtempSync(path.join(tmpdir(), "roadland-")), "roadland.osm.pbf");
+  writeOsmPbf(pbf, roadlandOsm());
+  await importOsm(pbf, { dir: geodata });
+  const deadline = Date.now() + 5000;
+  while ((await routes({ origin: along(1, 2), destination: along(4, 3), modes: "car" })).car?.unavailable) {
+    if (Date.now() > deadline) throw new Error("the server did not pick up the import");
+    await new Promise((r) => setTimeout(r, 200));
+  }
+});
+
+afterAll(() => rmSync(path.join(geodata, "roadland.sqlite"), { force: true }));
+
+describe("GET /v1/route/distance", () => {
+  it("answers the geodesic and each mode's distance and duration over the roads", async () => {
+    const r = await routes({ origin: along(4, 3), destination: along(3, 4), modes: "car,foot,bike" });
+    expect(r.geodesic!.distance!.value).toBeGreaterThan(100);
+    expect(r.geodesic!.distance!.value).toBeLessThan(115);
+    // By car not against the one-way C→D: around the block, D E A B C (555 m).
+    expect(Math.abs(r.car!.distance!.value - 555)).toBeLessThan(10);
+    expect(r.car!.distance!.text).toBe("555 m".replace(/\d+/, String(Math.round(r.car!.distance!.value))));
+    expect(r.car!.duration!.value).toBeGreaterThan(1);
+    expect(r.car!.duration!.text).toMatch(/^\d+ min$/);
+    // On foot and by bike straight down (bikes pushed against the one-way).
+    expect(Math.abs(r.foot!.distance!.value - 111)).toBeLessThan(10);
+    expect(Math.abs(r.bike!.distance!.value - 111)).toBeLessThan(10);
+    expect(Object.keys(r).sort()).toEqual(["bike", "car", "foot", "geodesic"]);
+  });
+
+  it("answers imperial units in feet and miles", async () => {
+    const r = await routes({
+      origin: along(1, 2),
+      destination: along(4, 3),
+      modes: "car",
+      units: "imperial",
+    });
+    expect(Math.abs(r.car!.distance!.value - 333 * 3.28084)).toBeLessThan(40);
+    expect(r.car!.distance!.text).toBe("0.2 mi"); // feet below a tenth of a mile (528 ft)
+  });
+
+  it("stops cars at the bollard, and avoids the ferry when asked", async () => {
+    const bollard = await routes({ origin: along(6, 7), destination: along(8, 7), modes: "car,foot" });
+    expect(bollard.car!.unavailable).toMatch(/no route/);
+    expect(Math.abs(bollard.foot!.distance!.value - 222)).toBeLessThan(10);
+    const ferry = await routes({ origin: along(3, 10), destination: along(10, 3), modes: "car" });
+    expect(ferry.car!.duration!.value).toBeGreaterThan(9);
+    const avoided = await routes({
+      origin: along(3, 10),
+      destination: along(10, 3),
+      modes: "car",
+      avoid: "ferries",
+    });
+    expect(avoided.car!.unavailable).toBeDefined();
+  });
+
+  it("says when no imported roads cover the trip, and that transit has no timetables, with the geodesic", async () => {
+    const r = await routes({ origin: "48.8566,2.3522", destination: "48.8606,2.3376", modes: "car,transit" });
+    expect(r.geodesic!.distance!.value).toBeGreaterThan(1000);
+    expect(r.car).toEqual({ unavailable: expect.stringMatching(/no imported roads/) });
+    expect(r.transit).toEqual({ unavailable: expect.stringMatching(/no transit timetables/) });
+  });
+
+  it("refuses bad input with the parameter named", async () => {
+    const ok = { origin: along(1, 2), destination: along(4, 3), modes: "car" };
+    const bad = async (params: Record<string, string>, param: string, message?: RegExp) =>
+      expectError(await api("GET", `/v1/route/distance?${new URLSearchParams(params)}`), 400, param, message);
+    await bad({ ...ok, modes: "car,plane" }, "modes", /'plane'/);
+    await bad({ origin: ok.origin, destination: ok.destination }, "modes", /required/);
+    await bad({ ...ok, units: "furlongs" }, "units", /metric or imperial/);
+    await bad({ ...ok, origin: "0.5" }, "origin");
+    await bad({ ...ok, destination: ",2.001" }, "destination", /latitude/);
+    await bad({ ...ok, destination: "0.5," }, "destination", /longitude/);
+    await bad({ ...ok, avoid: "potholes" }, "avoid", /'potholes'/);
+  });
+});
