@@ -1,6 +1,7 @@
 /**
  * Runs once when the server starts: the embedded regions, postal codes and cities, the cities'
- * name index, the address parser and the imports' road graphs load now, not on the first request.
+ * name index and the address parser load now, and the routing workers start (they load the
+ * imports' road graphs), not on the first request.
  */
 export async function register(): Promise<void> {
   if (process.env.NEXT_RUNTIME === "nodejs") {
@@ -12,7 +13,7 @@ export async function register(): Promise<void> {
     preloadCities();
     const { preloadAddressParser } = await import("./server/geocode/parse");
     preloadAddressParser();
-    const { preloadRoadGraphs } = await import("./server/routing/engine");
-    preloadRoadGraphs();
+    const { startRoutingWorkers } = await import("./server/routing/pool");
+    startRoutingWorkers();
   }
 }

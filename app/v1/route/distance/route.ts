@@ -1,6 +1,7 @@
 import { type Position } from "@/server/geo/distance";
 import { handler, otherMethods, reply } from "@/server/http/handler";
-import { routeModes, geodesicMeters } from "@/server/routing/engine";
+import { geodesicMeters } from "@/server/routing/engine";
+import { routeInWorker } from "@/server/routing/pool";
 import { distanceOf, durationOf } from "@/server/routing/format";
 import { FLAG_FERRY, FLAG_HIGHWAY, FLAG_TOLL } from "@/server/routing/graph";
 import type { Mode } from "@/server/routing/profiles";
@@ -34,7 +35,7 @@ export const GET = handler(
     const routes: Record<string, unknown> = {
       geodesic: { distance: distanceOf(geodesicMeters(origin, destination), q.units) },
     };
-    for (const r of routeModes(origin, destination, road, avoid)) {
+    for (const r of await routeInWorker(origin, destination, road, avoid)) {
       routes[r.mode] =
         "leg" in r
           ? { distance: distanceOf(r.leg.meters, q.units), duration: durationOf(r.leg.seconds) }

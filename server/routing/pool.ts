@@ -1,0 +1,115 @@
+import os from "node:os";
+import path from "node:path";
+import { pathToFileURL } from "node:url";
+import type { Worker } from "node:worker_threads";
+import type { Position } from "../geo/distance";
+import { processOnce } from "../process-once";
+import type { RouteResult } from "./engine";
+import type { Mode } from "./profiles";
+import type { AvoidMask } from "./search";
+import type { RouteJob } from "./worker";
+
+/**
+ * Routing off the event loop (docs/routing.md#workers): a few worker threads, each with the road
+ * graphs loaded, take route jobs; the server's own thread only posts them and awaits the answer,
+ * so a long search or a large matrix never stalls tracking. ROUTING_WORKERS sets how many
+ * (default: one less than the cores, at least one, at most four).
+ */
+
+interface Slot {
+  worker: Worker;
+  busy: number;
+}
+
+interface Pending {
+  resolve: (results: RouteResult[]) => void;
+  reject: (error: Error) => void;
+  slot: Slot;
+}
+
+function size(): number {
+  const configured = Number(process.env.ROUTING_WORKERS);
+  if (Number.isInteger(configured) && configured > 0) return configured;
+  return Math.max(1, Math.min(4, os.availableParallelism() - 1));
+}
+
+class RoutingPool {
+  private slots: Slot[] = [];
+  private pending = new Map<number, Pending>();
+  private nextId = 1;
+
+  constructor(private count: number) {}
+
+  private spawn(): Slot {
+    const dir = path.join(process.cwd(), "server", "routing");
+    // Taken from Node at run time: the bundler would otherwise try to bundle the worker's entry
+    // (tsx, esbuild's binary…); the worker runs the sources, as `npm start` does.
+    const { Worker } = process.getBuiltinModule(
+      "node:worker_threads",
+    ) as typeof import("node:worker_threads");
+    const worker = new Worker(path.join(dir, "worker-boot.mjs"), {
+      workerData: { entry: pathToFileURL(path.join(dir, "worker.ts")).href },
+    });
+    const slot: Slot = { worker, busy: 0 };
+    worker.unref();
+    worker.on("message", (m: { id: number; results?: RouteResult[]; error?: string }) => {
+      const p = this.pending.get(m.id);
+      if (!p) return;
+      this.pending.delete(m.id);
+      slot.busy--;
+      if (m.error !== undefined) p.reject(new Error(m.error));
+      else p.resolve(m.results!);
+    });
+    const fail = (error: Error) => {
+      // The worker is gone: its jobs fail, and a new one takes its place for the next jobs.
+      this.slots = this.slots.filter((s) => s !== slot);
+      for (const [id, p] of this.pending) {
+        if (p.slot !== slot) continue;
+        this.pending.delete(id);
+        p.reject(error);
+      }
+    };
+    worker.on("error", fail);
+    worker.on("exit", (code) => fail(new Error(`routing worker exited (${code})`)));
+    this.slots.push(slot);
+    return slot;
+  }
+
+  /** The least busy worker, starting one while there are fewer than `count`. */
+  private pick(): Slot {
+    if (this.slots.length < this.count) return this.spawn();
+    return this.slots.reduce((a, b) => (b.busy < a.busy ? b : a));
+  }
+
+  run(job: Omit<RouteJob, "id">): Promise<RouteResult[]> {
+    const slot = this.pick();
+    const id = this.nextId++;
+    slot.busy++;
+    return new Promise((resolve, reject) => {
+      this.pending.set(id, { resolve, reject, slot });
+      slot.worker.postMessage({ ...job, id } satisfies RouteJob);
+    });
+  }
+
+  /** Starts the workers now (they load the graphs), rather than on the first route. */
+  start() {
+    while (this.slots.length < this.count) this.spawn();
+  }
+}
+
+const pool = () => processOnce("routing-pool", () => new RoutingPool(size()));
+
+/** Starts the routing workers at server start. */
+export function startRoutingWorkers(): void {
+  pool().start();
+}
+
+/** The fastest route of each mode, computed in a routing worker. */
+export function routeInWorker(
+  origin: Position,
+  destination: Position,
+  modes: Mode[],
+  avoid: AvoidMask,
+): Promise<RouteResult[]> {
+  return pool().run({ origin, destination, modes, avoid });
+}
