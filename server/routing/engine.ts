@@ -5,7 +5,16 @@ import { imports } from "../geodata/store";
 import { processOnce } from "../process-once";
 import type { RoadGraph } from "./graph";
 import { MODES, type Mode } from "./profiles";
-import { type AvoidMask, type Leg, type Snap, arcsOfEdges, dijkstra, edgeIndex, snap } from "./search";
+import {
+  type AvoidMask,
+  type Leg,
+  type Snap,
+  arcsOfEdges,
+  dijkstra,
+  dijkstraMany,
+  edgeIndex,
+  snap,
+} from "./search";
 
 /**
  * Route distances over the imported road graphs (docs/routing.md): each import's graph with its
@@ -138,6 +147,40 @@ export function routeModes(
       return { mode, leg: { meters: leg.meters + access, seconds: leg.seconds + access / ACCESS_MPS[mode] } };
     }
     return { mode, unrouted: covered ? "no-route" : "no-roads" };
+  });
+}
+
+export type Cell = { leg: Leg } | { unrouted: "no-roads" | "no-route" };
+
+/**
+ * The fastest routes from each origin to each destination for one mode: one search per origin
+ * on the first import with roads near it, to every destination snapped on the same roads.
+ */
+export function routeMatrix(
+  origins: Position[],
+  destinations: Position[],
+  mode: Mode,
+  avoid: AvoidMask = 0,
+): Cell[][] {
+  const files = imports();
+  return origins.map((origin) => {
+    for (const file of files) {
+      const p = prepare(file);
+      const from = p && snapPoint(p, origin, mode, avoid);
+      if (!p || !from) continue;
+      const targets = destinations.map((d) => snapPoint(p, d, mode, avoid));
+      const reachable = targets.filter((t): t is Snap => !!t);
+      const legs = dijkstraMany(p.graph, mode, from, reachable, avoid);
+      let next = 0;
+      return targets.map((to): Cell => {
+        if (!to) return { unrouted: "no-roads" };
+        const leg = legs[next++];
+        if (!leg) return { unrouted: "no-route" };
+        const access = from.distance + to.distance;
+        return { leg: { meters: leg.meters + access, seconds: leg.seconds + access / ACCESS_MPS[mode] } };
+      });
+    }
+    return destinations.map((): Cell => ({ unrouted: "no-roads" }));
   });
 }
 

@@ -4,7 +4,7 @@ import { pathToFileURL } from "node:url";
 import type { Worker } from "node:worker_threads";
 import type { Position } from "../geo/distance";
 import { processOnce } from "../process-once";
-import type { RouteResult } from "./engine";
+import type { Cell, RouteResult } from "./engine";
 import type { Mode } from "./profiles";
 import type { AvoidMask } from "./search";
 import type { RouteJob } from "./worker";
@@ -16,13 +16,15 @@ import type { RouteJob } from "./worker";
  * (default: one less than the cores, at least one, at most four).
  */
 
+type DistributiveOmit<T, K extends PropertyKey> = T extends unknown ? Omit<T, K> : never;
+
 interface Slot {
   worker: Worker;
   busy: number;
 }
 
 interface Pending {
-  resolve: (results: RouteResult[]) => void;
+  resolve: (results: unknown) => void;
   reject: (error: Error) => void;
   slot: Slot;
 }
@@ -52,7 +54,7 @@ class RoutingPool {
     });
     const slot: Slot = { worker, busy: 0 };
     worker.unref();
-    worker.on("message", (m: { id: number; results?: RouteResult[]; error?: string }) => {
+    worker.on("message", (m: { id: number; results?: unknown; error?: string }) => {
       const p = this.pending.get(m.id);
       if (!p) return;
       this.pending.delete(m.id);
@@ -81,13 +83,13 @@ class RoutingPool {
     return this.slots.reduce((a, b) => (b.busy < a.busy ? b : a));
   }
 
-  run(job: Omit<RouteJob, "id">): Promise<RouteResult[]> {
+  run<T>(job: DistributiveOmit<RouteJob, "id">): Promise<T> {
     const slot = this.pick();
     const id = this.nextId++;
     slot.busy++;
-    return new Promise((resolve, reject) => {
-      this.pending.set(id, { resolve, reject, slot });
-      slot.worker.postMessage({ ...job, id } satisfies RouteJob);
+    return new Promise<T>((resolve, reject) => {
+      this.pending.set(id, { resolve: resolve as (r: unknown) => void, reject, slot });
+      slot.worker.postMessage({ ...job, id });
     });
   }
 
@@ -111,5 +113,15 @@ export function routeInWorker(
   modes: Mode[],
   avoid: AvoidMask,
 ): Promise<RouteResult[]> {
-  return pool().run({ origin, destination, modes, avoid });
+  return pool().run<RouteResult[]>({ kind: "route", origin, destination, modes, avoid });
+}
+
+/** The matrix of fastest routes for one mode, computed in a routing worker. */
+export function matrixInWorker(
+  origins: Position[],
+  destinations: Position[],
+  mode: Mode,
+  avoid: AvoidMask,
+): Promise<Cell[][]> {
+  return pool().run<Cell[][]>({ kind: "matrix", origins, destinations, mode, avoid });
 }

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { choiceList, coordinatePair } from "../http/fields";
+import { type Coordinate, choiceList, coordinatePair, parseCoordinate } from "../http/fields";
 
 /** The modes the route endpoints take: the road modes and transit (docs/routing.md). */
 export const ROUTE_MODES = ["foot", "bike", "car", "transit"] as const;
@@ -20,3 +20,43 @@ export const distanceQuery = z.object({
   units,
   avoid: choiceList(AVOID),
 });
+
+/** The most cells a matrix may have (origins × destinations). */
+export const MAX_MATRIX_CELLS = 625;
+
+/** "lat,lng|lat,lng|…": one or more coordinates. */
+const coordinateList = z
+  .string({ error: () => "is required, as '<lat>,<lng>|<lat>,<lng>|…'" })
+  .transform((v, ctx): Coordinate[] => {
+    const out: Coordinate[] = [];
+    const parts = v.split("|");
+    for (const [i, part] of parts.entries()) {
+      const c = parseCoordinate(part);
+      if (typeof c === "string") {
+        ctx.addIssue({ code: "custom", message: parts.length > 1 ? `point ${i + 1}: ${c}` : c });
+        return z.NEVER;
+      }
+      out.push(c);
+    }
+    return out;
+  });
+
+/** GET /v1/route/matrix */
+export const matrixQuery = z
+  .object({
+    origins: coordinateList,
+    destinations: coordinateList,
+    mode: z.enum(ROUTE_MODES, { error: () => `is required: one of ${ROUTE_MODES.join(", ")}` }),
+    units,
+    avoid: choiceList(AVOID),
+  })
+  .superRefine((q, ctx) => {
+    const cells = q.origins.length * q.destinations.length;
+    if (cells > MAX_MATRIX_CELLS) {
+      ctx.addIssue({
+        code: "custom",
+        path: ["destinations"],
+        message: `origins × destinations must be at most ${MAX_MATRIX_CELLS} pairs (here ${q.origins.length} × ${q.destinations.length} = ${cells})`,
+      });
+    }
+  });

@@ -206,6 +206,20 @@ export function dijkstra(
   to: Snap,
   avoid: AvoidMask = 0,
 ): Leg | undefined {
+  return dijkstraMany(g, mode, from, [to], avoid)[0];
+}
+
+/**
+ * The fastest routes from one snapped point to several (the matrix's rows): one search that
+ * stops once every target's best route is settled.
+ */
+export function dijkstraMany(
+  g: RoadGraph,
+  mode: Mode,
+  from: Snap,
+  targets: Snap[],
+  avoid: AvoidMask = 0,
+): (Leg | undefined)[] {
   const secs = g.seconds[mode];
   const V = g.lng.length;
   const time = new Float64Array(V).fill(Infinity);
@@ -214,19 +228,33 @@ export function dijkstra(
   const heap = new Heap();
   const allowed = (arc: number) => secs[arc]! !== Infinity && (g.flags[arc]! & avoid) === 0;
   const length = (arc: number) => g.edgeLength[g.edgeOf[arc]!]!;
-  let best: Leg | undefined;
-  // On one edge, in the direction it allows: no vertex in between.
-  for (const [arc, forward] of [
-    [from.forwardArc, true],
-    [from.backwardArc, false],
-  ] as const) {
-    if (from.edge !== to.edge || !allowed(arc)) continue;
-    const share = forward ? to.t - from.t : from.t - to.t;
-    if (share >= 0) {
-      const leg = { seconds: share * secs[arc]!, meters: share * length(arc) };
-      if (!best || leg.seconds < best.seconds) best = leg;
+  const best: (Leg | undefined)[] = targets.map(() => undefined);
+  const offer = (k: number, leg: Leg) => {
+    if (!best[k] || leg.seconds < best[k].seconds) best[k] = leg;
+  };
+  // Targets by the vertices they are reached from: each end of their edge, with the share left.
+  const arrivals = new Map<number, { k: number; arc: number; share: number }[]>();
+  targets.forEach((to, k) => {
+    // On the origin's edge, in the direction it allows: no vertex in between.
+    for (const [arc, forward] of [
+      [from.forwardArc, true],
+      [from.backwardArc, false],
+    ] as const) {
+      if (from.edge !== to.edge || !allowed(arc)) continue;
+      const share = forward ? to.t - from.t : from.t - to.t;
+      if (share >= 0) offer(k, { seconds: share * secs[arc]!, meters: share * length(arc) });
     }
-  }
+    for (const [arc, share, tailArc] of [
+      [to.forwardArc, to.t, to.backwardArc],
+      [to.backwardArc, 1 - to.t, to.forwardArc],
+    ] as const) {
+      if (!allowed(arc)) continue;
+      const tail = g.head[tailArc]!;
+      let list = arrivals.get(tail);
+      if (!list) arrivals.set(tail, (list = []));
+      list.push({ k, arc, share });
+    }
+  });
   const start = (arc: number, share: number) => {
     if (!allowed(arc)) return;
     const v = g.head[arc]!;
@@ -239,25 +267,17 @@ export function dijkstra(
   };
   start(from.forwardArc, 1 - from.t);
   start(from.backwardArc, from.t);
-  // Arriving at the destination's edge from either end.
-  const finish = (v: number) => {
-    for (const [arc, share] of [
-      [to.forwardArc, to.t],
-      [to.backwardArc, 1 - to.t],
-    ] as const) {
-      const tail = g.head[arc === to.forwardArc ? to.backwardArc : to.forwardArc]!;
-      if (tail !== v || !allowed(arc)) continue;
-      const t = time[v]! + share * secs[arc]!;
-      if (!best || t < best.seconds) best = { seconds: t, meters: meters[v]! + share * length(arc) };
-    }
-  };
+  /** The slowest of the targets' best routes so far (Infinity while one has none). */
+  const bound = () => best.reduce((m, leg) => Math.max(m, leg ? leg.seconds : Infinity), 0);
   while (heap.size) {
     const key = heap.peekKey();
     const v = heap.pop();
     if (done[v]) continue;
     done[v] = 1;
-    if (best && key >= best.seconds) break;
-    finish(v);
+    if (key >= bound()) break;
+    for (const { k, arc, share } of arrivals.get(v) ?? []) {
+      offer(k, { seconds: key + share * secs[arc]!, meters: meters[v]! + share * length(arc) });
+    }
     for (let a = g.firstArc[v]!; a < g.firstArc[v + 1]!; a++) {
       if (!allowed(a)) continue;
       const w = g.head[a]!;

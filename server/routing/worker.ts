@@ -1,6 +1,6 @@
 import { parentPort } from "node:worker_threads";
 import type { Position } from "../geo/distance";
-import { preloadRoadGraphs, routeModes } from "./engine";
+import { preloadRoadGraphs, routeMatrix, routeModes } from "./engine";
 import type { Mode } from "./profiles";
 import type { AvoidMask } from "./search";
 
@@ -10,21 +10,25 @@ import type { AvoidMask } from "./search";
  * serves tracking.
  */
 
-export interface RouteJob {
-  id: number;
-  origin: Position;
-  destination: Position;
-  modes: Mode[];
-  avoid: AvoidMask;
-}
+export type RouteJob =
+  | { kind: "route"; id: number; origin: Position; destination: Position; modes: Mode[]; avoid: AvoidMask }
+  | {
+      kind: "matrix";
+      id: number;
+      origins: Position[];
+      destinations: Position[];
+      mode: Mode;
+      avoid: AvoidMask;
+    };
 
 preloadRoadGraphs();
 parentPort!.on("message", (job: RouteJob) => {
   try {
-    parentPort!.postMessage({
-      id: job.id,
-      results: routeModes(job.origin, job.destination, job.modes, job.avoid),
-    });
+    const results =
+      job.kind === "route"
+        ? routeModes(job.origin, job.destination, job.modes, job.avoid)
+        : routeMatrix(job.origins, job.destinations, job.mode, job.avoid);
+    parentPort!.postMessage({ id: job.id, results });
   } catch (e) {
     parentPort!.postMessage({ id: job.id, error: e instanceof Error ? e.message : String(e) });
   }

@@ -108,3 +108,71 @@ describe("GET /v1/route/distance", () => {
     await bad({ ...ok, avoid: "potholes" }, "avoid", /'potholes'/);
   });
 });
+
+type Cell = {
+  originIndex: number;
+  destinationIndex: number;
+  distance?: { value: number };
+  duration?: { value: number };
+  unavailable?: string;
+};
+
+describe("GET /v1/route/matrix", () => {
+  it("answers every origin to every destination, with their indexes, as distance computes them", async () => {
+    const origins = [along(1, 2), along(4, 3)];
+    const destinations = [along(4, 3), along(3, 4), "48.8566,2.3522"];
+    const res = await api(
+      "GET",
+      `/v1/route/matrix?${new URLSearchParams({ origins: origins.join("|"), destinations: destinations.join("|"), mode: "car" })}`,
+    );
+    expect(res.status, JSON.stringify(res.body)).toBe(200);
+    expect(res.body.origins).toHaveLength(2);
+    const matrix = res.body.matrix as Cell[][];
+    expect(matrix.map((row) => row.map((c) => [c.originIndex, c.destinationIndex]))).toEqual([
+      [
+        [0, 0],
+        [0, 1],
+        [0, 2],
+      ],
+      [
+        [1, 0],
+        [1, 1],
+        [1, 2],
+      ],
+    ]);
+    // The same numbers as the distance endpoint for the same pairs.
+    for (const [i, o] of origins.entries()) {
+      for (const [j, d] of destinations.slice(0, 2).entries()) {
+        const single = await routes({ origin: o, destination: d, modes: "car" });
+        expect(matrix[i]![j]!.distance!.value).toBeCloseTo(single.car!.distance!.value, 1);
+      }
+    }
+    expect(Math.abs(matrix[1]![1]!.distance!.value - 555)).toBeLessThan(10); // around the one-way block
+    expect(matrix[0]![2]!.unavailable).toMatch(/no imported roads/); // Paris: not imported
+  });
+
+  it("refuses more than 625 pairs, and bad input, with the parameter named", async () => {
+    const point = along(1, 2);
+    const many = Array.from({ length: 26 }, () => point).join("|");
+    const bad = async (params: Record<string, string>, param: string, message?: RegExp) =>
+      expectError(await api("GET", `/v1/route/matrix?${new URLSearchParams(params)}`), 400, param, message);
+    await bad(
+      { origins: many, destinations: many.split("|").slice(0, 25).join("|"), mode: "car" },
+      "destinations",
+      /625.*26 × 25/,
+    );
+    await bad({ origins: point, destinations: `${point}|0.5`, mode: "car" }, "destinations", /point 2/);
+    await bad({ origins: point, destinations: point, mode: "plane" }, "mode", /foot, bike, car, transit/);
+    await bad({ origins: point, destinations: point }, "mode", /required/);
+    await bad({ destinations: point, mode: "car" }, "origins", /required/);
+    await bad({ origins: point, destinations: point, mode: "car", units: "parsecs" }, "units");
+    // 25 × 25 is allowed.
+    const full = Array.from({ length: 25 }, () => point).join("|");
+    const ok = await api(
+      "GET",
+      `/v1/route/matrix?${new URLSearchParams({ origins: full, destinations: full, mode: "foot" })}`,
+    );
+    expect(ok.status).toBe(200);
+    expect((ok.body.matrix as Cell[][]).flat()).toHaveLength(625);
+  });
+});
