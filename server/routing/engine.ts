@@ -162,17 +162,20 @@ export function routeMatrix(
   mode: Mode,
   avoid: AvoidMask = 0,
 ): Cell[][] {
-  const files = imports();
-  return origins.map((origin) => {
-    for (const file of files) {
-      const p = prepare(file);
-      const from = p && snapPoint(p, origin, mode, avoid);
-      if (!p || !from) continue;
-      const targets = destinations.map((d) => snapPoint(p, d, mode, avoid));
-      const reachable = targets.filter((t): t is Snap => !!t);
+  const rows: (Cell[] | undefined)[] = origins.map(() => undefined);
+  for (const file of imports()) {
+    const p = prepare(file);
+    if (!p) continue;
+    const waiting = origins.flatMap((o, i) => (rows[i] ? [] : [{ i, from: snapPoint(p, o, mode, avoid) }]));
+    if (!waiting.some((w) => w.from)) continue;
+    // The destinations are snapped once for every row.
+    const targets = destinations.map((d) => snapPoint(p, d, mode, avoid));
+    const reachable = targets.filter((t): t is Snap => !!t);
+    for (const { i, from } of waiting) {
+      if (!from) continue;
       const legs = dijkstraMany(p.graph, mode, from, reachable, avoid);
       let next = 0;
-      return targets.map((to): Cell => {
+      rows[i] = targets.map((to): Cell => {
         if (!to) return { unrouted: "no-roads" };
         const leg = legs[next++];
         if (!leg) return { unrouted: "no-route" };
@@ -180,8 +183,8 @@ export function routeMatrix(
         return { leg: { meters: leg.meters + access, seconds: leg.seconds + access / ACCESS_MPS[mode] } };
       });
     }
-    return destinations.map((): Cell => ({ unrouted: "no-roads" }));
-  });
+  }
+  return rows.map((row) => row ?? destinations.map((): Cell => ({ unrouted: "no-roads" })));
 }
 
 /** The speed of the stretch between a point and the road it was snapped to (m/s). */
