@@ -3,7 +3,13 @@ import { OSMTransform } from "osm-pbf-parser-node";
 import type { AddressRecord } from "../db/sqlite/geodata";
 import { importName, polygonArea, writeImport } from "./import-file";
 import { type BBox, haversine } from "../geo/distance";
-import { type Barriers, type RoutableWay, buildGraph } from "../routing/graph";
+import {
+  type Barriers,
+  type RoutableWay,
+  type TurnRestriction,
+  buildGraph,
+  turnRestrictionOf,
+} from "../routing/graph";
 import { MODES, barrierBlocks, wayProfile } from "../routing/profiles";
 import { encodePolygons, joinRings, packedBBox, polygonsOf, positionsOf } from "../geo/rings";
 import { ringAreaAndCentroid } from "../geo/polygon";
@@ -272,6 +278,7 @@ export async function importOsm(
   // Pass 1: relations that make areas, and the ways they need.
   const relations: OsmRelation[] = [];
   const neededWays = new Set<number>();
+  const restrictions: TurnRestriction[] = [];
   await readPass(
     file,
     { node: false, way: false, relation: true },
@@ -280,6 +287,11 @@ export async function importOsm(
       if (item.type !== "relation" || !item.tags) return;
       const t = item.tags;
       const kind = t.type;
+      if (kind === "restriction") {
+        const restriction = turnRestrictionOf(t, item.members);
+        if (restriction) restrictions.push(restriction);
+        return;
+      }
       if (kind !== "multipolygon" && kind !== "boundary") return;
       if (!regionOf(t) && !placeOf(t)) return;
       relations.push(item);
@@ -345,7 +357,7 @@ export async function importOsm(
                   length += haversine(run.lngs[i - 1]!, run.lats[i - 1]!, run.lngs[i]!, run.lats[i]!);
                 }
                 const profile = wayProfile(tags, length);
-                if (profile) roads.push({ ...run, profile });
+                if (profile) roads.push({ ...run, id: item.id, profile });
               }
             }
             if (!needed && !tags) return;
@@ -429,7 +441,7 @@ export async function importOsm(
         }
       }
 
-      const graph = buildGraph(roads, barriers);
+      const graph = buildGraph(roads, barriers, restrictions);
       writer.roadGraph(graph);
       roads.length = 0;
       if (counts.nodes)

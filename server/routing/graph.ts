@@ -31,10 +31,46 @@ export interface RoadGraph {
   edgeFirstPoint: Uint32Array;
   pointLng: Float64Array;
   pointLat: Float64Array;
+  /**
+   * Turns cars may not take (OSM turn restrictions): pairs [arc in, arc out] at a vertex, sorted
+   * by arc in; `restrictedVia` flags their vertices (searches track how such a vertex was entered).
+   */
+  turnBans: Uint32Array;
+  restrictedVia: Uint8Array;
+}
+
+/** An OSM turn restriction with a via node: from a way, through the node, onto a way. */
+export interface TurnRestriction {
+  from: number;
+  via: number;
+  to: number;
+  /** only_*: every other turn from `from` at `via` is banned; no_*: this one is */
+  only: boolean;
+}
+
+/**
+ * A turn restriction for cars from a relation's tags and members (type=restriction, one from
+ * way, one via node, one to way), or null: via ways, restrictions for other vehicles, those
+ * with an `except` for cars, and conditional ones are left out.
+ */
+export function turnRestrictionOf(
+  tags: Record<string, string>,
+  members: { type: string; ref: number; role: string }[],
+): TurnRestriction | null {
+  const value = tags["restriction:motorcar"] ?? tags["restriction:motor_vehicle"] ?? tags.restriction;
+  if (!value || !/^(no|only)_/.test(value)) return null;
+  if (/(^|;)\s*(motorcar|motor_vehicle)\s*($|;)/.test(tags.except ?? "")) return null;
+  const from = members.filter((m) => m.role === "from" && m.type === "way");
+  const via = members.filter((m) => m.role === "via");
+  const to = members.filter((m) => m.role === "to" && m.type === "way");
+  if (from.length !== 1 || to.length !== 1 || via.length !== 1 || via[0]!.type !== "node") return null;
+  return { from: from[0]!.ref, via: via[0]!.ref, to: to[0]!.ref, only: value.startsWith("only_") };
 }
 
 /** A way as the graph builder takes it: its nodes (ids and positions) and its profile. */
 export interface RoutableWay {
+  /** the OSM way's id (turn restrictions name ways) */
+  id?: number;
   nodes: number[];
   lngs: ArrayLike<number>;
   lats: ArrayLike<number>;
@@ -51,7 +87,11 @@ const seconds = (meters: number, kmh: number) => (kmh > 0 ? meters / (kmh / 3.6)
  * Builds the graph from routable ways. A barrier node splits its way there and is a vertex the
  * modes it stops may reach but not leave: they cannot pass it.
  */
-export function buildGraph(ways: RoutableWay[], barriers: Barriers = new Map()): RoadGraph {
+export function buildGraph(
+  ways: RoutableWay[],
+  barriers: Barriers = new Map(),
+  restrictions: TurnRestriction[] = [],
+): RoadGraph {
   // Which nodes are vertices: ends of ways, nodes used more than once, barriers.
   const uses = new Map<number, number>();
   for (const w of ways) {
@@ -79,6 +119,7 @@ export function buildGraph(ways: RoutableWay[], barriers: Barriers = new Map()):
     /** modes a barrier at the edge's start (end) stops: they cannot leave it along the edge */
     blockedFrom: ReadonlySet<Mode>;
     blockedTo: ReadonlySet<Mode>;
+    way?: number;
   }
   const edges: Edge[] = [];
   for (const w of ways) {
@@ -101,6 +142,7 @@ export function buildGraph(ways: RoutableWay[], barriers: Barriers = new Map()):
         profile: w.profile,
         blockedFrom: barriers.get(w.nodes[start]!) ?? NO_MODES,
         blockedTo: barriers.get(id) ?? NO_MODES,
+        ...(w.id !== undefined && { way: w.id }),
       });
       start = i;
     }
@@ -123,6 +165,7 @@ export function buildGraph(ways: RoutableWay[], barriers: Barriers = new Map()):
   const flags = new Uint8Array(A);
   const secs = Object.fromEntries(MODES.map((m) => [m, new Float32Array(A)])) as Record<Mode, Float32Array>;
   const edgeLength = new Float64Array(edges.length);
+  const edgeArcs = new Uint32Array(2 * edges.length);
   const edgeFirstPoint = new Uint32Array(edges.length + 1);
   let points = 0;
   edges.forEach((e, i) => {
@@ -145,6 +188,7 @@ export function buildGraph(ways: RoutableWay[], barriers: Barriers = new Map()):
     for (const back of [false, true]) {
       const tail = back ? e.to : e.from;
       const a = next[tail]!++;
+      edgeArcs[2 * i + (back ? 1 : 0)] = a;
       head[a] = back ? e.from : e.to;
       edgeOf[a] = i;
       reversed[a] = back ? 1 : 0;
@@ -156,7 +200,32 @@ export function buildGraph(ways: RoutableWay[], barriers: Barriers = new Map()):
       }
     }
   });
+  // Turn restrictions: the arcs of the from-way into the via vertex, and of the to-way out of it.
+  const bans: [number, number][] = [];
+  const restrictedVia = new Uint8Array(V);
+  for (const r of restrictions) {
+    const v = vertexOf.get(r.via);
+    if (v === undefined) continue;
+    const into: number[] = [];
+    const outOf: number[] = [];
+    const others: number[] = [];
+    for (let a = firstArc[v]!; a < firstArc[v + 1]!; a++) {
+      const e = edges[edgeOf[a]!]!;
+      if (e.way === r.to) outOf.push(a);
+      else others.push(a);
+      // The arc coming back along the same edge ends at v: an arc into v.
+      if (e.way === r.from) into.push(edgeArcs[2 * edgeOf[a]! + (reversed[a] ? 0 : 1)]!);
+    }
+    if (!into.length || !outOf.length) continue;
+    for (const i of into) {
+      for (const o of r.only ? others : outOf) bans.push([i, o]);
+    }
+    restrictedVia[v] = 1;
+  }
+  bans.sort((x, y) => x[0] - y[0] || x[1] - y[1]);
   return {
+    turnBans: Uint32Array.from(bans.flat()),
+    restrictedVia,
     lng: Float64Array.from(vLng),
     lat: Float64Array.from(vLat),
     firstArc,
@@ -177,6 +246,8 @@ export const arcLength = (g: RoadGraph, arc: number) => g.edgeLength[g.edgeOf[ar
 
 type Typed = Float64Array | Float32Array | Uint32Array | Uint8Array;
 const SCALARS = [
+  "turnBans",
+  "restrictedVia",
   "lng",
   "lat",
   "firstArc",
@@ -208,6 +279,8 @@ export function graphFromParts(parts: Map<string, Uint8Array>): RoadGraph {
     return new Type(copy.buffer);
   };
   return {
+    turnBans: read("turnBans", Uint32Array),
+    restrictedVia: read("restrictedVia", Uint8Array),
     lng: read("lng", Float64Array),
     lat: read("lat", Float64Array),
     firstArc: read("firstArc", Uint32Array),

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { type Barriers, type RoutableWay, buildGraph } from "./graph";
+import { type Barriers, type RoutableWay, buildGraph, turnRestrictionOf } from "./graph";
 import { type Mode, type Tags, wayProfile } from "./profiles";
 import { arcsOfEdges, dijkstra, edgeIndex, Heap, snap } from "./search";
 
@@ -143,5 +143,78 @@ describe("the heap", () => {
     const out: number[] = [];
     while (heap.size) out.push(keys[heap.pop()]!);
     expect(out).toEqual([1, 2, 3, 5, 7, 8, 9]);
+  });
+});
+
+describe("turn restrictions (cars)", () => {
+  // A crossing X with arms W, E (one way, 100), N (101), S (102), and a lane from E round to N (103).
+  const P: Record<number, [number, number]> = {
+    1: [-0.001, 0], // W
+    2: [0, 0], // X
+    3: [0.001, 0], // E
+    4: [0, 0.001], // N
+    5: [0, -0.001], // S
+    6: [0.001, 0.001], // NE corner
+  };
+  const w = (id: number, nodes: number[]): RoutableWay => ({
+    id,
+    nodes,
+    lngs: nodes.map((n) => P[n]![0]),
+    lats: nodes.map((n) => P[n]![1]),
+    profile: wayProfile({ highway: "residential" })!,
+  });
+  const ways = [w(100, [1, 2, 3]), w(101, [2, 4]), w(102, [2, 5]), w(103, [3, 6, 4])];
+  const g = buildGraph(ways, new Map(), [
+    turnRestrictionOf({ type: "restriction", restriction: "no_left_turn" }, [
+      { type: "way", ref: 100, role: "from" },
+      { type: "node", ref: 2, role: "via" },
+      { type: "way", ref: 101, role: "to" },
+    ])!,
+    turnRestrictionOf({ type: "restriction", restriction: "only_straight_on" }, [
+      { type: "way", ref: 102, role: "from" },
+      { type: "node", ref: 2, role: "via" },
+      { type: "way", ref: 100, role: "to" },
+    ])!,
+  ]);
+  const gi = edgeIndex(g);
+  const ga = arcsOfEdges(g);
+  const point = (node: number, towards: number, mode: Mode) => {
+    const [a, b] = [P[node]!, P[towards]!];
+    return snap(g, gi, ga, a[0] + 0.02 * (b[0] - a[0]), a[1] + 0.02 * (b[1] - a[1]), mode, 50)!;
+  };
+  const trip = (a: [number, number], b: [number, number], mode: Mode) =>
+    dijkstra(g, mode, point(a[0], a[1], mode), point(b[0], b[1], mode))?.meters;
+
+  it("keeps cars from a banned turn: around the block instead", () => {
+    near(trip([1, 2], [4, 2], "car"), 444); // W X E, round to N: not left at X
+    near(trip([1, 2], [4, 2], "foot"), 222); // people turn
+    near(trip([3, 2], [4, 2], "car"), 222); // from E, the turn to N is not banned
+  });
+
+  it("lets cars only go the way an only_ restriction says", () => {
+    near(trip([5, 2], [1, 2], "car"), 222); // from S onto way 100 (to W): allowed
+    near(trip([5, 2], [4, 2], "car"), 444); // from S to N: only onto way 100 (to E), then round the lane
+    near(trip([5, 2], [4, 2], "foot"), 222);
+  });
+
+  it("reads restrictions from relations, leaving out what it cannot apply", () => {
+    const members = [
+      { type: "way", ref: 1, role: "from" },
+      { type: "node", ref: 2, role: "via" },
+      { type: "way", ref: 3, role: "to" },
+    ];
+    expect(turnRestrictionOf({ restriction: "no_u_turn" }, members)).toEqual({
+      from: 1,
+      via: 2,
+      to: 3,
+      only: false,
+    });
+    expect(turnRestrictionOf({ "restriction:motorcar": "only_right_turn" }, members)!.only).toBe(true);
+    expect(
+      turnRestrictionOf({ restriction: "no_left_turn", except: "bicycle;motorcar" }, members),
+    ).toBeNull();
+    expect(turnRestrictionOf({ "restriction:hgv": "no_left_turn" }, members)).toBeNull();
+    const viaWay = members.map((m) => (m.role === "via" ? { ...m, type: "way" } : m));
+    expect(turnRestrictionOf({ restriction: "no_left_turn" }, viaWay)).toBeNull();
   });
 });

@@ -222,10 +222,12 @@ export function dijkstraMany(
 ): (Leg | undefined)[] {
   const secs = g.seconds[mode];
   const V = g.lng.length;
-  const time = new Float64Array(V).fill(Infinity);
-  const meters = new Float64Array(V);
-  const done = new Uint8Array(V);
-  const heap = new Heap();
+  // Turn restrictions (cars): a restricted vertex is searched once per arc it is entered by,
+  // as state V + arc, so that a banned turn depends on how it was reached.
+  const turns = mode === "car" && g.turnBans.length > 0;
+  const states = turns ? V + g.head.length : V;
+  const stateOf = (arc: number) => (turns && g.restrictedVia[g.head[arc]!] ? V + arc : g.head[arc]!);
+  const { time, meters, done, touched, heap } = workspace(g, states);
   const allowed = (arc: number) => secs[arc]! !== Infinity && (g.flags[arc]! & avoid) === 0;
   const length = (arc: number) => g.edgeLength[g.edgeOf[arc]!]!;
   const best: (Leg | undefined)[] = targets.map(() => undefined);
@@ -257,12 +259,13 @@ export function dijkstraMany(
   });
   const start = (arc: number, share: number) => {
     if (!allowed(arc)) return;
-    const v = g.head[arc]!;
+    const s = stateOf(arc);
     const t = share * secs[arc]!;
-    if (t < time[v]!) {
-      time[v] = t;
-      meters[v] = share * length(arc);
-      heap.push(v, t);
+    if (t < time[s]!) {
+      if (time[s] === Infinity) touched.push(s);
+      time[s] = t;
+      meters[s] = share * length(arc);
+      heap.push(s, t);
     }
   };
   start(from.forwardArc, 1 - from.t);
@@ -271,23 +274,79 @@ export function dijkstraMany(
   const bound = () => best.reduce((m, leg) => Math.max(m, leg ? leg.seconds : Infinity), 0);
   while (heap.size) {
     const key = heap.peekKey();
-    const v = heap.pop();
-    if (done[v]) continue;
-    done[v] = 1;
+    const s = heap.pop();
+    if (done[s]) continue;
+    done[s] = 1;
     if (key >= bound()) break;
+    const entered = s >= V ? s - V : -1;
+    const v = entered >= 0 ? g.head[entered]! : s;
     for (const { k, arc, share } of arrivals.get(v) ?? []) {
-      offer(k, { seconds: key + share * secs[arc]!, meters: meters[v]! + share * length(arc) });
+      if (entered >= 0 && banned(g.turnBans, entered, arc)) continue;
+      offer(k, { seconds: key + share * secs[arc]!, meters: meters[s]! + share * length(arc) });
     }
     for (let a = g.firstArc[v]!; a < g.firstArc[v + 1]!; a++) {
       if (!allowed(a)) continue;
-      const w = g.head[a]!;
+      if (entered >= 0 && banned(g.turnBans, entered, a)) continue;
+      const w = stateOf(a);
       const t = key + secs[a]!;
       if (t < time[w]!) {
+        if (time[w] === Infinity) touched.push(w);
         time[w] = t;
-        meters[w] = meters[v]! + length(a);
+        meters[w] = meters[s]! + length(a);
         heap.push(w, t);
       }
     }
   }
+  // Leave the workspace as it was found: only what this search touched is reset.
+  for (const t of touched) {
+    time[t] = Infinity;
+    done[t] = 0;
+  }
+  touched.length = 0;
+  heap.clear();
   return best;
+}
+
+interface Workspace {
+  time: Float64Array;
+  meters: Float64Array;
+  done: Uint8Array;
+  touched: number[];
+  heap: Heap;
+}
+
+const workspaces = new WeakMap<RoadGraph, Workspace>();
+
+/**
+ * The search's arrays for a graph, allocated once (per thread) and reset after each search by
+ * what it touched: a matrix row or a short trip does not pay for the whole graph.
+ */
+function workspace(g: RoadGraph, states: number): Workspace {
+  let w = workspaces.get(g);
+  if (!w || w.time.length < states) {
+    w = {
+      time: new Float64Array(states).fill(Infinity),
+      meters: new Float64Array(states),
+      done: new Uint8Array(states),
+      touched: [],
+      heap: new Heap(),
+    };
+    workspaces.set(g, w);
+  }
+  return w;
+}
+
+/** Whether the turn from arc `into` onto arc `out` is banned (pairs sorted by `into`, then `out`). */
+function banned(bans: Uint32Array, into: number, out: number): boolean {
+  let lo = 0;
+  let hi = bans.length / 2 - 1;
+  while (lo <= hi) {
+    const mid = (lo + hi) >>> 1;
+    const a = bans[2 * mid]!;
+    const b = bans[2 * mid + 1]!;
+    if (a === into && b === out) return true;
+    if (a < into || (a === into && b < out)) lo = mid + 1;
+    else hi = mid - 1;
+  }
+  return false;
 }
