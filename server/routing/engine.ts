@@ -5,16 +5,7 @@ import { imports } from "../geodata/store";
 import { processOnce } from "../process-once";
 import type { RoadGraph } from "./graph";
 import { MODES, type Mode } from "./profiles";
-import {
-  type AvoidMask,
-  type Leg,
-  type Snap,
-  arcsOfEdges,
-  dijkstra,
-  dijkstraMany,
-  edgeIndex,
-  snap,
-} from "./search";
+import { type AvoidMask, type Leg, type Snap, arcsOfEdges, dijkstraMany, edgeIndex, snap } from "./search";
 
 /**
  * Route distances over the imported road graphs (docs/routing.md): each import's graph with its
@@ -129,6 +120,7 @@ export function routeModes(
   destination: Position,
   modes: Mode[],
   avoid: AvoidMask = 0,
+  paths = false,
 ): RouteResult[] {
   const files = imports();
   return modes.map((mode) => {
@@ -140,11 +132,18 @@ export function routeModes(
       const to = from && snapPoint(p, destination, mode, avoid);
       if (!from || !to) continue;
       covered = true;
-      const leg = dijkstra(p.graph, mode, from, to, avoid);
+      const [leg] = dijkstraMany(p.graph, mode, from, [to], avoid, paths);
       if (!leg) continue;
       // The way to and from the road: walked (or driven) straight, at the mode's slowest pace.
       const access = from.distance + to.distance;
-      return { mode, leg: { meters: leg.meters + access, seconds: leg.seconds + access / ACCESS_MPS[mode] } };
+      return {
+        mode,
+        leg: {
+          meters: leg.meters + access,
+          seconds: leg.seconds + access / ACCESS_MPS[mode],
+          ...(leg.path && { path: [origin, ...leg.path, destination] }),
+        },
+      };
     }
     return { mode, unrouted: covered ? "no-route" : "no-roads" };
   });

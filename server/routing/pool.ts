@@ -112,8 +112,9 @@ export function routeInWorker(
   destination: Position,
   modes: Mode[],
   avoid: AvoidMask,
+  paths = false,
 ): Promise<RouteResult[]> {
-  return pool().run<RouteResult[]>({ kind: "route", origin, destination, modes, avoid });
+  return pool().run<RouteResult[]>({ kind: "route", origin, destination, modes, avoid, paths });
 }
 
 /** The matrix of fastest routes for one mode, computed in a routing worker. */

@@ -6,6 +6,7 @@ export const ROUTE_MODES = ["foot", "bike", "car", "transit"] as const;
 export type RouteMode = (typeof ROUTE_MODES)[number];
 export const AVOID = ["tolls", "highways", "ferries"] as const;
 export const UNITS = ["metric", "imperial"] as const;
+export const GEOMETRY = ["linestring", "polyline5", "polyline6"] as const;
 
 const units = z.preprocess(
   (v) => (v === undefined || v === "" ? "metric" : v),
@@ -19,6 +20,10 @@ export const distanceQuery = z.object({
   modes: choiceList(ROUTE_MODES).refine((m) => m !== undefined, `is required: ${ROUTE_MODES.join(", ")}`),
   units,
   avoid: choiceList(AVOID),
+  geometry: z.preprocess(
+    (v) => (v === "" ? undefined : v),
+    z.enum(GEOMETRY, { error: () => `must be ${GEOMETRY.join(", ")}` }).optional(),
+  ),
 });
 
 /** The most cells a matrix may have (origins × destinations). */

@@ -1,7 +1,8 @@
 import { describe, expect, it } from "vitest";
 import { type Barriers, type RoutableWay, buildGraph, turnRestrictionOf } from "./graph";
 import { type Mode, type Tags, wayProfile } from "./profiles";
-import { arcsOfEdges, dijkstra, edgeIndex, Heap, snap } from "./search";
+import { haversine } from "../geo/distance";
+import { arcsOfEdges, dijkstra, dijkstraMany, edgeIndex, Heap, snap } from "./search";
 
 /**
  * A synthetic network near 0°, 0° (0.001° ≈ 111 m), built by the test:
@@ -216,5 +217,32 @@ describe("turn restrictions (cars)", () => {
     expect(turnRestrictionOf({ "restriction:hgv": "no_left_turn" }, members)).toBeNull();
     const viaWay = members.map((m) => (m.role === "via" ? { ...m, type: "way" } : m));
     expect(turnRestrictionOf({ restriction: "no_left_turn" }, viaWay)).toBeNull();
+  });
+});
+
+describe("route lines", () => {
+  const lengthOf = (path: [number, number][]) =>
+    path.slice(1).reduce((sum, p, i) => sum + haversine(path[i]![0], path[i]![1], p[0], p[1]), 0);
+
+  it("follows the roads from the origin's point to the destination's, as long as the route", () => {
+    const from = on(4, 3, "car");
+    const to = on(3, 4, "car");
+    const [leg] = dijkstraMany(graph, "car", from, [to], 0, true);
+    const path = leg!.path!;
+    expect(path[0]).toEqual([from.lng, from.lat]);
+    expect(path[path.length - 1]).toEqual([to.lng, to.lat]);
+    // Round the block: through D, E (a shape point), A, B and C.
+    for (const node of [4, 5, 1, 2, 3]) expect(path).toContainEqual(NODES[node]);
+    expect(Math.abs(lengthOf(path) - leg!.meters)).toBeLessThan(1);
+  });
+
+  it("draws a trip along one edge as the stretch between the two points", () => {
+    const c = (lng: number) => snap(graph, index, arcs, lng, 0, "car", 50)!;
+    const [leg] = dijkstraMany(graph, "car", c(0.0003), [c(0.0015)], 0, true);
+    expect(leg!.path).toEqual([
+      [0.0003, 0],
+      [0.001, 0],
+      [0.0015, 0],
+    ]);
   });
 });

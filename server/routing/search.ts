@@ -189,6 +189,8 @@ export interface Leg {
   /** seconds of the fastest route, and its length in meters */
   seconds: number;
   meters: number;
+  /** with `paths`: the route's line, `[lng, lat]` from the origin's snapped point to the destination's */
+  path?: [number, number][];
 }
 
 /** Edges flagged with any of these bits are left out (FLAG_FERRY, FLAG_TOLL, FLAG_HIGHWAY). */
@@ -219,6 +221,7 @@ export function dijkstraMany(
   from: Snap,
   targets: Snap[],
   avoid: AvoidMask = 0,
+  paths = false,
 ): (Leg | undefined)[] {
   const secs = g.seconds[mode];
   const V = g.lng.length;
@@ -227,12 +230,17 @@ export function dijkstraMany(
   const turns = mode === "car" && g.turnBans.length > 0;
   const states = turns ? V + g.head.length : V;
   const stateOf = (arc: number) => (turns && g.restrictedVia[g.head[arc]!] ? V + arc : g.head[arc]!);
-  const { time, meters, done, touched, heap } = workspace(g, states);
+  const { time, meters, done, touched, heap, parent, prev } = workspace(g, states);
+  /** per target: the state its best route arrived from (-1: along the origin's edge) and the arc */
+  const via = targets.map(() => ({ state: -1, arc: -1 }));
   const allowed = (arc: number) => secs[arc]! !== Infinity && (g.flags[arc]! & avoid) === 0;
   const length = (arc: number) => g.edgeLength[g.edgeOf[arc]!]!;
   const best: (Leg | undefined)[] = targets.map(() => undefined);
-  const offer = (k: number, leg: Leg) => {
-    if (!best[k] || leg.seconds < best[k].seconds) best[k] = leg;
+  const offer = (k: number, leg: Leg, state = -1, arc = -1) => {
+    if (!best[k] || leg.seconds < best[k].seconds) {
+      best[k] = leg;
+      via[k] = { state, arc };
+    }
   };
   // Targets by the vertices they are reached from: each end of their edge, with the share left.
   const arrivals = new Map<number, { k: number; arc: number; share: number }[]>();
@@ -244,7 +252,7 @@ export function dijkstraMany(
     ] as const) {
       if (from.edge !== to.edge || !allowed(arc)) continue;
       const share = forward ? to.t - from.t : from.t - to.t;
-      if (share >= 0) offer(k, { seconds: share * secs[arc]!, meters: share * length(arc) });
+      if (share >= 0) offer(k, { seconds: share * secs[arc]!, meters: share * length(arc) }, -1, arc);
     }
     for (const [arc, share, tailArc] of [
       [to.forwardArc, to.t, to.backwardArc],
@@ -264,6 +272,8 @@ export function dijkstraMany(
     if (t < time[s]!) {
       if (time[s] === Infinity) touched.push(s);
       time[s] = t;
+      parent[s] = -1 - arc; // a start: the origin's arc
+      prev[s] = -1;
       meters[s] = share * length(arc);
       heap.push(s, t);
     }
@@ -282,7 +292,7 @@ export function dijkstraMany(
     const v = entered >= 0 ? g.head[entered]! : s;
     for (const { k, arc, share } of arrivals.get(v) ?? []) {
       if (entered >= 0 && banned(g.turnBans, entered, arc)) continue;
-      offer(k, { seconds: key + share * secs[arc]!, meters: meters[s]! + share * length(arc) });
+      offer(k, { seconds: key + share * secs[arc]!, meters: meters[s]! + share * length(arc) }, s, arc);
     }
     for (let a = g.firstArc[v]!; a < g.firstArc[v + 1]!; a++) {
       if (!allowed(a)) continue;
@@ -292,10 +302,17 @@ export function dijkstraMany(
       if (t < time[w]!) {
         if (time[w] === Infinity) touched.push(w);
         time[w] = t;
+        parent[w] = a;
+        prev[w] = s;
         meters[w] = meters[s]! + length(a);
         heap.push(w, t);
       }
     }
+  }
+  if (paths) {
+    best.forEach((leg, k) => {
+      if (leg) leg.path = pathOf(g, from, targets[k]!, via[k]!, parent, prev);
+    });
   }
   // Leave the workspace as it was found: only what this search touched is reset.
   for (const t of touched) {
@@ -308,6 +325,9 @@ export function dijkstraMany(
 }
 
 interface Workspace {
+  /** the arc into a state (-1 - arc: a start along the origin's edge), and the state before */
+  parent: Int32Array;
+  prev: Int32Array;
   time: Float64Array;
   meters: Float64Array;
   done: Uint8Array;
@@ -325,6 +345,8 @@ function workspace(g: RoadGraph, states: number): Workspace {
   let w = workspaces.get(g);
   if (!w || w.time.length < states) {
     w = {
+      parent: new Int32Array(states),
+      prev: new Int32Array(states),
       time: new Float64Array(states).fill(Infinity),
       meters: new Float64Array(states),
       done: new Uint8Array(states),
@@ -349,4 +371,74 @@ function banned(bans: Uint32Array, into: number, out: number): boolean {
     else hi = mid - 1;
   }
   return false;
+}
+
+/** The points of an edge's shape from share `t0` to share `t1` of its length (t1 < t0: backwards). */
+function shapeBetween(g: RoadGraph, edge: number, t0: number, t1: number): [number, number][] {
+  const first = g.edgeFirstPoint[edge]!;
+  const last = g.edgeFirstPoint[edge + 1]! - 1;
+  const length = g.edgeLength[edge]!;
+  // Distance along the edge at each shape point.
+  const at: number[] = [0];
+  for (let p = first; p < last; p++) {
+    at.push(
+      at[at.length - 1]! + haversine(g.pointLng[p]!, g.pointLat[p]!, g.pointLng[p + 1]!, g.pointLat[p + 1]!),
+    );
+  }
+  const pointAt = (t: number): [number, number] => {
+    const d = t * length;
+    let i = 0;
+    while (i < at.length - 2 && at[i + 1]! < d) i++;
+    const span = at[i + 1]! - at[i]!;
+    const f = span > 0 ? Math.min(1, Math.max(0, (d - at[i]!) / span)) : 0;
+    const p = first + i;
+    return [
+      g.pointLng[p]! + f * (g.pointLng[p + 1]! - g.pointLng[p]!),
+      g.pointLat[p]! + f * (g.pointLat[p + 1]! - g.pointLat[p]!),
+    ];
+  };
+  const out: [number, number][] = [pointAt(t0)];
+  const [lo, hi] = t0 <= t1 ? [t0, t1] : [t1, t0];
+  const inner: [number, number][] = [];
+  for (let i = 0; i <= last - first; i++) {
+    const t = length > 0 ? at[i]! / length : 0;
+    if (t > lo && t < hi) inner.push([g.pointLng[first + i]!, g.pointLat[first + i]!]);
+  }
+  out.push(...(t0 <= t1 ? inner : inner.reverse()), pointAt(t1));
+  return out;
+}
+
+/** The route's line: back from the arrival through the states' parents to the origin. */
+function pathOf(
+  g: RoadGraph,
+  from: Snap,
+  to: Snap,
+  via: { state: number; arc: number },
+  parent: Int32Array,
+  prev: Int32Array,
+): [number, number][] {
+  const forward = (arc: number) => g.reversed[arc] === 0;
+  // Along the origin's edge only.
+  if (via.state < 0) return shapeBetween(g, from.edge, from.t, to.t);
+  const arcs: number[] = [];
+  for (let s = via.state; ; s = prev[s]!) {
+    const p = parent[s]!;
+    if (p < 0) {
+      arcs.push(-1 - p);
+      break;
+    }
+    arcs.push(p);
+  }
+  arcs.reverse();
+  const line: [number, number][] = [];
+  const add = (points: [number, number][]) => {
+    for (const pt of points) {
+      const last = line[line.length - 1];
+      if (!last || last[0] !== pt[0] || last[1] !== pt[1]) line.push(pt);
+    }
+  };
+  add(shapeBetween(g, from.edge, from.t, forward(arcs[0]!) ? 1 : 0));
+  for (const a of arcs.slice(1)) add(shapeBetween(g, g.edgeOf[a]!, forward(a) ? 0 : 1, forward(a) ? 1 : 0));
+  add(shapeBetween(g, to.edge, forward(via.arc) ? 0 : 1, to.t));
+  return line;
 }

@@ -11,7 +11,15 @@ import type { AvoidMask } from "./search";
  */
 
 export type RouteJob =
-  | { kind: "route"; id: number; origin: Position; destination: Position; modes: Mode[]; avoid: AvoidMask }
+  | {
+      kind: "route";
+      id: number;
+      origin: Position;
+      destination: Position;
+      modes: Mode[];
+      avoid: AvoidMask;
+      paths: boolean;
+    }
   | {
       kind: "matrix";
       id: number;
@@ -26,7 +34,7 @@ parentPort!.on("message", (job: RouteJob) => {
   try {
     const results =
       job.kind === "route"
-        ? routeModes(job.origin, job.destination, job.modes, job.avoid)
+        ? routeModes(job.origin, job.destination, job.modes, job.avoid, job.paths)
         : routeMatrix(job.origins, job.destinations, job.mode, job.avoid);
     parentPort!.postMessage({ id: job.id, results });
   } catch (e) {

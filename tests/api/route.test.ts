@@ -62,6 +62,30 @@ describe("GET /v1/route/distance", () => {
     expect(Object.keys(r).sort()).toEqual(["bike", "car", "foot", "geodesic"]);
   });
 
+  it("draws the route as GeoJSON or an encoded polyline when asked", async () => {
+    const params = { origin: along(4, 3), destination: along(3, 4), modes: "car" };
+    const line = await routes({ ...params, geometry: "linestring" });
+    const geometry = (line.car as { geometry: { type: string; coordinates: [number, number][] } }).geometry;
+    expect(geometry.type).toBe("LineString");
+    // From the origin round the block (through A at Roadland's corner) to the destination.
+    expect(geometry.coordinates[0]).toEqual(
+      along(4, 3)
+        .split(",")
+        .map(Number)
+        .reverse()
+        .map((x) => Math.round(x * 1e6) / 1e6),
+    );
+    expect(geometry.coordinates).toContainEqual([roadland(1).lng, roadland(1).lat]);
+    const poly = await routes({ ...params, geometry: "polyline6" });
+    expect((poly.car as { geometry: { polyline: string } }).geometry.polyline).toMatch(/^[\x3f-\x7e]+$/);
+    expect((await routes(params)).car).not.toHaveProperty("geometry");
+    expectError(
+      await api("GET", `/v1/route/distance?${new URLSearchParams({ ...params, geometry: "svg" })}`),
+      400,
+      "geometry",
+    );
+  });
+
   it("answers imperial units in feet and miles", async () => {
     const r = await routes({
       origin: along(1, 2),

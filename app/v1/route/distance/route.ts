@@ -3,12 +3,22 @@ import { handler, otherMethods, reply } from "@/server/http/handler";
 import { geodesicMeters } from "@/server/routing/engine";
 import { routeInWorker } from "@/server/routing/pool";
 import { distanceOf, durationOf } from "@/server/routing/format";
+import { encodePolyline } from "@/server/routing/polyline";
 import { FLAG_FERRY, FLAG_HIGHWAY, FLAG_TOLL } from "@/server/routing/graph";
 import type { Mode } from "@/server/routing/profiles";
 import { distanceQuery } from "@/server/routing/schema";
 
 export { OPTIONS } from "@/server/http/handler";
 export const { POST, PUT, PATCH, DELETE } = otherMethods("GET");
+
+/** A route's line as asked: GeoJSON, or an encoded polyline of 5 or 6 digits. */
+function geometryOf(path: Position[], form: "linestring" | "polyline5" | "polyline6") {
+  const rounded = path.map(
+    ([lng, lat]) => [Math.round(lng * 1e6) / 1e6, Math.round(lat * 1e6) / 1e6] as Position,
+  );
+  if (form === "linestring") return { type: "LineString", coordinates: rounded };
+  return { polyline: encodePolyline(rounded, form === "polyline5" ? 5 : 6) };
+}
 
 const AVOID_FLAGS = { tolls: FLAG_TOLL, highways: FLAG_HIGHWAY, ferries: FLAG_FERRY };
 
@@ -35,10 +45,14 @@ export const GET = handler(
     const routes: Record<string, unknown> = {
       geodesic: { distance: distanceOf(geodesicMeters(origin, destination), q.units) },
     };
-    for (const r of await routeInWorker(origin, destination, road, avoid)) {
+    for (const r of await routeInWorker(origin, destination, road, avoid, !!q.geometry)) {
       routes[r.mode] =
         "leg" in r
-          ? { distance: distanceOf(r.leg.meters, q.units), duration: durationOf(r.leg.seconds) }
+          ? {
+              distance: distanceOf(r.leg.meters, q.units),
+              duration: durationOf(r.leg.seconds),
+              ...(q.geometry && r.leg.path && { geometry: geometryOf(r.leg.path, q.geometry) }),
+            }
           : { unavailable: UNROUTED[r.unrouted] };
     }
     if (modes.includes("transit")) routes.transit = { unavailable: UNROUTED.transit };
