@@ -11,7 +11,9 @@ import type { GeoAddress, Geofence, Place, RegionObject } from "@/lib/types";
 import { Basemap, type TileConfig } from "./basemap";
 import { PLACE_COLOR } from "./imported-layer";
 import { AddressResultsLayer } from "./address-results-layer";
-import { AddressSearch } from "./address-search";
+import { AddressSearch, addressPoint } from "./address-search";
+import { RouteLayer } from "./route-layer";
+import { type RouteAnswers, RoutePanel } from "./route-panel";
 
 interface ContextAnswer {
   context: {
@@ -50,7 +52,8 @@ interface IpAnswer {
 
 /**
  * Try context and reverse geocoding (click the map), forward geocoding and autocomplete (the
- * search box on the map), place search and IP geocoding, with the results on the map.
+ * search box on the map), route distance, place search and IP geocoding, with the results on
+ * the map.
  */
 export default function Playground({ tiles }: { tiles: TileConfig }) {
   const [point, setPoint] = useState<[number, number] | null>(null);
@@ -59,6 +62,7 @@ export default function Playground({ tiles }: { tiles: TileConfig }) {
     results: [],
     chosen: null,
   });
+  const [routes, setRoutes] = useState<RouteAnswers | null>(null);
   const context = useMutation({
     mutationFn: ([lat, lng]: [number, number]) =>
       call<ContextAnswer>("GET", `/v1/context?coordinates=${lat},${lng}`).then((r) => r.context),
@@ -132,6 +136,7 @@ export default function Playground({ tiles }: { tiles: TileConfig }) {
             </CircleMarker>
           ))}
           <AddressResultsLayer results={found.results} chosen={found.chosen} />
+          <RouteLayer routes={routes} />
           {ipPoint && (
             <CircleMarker center={ipPoint} radius={9} pathOptions={{ color: "#b45309", fillOpacity: 0.6 }}>
               <Popup>
@@ -141,7 +146,15 @@ export default function Playground({ tiles }: { tiles: TileConfig }) {
           )}
         </MapContainer>
         <div className="absolute top-3 right-3 z-[1000]">
-          <AddressSearch map={map} onResults={(results, chosen) => setFound({ results, chosen })} />
+          <AddressSearch
+            map={map}
+            onResults={(results, chosen) => {
+              setFound({ results, chosen });
+              // A chosen answer is the picked point too: its context, and a route's end.
+              const p = chosen && addressPoint(chosen);
+              if (p) pick(p[0], p[1]);
+            }}
+          />
         </div>
       </div>
       <aside
@@ -206,6 +219,7 @@ export default function Playground({ tiles }: { tiles: TileConfig }) {
             </dl>
           )}
         </section>
+        <RoutePanel point={point} onRoutes={setRoutes} />
         <section aria-labelledby="places-title" className="space-y-2">
           <h2 id="places-title" className="text-lg font-semibold">
             Place search

@@ -1,0 +1,137 @@
+"use client";
+
+import { useMutation } from "@tanstack/react-query";
+import { useState } from "react";
+import { ErrorNote } from "@/components/dashboard/error-note";
+import { call } from "@/lib/api-client";
+
+export const ROUTE_COLORS: Record<string, string> = { car: "#dc2626", bike: "#16a34a", foot: "#2563eb" };
+const MODES = ["car", "bike", "foot", "transit"] as const;
+
+interface Measure {
+  value: number;
+  text: string;
+}
+
+export interface RouteAnswer {
+  distance?: Measure;
+  duration?: Measure;
+  geometry?: { type: "LineString"; coordinates: [number, number][] };
+  unavailable?: string;
+}
+
+export type RouteAnswers = Record<string, RouteAnswer>;
+
+const asText = (p: [number, number] | null) => (p ? `${p[0].toFixed(5)},${p[1].toFixed(5)}` : "");
+
+/**
+ * The playground's route section: origin and destination (typed, or the point picked on the map
+ * or chosen in the search box), modes and units; GET /v1/route/distance with the route's line,
+ * each mode's distance and duration listed (or why it has none) and its line given to the map.
+ */
+export function RoutePanel({
+  point,
+  onRoutes,
+}: {
+  point: [number, number] | null;
+  onRoutes: (routes: RouteAnswers | null) => void;
+}) {
+  const [origin, setOrigin] = useState("");
+  const [destination, setDestination] = useState("");
+  const [modes, setModes] = useState<string[]>(["car", "foot"]);
+  const [units, setUnits] = useState("metric");
+  const route = useMutation({
+    mutationFn: () =>
+      call<{ routes: RouteAnswers }>(
+        "GET",
+        `/v1/route/distance?${new URLSearchParams({ origin, destination, modes: modes.join(","), units, geometry: "linestring" })}`,
+      ).then((r) => r.routes),
+    onSuccess: (routes) => onRoutes(routes),
+    onError: () => onRoutes(null),
+  });
+  const field = (label: string, value: string, set: (v: string) => void) => (
+    <label className="block space-y-0.5">
+      <span className="block text-slate-600">{label}</span>
+      <span className="flex gap-2">
+        <input
+          value={value}
+          onChange={(e) => set(e.target.value)}
+          placeholder="latitude, longitude"
+          aria-label={label}
+          className="min-w-0 flex-1 rounded border border-slate-300 px-2 py-1"
+        />
+        <button
+          type="button"
+          disabled={!point}
+          onClick={() => set(asText(point))}
+          className="rounded border border-slate-300 px-2 py-1 disabled:opacity-50"
+          aria-label={`${label}: the picked point`}
+        >
+          Picked point
+        </button>
+      </span>
+    </label>
+  );
+  return (
+    <section aria-labelledby="route-title" className="space-y-2">
+      <h2 id="route-title" className="text-lg font-semibold">
+        Route distance
+      </h2>
+      <p className="text-sm text-slate-600">
+        Pick points on the map (or choose a search result), then route over the imported roads.
+      </p>
+      <form
+        className="space-y-2 text-sm"
+        onSubmit={(e) => {
+          e.preventDefault();
+          route.mutate();
+        }}
+      >
+        {field("Origin", origin, setOrigin)}
+        {field("Destination", destination, setDestination)}
+        <fieldset className="flex flex-wrap gap-3">
+          <legend className="sr-only">Modes</legend>
+          {MODES.map((m) => (
+            <label key={m} className="flex items-center gap-1">
+              <input
+                type="checkbox"
+                checked={modes.includes(m)}
+                onChange={(e) => setModes(e.target.checked ? [...modes, m] : modes.filter((x) => x !== m))}
+              />
+              {m}
+            </label>
+          ))}
+          <select
+            aria-label="Units"
+            value={units}
+            onChange={(e) => setUnits(e.target.value)}
+            className="rounded border border-slate-300 px-1"
+          >
+            <option value="metric">metric</option>
+            <option value="imperial">imperial</option>
+          </select>
+        </fieldset>
+        <button
+          type="submit"
+          disabled={!origin || !destination || !modes.length || route.isPending}
+          className="rounded bg-slate-900 px-3 py-1.5 text-white disabled:opacity-50"
+        >
+          Route
+        </button>
+      </form>
+      <ErrorNote error={route.error} />
+      {route.data && (
+        <dl aria-label="Routes" className="grid grid-cols-[5rem_1fr] gap-y-1 text-sm">
+          {Object.entries(route.data).map(([mode, r]) => (
+            <div key={mode} className="contents">
+              <dt className="font-medium" style={{ color: ROUTE_COLORS[mode] }}>
+                {mode}
+              </dt>
+              <dd>{r.unavailable ?? [r.distance?.text, r.duration?.text].filter(Boolean).join(" · ")}</dd>
+            </div>
+          ))}
+        </dl>
+      )}
+    </section>
+  );
+}

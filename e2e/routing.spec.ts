@@ -1,0 +1,52 @@
+import { mkdtempSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { expect, test } from "@playwright/test";
+import { importOsm } from "../server/geodata/osm-import";
+import { writeOsmPbf } from "../tests/support/osm-pbf";
+import { roadland, roadlandOsm } from "../tests/support/road-fixture";
+import { api, consoleErrors, serverKeys, signIn } from "./support";
+
+/** The playground's route section on Roadland (tests/support/road-fixture.ts). */
+
+const point = (node: number, towards: number) => {
+  const [p, q] = [roadland(node), roadland(towards)];
+  return `${(p.lat + 0.02 * (q.lat - p.lat)).toFixed(6)},${(p.lng + 0.02 * (q.lng - p.lng)).toFixed(6)}`;
+};
+
+test.beforeAll(async () => {
+  const pbf = path.join(mkdtempSync(path.join(tmpdir(), "roadland-")), "roadland.osm.pbf");
+  writeOsmPbf(pbf, roadlandOsm());
+  await importOsm(pbf, { dir: serverKeys().geodataDir });
+  await expect
+    .poll(async () => {
+      const res = await api(
+        "GET",
+        `/v1/route/distance?origin=${point(1, 2)}&destination=${point(4, 3)}&modes=car`,
+      );
+      return (res.body.routes as { car?: { distance?: unknown } } | undefined)?.car?.distance !== undefined;
+    })
+    .toBe(true);
+});
+
+test("an analyst routes by car and on foot in the playground and sees both lines", async ({ page }) => {
+  const errors = consoleErrors(page);
+  await signIn(page, "analyst");
+  await page.getByRole("link", { name: "Playground", exact: true }).click();
+  await page.getByLabel("Origin", { exact: true }).fill(point(4, 3));
+  await page.getByLabel("Destination", { exact: true }).fill(point(3, 4));
+  await page.getByRole("button", { name: "Route", exact: true }).click();
+  const results = page.getByLabel("Routes");
+  // By car round the one-way block (about 555 m), on foot straight down (about 111 m).
+  await expect(results).toContainText(/car\s*5\d\d m · \d+ min/);
+  await expect(results).toContainText(/foot\s*1\d\d m · \d+ min/);
+  await expect(page.locator(".leaflet-overlay-pane path.leaflet-interactive")).toHaveCount(2);
+  // The map shows the lines where they are.
+  await page.getByRole("region", { name: "Playground map" }).evaluate(() => undefined);
+  await page.screenshot({ path: "test-results/e2e/routing-playground.png" });
+  // Transit has no timetables: said so, not invented.
+  await page.getByRole("checkbox", { name: "transit" }).check();
+  await page.getByRole("button", { name: "Route", exact: true }).click();
+  await expect(results).toContainText(/transit\s*no transit timetables/);
+  expect(errors).toEqual([]);
+});
