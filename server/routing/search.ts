@@ -265,6 +265,11 @@ export function dijkstraMany(
       list.push({ k, arc, share });
     }
   });
+  // The lower bound: straight to the single target at the mode's fastest speed on this graph
+  // (consistent, so the first time a state is taken its time is final). Several targets: 0.
+  const goal = targets.length === 1 ? targets[0]! : undefined;
+  const fastest = goal ? fastestSpeed(g, mode) : 0;
+  const remaining = (v: number) => (goal ? haversine(g.lng[v]!, g.lat[v]!, goal.lng, goal.lat) / fastest : 0);
   const start = (arc: number, share: number) => {
     if (!allowed(arc)) return;
     const s = stateOf(arc);
@@ -275,7 +280,7 @@ export function dijkstraMany(
       parent[s] = -1 - arc; // a start: the origin's arc
       prev[s] = -1;
       meters[s] = share * length(arc);
-      heap.push(s, t);
+      heap.push(s, t + remaining(g.head[arc]!));
     }
   };
   start(from.forwardArc, 1 - from.t);
@@ -283,11 +288,13 @@ export function dijkstraMany(
   /** The slowest of the targets' best routes so far (Infinity while one has none). */
   const bound = () => best.reduce((m, leg) => Math.max(m, leg ? leg.seconds : Infinity), 0);
   while (heap.size) {
-    const key = heap.peekKey();
+    const f = heap.peekKey();
     const s = heap.pop();
     if (done[s]) continue;
     done[s] = 1;
-    if (key >= bound()) break;
+    // A* with one target: the heap orders by time so far plus a lower bound of the time left.
+    if (f >= bound()) break;
+    const key = time[s]!;
     const entered = s >= V ? s - V : -1;
     const v = entered >= 0 ? g.head[entered]! : s;
     for (const { k, arc, share } of arrivals.get(v) ?? []) {
@@ -305,7 +312,7 @@ export function dijkstraMany(
         parent[w] = a;
         prev[w] = s;
         meters[w] = meters[s]! + length(a);
-        heap.push(w, t);
+        heap.push(w, t + remaining(g.head[a]!));
       }
     }
   }
@@ -441,4 +448,23 @@ function pathOf(
   for (const a of arcs.slice(1)) add(shapeBetween(g, g.edgeOf[a]!, forward(a) ? 0 : 1, forward(a) ? 1 : 0));
   add(shapeBetween(g, to.edge, forward(via.arc) ? 0 : 1, to.t));
   return line;
+}
+
+const fastestSpeeds = new WeakMap<RoadGraph, Partial<Record<Mode, number>>>();
+
+/** The fastest any arc of the graph is travelled by a mode (m/s), computed once. */
+function fastestSpeed(g: RoadGraph, mode: Mode): number {
+  let known = fastestSpeeds.get(g);
+  if (!known) fastestSpeeds.set(g, (known = {}));
+  let v = known[mode];
+  if (v === undefined) {
+    v = 0.1;
+    const secs = g.seconds[mode];
+    for (let a = 0; a < secs.length; a++) {
+      const t = secs[a]!;
+      if (t > 0 && t !== Infinity) v = Math.max(v, g.edgeLength[g.edgeOf[a]!]! / t);
+    }
+    known[mode] = v = v * 1.0001; // float32 times: keep the bound a bound
+  }
+  return v;
 }

@@ -1,0 +1,51 @@
+import { existsSync, mkdtempSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { beforeAll, describe, expect, it } from "vitest";
+import { GeodataFile } from "../db/sqlite/geodata";
+import { importOsm } from "../geodata/osm-import";
+import type { RoadGraph } from "./graph";
+import { MODES } from "./profiles";
+import { type Snap, arcsOfEdges, dijkstraMany, edgeIndex, snap } from "./search";
+
+/**
+ * Routing on the shared Andorra extract (skipped when ../shared/data is absent): the A* that
+ * answers single routes must agree with the plain Dijkstra (the same search without its lower
+ * bound: asked for two targets) on random trips, for every mode, and routes are never shorter
+ * than the straight line.
+ */
+
+const shared = path.resolve("../shared/data/osm/andorra-2021.osm.pbf");
+
+describe.runIf(existsSync(shared))("routing on Andorra (shared extract)", () => {
+  let g: RoadGraph;
+  beforeAll(async () => {
+    const dir = mkdtempSync(path.join(tmpdir(), "routing-"));
+    const summary = await importOsm(shared, { dir });
+    g = new GeodataFile(summary.file).roadGraph()!;
+  }, 60_000);
+
+  it("answers every random trip as the Dijkstra does, never shorter than the straight line", () => {
+    const index = edgeIndex(g);
+    const arcs = arcsOfEdges(g);
+    let seed = 42;
+    const random = () => (seed = (seed * 16807) % 2147483647) / 2147483647;
+    for (const mode of MODES) {
+      let compared = 0;
+      while (compared < 150) {
+        const point = () => snap(g, index, arcs, 1.5 + random() * 0.06, 42.5 + random() * 0.03, mode, 300);
+        const [a, b] = [point(), point()] as [Snap | undefined, Snap | undefined];
+        if (!a || !b) continue;
+        compared++;
+        const [astar] = dijkstraMany(g, mode, a, [b]);
+        const [plain] = dijkstraMany(g, mode, a, [b, b]);
+        expect(astar === undefined, `${mode} trip ${compared}`).toBe(plain === undefined);
+        if (astar && plain) {
+          expect(astar.seconds, `${mode} trip ${compared}`).toBeCloseTo(plain.seconds, 6);
+          const straight = Math.hypot((b.lng - a.lng) * 82_000, (b.lat - a.lat) * 111_000);
+          expect(plain.meters).toBeGreaterThan(straight * 0.99);
+        }
+      }
+    }
+  });
+});
