@@ -9,6 +9,7 @@ import { areaFieldsOf } from "./areas";
 import { embeddedCandidates } from "./embedded-names";
 import { fold, indexTokens, nameKey, queryTerms, words } from "./normalize";
 import { parseAddress } from "./parse";
+import { anyOf, quote } from "./text-query";
 import { TypoIndex } from "./typos";
 
 /**
@@ -183,13 +184,10 @@ function termsOf(text: string, prefix: boolean, files: GeodataFile[]): Term[] {
   return terms;
 }
 
-const quote = (token: string) => `"${token.replace(/"/g, '""')}"`;
-
 /** The FTS5 expression for one term, in the columns its role allows. */
 function termExpression(t: Term): string {
-  const tokens = [...t.alternatives, ...t.corrections].map((a) => `${quote(a)}${t.prefix ? " *" : ""}`);
   const scope = t.role === "number" ? "number : " : t.role === "postcode" ? "area : " : "";
-  return `${scope}(${tokens.join(" OR ")})`;
+  return `${scope}${anyOf([...t.alternatives, ...t.corrections], t.prefix)}`;
 }
 
 /** All the terms, and at least one of the word terms in the name. */
@@ -204,10 +202,8 @@ function expression(terms: Term[]): string | undefined {
       " AND ",
     );
   }
-  const nameTokens = anchor.flatMap((t) =>
-    [...t.alternatives, ...t.corrections].map((a) => `${quote(a)}${t.prefix ? " *" : ""}`),
-  );
-  return [...terms.map(termExpression), `name : (${nameTokens.join(" OR ")})`].join(" AND ");
+  const inName = anchor.map((t) => anyOf([...t.alternatives, ...t.corrections], t.prefix)).join(" OR ");
+  return [...terms.map(termExpression), `name : (${inName})`].join(" AND ");
 }
 
 /**
