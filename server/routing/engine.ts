@@ -5,7 +5,16 @@ import { imports } from "../geodata/store";
 import { processOnce } from "../process-once";
 import type { RoadGraph } from "./graph";
 import { MODES, type Mode } from "./profiles";
-import { type AvoidMask, type Leg, type Snap, arcsOfEdges, dijkstraMany, edgeIndex, snap } from "./search";
+import {
+  type AvoidMask,
+  type Leg,
+  type Snap,
+  arcsOfEdges,
+  dijkstraMany,
+  edgeIndex,
+  fastestRoute,
+  snap,
+} from "./search";
 
 /**
  * Route distances over the imported road graphs (docs/routing.md): each import's graph with its
@@ -29,7 +38,7 @@ interface Prepared {
 const prepared = processOnce("road-graphs", () => new WeakMap<GeodataFile, Prepared | null>());
 
 /** Union-find over the vertices joined by the mode's arcs; each edge's component and the biggest. */
-function componentsOf(g: RoadGraph, mode: Mode): { of: Uint32Array; main: number } {
+function componentsOf(g: RoadGraph, arcs: Uint32Array, mode: Mode): { of: Uint32Array; main: number } {
   const V = g.lng.length;
   const parent = new Uint32Array(V);
   for (let v = 0; v < V; v++) parent[v] = v;
@@ -51,11 +60,8 @@ function componentsOf(g: RoadGraph, mode: Mode): { of: Uint32Array; main: number
   const E = g.edgeLength.length;
   const of = new Uint32Array(E);
   const size = new Map<number, number>();
-  const tailOf = new Uint32Array(g.head.length);
-  for (let v = 0; v < V; v++) for (let a = g.firstArc[v]!; a < g.firstArc[v + 1]!; a++) tailOf[a] = v;
-  const arcs = arcsOfEdges(g);
   for (let e = 0; e < E; e++) {
-    const root = find(tailOf[arcs[2 * e]!]!);
+    const root = find(g.head[arcs[2 * e]!]!); // an end of the edge: its forward arc's head
     of[e] = root;
     size.set(root, (size.get(root) ?? 0) + g.edgeLength[e]!);
   }
@@ -70,17 +76,12 @@ function componentsOf(g: RoadGraph, mode: Mode): { of: Uint32Array; main: number
 function prepare(file: GeodataFile): Prepared | null {
   if (prepared.has(file)) return prepared.get(file)!;
   const graph = file.roadGraph();
-  const p =
-    graph && graph.edgeLength.length
-      ? {
-          graph,
-          index: edgeIndex(graph),
-          arcs: arcsOfEdges(graph),
-          components: Object.fromEntries(
-            MODES.map((m) => [m, componentsOf(graph, m)]),
-          ) as Prepared["components"],
-        }
-      : null;
+  let p: Prepared | null = null;
+  if (graph && graph.edgeLength.length) {
+    const arcs = arcsOfEdges(graph);
+    const components = Object.fromEntries(MODES.map((m) => [m, componentsOf(graph, arcs, m)]));
+    p = { graph, index: edgeIndex(graph), arcs, components: components as Prepared["components"] };
+  }
   prepared.set(file, p);
   return p;
 }
@@ -132,7 +133,7 @@ export function routeModes(
       const to = from && snapPoint(p, destination, mode, avoid);
       if (!from || !to) continue;
       covered = true;
-      const [leg] = dijkstraMany(p.graph, mode, from, [to], avoid, paths);
+      const leg = fastestRoute(p.graph, mode, from, to, { avoid, paths });
       if (!leg) continue;
       // The way to and from the road: walked (or driven) straight, at the mode's slowest pace.
       const access = from.distance + to.distance;
@@ -172,7 +173,7 @@ export function routeMatrix(
     const reachable = targets.filter((t): t is Snap => !!t);
     for (const { i, from } of waiting) {
       if (!from) continue;
-      const legs = dijkstraMany(p.graph, mode, from, reachable, avoid);
+      const legs = dijkstraMany(p.graph, mode, from, reachable, { avoid });
       let next = 0;
       rows[i] = targets.map((to): Cell => {
         if (!to) return { unrouted: "no-roads" };

@@ -227,7 +227,7 @@ describe("route lines", () => {
   it("follows the roads from the origin's point to the destination's, as long as the route", () => {
     const from = on(4, 3, "car");
     const to = on(3, 4, "car");
-    const [leg] = dijkstraMany(graph, "car", from, [to], 0, true);
+    const [leg] = dijkstraMany(graph, "car", from, [to], { paths: true });
     const path = leg!.path!;
     expect(path[0]).toEqual([from.lng, from.lat]);
     expect(path[path.length - 1]).toEqual([to.lng, to.lat]);
@@ -238,7 +238,7 @@ describe("route lines", () => {
 
   it("draws a trip along one edge as the stretch between the two points", () => {
     const c = (lng: number) => snap(graph, index, arcs, lng, 0, "car", 50)!;
-    const [leg] = dijkstraMany(graph, "car", c(0.0003), [c(0.0015)], 0, true);
+    const [leg] = dijkstraMany(graph, "car", c(0.0003), [c(0.0015)], { paths: true });
     expect(leg!.path).toEqual([
       [0.0003, 0],
       [0.001, 0],

@@ -196,10 +196,18 @@ export interface Leg {
 /** Edges flagged with any of these bits are left out (FLAG_FERRY, FLAG_TOLL, FLAG_HIGHWAY). */
 export type AvoidMask = number;
 
+/** What a search leaves out, and what it returns beyond times and lengths. */
+export interface SearchOptions {
+  avoid?: AvoidMask;
+  /** each route's line (Leg.path) */
+  paths?: boolean;
+  /** A* towards a single target (the served route); without it, the plain Dijkstra */
+  goalDirected?: boolean;
+}
+
 /**
- * The fastest route between two snapped points for a mode (plain Dijkstra: the oracle), or
- * undefined when none exists. Starts from the origin's virtual vertex along its edge's arcs the
- * mode may use; ends on the destination's edge part-way.
+ * The fastest route between two snapped points for a mode by plain Dijkstra: the oracle the
+ * served search (fastestRoute) is tested against. Undefined when none exists.
  */
 export function dijkstra(
   g: RoadGraph,
@@ -208,20 +216,31 @@ export function dijkstra(
   to: Snap,
   avoid: AvoidMask = 0,
 ): Leg | undefined {
-  return dijkstraMany(g, mode, from, [to], avoid)[0];
+  return dijkstraMany(g, mode, from, [to], { avoid })[0];
+}
+
+/** The fastest route between two snapped points for a mode, by A*: what the API answers. */
+export function fastestRoute(
+  g: RoadGraph,
+  mode: Mode,
+  from: Snap,
+  to: Snap,
+  options: Omit<SearchOptions, "goalDirected"> = {},
+): Leg | undefined {
+  return dijkstraMany(g, mode, from, [to], { ...options, goalDirected: true })[0];
 }
 
 /**
  * The fastest routes from one snapped point to several (the matrix's rows): one search that
- * stops once every target's best route is settled.
+ * stops once every target's best route is settled. Starts from the origin's virtual vertex
+ * along its edge's arcs the mode may use; ends on each destination's edge part-way.
  */
 export function dijkstraMany(
   g: RoadGraph,
   mode: Mode,
   from: Snap,
   targets: Snap[],
-  avoid: AvoidMask = 0,
-  paths = false,
+  { avoid = 0, paths = false, goalDirected = false }: SearchOptions = {},
 ): (Leg | undefined)[] {
   const secs = g.seconds[mode];
   const V = g.lng.length;
@@ -266,8 +285,8 @@ export function dijkstraMany(
     }
   });
   // The lower bound: straight to the single target at the mode's fastest speed on this graph
-  // (consistent, so the first time a state is taken its time is final). Several targets: 0.
-  const goal = targets.length === 1 ? targets[0]! : undefined;
+  // (consistent, so the first time a state is taken its time is final). Otherwise 0: Dijkstra.
+  const goal = goalDirected && targets.length === 1 ? targets[0]! : undefined;
   const fastest = goal ? fastestSpeed(g, mode) : 0;
   const remaining = (v: number) => (goal ? haversine(g.lng[v]!, g.lat[v]!, goal.lng, goal.lat) / fastest : 0);
   const start = (arc: number, share: number) => {
