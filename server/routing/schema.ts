@@ -1,10 +1,30 @@
 import { z } from "zod";
 import { type Coordinate, choiceList, coordinatePair, parseCoordinate } from "../http/fields";
+import { FLAG_FERRY, FLAG_HIGHWAY, FLAG_TOLL } from "./graph";
+import type { AvoidMask } from "./search";
 
 /** The modes the route endpoints take: the road modes and transit (docs/routing.md). */
 export const ROUTE_MODES = ["foot", "bike", "car", "transit"] as const;
 export type RouteMode = (typeof ROUTE_MODES)[number];
 export const AVOID = ["tolls", "highways", "ferries"] as const;
+
+const AVOID_FLAGS: Record<(typeof AVOID)[number], number> = {
+  tolls: FLAG_TOLL,
+  highways: FLAG_HIGHWAY,
+  ferries: FLAG_FERRY,
+};
+
+/** The `avoid` parameter as the search's mask of edge flags. */
+export const avoidMask = (avoid: readonly (typeof AVOID)[number][] = []): AvoidMask =>
+  avoid.reduce((mask, a) => mask | AVOID_FLAGS[a], 0);
+
+/** Why a mode has no answer, as the route endpoints say it (`{unavailable}`). */
+export const UNAVAILABLE = {
+  "no-roads":
+    "no imported roads near the origin and the destination (npm run import); only the geodesic is known",
+  "no-route": "no route between the origin and the destination on the imported roads",
+  transit: "no transit timetables are imported; only the geodesic is known",
+} as const;
 export const UNITS = ["metric", "imperial"] as const;
 export const GEOMETRY = ["linestring", "polyline5", "polyline6"] as const;
 

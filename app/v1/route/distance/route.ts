@@ -4,9 +4,8 @@ import { geodesicMeters } from "@/server/routing/engine";
 import { routeInWorker } from "@/server/routing/pool";
 import { distanceOf, durationOf } from "@/server/routing/format";
 import { encodePolyline } from "@/server/routing/polyline";
-import { FLAG_FERRY, FLAG_HIGHWAY, FLAG_TOLL } from "@/server/routing/graph";
 import type { Mode } from "@/server/routing/profiles";
-import { distanceQuery } from "@/server/routing/schema";
+import { UNAVAILABLE, avoidMask, distanceQuery } from "@/server/routing/schema";
 
 export { OPTIONS } from "@/server/http/handler";
 export const { POST, PUT, PATCH, DELETE } = otherMethods("GET");
@@ -20,15 +19,6 @@ function geometryOf(path: Position[], form: "linestring" | "polyline5" | "polyli
   return { polyline: encodePolyline(rounded, form === "polyline5" ? 5 : 6) };
 }
 
-const AVOID_FLAGS = { tolls: FLAG_TOLL, highways: FLAG_HIGHWAY, ferries: FLAG_FERRY };
-
-const UNROUTED = {
-  "no-roads":
-    "no imported roads near the origin and the destination (npm run import); only the geodesic is known",
-  "no-route": "no route between the origin and the destination on the imported roads",
-  transit: "no transit timetables are imported; only the geodesic is known",
-};
-
 /**
  * GET /v1/route/distance (docs/api.md#route-distance): the geodesic, and per mode asked the
  * distance and duration of the fastest route over the imported roads, or `unavailable` with the
@@ -39,7 +29,7 @@ export const GET = handler(
   async ({ query: q }) => {
     const origin: Position = [q.origin.longitude, q.origin.latitude];
     const destination: Position = [q.destination.longitude, q.destination.latitude];
-    const avoid = (q.avoid ?? []).reduce((mask, a) => mask | AVOID_FLAGS[a], 0);
+    const avoid = avoidMask(q.avoid);
     const modes = q.modes!;
     const road = modes.filter((m): m is Mode => m !== "transit");
     const routes: Record<string, unknown> = {
@@ -53,9 +43,9 @@ export const GET = handler(
               duration: durationOf(r.leg.seconds),
               ...(q.geometry && r.leg.path && { geometry: geometryOf(r.leg.path, q.geometry) }),
             }
-          : { unavailable: UNROUTED[r.unrouted] };
+          : { unavailable: UNAVAILABLE[r.unrouted] };
     }
-    if (modes.includes("transit")) routes.transit = { unavailable: UNROUTED.transit };
+    if (modes.includes("transit")) routes.transit = { unavailable: UNAVAILABLE.transit };
     return reply({ routes });
   },
 );
