@@ -1,7 +1,7 @@
 import { existsSync, mkdirSync } from "node:fs";
 import path from "node:path";
 import { databaseFile } from "../server/config/database-url";
-import { GeodataFile } from "../server/db/sqlite/geodata";
+import { type AddressRecord, GeodataFile } from "../server/db/sqlite/geodata";
 import { destination } from "../server/geo/distance";
 import { importOsm } from "../server/geodata/osm-import";
 import { rng } from "./geofence-data";
@@ -14,16 +14,9 @@ import type { Bench } from "./suite";
  * no-op route measured in the same run is the floor.
  */
 
-const EXTRACT = path.resolve("../shared/data/osm/liechtenstein-2021.osm.pbf");
+type Address = AddressRecord & { street: string };
 
-interface Row {
-  number: string;
-  street: string;
-  postcode: string | null;
-  city: string | null;
-  lng: number;
-  lat: number;
-}
+const EXTRACT = path.resolve("../shared/data/osm/liechtenstein-2021.osm.pbf");
 
 export async function geocodingSuite(b: Bench): Promise<void> {
   if (!existsSync(EXTRACT)) {
@@ -34,9 +27,7 @@ export async function geocodingSuite(b: Bench): Promise<void> {
   mkdirSync(geodata, { recursive: true });
   const summary = await importOsm(EXTRACT, { dir: geodata });
   const file = new GeodataFile(summary.file);
-  const rows = file.db
-    .prepare(`SELECT number, street, postcode, city, lng, lat FROM addresses WHERE street IS NOT NULL`)
-    .all() as Row[];
+  const rows = file.streetAddresses();
   file.close();
   const secret = { authorization: b.server.keys.secret };
   const get = async (p: string) =>
@@ -55,10 +46,10 @@ export async function geocodingSuite(b: Bench): Promise<void> {
   const pick = rng(11);
   const any = () => rows[Math.floor(pick() * rows.length)]!;
   const forms = [
-    (r: Row) => `${r.street} ${r.number}, ${r.city ?? r.postcode ?? ""}`,
-    (r: Row) => `${r.number} ${r.street} ${r.postcode ?? r.city ?? ""}`,
-    (r: Row) => `${r.street} ${r.number} ${r.postcode ?? ""} ${r.city ?? ""}`.toLowerCase(),
-    (r: Row) => `${r.street} ${r.number}, ${[r.postcode, r.city].filter(Boolean).join(" ")}`,
+    (r: Address) => `${r.street} ${r.number}, ${r.city ?? r.postcode ?? ""}`,
+    (r: Address) => `${r.number} ${r.street} ${r.postcode ?? r.city ?? ""}`,
+    (r: Address) => `${r.street} ${r.number} ${r.postcode ?? ""} ${r.city ?? ""}`.toLowerCase(),
+    (r: Address) => `${r.street} ${r.number}, ${[r.postcode, r.city].filter(Boolean).join(" ")}`,
   ];
   let form = 0;
   await b.runBoth({

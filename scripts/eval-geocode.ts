@@ -10,6 +10,7 @@ import { searchText } from "../server/geocode/forward";
 import { fold, nameKey } from "../server/geocode/normalize";
 import { reverseGeocode } from "../server/geocode/reverse";
 import { importOsm } from "../server/geodata/osm-import";
+import { rng } from "../bench/geofence-data";
 import { runCli } from "./cli";
 
 const USAGE = `Measures forward geocoding, reverse geocoding and autocomplete on an OSM extract
@@ -35,18 +36,6 @@ interface Sample {
   twins: { lng: number; lat: number }[];
 }
 
-/** A deterministic random sequence (mulberry32), so runs can be compared. */
-function random(seed: number) {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
-
 const percentile = (sorted: number[], p: number) =>
   sorted.length ? sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))]! : NaN;
 
@@ -65,18 +54,7 @@ const ms = (times: number[]) => {
 
 /** The sampled addresses: with a street and a number, the town from the data or its areas. */
 function sample(file: GeodataFile, size: number, next: () => number): Sample[] {
-  const rows = file.db
-    .prepare(
-      `SELECT number, street, postcode, city, lng, lat FROM addresses WHERE street IS NOT NULL ORDER BY id`,
-    )
-    .all() as {
-    number: string;
-    street: string;
-    postcode: string | null;
-    city: string | null;
-    lng: number;
-    lat: number;
-  }[];
+  const rows = file.streetAddresses();
   const byText = new Map<string, Sample>();
   for (const r of rows) {
     const areas = areaFields(r.lng, r.lat);
@@ -142,7 +120,7 @@ async function main(): Promise<number> {
       `Imported ${summary.name}: ${summary.addresses} addresses, ${summary.streets} street ways, ${summary.places} places (${summary.seconds.toFixed(1)} s)`,
     );
     const file = new GeodataFile(summary.file);
-    const samples = sample(file, Number(values.sample), random(Number(values.seed)));
+    const samples = sample(file, Number(values.sample), rng(Number(values.seed)));
     file.close();
     console.log(`Sampled ${samples.length} distinct addresses (seed ${values.seed})\n`);
     // Warm up: the parser, the cities and the areas load on first use.
@@ -190,7 +168,7 @@ async function main(): Promise<number> {
     console.log(`  latency: ${ms(reverseTimes)}\n`);
 
     // Autocomplete: each street of each town once, typed from a point 1 km away.
-    const next = random(Number(values.seed) + 1);
+    const next = rng(Number(values.seed) + 1);
     const streets = new Map<string, Sample>();
     for (const s of samples) streets.set(`${fold(s.street)}|${s.city ?? ""}`, s);
     const autocompleteTimes: number[] = [];

@@ -733,6 +733,14 @@ export class GeodataFile {
     return rows.map((r) => withoutNulls<AddressRecord>(r));
   }
 
+  /** Every address that names its street, in import order (evaluation and benchmarks). */
+  streetAddresses(): (AddressRecord & { street: string })[] {
+    const rows = this.prepared(
+      `SELECT number, street, unit, postcode, city, lng, lat FROM addresses WHERE street IS NOT NULL ORDER BY id`,
+    ).all() as Record<string, unknown>[];
+    return rows.map((r) => withoutNulls<AddressRecord & { street: string }>(r));
+  }
+
   private postcodes?: PostcodePoints | null;
 
   /**
