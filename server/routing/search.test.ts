@@ -1,54 +1,32 @@
 import { describe, expect, it } from "vitest";
 import { type Barriers, type RoutableWay, buildGraph, turnRestrictionOf } from "./graph";
-import { type Mode, type Tags, wayProfile } from "./profiles";
+import { ROADLAND_BARRIERS, ROADLAND_NODES, ROADLAND_WAYS } from "../../tests/support/road-fixture";
+import { MODES, type Mode, type Tags, barrierBlocks, wayProfile } from "./profiles";
 import { haversine } from "../geo/distance";
 import { arcsOfEdges, dijkstra, dijkstraMany, edgeIndex, Heap, snap } from "./search";
 
 /**
- * A synthetic network near 0°, 0° (0.001° ≈ 111 m), built by the test:
- *
- *   E(5) ───────── D(4)
- *   │               ↑ one-way C→D
- *   A(1) ── B(2) ── C(3) ←── F(6) ── L(7, bollard) ── M(8)     (F–C: oneway=-1, so C→F only)
- *           │ steps  │ ferry, 10 min
- *           G(9)     J(10)                               H(11) ── I(12): an island
+ * Roadland (tests/support/road-fixture.ts: one-ways, -1, steps, a bollard, a ferry) built
+ * straight into a graph near 0°, 0° (0.001° ≈ 111 m), with an island H(11) ── I(12) beside it.
  */
-const NODES: Record<number, [number, number]> = {
-  1: [0, 0],
-  2: [0.001, 0],
-  3: [0.002, 0],
-  4: [0.002, 0.001],
-  5: [0, 0.001],
-  6: [0.003, 0],
-  7: [0.004, 0],
-  8: [0.005, 0],
-  9: [0.001, -0.001],
-  10: [0.002, -0.01],
-  11: [0.01, 0.01],
-  12: [0.011, 0.01],
-};
+const NODES: Record<number, [number, number]> = { ...ROADLAND_NODES, 11: [0.01, 0.01], 12: [0.011, 0.01] };
 
 function way(nodes: number[], tags: Tags): RoutableWay {
   const lngs = nodes.map((n) => NODES[n]![0]);
   const lats = nodes.map((n) => NODES[n]![1]);
   let length = 0;
-  for (let i = 1; i < nodes.length; i++)
-    length += Math.hypot(lngs[i]! - lngs[i - 1]!, lats[i]! - lats[i - 1]!) * 111_195;
+  for (let i = 1; i < nodes.length; i++) length += haversine(lngs[i - 1]!, lats[i - 1]!, lngs[i]!, lats[i]!);
   return { nodes, lngs, lats, profile: wayProfile(tags, length)! };
 }
 
-const barriers: Barriers = new Map([[7, new Set<Mode>(["car"])]]);
+const barriers: Barriers = new Map(
+  Object.entries(ROADLAND_BARRIERS).map(([id, tags]) => [
+    Number(id),
+    new Set(MODES.filter((m) => barrierBlocks(tags, m))),
+  ]),
+);
 const graph = buildGraph(
-  [
-    way([1, 2, 3], { highway: "residential" }),
-    way([3, 4], { highway: "residential", oneway: "yes" }),
-    way([4, 5, 1], { highway: "residential" }),
-    way([6, 3], { highway: "residential", oneway: "-1" }),
-    way([2, 9], { highway: "steps" }),
-    way([6, 7, 8], { highway: "residential" }),
-    way([3, 10], { route: "ferry", duration: "0:10" }),
-    way([11, 12], { highway: "residential" }),
-  ],
+  [...ROADLAND_WAYS.map((w) => way(w.refs, w.tags!)), way([11, 12], { highway: "residential" })],
   barriers,
 );
 const index = edgeIndex(graph);

@@ -12,7 +12,8 @@ import type { TestOsm } from "./osm-pbf";
  */
 export const ROADLAND_ORIGIN = { lng: 2, lat: 0.5 };
 
-const OFFSETS: Record<number, [number, number]> = {
+/** Node positions relative to the origin ([lng, lat] degrees); the unit tests build on them too. */
+export const ROADLAND_NODES: Record<number, [number, number]> = {
   1: [0, 0],
   2: [0.001, 0],
   3: [0.002, 0],
@@ -27,26 +28,33 @@ const OFFSETS: Record<number, [number, number]> = {
 
 /** Where a node of Roadland is. */
 export const roadland = (node: number) => ({
-  lng: ROADLAND_ORIGIN.lng + OFFSETS[node]![0],
-  lat: ROADLAND_ORIGIN.lat + OFFSETS[node]![1],
+  lng: ROADLAND_ORIGIN.lng + ROADLAND_NODES[node]![0],
+  lat: ROADLAND_ORIGIN.lat + ROADLAND_NODES[node]![1],
 });
+
+/** The ways: ids, node refs and tags (the unit tests build their graph from them too). */
+export const ROADLAND_WAYS: TestOsm["ways"] = [
+  { id: 1, refs: [1, 2, 3], tags: { highway: "residential", name: "Shore Road" } },
+  { id: 2, refs: [3, 4], tags: { highway: "residential", oneway: "yes", name: "Up Street" } },
+  { id: 3, refs: [4, 5, 1], tags: { highway: "residential", name: "Back Lane" } },
+  { id: 4, refs: [6, 3], tags: { highway: "residential", oneway: "-1", name: "Reverse Way" } },
+  { id: 5, refs: [2, 9], tags: { highway: "steps" } },
+  { id: 6, refs: [6, 7, 8], tags: { highway: "residential", name: "Bollard Row" } },
+  { id: 7, refs: [3, 10], tags: { route: "ferry", duration: "0:10" } },
+];
+
+/** The barrier: a bollard at node 7. */
+export const ROADLAND_BARRIERS: Record<number, Record<string, string>> = { 7: { barrier: "bollard" } };
 
 export function roadlandOsm(): TestOsm {
   return {
-    nodes: Object.keys(OFFSETS).map((k) => {
+    nodes: Object.keys(ROADLAND_NODES).map((k) => {
       const id = Number(k);
       const { lng, lat } = roadland(id);
-      return { id, lon: lng, lat, ...(id === 7 && { tags: { barrier: "bollard" } }) };
+      const tags = ROADLAND_BARRIERS[id];
+      return { id, lon: lng, lat, ...(tags && { tags }) };
     }),
-    ways: [
-      { id: 1, refs: [1, 2, 3], tags: { highway: "residential", name: "Shore Road" } },
-      { id: 2, refs: [3, 4], tags: { highway: "residential", oneway: "yes", name: "Up Street" } },
-      { id: 3, refs: [4, 5, 1], tags: { highway: "residential", name: "Back Lane" } },
-      { id: 4, refs: [6, 3], tags: { highway: "residential", oneway: "-1", name: "Reverse Way" } },
-      { id: 5, refs: [2, 9], tags: { highway: "steps" } },
-      { id: 6, refs: [6, 7, 8], tags: { highway: "residential", name: "Bollard Row" } },
-      { id: 7, refs: [3, 10], tags: { route: "ferry", duration: "0:10" } },
-    ],
+    ways: ROADLAND_WAYS,
     relations: [],
   };
 }
