@@ -342,7 +342,7 @@ interface Scored {
  * How well a text (name, number, area) answers the terms: each term matched in the best column
  * its role allows, the share of the name typed, a penalty per term not matched.
  */
-export function scoreText(terms: Term[], name: string, number: string, area: string): Scored {
+function scoreText(terms: Term[], name: string, number: string, area: string): Scored {
   const columns = { name: tokenSet(name), number: tokenSet(number), area: tokenSet(area) };
   let score = 0;
   let named = false;
