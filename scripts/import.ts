@@ -38,7 +38,13 @@ function progressPrinter(): (p: ImportProgress) => void {
   return (p) => {
     const pct = Math.floor(p.fraction * 100);
     const seconds = ((performance.now() - started) / 1000).toFixed(1);
-    const what = ["", "pass 1/3 (relations)", "pass 2/3 (nodes, ways)", "pass 3/3 (text index)"][p.pass];
+    const what = [
+      "",
+      "step 1/4 (relations)",
+      "step 2/4 (nodes, ways)",
+      "step 3/4 (road graph)",
+      "step 4/4 (text index)",
+    ][p.pass];
     const counts = `${p.nodes.toLocaleString("en")} nodes, ${p.ways.toLocaleString("en")} ways`;
     if (tty) {
       const width = 30;

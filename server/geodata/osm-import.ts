@@ -11,6 +11,7 @@ import {
   turnRestrictionOf,
 } from "../routing/graph";
 import { MODES, barrierBlocks, wayProfile } from "../routing/profiles";
+import { contract } from "../routing/ch";
 import { encodePolygons, joinRings, packedBBox, polygonsOf, positionsOf } from "../geo/rings";
 import { ringAreaAndCentroid } from "../geo/polygon";
 import { type Tags, placeOf } from "./taxonomy";
@@ -51,9 +52,9 @@ interface OsmRelation {
 type OsmItem = OsmNode | OsmWay | OsmRelation | { type?: undefined };
 
 export interface ImportProgress {
-  /** 1: relations, 2: nodes and ways, 3: the text index */
-  pass: 1 | 2 | 3;
-  /** 0..1 over the whole import (the passes over the file take 90%, the index 10%) */
+  /** 1: relations, 2: nodes and ways, 3: the road graph (contracting it per mode), 4: the text index */
+  pass: 1 | 2 | 3 | 4;
+  /** 0..1 over the whole import (the passes over the file take 80%, the road graph and the index 10% each) */
   fraction: number;
   nodes: number;
   ways: number;
@@ -272,7 +273,7 @@ export async function importOsm(
     const now = performance.now();
     if (!force && now - lastReport < 100) return;
     lastReport = now;
-    options.onProgress?.({ pass, fraction: (0.9 * (pass - 1 + read / size)) / 2, ...counts });
+    options.onProgress?.({ pass, fraction: (0.8 * (pass - 1 + read / size)) / 2, ...counts });
   };
 
   // Pass 1: relations that make areas, and the ways they need.
@@ -301,7 +302,7 @@ export async function importOsm(
   report(1, size, true);
 
   const onIndexProgress = (f: number) =>
-    options.onProgress?.({ pass: 3, fraction: 0.9 + 0.1 * f, ...counts });
+    options.onProgress?.({ pass: 4, fraction: 0.9 + 0.1 * f, ...counts });
   const written = await writeImport(
     { dir: options.dir, name, source: file, onIndexProgress },
     async (writer) => {
@@ -442,8 +443,15 @@ export async function importOsm(
       }
 
       const graph = buildGraph(roads, barriers, restrictions);
-      writer.roadGraph(graph);
       roads.length = 0;
+      // Each mode's contraction hierarchy (server/routing/ch.ts): the searches without `avoid`.
+      graph.hierarchies = {};
+      MODES.forEach((mode, i) => {
+        graph.hierarchies![mode] = contract(graph, mode, (f) =>
+          options.onProgress?.({ pass: 3, fraction: 0.8 + (0.1 * (i + f)) / MODES.length, ...counts }),
+        );
+      });
+      writer.roadGraph(graph);
       if (counts.nodes)
         writer.meta("bbox", JSON.stringify([extent.minLng, extent.minLat, extent.maxLng, extent.maxLat]));
       return { ...counts, skippedRelations: skipped };

@@ -3,6 +3,7 @@ import type { GeodataFile } from "../db/sqlite/geodata";
 import { type Position, haversine } from "../geo/distance";
 import { imports } from "../geodata/store";
 import { processOnce } from "../process-once";
+import { hierarchyMatrix, hierarchyRoute } from "./ch";
 import type { RoadGraph } from "./graph";
 import { MODES, type Mode } from "./profiles";
 import {
@@ -133,7 +134,11 @@ export function routeModes(
       const to = from && snapPoint(p, destination, mode, avoid);
       if (!from || !to) continue;
       covered = true;
-      const leg = fastestRoute(p.graph, mode, from, to, { avoid, paths });
+      // The contraction hierarchy where the import has one and nothing is avoided; else A*.
+      const h = avoid ? undefined : p.graph.hierarchies?.[mode];
+      const leg = h
+        ? hierarchyRoute(p.graph, h, mode, from, to, { paths })
+        : fastestRoute(p.graph, mode, from, to, { avoid, paths });
       if (!leg) continue;
       // The way to and from the road: walked (or driven) straight, at the mode's slowest pace.
       const access = from.distance + to.distance;
@@ -171,9 +176,15 @@ export function routeMatrix(
     // The destinations are snapped once for every row.
     const targets = destinations.map((d) => snapPoint(p, d, mode, avoid));
     const reachable = targets.filter((t): t is Snap => !!t);
+    const starts = waiting.flatMap((w) => (w.from ? [w.from] : []));
+    // Many-to-many on the contraction hierarchy; else one Dijkstra per origin to all targets.
+    const h = avoid ? undefined : p.graph.hierarchies?.[mode];
+    const many = h
+      ? hierarchyMatrix(p.graph, h, mode, starts, reachable)
+      : starts.map((from) => dijkstraMany(p.graph, mode, from, reachable, { avoid }));
     for (const { i, from } of waiting) {
       if (!from) continue;
-      const legs = dijkstraMany(p.graph, mode, from, reachable, { avoid });
+      const legs = many[starts.indexOf(from)]!;
       let next = 0;
       rows[i] = targets.map((to): Cell => {
         if (!to) return { unrouted: "no-roads" };

@@ -6,12 +6,14 @@ import { GeodataFile } from "../db/sqlite/geodata";
 import { importOsm } from "../geodata/osm-import";
 import type { RoadGraph } from "./graph";
 import { MODES } from "./profiles";
+import { hierarchyRoute } from "./ch";
 import { type Snap, arcsOfEdges, dijkstra, edgeIndex, fastestRoute, snap } from "./search";
 
 /**
- * Routing on the shared Andorra extract (skipped when ../shared/data is absent): the A* that
- * answers single routes must agree with the plain Dijkstra on random trips, for every mode, and
- * routes are never shorter than the straight line.
+ * Routing on the shared Andorra extract (skipped when ../shared/data is absent): the searches that
+ * answer routes (the contraction hierarchy the import built, and the A* used with `avoid`) must
+ * agree with the plain Dijkstra on random trips, for every mode, and routes are never shorter
+ * than the straight line.
  */
 
 const shared = path.resolve("../shared/data/osm/andorra-2021.osm.pbf");
@@ -25,6 +27,7 @@ describe.runIf(existsSync(shared))("routing on Andorra (shared extract)", () => 
   }, 60_000);
 
   it("answers every random trip as the Dijkstra does, never shorter than the straight line", () => {
+    for (const mode of MODES) expect(g.hierarchies?.[mode], mode).toBeDefined();
     const index = edgeIndex(g);
     const arcs = arcsOfEdges(g);
     let seed = 42;
@@ -36,11 +39,15 @@ describe.runIf(existsSync(shared))("routing on Andorra (shared extract)", () => 
         const [a, b] = [point(), point()] as [Snap | undefined, Snap | undefined];
         if (!a || !b) continue;
         compared++;
-        const astar = fastestRoute(g, mode, a, b);
         const plain = dijkstra(g, mode, a, b);
-        expect(astar === undefined, `${mode} trip ${compared}`).toBe(plain === undefined);
-        if (astar && plain) {
-          expect(astar.seconds, `${mode} trip ${compared}`).toBeCloseTo(plain.seconds, 6);
+        for (const leg of [
+          fastestRoute(g, mode, a, b),
+          hierarchyRoute(g, g.hierarchies![mode]!, mode, a, b),
+        ]) {
+          expect(leg === undefined, `${mode} trip ${compared}`).toBe(plain === undefined);
+          if (leg && plain) expect(leg.seconds, `${mode} trip ${compared}`).toBeCloseTo(plain.seconds, 6);
+        }
+        if (plain) {
           const straight = Math.hypot((b.lng - a.lng) * 82_000, (b.lat - a.lat) * 111_000);
           expect(plain.meters).toBeGreaterThan(straight * 0.99);
         }

@@ -1,4 +1,5 @@
 import { haversine } from "../geo/distance";
+import { HIERARCHY_PARTS, type Hierarchy } from "./ch";
 import { MODES, type Mode, type WayProfile } from "./profiles";
 
 /**
@@ -37,6 +38,8 @@ export interface RoadGraph {
    */
   turnBans: Uint32Array;
   restrictedVia: Uint8Array;
+  /** per mode, its contraction hierarchy (server/routing/ch.ts), when the import built one */
+  hierarchies?: Partial<Record<Mode, Hierarchy>>;
 }
 
 /** An OSM turn restriction with a via node: from a way, through the node, onto a way. */
@@ -244,7 +247,7 @@ export function buildGraph(
 /** The length in meters of an arc (its edge's). */
 export const arcLength = (g: RoadGraph, arc: number) => g.edgeLength[g.edgeOf[arc]!]!;
 
-type Typed = Float64Array | Float32Array | Uint32Array | Uint8Array;
+type Typed = Float64Array | Float32Array | Uint32Array | Int32Array | Uint8Array;
 const SCALARS = [
   "turnBans",
   "restrictedVia",
@@ -266,6 +269,10 @@ export function graphParts(g: RoadGraph): [string, Typed][] {
   return [
     ...SCALARS.map((k) => [k, g[k]] as [string, Typed]),
     ...MODES.map((m) => [`seconds.${m}`, g.seconds[m]] as [string, Typed]),
+    ...MODES.flatMap((m) => {
+      const h = g.hierarchies?.[m];
+      return h ? HIERARCHY_PARTS.map((k) => [`ch.${m}.${k}`, h[k]] as [string, Typed]) : [];
+    }),
   ];
 }
 
@@ -277,6 +284,24 @@ export function graphFromParts(parts: Map<string, Uint8Array>): RoadGraph {
     const copy = new Uint8Array(bytes.byteLength);
     copy.set(bytes);
     return new Type(copy.buffer);
+  };
+  const hierarchyOf = (m: Mode): Hierarchy => {
+    const at = (k: string) => `ch.${m}.${k}`;
+    return {
+      copyArc: read(at("copyArc"), Uint32Array),
+      arcHeadNode: read(at("arcHeadNode"), Uint32Array),
+      rank: read(at("rank"), Uint32Array),
+      arcTail: read(at("arcTail"), Uint32Array),
+      arcHead: read(at("arcHead"), Uint32Array),
+      arcSeconds: read(at("arcSeconds"), Float64Array),
+      arcMeters: read(at("arcMeters"), Float64Array),
+      arcA: read(at("arcA"), Int32Array),
+      arcB: read(at("arcB"), Int32Array),
+      upFirst: read(at("upFirst"), Uint32Array),
+      up: read(at("up"), Uint32Array),
+      downFirst: read(at("downFirst"), Uint32Array),
+      down: read(at("down"), Uint32Array),
+    };
   };
   return {
     turnBans: read("turnBans", Uint32Array),
@@ -296,5 +321,15 @@ export function graphFromParts(parts: Map<string, Uint8Array>): RoadGraph {
       Mode,
       Float32Array
     >,
+    hierarchies: Object.fromEntries(
+      MODES.filter((m) => parts.has(`ch.${m}.rank`)).map((m) => [m, hierarchyOf(m)]),
+    ),
   };
+}
+
+/** Each arc's tail vertex (the rows give it; this spells it out once per graph). */
+export function tailsOf(g: RoadGraph): Uint32Array {
+  const tail = new Uint32Array(g.head.length);
+  for (let v = 0; v + 1 < g.firstArc.length; v++) tail.fill(v, g.firstArc[v]!, g.firstArc[v + 1]!);
+  return tail;
 }

@@ -337,7 +337,7 @@ export function dijkstraMany(
   }
   if (paths) {
     best.forEach((leg, k) => {
-      if (leg) leg.path = pathOf(g, from, targets[k]!, via[k]!, parent, prev);
+      if (leg) leg.path = lineAlong(g, from, targets[k]!, arcsOf(via[k]!, parent, prev));
     });
   }
   // Leave the workspace as it was found: only what this search touched is reset.
@@ -385,7 +385,7 @@ function workspace(g: RoadGraph, states: number): Workspace {
 }
 
 /** Whether the turn from arc `into` onto arc `out` is banned (pairs sorted by `into`, then `out`). */
-function banned(bans: Uint32Array, into: number, out: number): boolean {
+export function banned(bans: Uint32Array, into: number, out: number): boolean {
   let lo = 0;
   let hi = bans.length / 2 - 1;
   while (lo <= hi) {
@@ -434,19 +434,11 @@ function shapeBetween(g: RoadGraph, edge: number, t0: number, t1: number): [numb
   return out;
 }
 
-/** The route's line: back from the arrival through the states' parents to the origin. */
-function pathOf(
-  g: RoadGraph,
-  from: Snap,
-  to: Snap,
-  via: { state: number; arc: number },
-  parent: Int32Array,
-  prev: Int32Array,
-): [number, number][] {
-  const forward = (arc: number) => g.reversed[arc] === 0;
+/** The arcs of a route found by the Dijkstra: back from the arrival through the states' parents. */
+function arcsOf(via: { state: number; arc: number }, parent: Int32Array, prev: Int32Array): number[] {
   // Along the origin's edge only.
-  if (via.state < 0) return shapeBetween(g, from.edge, from.t, to.t);
-  const arcs: number[] = [];
+  if (via.state < 0) return [];
+  const arcs: number[] = [via.arc];
   for (let s = via.state; ; s = prev[s]!) {
     const p = parent[s]!;
     if (p < 0) {
@@ -455,7 +447,17 @@ function pathOf(
     }
     arcs.push(p);
   }
-  arcs.reverse();
+  return arcs.reverse();
+}
+
+/**
+ * A route's line from the origin's snapped point to the destination's: along `arcs`, the first
+ * the origin's edge's (taken part-way), the last the destination's; none: along the origin's
+ * edge only.
+ */
+export function lineAlong(g: RoadGraph, from: Snap, to: Snap, arcs: number[]): [number, number][] {
+  if (!arcs.length) return shapeBetween(g, from.edge, from.t, to.t);
+  const forward = (arc: number) => g.reversed[arc] === 0;
   const line: [number, number][] = [];
   const add = (points: [number, number][]) => {
     for (const pt of points) {
@@ -464,8 +466,10 @@ function pathOf(
     }
   };
   add(shapeBetween(g, from.edge, from.t, forward(arcs[0]!) ? 1 : 0));
-  for (const a of arcs.slice(1)) add(shapeBetween(g, g.edgeOf[a]!, forward(a) ? 0 : 1, forward(a) ? 1 : 0));
-  add(shapeBetween(g, to.edge, forward(via.arc) ? 0 : 1, to.t));
+  for (const a of arcs.slice(1, -1))
+    add(shapeBetween(g, g.edgeOf[a]!, forward(a) ? 0 : 1, forward(a) ? 1 : 0));
+  const last = arcs[arcs.length - 1]!;
+  add(shapeBetween(g, to.edge, forward(last) ? 0 : 1, to.t));
   return line;
 }
 

@@ -58,10 +58,11 @@ CREATE VIRTUAL TABLE search_text USING fts5(
 `;
 
 /**
- * The version of the bundle's layout: 3 has the text index as it is now, 4 the road graph too.
- * A reader uses the parts a file's version has.
+ * The version of the bundle's layout: 3 has the text index as it is now, 4 the road graph too,
+ * 5 its contraction hierarchies (format 4 still routes, by the slower A*). A reader uses the
+ * parts a file's version has.
  */
-export const BUNDLE_FORMAT = 4;
+export const BUNDLE_FORMAT = 5;
 const TEXT_INDEX_FORMAT = 3;
 const ROAD_GRAPH_FORMAT = 4;
 

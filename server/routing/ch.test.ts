@@ -1,0 +1,196 @@
+import { describe, expect, it } from "vitest";
+import {
+  type Barriers,
+  type RoutableWay,
+  buildGraph,
+  turnRestrictionOf,
+  type TurnRestriction,
+} from "./graph";
+import { MODES, type Mode, type Tags, wayProfile } from "./profiles";
+import { haversine } from "../geo/distance";
+import { contract, hierarchyMatrix, hierarchyRoute } from "./ch";
+import { type Snap, arcsOfEdges, dijkstra, edgeIndex, snap } from "./search";
+
+/**
+ * The contraction hierarchies against the plain Dijkstra, on random towns: a grid of streets of
+ * every kind (one-ways both ways, steps, footways, cycleways, a ferry), bollards, and turn
+ * restrictions (no_ and only_) at random junctions. Each must find exactly the Dijkstra's
+ * fastest time (or none where it finds none), and lines as long as the distances.
+ */
+
+const SIZE = 9;
+const STEP = 0.001; // ≈ 111 m
+
+function randomTown(seed: number) {
+  const random = () => (seed = (seed * 16807) % 2147483647) / 2147483647;
+  const pick = <T>(list: T[]) => list[Math.floor(random() * list.length)]!;
+  const id = (r: number, c: number) => r * SIZE + c + 1;
+  const position = (n: number): [number, number] => [
+    ((n - 1) % SIZE) * STEP,
+    Math.floor((n - 1) / SIZE) * STEP,
+  ];
+  const ways: RoutableWay[] = [];
+  const add = (nodes: number[], tags: Tags) => {
+    const lngs = nodes.map((n) => position(n)[0]);
+    const lats = nodes.map((n) => position(n)[1]);
+    let length = 0;
+    for (let i = 1; i < nodes.length; i++)
+      length += haversine(lngs[i - 1]!, lats[i - 1]!, lngs[i]!, lats[i]!);
+    const profile = wayProfile(tags, length);
+    if (profile) ways.push({ id: ways.length + 1, nodes, lngs, lats, profile });
+  };
+  const kinds: Tags[] = [
+    { highway: "residential" },
+    { highway: "residential" },
+    { highway: "residential" },
+    { highway: "unclassified" },
+    { highway: "residential" },
+    { highway: "residential", oneway: "yes" },
+    { highway: "primary", oneway: "-1" },
+    { highway: "tertiary", oneway: "yes", "oneway:bicycle": "no" },
+    { highway: "footway" },
+    { highway: "steps" },
+    { highway: "cycleway" },
+    { highway: "service", access: "private" },
+    { highway: "secondary", maxspeed: "70" },
+  ];
+  // Rows and columns cut into ways of one to three blocks.
+  for (const across of [true, false]) {
+    for (let line = 0; line < SIZE; line++) {
+      let start = 0;
+      while (start < SIZE - 1) {
+        const end = Math.min(SIZE - 1, start + 1 + Math.floor(random() * 3));
+        const nodes: number[] = [];
+        for (let k = start; k <= end; k++) nodes.push(across ? id(line, k) : id(k, line));
+        if (random() < 0.95) add(nodes, pick(kinds));
+        start = end;
+      }
+    }
+  }
+  add([id(0, 0), id(SIZE - 1, SIZE - 1)], { route: "ferry", duration: "00:20" });
+  const barriers: Barriers = new Map();
+  for (let k = 0; k < 4; k++) barriers.set(1 + Math.floor(random() * SIZE * SIZE), new Set<Mode>(["car"]));
+  // Restrictions: from one way through a node it shares onto another.
+  const restrictions: TurnRestriction[] = [];
+  for (let k = 0; k < 25; k++) {
+    const via = 1 + Math.floor(random() * SIZE * SIZE);
+    const through = ways.filter((w) => w.nodes.includes(via));
+    if (through.length < 2) continue;
+    const from = pick(through);
+    const to = pick(through.filter((w) => w !== from));
+    const r = turnRestrictionOf({ restriction: random() < 0.7 ? "no_left_turn" : "only_straight_on" }, [
+      { type: "way", ref: from.id!, role: "from" },
+      { type: "node", ref: via, role: "via" },
+      { type: "way", ref: to.id!, role: "to" },
+    ]);
+    if (r) restrictions.push(r);
+  }
+  const graph = buildGraph(ways, barriers, restrictions);
+  return { graph, random };
+}
+
+const close = (a: number, b: number) => Math.abs(a - b) <= 1e-6 * Math.max(1, a);
+const lengthOf = (path: [number, number][]) =>
+  path.slice(1).reduce((sum, p, i) => sum + haversine(path[i]![0], path[i]![1], p[0], p[1]), 0);
+
+describe("contraction hierarchies", () => {
+  for (const seed of [1, 2, 3]) {
+    it(`answers as the Dijkstra does on random town ${seed}, routes and matrices, every mode`, () => {
+      const { graph, random } = randomTown(seed);
+      expect(graph.turnBans.length).toBeGreaterThan(0);
+      const index = edgeIndex(graph);
+      const arcs = arcsOfEdges(graph);
+      for (const mode of MODES) {
+        const h = contract(graph, mode);
+        const points: Snap[] = [];
+        while (points.length < 40) {
+          const s = snap(
+            graph,
+            index,
+            arcs,
+            random() * STEP * (SIZE - 1),
+            random() * STEP * (SIZE - 1),
+            mode,
+            80,
+          );
+          if (s) points.push(s);
+        }
+        let routed = 0;
+        let unrouted = 0;
+        const matrix = hierarchyMatrix(graph, h, mode, points.slice(0, 20), points.slice(20));
+        for (let i = 0; i < 20; i++) {
+          for (let j = 20; j < 40; j++) {
+            const [a, b] = [points[i]!, points[j]!];
+            const expected = dijkstra(graph, mode, a, b);
+            const got = hierarchyRoute(graph, h, mode, a, b, { paths: true });
+            const cell = matrix[i]![j - 20];
+            const what = `${mode} ${i}→${j}`;
+            expect(got === undefined, what).toBe(expected === undefined);
+            expect(cell === undefined, what).toBe(expected === undefined);
+            if (!expected || !got || !cell) {
+              unrouted++;
+              continue;
+            }
+            routed++;
+            expect(
+              close(got.seconds, expected.seconds),
+              `${what}: ${got.seconds} vs ${expected.seconds}`,
+            ).toBe(true);
+            expect(close(cell.seconds, expected.seconds), what).toBe(true);
+            // Equally fast routes may differ in length; the line is the route's own.
+            const path = got.path!;
+            expect(haversine(...path[0]!, a.lng, a.lat), what).toBeLessThan(0.01);
+            expect(haversine(...path[path.length - 1]!, b.lng, b.lat), what).toBeLessThan(0.01);
+            expect(Math.abs(lengthOf(path) - got.meters), what).toBeLessThan(1);
+          }
+        }
+        // The towns are meant to have both: routes, and places a mode cannot reach or leave.
+        expect(routed, mode).toBeGreaterThan(150);
+        if (mode === "car") expect(unrouted).toBeGreaterThan(0);
+      }
+    });
+  }
+
+  it("keeps every turn restriction: no_ and only_ at one crossing", () => {
+    // A crossing X with arms W, E (way 100), N (101), S (102), and a lane from E round to N (103).
+    const P: Record<number, [number, number]> = {
+      1: [-0.001, 0],
+      2: [0, 0],
+      3: [0.001, 0],
+      4: [0, 0.001],
+      5: [0, -0.001],
+      6: [0.001, 0.001],
+    };
+    const w = (id: number, nodes: number[]): RoutableWay => ({
+      id,
+      nodes,
+      lngs: nodes.map((n) => P[n]![0]),
+      lats: nodes.map((n) => P[n]![1]),
+      profile: wayProfile({ highway: "residential" })!,
+    });
+    const member = (ref: number, role: string) => ({ type: role === "via" ? "node" : "way", ref, role });
+    const g = buildGraph([w(100, [1, 2, 3]), w(101, [2, 4]), w(102, [2, 5]), w(103, [3, 6, 4])], new Map(), [
+      turnRestrictionOf({ restriction: "no_left_turn" }, [
+        member(100, "from"),
+        member(2, "via"),
+        member(101, "to"),
+      ])!,
+      turnRestrictionOf({ restriction: "only_straight_on" }, [
+        member(102, "from"),
+        member(2, "via"),
+        member(100, "to"),
+      ])!,
+    ]);
+    const h = contract(g, "car");
+    const [gi, ga] = [edgeIndex(g), arcsOfEdges(g)];
+    const point = (node: number, towards: number) => {
+      const [a, b] = [P[node]!, P[towards]!];
+      return snap(g, gi, ga, a[0] + 0.02 * (b[0] - a[0]), a[1] + 0.02 * (b[1] - a[1]), "car", 50)!;
+    };
+    const meters = (a: [number, number], b: [number, number]) =>
+      hierarchyRoute(g, h, "car", point(...a), point(...b))!.meters;
+    expect(Math.abs(meters([1, 2], [4, 2]) - 444)).toBeLessThan(5); // W X E, round to N: not left at X
+    expect(Math.abs(meters([3, 2], [4, 2]) - 222)).toBeLessThan(5); // from E, the turn to N is allowed
+    expect(Math.abs(meters([5, 2], [4, 2]) - 444)).toBeLessThan(5); // from S: only straight on
+  });
+});
