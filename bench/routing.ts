@@ -2,17 +2,42 @@ import { existsSync, mkdirSync } from "node:fs";
 import path from "node:path";
 import { databaseFile } from "../server/config/database-url";
 import { importOsm } from "../server/geodata/osm-import";
+import type { Position } from "../server/geo/distance";
+import { imports } from "../server/geodata/store";
+import { SNAP_REACH_M, routeModes } from "../server/routing/engine";
+import type { RoadGraph } from "../server/routing/graph";
+import { arcsOfEdges, dijkstra, edgeIndex, snap } from "../server/routing/search";
+import type { Mode } from "../server/routing/profiles";
 import { rng } from "./geofence-data";
+import { type PgRouting, startPgRouting } from "./pgrouting";
 import type { Bench } from "./suite";
 
 /**
- * Route distance and matrix over HTTP on the shared Andorra extract, imported into the server's
- * geodata folder: random trips in the valley of Andorra la Vella and Escaldes (about 5 × 3 km)
- * per mode, and 25 × 25 matrices, next to the no-op route measured in the same run. pgRouting
- * in the same run is still to come (docs/routing.md).
+ * Route distance and matrix on the shared andorra-2013 extract (the issue's), imported into the
+ * server's geodata folder. Per mode, random trips between junctions of the valley of Andorra la
+ * Vella and Escaldes (about 5 × 3 km): in-process (what a routing worker runs: snapping and the
+ * search), through HTTP next to the no-op route, and the same pairs through pgRouting's
+ * pgr_dijkstra (bench/pgrouting.ts), with the ratio and how far the two routers' distances
+ * agree. Then 25 × 25 matrices.
  */
 
-const EXTRACT = path.resolve("../shared/data/osm/andorra-2021.osm.pbf");
+const EXTRACT = path.resolve("../shared/data/osm/andorra-2013.osm.pbf");
+const VALLEY: [number, number, number, number] = [1.5, 42.5, 1.56, 42.53];
+const TRIPS = 2000;
+const MODES: Mode[] = ["car", "bike", "foot"];
+
+const percentile = (sorted: number[], p: number) =>
+  sorted[Math.min(sorted.length - 1, Math.floor(p * sorted.length))]!;
+
+/** p50, p99 (ms) and queries a second of one-at-a-time calls. */
+function summary(ms: number[]): string {
+  const sorted = [...ms].sort((a, b) => a - b);
+  const total = ms.reduce((a, b) => a + b, 0);
+  return (
+    `p50 ${percentile(sorted, 0.5).toFixed(3)} ms, p99 ${percentile(sorted, 0.99).toFixed(3)} ms, ` +
+    `${Math.round((ms.length * 1000) / total).toLocaleString("en")} queries/s`
+  );
+}
 
 export async function routingSuite(b: Bench): Promise<void> {
   if (!existsSync(EXTRACT)) {
@@ -22,29 +47,113 @@ export async function routingSuite(b: Bench): Promise<void> {
   const geodata = path.join(path.dirname(databaseFile(b.server.databaseUrl)), "geodata");
   mkdirSync(geodata, { recursive: true });
   await importOsm(EXTRACT, { dir: geodata });
-  const pick = rng(5);
-  const point = () => `${(42.5 + pick() * 0.03).toFixed(6)},${(1.5 + pick() * 0.06).toFixed(6)}`;
+  // In-process queries read the same import.
+  process.env.GEODATA_DIR = geodata;
   const secret = { authorization: b.server.keys.secret };
   for (let i = 0; ; i++) {
     const res = await fetch(
       `${b.server.url}/v1/route/distance?origin=42.5063,1.5218&destination=42.5096,1.5387&modes=car`,
-      {
-        headers: secret,
-      },
+      { headers: secret },
     );
     const body = (await res.json()) as { routes?: { car?: { distance?: unknown } } };
     if (body.routes?.car?.distance) break;
     if (i > 100) throw new Error("the server did not pick up the Andorra import");
     await new Promise((r) => setTimeout(r, 200));
   }
-  for (const mode of ["car", "bike", "foot"]) {
-    await b.runBoth({
-      name: `GET /v1/route/distance modes=${mode} (Andorra, random trips in the valley)`,
-      url: b.server.url,
-      headers: secret,
-      next: () => ({ path: `/v1/route/distance?origin=${point()}&destination=${point()}&modes=${mode}` }),
-    });
+
+  let peer: PgRouting | undefined;
+  try {
+    const started = await startPgRouting(EXTRACT, (line) => console.log(`  pgRouting: ${line}`));
+    if (typeof started === "string") b.note(`Routing: no pgRouting peer in this run: ${started}.`);
+    else peer = started;
+  } catch (e) {
+    b.note(`Routing: the pgRouting peer failed to start: ${(e as Error).message.split("\n")[0]}`);
   }
+
+  try {
+    for (const mode of MODES) {
+      const pick = rng(13);
+      // Trips between the peer's junctions (so that both routers start where the other does),
+      // or between random points when there is no peer.
+      const junctions = peer ? await peer.vertices(mode, VALLEY) : [];
+      const point = (): Junction =>
+        junctions.length
+          ? junctions[Math.floor(pick() * junctions.length)]!
+          : [-1, VALLEY[0] + pick() * (VALLEY[2] - VALLEY[0]), VALLEY[1] + pick() * (VALLEY[3] - VALLEY[1])];
+      type Junction = [number, number, number];
+      const trips: [Junction, Junction][] = [];
+      while (trips.length < TRIPS) {
+        const [a, c] = [point(), point()];
+        if (a[1] !== c[1] || a[2] !== c[2]) trips.push([a, c]);
+      }
+      const position = (p: Junction): Position => [p[1], p[2]];
+
+      // In-process: what a routing worker runs for the request.
+      for (const [a, c] of trips.slice(0, 200)) routeModes(position(a), position(c), [mode]);
+      const ours: (number | undefined)[] = [];
+      const ms: number[] = [];
+      for (const [a, c] of trips) {
+        const t0 = performance.now();
+        const [r] = routeModes(position(a), position(c), [mode]);
+        ms.push(performance.now() - t0);
+        ours.push(r && "leg" in r ? r.leg.meters : undefined);
+      }
+      b.note(`Routing ${mode}, in-process (${TRIPS} trips): ${summary(ms)}.`);
+
+      if (peer) {
+        for (const [a, c] of trips.slice(0, 50)) await peer.route(mode, a[0], c[0]);
+        const theirs: (number | undefined)[] = [];
+        const peerMs: number[] = [];
+        for (const [a, c] of trips) {
+          const t0 = performance.now();
+          theirs.push(await peer.route(mode, a[0], c[0]));
+          peerMs.push(performance.now() - t0);
+        }
+        const [p50, peerP50] = [ms, peerMs].map((l) =>
+          percentile(
+            [...l].sort((x, y) => x - y),
+            0.5,
+          ),
+        );
+        b.note(
+          `Routing ${mode}, pgRouting pgr_dijkstra on the same trips: ${summary(peerMs)}; ` +
+            `in-process is ${(peerP50! / p50!).toFixed(0)}× faster at p50.`,
+        );
+        b.note(`Routing ${mode}, as answered, against pgRouting: ${agreement(ours, theirs)}.`);
+        // The networks alone: the shortest routes (length as the cost) on both sides, without
+        // turn restrictions (pgr_dijkstra has none), so that speed tables do not enter.
+        const network = shortestOn(mode);
+        const ourShortest: (number | undefined)[] = [];
+        const theirShortest: (number | undefined)[] = [];
+        for (const [a, c] of trips.slice(0, 500)) {
+          ourShortest.push(network(position(a), position(c)));
+          theirShortest.push(await peer.shortest(mode, a[0], c[0]));
+        }
+        b.note(
+          `Routing ${mode}, shortest routes, against pgRouting's: ${agreement(ourShortest, theirShortest)}.`,
+        );
+      }
+
+      let next = 0;
+      await b.runBoth({
+        name: `GET /v1/route/distance modes=${mode} (Andorra, valley trips)`,
+        url: b.server.url,
+        headers: secret,
+        next: () => {
+          const [a, c] = trips[next++ % trips.length]!;
+          return {
+            path: `/v1/route/distance?origin=${a[2]},${a[1]}&destination=${c[2]},${c[1]}&modes=${mode}`,
+          };
+        },
+      });
+    }
+  } finally {
+    await peer?.stop();
+  }
+
+  const pick = rng(5);
+  const point = () =>
+    `${(VALLEY[1] + pick() * (VALLEY[3] - VALLEY[1])).toFixed(6)},${(VALLEY[0] + pick() * (VALLEY[2] - VALLEY[0])).toFixed(6)}`;
   const list = () => Array.from({ length: 25 }, point).join("|");
   await b.run({
     name: "GET /v1/route/matrix 25×25 mode=car (Andorra)",
@@ -54,4 +163,53 @@ export async function routingSuite(b: Bench): Promise<void> {
     duration: b.duration,
     next: () => ({ path: `/v1/route/matrix?origins=${list()}&destinations=${list()}&mode=car` }),
   });
+}
+
+/**
+ * The shortest route (meters) between two points on the first import's graph for a mode: the
+ * plain Dijkstra over a copy of the graph whose times are the arcs' lengths, without turn
+ * restrictions.
+ */
+function shortestOn(mode: Mode): (a: Position, b: Position) => number | undefined {
+  const g = imports()
+    .map((f) => f.roadGraph())
+    .find((x) => x)!;
+  const secs = g.seconds[mode].map((t, arc) => (t === Infinity ? Infinity : g.edgeLength[g.edgeOf[arc]!]!));
+  const lengths: RoadGraph = {
+    ...g,
+    seconds: { ...g.seconds, [mode]: secs },
+    turnBans: new Uint32Array(0),
+    restrictedVia: new Uint8Array(g.lng.length),
+    hierarchies: {},
+  };
+  const index = edgeIndex(g);
+  const arcs = arcsOfEdges(g);
+  return (a, b) => {
+    const from = snap(g, index, arcs, a[0], a[1], mode, SNAP_REACH_M);
+    const to = snap(g, index, arcs, b[0], b[1], mode, SNAP_REACH_M);
+    return from && to ? dijkstra(lengths, mode, from, to)?.meters : undefined;
+  };
+}
+
+/**
+ * How the two routers' distances compare on the trips both route: the median difference, the
+ * share within 5%, and the trips only one of them routes.
+ */
+function agreement(ours: (number | undefined)[], theirs: (number | undefined)[]): string {
+  const diffs: number[] = [];
+  let onlyOurs = 0;
+  let onlyTheirs = 0;
+  ours.forEach((m, i) => {
+    const t = theirs[i];
+    if (m !== undefined && t !== undefined && t > 0) diffs.push(Math.abs(m - t) / t);
+    else if (m !== undefined && t === undefined) onlyOurs++;
+    else if (m === undefined && t !== undefined) onlyTheirs++;
+  });
+  const sorted = diffs.sort((a, b) => a - b);
+  const within = sorted.filter((d) => d <= 0.05).length;
+  return (
+    `${diffs.length} trips routed by both: median difference ${(100 * percentile(sorted, 0.5)).toFixed(1)}%, ` +
+    `${((100 * within) / Math.max(1, diffs.length)).toFixed(0)}% within 5%; ` +
+    `routed only here ${onlyOurs}, only by pgRouting ${onlyTheirs}`
+  );
 }

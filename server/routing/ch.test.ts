@@ -104,15 +104,10 @@ describe("contraction hierarchies", () => {
         const h = contract(graph, mode);
         const points: Snap[] = [];
         while (points.length < 40) {
-          const s = snap(
-            graph,
-            index,
-            arcs,
-            random() * STEP * (SIZE - 1),
-            random() * STEP * (SIZE - 1),
-            mode,
-            80,
-          );
+          // A third of the points at junctions (leaving and reached by any arc there), the rest anywhere.
+          const junction = random() < 0.33;
+          const at = () => (junction ? Math.floor(random() * SIZE) : random() * (SIZE - 1)) * STEP;
+          const s = snap(graph, index, arcs, at(), at(), mode, 80);
           if (s) points.push(s);
         }
         let routed = 0;

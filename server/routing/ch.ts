@@ -1,6 +1,6 @@
 import { type RoadGraph, tailsOf } from "./graph";
 import type { Mode } from "./profiles";
-import { Heap, type Leg, type Snap, banned, lineAlong } from "./search";
+import { Heap, type Leg, type Snap, banned, lineAlong, vertexAt } from "./search";
 
 /**
  * Contraction hierarchies (docs/routing.md#contraction-hierarchies): what answers a route or a
@@ -109,6 +109,8 @@ export function contract(g: RoadGraph, mode: Mode, onProgress: (f: number) => vo
       addArc(u, arcHeadNode[a]!, secs[a]!, meters, a, -1);
       continue;
     }
+    // The vertex itself, entered by no arc, is where an origin at it starts: every turn is open.
+    addArc(u, arcHeadNode[a]!, secs[a]!, meters, a, -1);
     for (const copy of copiesOf.get(u) ?? []) {
       if (!banned(g.turnBans, copyArc[copy - V]!, a)) addArc(copy, arcHeadNode[a]!, secs[a]!, meters, a, -1);
     }
@@ -368,6 +370,10 @@ function seeds(
         arc,
       });
     }
+    // At a vertex: it leaves by any arc (search.ts, vertexAt).
+    const v = vertexAt(g, from);
+    const arc = v === g.head[from.backwardArc] ? from.backwardArc : from.forwardArc;
+    if (v >= 0) forward.push({ node: v, seconds: 0, meters: 0, arc });
   }
   if (to) {
     for (const [arc, share] of [
@@ -378,6 +384,12 @@ function seeds(
       for (const node of tailNodes(g, h, p.tail[arc]!, arc, p.copies)) {
         backward.push({ node, seconds: share * secs[arc]!, meters: share * length(arc), arc });
       }
+    }
+    // At a vertex: reached on reaching the vertex, by any arc (any of its copies).
+    const v = vertexAt(g, to);
+    if (v >= 0) {
+      const arc = v === g.head[to.backwardArc] ? to.forwardArc : to.backwardArc;
+      for (const node of [v, ...(p.copies.get(v) ?? [])]) backward.push({ node, seconds: 0, meters: 0, arc });
     }
   }
   return { forward, backward };

@@ -5,18 +5,20 @@ import { beforeAll, describe, expect, it } from "vitest";
 import { GeodataFile } from "../db/sqlite/geodata";
 import { importOsm } from "../geodata/osm-import";
 import type { RoadGraph } from "./graph";
-import { MODES } from "./profiles";
+import { MODES, type Mode } from "./profiles";
 import { hierarchyRoute } from "./ch";
 import { type Snap, arcsOfEdges, dijkstra, edgeIndex, fastestRoute, snap } from "./search";
 
 /**
- * Routing on the shared Andorra extract (skipped when ../shared/data is absent): the searches that
- * answer routes (the contraction hierarchy the import built, and the A* used with `avoid`) must
- * agree with the plain Dijkstra on random trips, for every mode, and routes are never shorter
- * than the straight line.
+ * Routing on the shared extracts (skipped, with a warning, when ../shared/data is absent): the
+ * searches that answer routes (the contraction hierarchy the import built, and the A* used with
+ * `avoid`) must agree with the plain Dijkstra on random Andorra trips, for every mode, and
+ * routes are never shorter than the straight line; and a one-way street and a flight of steps,
+ * checked by hand against the map, are routed as they should be.
  */
 
-const shared = path.resolve("../shared/data/osm/andorra-2021.osm.pbf");
+const data = path.resolve("../shared/data/osm");
+const shared = path.join(data, "andorra-2021.osm.pbf");
 
 describe.runIf(existsSync(shared))("routing on Andorra (shared extract)", () => {
   let g: RoadGraph;
@@ -55,3 +57,68 @@ describe.runIf(existsSync(shared))("routing on Andorra (shared extract)", () => 
     }
   });
 });
+
+/** A trip's meters and seconds on an import's graph, by its hierarchy, from [lng, lat] to [lng, lat]. */
+function tripOn(g: RoadGraph) {
+  const index = edgeIndex(g);
+  const arcs = arcsOfEdges(g);
+  return (mode: Mode, [lngA, latA]: [number, number], [lngB, latB]: [number, number]) => {
+    const a = snap(g, index, arcs, lngA, latA, mode, 20)!;
+    const b = snap(g, index, arcs, lngB, latB, mode, 20)!;
+    return hierarchyRoute(g, g.hierarchies![mode]!, mode, a, b)!;
+  };
+}
+
+const within = (value: number, expected: number, share: number) =>
+  expect(Math.abs(value - expected) / expected).toBeLessThan(share);
+
+describe.runIf(existsSync(path.join(data, "andorra-2013.osm.pbf")))(
+  "a one-way street, by hand (Andorra 2013)",
+  () => {
+    // Avinguda Meritxell (way 144382952: highway=secondary, oneway=-1, drawn west to east), between
+    // two points on it 155 m apart: cars go east to west only.
+    const west: [number, number] = [1.53127, 42.50821];
+    const east: [number, number] = [1.53315, 42.50834];
+    let trip: ReturnType<typeof tripOn>;
+    beforeAll(async () => {
+      const dir = mkdtempSync(path.join(tmpdir(), "routing-"));
+      const summary = await importOsm(path.join(data, "andorra-2013.osm.pbf"), { dir });
+      trip = tripOn(new GeodataFile(summary.file).roadGraph()!);
+    }, 60_000);
+
+    it("drives it only against its drawing, walks it both ways", () => {
+      within(trip("car", east, west).meters, 155, 0.03);
+      expect(trip("car", west, east).meters).toBeGreaterThan(2 * 155); // round the blocks
+      within(trip("foot", west, east).meters, 155, 0.03);
+      within(trip("foot", east, west).meters, 155, 0.03);
+      within(trip("bike", east, west).meters, 155, 0.03);
+      // Against it a bike is pushed (155 m at 5 km/h, 112 s) or ridden round: never faster.
+      expect(trip("bike", west, east).seconds).toBeGreaterThan(60);
+    });
+  },
+);
+
+describe.runIf(existsSync(path.join(data, "monaco-2016.osm.pbf")))("steps, by hand (Monaco 2016)", () => {
+  // Escalier du Riviéra (highway=steps, 253 m) from its top to its foot.
+  const top: [number, number] = [7.4235203, 43.7442273];
+  const foot: [number, number] = [7.4255118, 43.7426927];
+  let trip: ReturnType<typeof tripOn>;
+  beforeAll(async () => {
+    const dir = mkdtempSync(path.join(tmpdir(), "routing-"));
+    const summary = await importOsm(path.join(data, "monaco-2016.osm.pbf"), { dir });
+    trip = tripOn(new GeodataFile(summary.file).roadGraph()!);
+  }, 60_000);
+
+  it("takes people down and up the steps, pushes bikes at walking pace, sends cars round", () => {
+    within(trip("foot", top, foot).meters, 253, 0.03);
+    within(trip("foot", foot, top).meters, 253, 0.03);
+    within(trip("bike", foot, top).meters, 253, 0.03);
+    within(trip("bike", foot, top).seconds, 253 / (5 / 3.6), 0.03);
+    expect(trip("car", top, foot).meters).toBeGreaterThan(3 * 253);
+    expect(trip("car", foot, top).meters).toBeGreaterThan(3 * 253);
+  });
+});
+
+if (!existsSync(data)) {
+  console.warn(`[routing extracts.test] ${data} is absent: routing on real extracts did not run.`);
+}

@@ -3,6 +3,7 @@ import { type Barriers, type RoutableWay, buildGraph, turnRestrictionOf } from "
 import { ROADLAND_BARRIERS, ROADLAND_NODES, ROADLAND_WAYS } from "../../tests/support/road-fixture";
 import { MODES, type Mode, type Tags, barrierBlocks, wayProfile } from "./profiles";
 import { haversine } from "../geo/distance";
+import { contract, hierarchyMatrix, hierarchyRoute } from "./ch";
 import { arcsOfEdges, dijkstra, dijkstraMany, edgeIndex, Heap, snap } from "./search";
 
 /**
@@ -103,6 +104,32 @@ describe("Dijkstra on the road graph", () => {
     // On C→D (one-way), from near D back to near C: up to D, around the block, up from C.
     const back = dijkstra(graph, "car", c(0.002, 0.0008, "car"), c(0.002, 0.0002, "car"))!;
     near(back.meters, 22 + 222 + 111 + 222 + 22);
+  });
+
+  it("lets a point at a junction leave and be reached by any road there, not only its own edge", () => {
+    // C snapped onto the one-way C→D (at its start), B onto Shore Road: C to B is 111 m, not
+    // round the block; and B to C arrives at C from Shore Road, not along C→D.
+    const [lngC, latC] = NODES[3]!;
+    const upStreet = graph.head.findIndex(
+      (_, a) =>
+        graph.reversed[a] === 0 &&
+        graph.edgeLength[graph.edgeOf[a]!]! > 100 &&
+        graph.lng[graph.head[a]!] === NODES[4]![0] &&
+        graph.lat[graph.head[a]!] === NODES[4]![1],
+    );
+    const c = snap(graph, index, arcs, lngC, latC, "car", 10, (e) => e === graph.edgeOf[upStreet])!;
+    expect([c.edge, c.t]).toEqual([graph.edgeOf[upStreet], 0]);
+    const b = on(2, 1, "car");
+    near(dijkstra(graph, "car", c, b)!.meters, 111);
+    near(dijkstra(graph, "car", b, c)!.meters, 111);
+    // The contraction hierarchy (server/routing/ch.ts) too: routes and the matrix.
+    const h = contract(graph, "car");
+    near(hierarchyRoute(graph, h, "car", c, b)!.meters, 111);
+    near(hierarchyRoute(graph, h, "car", b, c)!.meters, 111);
+    const matrix = hierarchyMatrix(graph, h, "car", [c, b], [c, b]);
+    expect(matrix[0]![0]!.meters).toBe(0);
+    near(matrix[0]![1]!.meters, 111);
+    near(matrix[1]![0]!.meters, 111);
   });
 
   it("snaps onto the road, part-way along it, not to the nearest junction", () => {

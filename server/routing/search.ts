@@ -93,7 +93,9 @@ function projectOnEdge(g: RoadGraph, e: number, lng: number, lat: number) {
 
 /**
  * The nearest point within `reach` meters on an edge the mode may travel (either way), or
- * undefined. `usable` filters further (the main connected component, avoided edges).
+ * undefined. `usable` filters further (the main connected component, avoided edges). Looks
+ * 50 m around first and widens fourfold until it finds one as near as it looked: an edge
+ * outside the box looked in is farther than the box is wide.
  */
 export function snap(
   g: RoadGraph,
@@ -105,22 +107,40 @@ export function snap(
   reach: number,
   usable: (edge: number) => boolean = () => true,
 ): Snap | undefined {
-  const dLat = reach / 111_320;
-  const dLng = reach / (111_320 * Math.max(0.01, Math.cos((lat * Math.PI) / 180)));
+  const secs = g.seconds[mode];
+  const metersPerDegreeLng = 111_320 * Math.max(0.01, Math.cos((lat * Math.PI) / 180));
   let best: Snap | undefined;
-  for (const e of index.search(lng - dLng, lat - dLat, lng + dLng, lat + dLat)) {
-    if (e >= g.edgeLength.length) continue;
-    const forwardArc = arcs[2 * e]!;
-    const backwardArc = arcs[2 * e + 1]!;
-    const secs = g.seconds[mode];
-    if (secs[forwardArc] === Infinity && secs[backwardArc] === Infinity) continue;
-    if (!usable(e)) continue;
-    const hit = projectOnEdge(g, e, lng, lat);
-    if (hit.distance <= reach && (!best || hit.distance < best.distance)) {
-      best = { edge: e, ...hit, forwardArc, backwardArc };
+  for (let radius = Math.min(50, reach); ; radius = Math.min(reach, radius * 4)) {
+    const dLat = radius / 111_320;
+    const dLng = radius / metersPerDegreeLng;
+    for (const e of index.search(lng - dLng, lat - dLat, lng + dLng, lat + dLat)) {
+      if (e >= g.edgeLength.length || e === best?.edge) continue;
+      const forwardArc = arcs[2 * e]!;
+      const backwardArc = arcs[2 * e + 1]!;
+      if (secs[forwardArc] === Infinity && secs[backwardArc] === Infinity) continue;
+      if (!usable(e)) continue;
+      const hit = projectOnEdge(g, e, lng, lat);
+      if (hit.distance <= reach && (!best || hit.distance < best.distance)) {
+        best = { edge: e, ...hit, forwardArc, backwardArc };
+      }
     }
+    if ((best && best.distance <= radius) || radius >= reach) return best;
   }
-  return best;
+}
+
+/** How near an end of its edge (meters) a snapped point is taken to be at that vertex. */
+const AT_VERTEX_M = 0.01;
+
+/**
+ * The vertex a snapped point lies at (an end of its edge: the point asked about was at a
+ * junction, or beyond a road's end), or -1. Such a point may leave or be reached by any arc of
+ * the vertex, not only along its own edge.
+ */
+export function vertexAt(g: RoadGraph, s: Snap): number {
+  const length = g.edgeLength[s.edge]!;
+  if (s.t * length <= AT_VERTEX_M) return g.head[s.backwardArc]!;
+  if ((1 - s.t) * length <= AT_VERTEX_M) return g.head[s.forwardArc]!;
+  return -1;
 }
 
 /** A binary min-heap of vertices by key, over typed arrays (decrease-key by re-insertion). */
@@ -262,7 +282,7 @@ export function dijkstraMany(
     }
   };
   // Targets by the vertices they are reached from: each end of their edge, with the share left.
-  const arrivals = new Map<number, { k: number; arc: number; share: number }[]>();
+  const arrivals = new Map<number, { k: number; arc: number; share: number; free?: boolean }[]>();
   targets.forEach((to, k) => {
     // On the origin's edge, in the direction it allows: no vertex in between.
     for (const [arc, forward] of [
@@ -273,16 +293,26 @@ export function dijkstraMany(
       const share = forward ? to.t - from.t : from.t - to.t;
       if (share >= 0) offer(k, { seconds: share * secs[arc]!, meters: share * length(arc) }, -1, arc);
     }
+    const arrive = (vertex: number, entry: { k: number; arc: number; share: number; free?: boolean }) => {
+      let list = arrivals.get(vertex);
+      if (!list) arrivals.set(vertex, (list = []));
+      list.push(entry);
+    };
     for (const [arc, share, tailArc] of [
       [to.forwardArc, to.t, to.backwardArc],
       [to.backwardArc, 1 - to.t, to.forwardArc],
     ] as const) {
-      if (!allowed(arc)) continue;
-      const tail = g.head[tailArc]!;
-      let list = arrivals.get(tail);
-      if (!list) arrivals.set(tail, (list = []));
-      list.push({ k, arc, share });
+      if (allowed(arc)) arrive(g.head[tailArc]!, { k, arc, share });
     }
+    // A destination at a vertex is reached on reaching the vertex, whichever way.
+    const at = vertexAt(g, to);
+    if (at >= 0)
+      arrive(at, {
+        k,
+        arc: at === g.head[to.backwardArc] ? to.forwardArc : to.backwardArc,
+        share: 0,
+        free: true,
+      });
   });
   // The lower bound: straight to the single target at the mode's fastest speed on this graph
   // (consistent, so the first time a state is taken its time is final). Otherwise 0: Dijkstra.
@@ -304,6 +334,16 @@ export function dijkstraMany(
   };
   start(from.forwardArc, 1 - from.t);
   start(from.backwardArc, from.t);
+  // An origin at a vertex leaves it by any arc (as if entered by none: no turn is banned).
+  const origin = vertexAt(g, from);
+  if (origin >= 0 && time[origin]! > 0) {
+    if (time[origin] === Infinity) touched.push(origin);
+    time[origin] = 0;
+    meters[origin] = 0;
+    parent[origin] = -1 - (origin === g.head[from.backwardArc] ? from.backwardArc : from.forwardArc);
+    prev[origin] = -1;
+    heap.push(origin, remaining(origin));
+  }
   /** The slowest of the targets' best routes so far (Infinity while one has none). */
   const bound = () => best.reduce((m, leg) => Math.max(m, leg ? leg.seconds : Infinity), 0);
   while (heap.size) {
@@ -316,9 +356,10 @@ export function dijkstraMany(
     const key = time[s]!;
     const entered = s >= V ? s - V : -1;
     const v = entered >= 0 ? g.head[entered]! : s;
-    for (const { k, arc, share } of arrivals.get(v) ?? []) {
-      if (entered >= 0 && banned(g.turnBans, entered, arc)) continue;
-      offer(k, { seconds: key + share * secs[arc]!, meters: meters[s]! + share * length(arc) }, s, arc);
+    for (const { k, arc, share, free } of arrivals.get(v) ?? []) {
+      if (!free && entered >= 0 && banned(g.turnBans, entered, arc)) continue;
+      const t = share ? share * secs[arc]! : 0; // free arrivals' arcs may be closed to the mode
+      offer(k, { seconds: key + t, meters: meters[s]! + share * length(arc) }, s, arc);
     }
     for (let a = g.firstArc[v]!; a < g.firstArc[v + 1]!; a++) {
       if (!allowed(a)) continue;
