@@ -141,7 +141,16 @@ export async function startPgRouting(
       // Debian's pedestrian configuration ends in comments holding "--", which XML forbids.
       const config = path.join(dir, CONFIG[mode]);
       const text = readFileSync(`/usr/share/osm2pgrouting/${CONFIG[mode]}`, "utf8");
-      writeFileSync(config, text.slice(0, text.indexOf("</configuration>")) + "</configuration>\n");
+      let conf = text.slice(0, text.indexOf("</configuration>")) + "</configuration>\n";
+      // Our bicycles are pushed up steps (server/routing/profiles.ts); the bicycle configuration
+      // has no steps, so they are added, as a user matching the profile would.
+      if (mode === "bike" && !conf.includes('name="steps"')) {
+        conf = conf.replace(
+          /(<tag_name name="highway"[^>]*>)/,
+          '$1\n    <tag_value name="steps" priority="5.0" id="599" />',
+        );
+      }
+      writeFileSync(config, conf);
       run("osm2pgrouting", [
         "-f",
         xml,

@@ -3,7 +3,7 @@ import path from "node:path";
 import { databaseFile } from "../server/config/database-url";
 import { importOsm } from "../server/geodata/osm-import";
 import type { Position } from "../server/geo/distance";
-import { imports } from "../server/geodata/store";
+import { GeodataFile } from "../server/db/sqlite/geodata";
 import { SNAP_REACH_M, routeModes } from "../server/routing/engine";
 import type { RoadGraph } from "../server/routing/graph";
 import { arcsOfEdges, dijkstra, edgeIndex, snap } from "../server/routing/search";
@@ -13,12 +13,12 @@ import { type PgRouting, startPgRouting } from "./pgrouting";
 import type { Bench } from "./suite";
 
 /**
- * Route distance and matrix on the shared andorra-2013 extract (the issue's), imported into the
- * server's geodata folder. Per mode, random trips between junctions of the valley of Andorra la
- * Vella and Escaldes (about 5 × 3 km): in-process (what a routing worker runs: snapping and the
- * search), through HTTP next to the no-op route, and the same pairs through pgRouting's
- * pgr_dijkstra (bench/pgrouting.ts), with the ratio and how far the two routers' distances
- * agree. Then 25 × 25 matrices.
+ * Route distance and matrix on the shared andorra-2013 extract (the issue's) and monaco-2016,
+ * imported into the server's geodata folder. Per mode, random trips between junctions (of the
+ * valley of Andorra la Vella and Escaldes, about 5 × 3 km; of Monaco): in-process (what a
+ * routing worker runs: snapping and the search), the same trips through pgRouting's
+ * pgr_dijkstra (bench/pgrouting.ts) with the ratio and how far the two routers' distances agree,
+ * and in Andorra through HTTP next to the no-op route. Then 25 × 25 matrices.
  */
 
 const EXTRACT = path.resolve("../shared/data/osm/andorra-2013.osm.pbf");
@@ -39,6 +39,28 @@ function summary(ms: number[]): string {
   );
 }
 
+interface Area {
+  name: string;
+  extract: string;
+  /** where the trips start and end: [minLng, minLat, maxLng, maxLat] */
+  box: [number, number, number, number];
+  /** a trip known to be routed by car: the server has picked the import up once it is */
+  probe: string;
+  /** measured through the API too (the other areas: in-process and against pgRouting only) */
+  http: boolean;
+}
+
+const AREAS: Area[] = [
+  { name: "Andorra", extract: EXTRACT, box: VALLEY, probe: "42.5063,1.5218|42.5096,1.5387", http: true },
+  {
+    name: "Monaco",
+    extract: path.resolve("../shared/data/osm/monaco-2016.osm.pbf"),
+    box: [7.41, 43.727, 7.44, 43.75],
+    probe: "43.7384,7.4246|43.7311,7.4197",
+    http: false,
+  },
+];
+
 export async function routingSuite(b: Bench): Promise<void> {
   if (!existsSync(EXTRACT)) {
     b.note(`Routing: ${EXTRACT} is absent; the routing benchmark did not run.`);
@@ -46,47 +68,72 @@ export async function routingSuite(b: Bench): Promise<void> {
   }
   const geodata = path.join(path.dirname(databaseFile(b.server.databaseUrl)), "geodata");
   mkdirSync(geodata, { recursive: true });
-  await importOsm(EXTRACT, { dir: geodata });
-  // In-process queries read the same import.
+  // In-process queries read the same imports.
   process.env.GEODATA_DIR = geodata;
   const secret = { authorization: b.server.keys.secret };
-  for (let i = 0; ; i++) {
-    const res = await fetch(
-      `${b.server.url}/v1/route/distance?origin=42.5063,1.5218&destination=42.5096,1.5387&modes=car`,
-      { headers: secret },
-    );
-    const body = (await res.json()) as { routes?: { car?: { distance?: unknown } } };
-    if (body.routes?.car?.distance) break;
-    if (i > 100) throw new Error("the server did not pick up the Andorra import");
-    await new Promise((r) => setTimeout(r, 200));
+  for (const area of AREAS.filter((a) => existsSync(a.extract))) {
+    const summary = await importOsm(area.extract, { dir: geodata });
+    const [origin, destination] = area.probe.split("|");
+    for (let i = 0; ; i++) {
+      const res = await fetch(
+        `${b.server.url}/v1/route/distance?origin=${origin}&destination=${destination}&modes=car`,
+        { headers: secret },
+      );
+      const body = (await res.json()) as { routes?: { car?: { distance?: unknown } } };
+      if (body.routes?.car?.distance) break;
+      if (i > 100) throw new Error(`the server did not pick up the ${area.name} import`);
+      await new Promise((r) => setTimeout(r, 200));
+    }
+    await routeArea(b, area, new GeodataFile(summary.file).roadGraph()!, secret);
   }
+  const pick = rng(5);
+  const point = () =>
+    `${(VALLEY[1] + pick() * (VALLEY[3] - VALLEY[1])).toFixed(6)},${(VALLEY[0] + pick() * (VALLEY[2] - VALLEY[0])).toFixed(6)}`;
+  const list = () => Array.from({ length: 25 }, point).join("|");
+  await b.run({
+    name: "GET /v1/route/matrix 25×25 mode=car (Andorra)",
+    url: b.server.url,
+    headers: secret,
+    connections: 1,
+    duration: b.duration,
+    next: () => ({ path: `/v1/route/matrix?origins=${list()}&destinations=${list()}&mode=car` }),
+  });
+}
 
+/**
+ * One area's trips per mode: in-process, through pgRouting (when it can run) with the ratio
+ * and the agreement, and through the API when the area says so.
+ */
+async function routeArea(b: Bench, area: Area, graph: RoadGraph, secret: Record<string, string>) {
   let peer: PgRouting | undefined;
   try {
-    const started = await startPgRouting(EXTRACT, (line) => console.log(`  pgRouting: ${line}`));
+    const started = await startPgRouting(area.extract, (line) =>
+      console.log(`  pgRouting (${area.name}): ${line}`),
+    );
     if (typeof started === "string") b.note(`Routing: no pgRouting peer in this run: ${started}.`);
     else peer = started;
   } catch (e) {
     b.note(`Routing: the pgRouting peer failed to start: ${(e as Error).message.split("\n")[0]}`);
   }
-
+  type Junction = [number, number, number];
+  const position = (p: Junction): Position => [p[1], p[2]];
+  const [minLng, minLat, maxLng, maxLat] = area.box;
   try {
     for (const mode of MODES) {
       const pick = rng(13);
       // Trips between the peer's junctions (so that both routers start where the other does),
       // or between random points when there is no peer.
-      const junctions = peer ? await peer.vertices(mode, VALLEY) : [];
+      const junctions = peer ? await peer.vertices(mode, area.box) : [];
       const point = (): Junction =>
         junctions.length
           ? junctions[Math.floor(pick() * junctions.length)]!
-          : [-1, VALLEY[0] + pick() * (VALLEY[2] - VALLEY[0]), VALLEY[1] + pick() * (VALLEY[3] - VALLEY[1])];
-      type Junction = [number, number, number];
+          : [-1, minLng + pick() * (maxLng - minLng), minLat + pick() * (maxLat - minLat)];
       const trips: [Junction, Junction][] = [];
       while (trips.length < TRIPS) {
         const [a, c] = [point(), point()];
         if (a[1] !== c[1] || a[2] !== c[2]) trips.push([a, c]);
       }
-      const position = (p: Junction): Position => [p[1], p[2]];
+      const label = `Routing ${mode} (${area.name})`;
 
       // In-process: what a routing worker runs for the request.
       for (const [a, c] of trips.slice(0, 200)) routeModes(position(a), position(c), [mode]);
@@ -98,7 +145,7 @@ export async function routingSuite(b: Bench): Promise<void> {
         ms.push(performance.now() - t0);
         ours.push(r && "leg" in r ? r.leg.meters : undefined);
       }
-      b.note(`Routing ${mode}, in-process (${TRIPS} trips): ${summary(ms)}.`);
+      b.note(`${label}, in-process (${TRIPS} trips): ${summary(ms)}.`);
 
       if (peer) {
         for (const [a, c] of trips.slice(0, 50)) await peer.route(mode, a[0], c[0]);
@@ -116,27 +163,26 @@ export async function routingSuite(b: Bench): Promise<void> {
           ),
         );
         b.note(
-          `Routing ${mode}, pgRouting pgr_dijkstra on the same trips: ${summary(peerMs)}; ` +
+          `${label}, pgRouting pgr_dijkstra on the same trips: ${summary(peerMs)}; ` +
             `in-process is ${(peerP50! / p50!).toFixed(0)}× faster at p50.`,
         );
-        b.note(`Routing ${mode}, as answered, against pgRouting: ${agreement(ours, theirs)}.`);
+        b.note(`${label}, as answered, against pgRouting: ${agreement(ours, theirs)}.`);
         // The networks alone: the shortest routes (length as the cost) on both sides, without
         // turn restrictions (pgr_dijkstra has none), so that speed tables do not enter.
-        const network = shortestOn(mode);
+        const network = shortestOn(graph, mode);
         const ourShortest: (number | undefined)[] = [];
         const theirShortest: (number | undefined)[] = [];
         for (const [a, c] of trips.slice(0, 500)) {
           ourShortest.push(network(position(a), position(c)));
           theirShortest.push(await peer.shortest(mode, a[0], c[0]));
         }
-        b.note(
-          `Routing ${mode}, shortest routes, against pgRouting's: ${agreement(ourShortest, theirShortest)}.`,
-        );
+        b.note(`${label}, shortest routes, against pgRouting's: ${agreement(ourShortest, theirShortest)}.`);
       }
 
+      if (!area.http) continue;
       let next = 0;
       await b.runBoth({
-        name: `GET /v1/route/distance modes=${mode} (Andorra, valley trips)`,
+        name: `GET /v1/route/distance modes=${mode} (${area.name}, trips between junctions)`,
         url: b.server.url,
         headers: secret,
         next: () => {
@@ -150,30 +196,14 @@ export async function routingSuite(b: Bench): Promise<void> {
   } finally {
     await peer?.stop();
   }
-
-  const pick = rng(5);
-  const point = () =>
-    `${(VALLEY[1] + pick() * (VALLEY[3] - VALLEY[1])).toFixed(6)},${(VALLEY[0] + pick() * (VALLEY[2] - VALLEY[0])).toFixed(6)}`;
-  const list = () => Array.from({ length: 25 }, point).join("|");
-  await b.run({
-    name: "GET /v1/route/matrix 25×25 mode=car (Andorra)",
-    url: b.server.url,
-    headers: secret,
-    connections: 1,
-    duration: b.duration,
-    next: () => ({ path: `/v1/route/matrix?origins=${list()}&destinations=${list()}&mode=car` }),
-  });
 }
 
 /**
- * The shortest route (meters) between two points on the first import's graph for a mode: the
+ * The shortest route (meters) between two points on an import's graph for a mode: the
  * plain Dijkstra over a copy of the graph whose times are the arcs' lengths, without turn
  * restrictions.
  */
-function shortestOn(mode: Mode): (a: Position, b: Position) => number | undefined {
-  const g = imports()
-    .map((f) => f.roadGraph())
-    .find((x) => x)!;
+function shortestOn(g: RoadGraph, mode: Mode): (a: Position, b: Position) => number | undefined {
   const secs = g.seconds[mode].map((t, arc) => (t === Infinity ? Infinity : g.edgeLength[g.edgeOf[arc]!]!));
   const lengths: RoadGraph = {
     ...g,

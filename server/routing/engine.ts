@@ -29,6 +29,8 @@ export const SNAP_REACH_M = 1000;
 
 interface Prepared {
   graph: RoadGraph;
+  /** the roads' extent: a point inside it far from every road is an error of the request */
+  extent: [number, number, number, number];
   index: Flatbush;
   arcs: Uint32Array;
   /** per mode: each edge's component (weakly connected over the mode's arcs) and the largest */
@@ -81,7 +83,14 @@ function prepare(file: GeodataFile): Prepared | null {
   if (graph && graph.edgeLength.length) {
     const arcs = arcsOfEdges(graph);
     const components = Object.fromEntries(MODES.map((m) => [m, componentsOf(graph, arcs, m)]));
-    p = { graph, index: edgeIndex(graph), arcs, components: components as Prepared["components"] };
+    const extent: Prepared["extent"] = [Infinity, Infinity, -Infinity, -Infinity];
+    for (let v = 0; v < graph.lng.length; v++) {
+      extent[0] = Math.min(extent[0], graph.lng[v]!);
+      extent[1] = Math.min(extent[1], graph.lat[v]!);
+      extent[2] = Math.max(extent[2], graph.lng[v]!);
+      extent[3] = Math.max(extent[3], graph.lat[v]!);
+    }
+    p = { graph, extent, index: edgeIndex(graph), arcs, components: components as Prepared["components"] };
   }
   prepared.set(file, p);
   return p;
@@ -114,7 +123,16 @@ function snapPoint(p: Prepared, [lng, lat]: Position, mode: Mode, avoid: AvoidMa
   );
 }
 
-export type RouteResult = { mode: Mode; leg: Leg } | { mode: Mode; unrouted: "no-roads" | "no-route" };
+/**
+ * Why a mode has no route: no imported roads around the points; none between them; or a point
+ * inside an import's roads but more than SNAP_REACH_M from any the mode may use.
+ */
+export type Unrouted = "no-roads" | "no-route" | "origin-far" | "destination-far";
+
+export type RouteResult = { mode: Mode; leg: Leg } | { mode: Mode; unrouted: Unrouted };
+
+const inside = (p: Prepared, [lng, lat]: Position) =>
+  lng >= p.extent[0] && lng <= p.extent[2] && lat >= p.extent[1] && lat <= p.extent[3];
 
 /** The fastest route of each mode between two points, or why there is none. */
 export function routeModes(
@@ -151,11 +169,16 @@ export function routeModes(
         },
       };
     }
-    return { mode, unrouted: covered ? "no-route" : "no-roads" };
+    if (covered) return { mode, unrouted: "no-route" };
+    const why = [unreached(origin, mode, "origin"), unreached(destination, mode, "destination")];
+    return {
+      mode,
+      unrouted: why.find((w) => w.endsWith("-far")) ?? (why.includes("no-roads") ? "no-roads" : "no-route"),
+    };
   });
 }
 
-export type Cell = { leg: Leg } | { unrouted: "no-roads" | "no-route" };
+export type Cell = { leg: Leg } | { unrouted: Unrouted };
 
 /**
  * The fastest routes from each origin to each destination for one mode: one search per origin
@@ -195,7 +218,29 @@ export function routeMatrix(
       });
     }
   }
-  return rows.map((row) => row ?? destinations.map((): Cell => ({ unrouted: "no-roads" })));
+  // Points no search could start from or reach: why (far from the mode's roads, or none imported).
+  return rows.map(
+    (row, i) =>
+      row?.map((cell, j): Cell =>
+        "unrouted" in cell && cell.unrouted === "no-roads"
+          ? { unrouted: unreached(destinations[j]!, mode, "destination") }
+          : cell,
+      ) ?? destinations.map((): Cell => ({ unrouted: unreached(origins[i]!, mode, "origin") })),
+  );
+}
+
+/**
+ * Why a point that no search could start from or reach has no route: it lies among an import's
+ * roads but none the mode may use is within reach (`origin-far`, `destination-far`: the request's
+ * error), such roads are there but all avoided (`no-route`), or no import covers it (`no-roads`).
+ */
+function unreached(point: Position, mode: Mode, side: "origin" | "destination"): Unrouted {
+  for (const file of imports()) {
+    const p = prepare(file);
+    if (!p || !inside(p, point)) continue;
+    return snapPoint(p, point, mode, 0) ? "no-route" : `${side}-far`;
+  }
+  return "no-roads";
 }
 
 /** The speed of the stretch between a point and the road it was snapped to (m/s). */

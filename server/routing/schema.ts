@@ -23,6 +23,8 @@ export const UNAVAILABLE = {
   "no-roads":
     "no imported roads near the origin and the destination (npm run import); only the geodesic is known",
   "no-route": "no route between the origin and the destination on the imported roads",
+  "origin-far": "no road this mode may use within 1 km of the origin",
+  "destination-far": "no road this mode may use within 1 km of the destination",
   transit: "no transit timetables are imported; only the geodesic is known",
 } as const;
 export const UNITS = ["metric", "imperial"] as const;
@@ -85,3 +87,16 @@ export const matrixQuery = z
       });
     }
   });
+
+/**
+ * The point of a request that lies among the imported roads but more than 1 km from any road the
+ * modes asked may use (docs/api.md#route-distance): the request's error, naming it; undefined
+ * when some mode could start and end.
+ */
+export function farPoint(results: readonly object[]): "origin" | "destination" | undefined {
+  if (!results.length) return undefined;
+  for (const side of ["origin", "destination"] as const) {
+    if (results.every((r) => "unrouted" in r && r.unrouted === `${side}-far`)) return side;
+  }
+  return undefined;
+}

@@ -131,6 +131,28 @@ describe("GET /v1/route/distance", () => {
     await bad({ ...ok, destination: "0.5," }, "destination", /longitude/);
     await bad({ ...ok, avoid: "potholes" }, "avoid", /'potholes'/);
   });
+
+  it("refuses a point among the imported roads but more than 1 km from any, naming it", async () => {
+    // Between Roadland and Far Lane (3 km to the north-east): about 2 km from either.
+    const between = `${roadland(1).lat + 0.015},${roadland(1).lng + 0.015}`;
+    const ok = along(1, 2);
+    const bad = async (params: Record<string, string>, param: string) =>
+      expectError(
+        await api("GET", `/v1/route/distance?${new URLSearchParams(params)}`),
+        400,
+        param,
+        /within 1 km/,
+      );
+    await bad({ origin: between, destination: ok, modes: "car,foot" }, "origin");
+    await bad({ origin: ok, destination: between, modes: "bike" }, "destination");
+    // Far Lane itself is routed to: no road joins it, which is said as such.
+    const island = await routes({
+      origin: ok,
+      destination: `${roadland(13).lat},${roadland(13).lng + 0.0005}`,
+      modes: "car",
+    });
+    expect(island.car!.unavailable).toMatch(/no route/);
+  });
 });
 
 type Cell = {
@@ -186,6 +208,17 @@ describe("GET /v1/route/matrix", () => {
       /625.*26 × 25/,
     );
     await bad({ origins: point, destinations: `${point}|0.5`, mode: "car" }, "destinations", /point 2/);
+    const between = `${roadland(1).lat + 0.015},${roadland(1).lng + 0.015}`;
+    await bad(
+      { origins: `${point}|${between}`, destinations: point, mode: "car" },
+      "origins",
+      /origin 2.*within 1 km/,
+    );
+    await bad(
+      { origins: point, destinations: `${between}|${point}`, mode: "foot" },
+      "destinations",
+      /destination 1/,
+    );
     await bad({ origins: point, destinations: point, mode: "plane" }, "mode", /foot, bike, car, transit/);
     await bad({ origins: point, destinations: point }, "mode", /required/);
     await bad({ destinations: point, mode: "car" }, "origins", /required/);

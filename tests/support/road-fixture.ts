@@ -9,6 +9,9 @@ import type { TestOsm } from "./osm-pbf";
  *   A(1) ── B(2) ── C(3) ←── F(6) ── L(7, bollard) ── M(8)     (F–C: oneway=-1, so C→F only)
  *           │ steps  │ ferry, 10 min
  *           G(9)     J(10)
+ *
+ * and Far Lane N(13) ── O(14), 3 km to the north-east, alone: between the two, a point is among
+ * Roadland's roads but more than 1 km from any.
  */
 export const ROADLAND_ORIGIN = { lng: 2, lat: 0.5 };
 
@@ -24,6 +27,8 @@ export const ROADLAND_NODES: Record<number, [number, number]> = {
   8: [0.005, 0],
   9: [0.001, -0.001],
   10: [0.002, -0.01],
+  13: [0.03, 0.03],
+  14: [0.031, 0.03],
 };
 
 /** Where a node of Roadland is. */
@@ -41,6 +46,7 @@ export const ROADLAND_WAYS: TestOsm["ways"] = [
   { id: 5, refs: [2, 9], tags: { highway: "steps" } },
   { id: 6, refs: [6, 7, 8], tags: { highway: "residential", name: "Bollard Row" } },
   { id: 7, refs: [3, 10], tags: { route: "ferry", duration: "0:10" } },
+  { id: 8, refs: [13, 14], tags: { highway: "residential", name: "Far Lane" } },
 ];
 
 /** The barrier: a bollard at node 7. */

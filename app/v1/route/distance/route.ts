@@ -5,7 +5,8 @@ import { routeInWorker } from "@/server/routing/pool";
 import { distanceOf, durationOf } from "@/server/routing/format";
 import { encodePolyline } from "@/server/routing/polyline";
 import type { Mode } from "@/server/routing/profiles";
-import { UNAVAILABLE, avoidMask, distanceQuery } from "@/server/routing/schema";
+import { invalid } from "@/server/http/errors";
+import { UNAVAILABLE, avoidMask, distanceQuery, farPoint } from "@/server/routing/schema";
 
 export { OPTIONS } from "@/server/http/handler";
 export const { POST, PUT, PATCH, DELETE } = otherMethods("GET");
@@ -35,7 +36,10 @@ export const GET = handler(
     const routes: Record<string, unknown> = {
       geodesic: { distance: distanceOf(geodesicMeters(origin, destination), q.units) },
     };
-    for (const r of await routeInWorker(origin, destination, road, avoid, !!q.geometry)) {
+    const results = await routeInWorker(origin, destination, road, avoid, !!q.geometry);
+    const far = farPoint(results);
+    if (far) throw invalid(far, `no road within 1 km that ${road.join(" or ")} may use`);
+    for (const r of results) {
       routes[r.mode] =
         "leg" in r
           ? {

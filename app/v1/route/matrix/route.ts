@@ -2,7 +2,8 @@ import { type Position } from "@/server/geo/distance";
 import { handler, otherMethods, reply } from "@/server/http/handler";
 import { distanceOf, durationOf } from "@/server/routing/format";
 import { matrixInWorker } from "@/server/routing/pool";
-import { UNAVAILABLE, avoidMask, matrixQuery } from "@/server/routing/schema";
+import { invalid } from "@/server/http/errors";
+import { UNAVAILABLE, avoidMask, farPoint, matrixQuery } from "@/server/routing/schema";
 
 export { OPTIONS } from "@/server/http/handler";
 export const { POST, PUT, PATCH, DELETE } = otherMethods("GET");
@@ -20,6 +21,20 @@ export const GET = handler(
       q.mode === "transit"
         ? q.origins.map(() => q.destinations.map(() => ({ unrouted: "transit" as const })))
         : await matrixInWorker(positions(q.origins), positions(q.destinations), q.mode, avoid);
+    // A point far from every road the mode may use (but among the imported roads) is an error.
+    const farOrigin = rows.findIndex((row) => farPoint(row) === "origin");
+    if (farOrigin >= 0) {
+      throw invalid("origins", `origin ${farOrigin + 1} has no road within 1 km that ${q.mode} may use`);
+    }
+    const farDestination = q.destinations.findIndex(
+      (_, j) => farPoint(rows.map((row) => row[j]!)) === "destination",
+    );
+    if (farDestination >= 0) {
+      throw invalid(
+        "destinations",
+        `destination ${farDestination + 1} has no road within 1 km that ${q.mode} may use`,
+      );
+    }
     return reply({
       origins: q.origins,
       destinations: q.destinations,
