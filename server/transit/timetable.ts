@@ -1,0 +1,283 @@
+import { DateTime } from "luxon";
+import type { Feed, Service } from "./gtfs";
+
+/**
+ * The timetable RAPTOR searches (docs/transit.md#the-timetable), built once per feed: trips
+ * (frequencies expanded into one trip per departure, at exact headways) grouped into patterns
+ * (trips calling at the same stops in the same order that never overtake one another), each
+ * pattern's trips in departure order, their times in typed arrays; for each stop, the patterns
+ * calling there; transfer rules; footpaths between stops; and, for trips of a block, the trips
+ * a rider stays seated into.
+ */
+
+export interface Timetable {
+  timezone: string;
+  stops: { id: string; name: string; lat: number; lng: number }[];
+  routes: { id: string; shortName: string; longName: string; type: number }[];
+  /** per trip: its id (a frequency's copies: the template's id @ the start time), route, service, block */
+  tripId: string[];
+  tripHeadsign: (string | undefined)[];
+  tripRoute: Uint32Array;
+  tripService: Uint32Array;
+  tripPattern: Uint32Array;
+  /** times of trip t at its stops: arrival/departure[tripFirstTime[t] + i], seconds of the service day */
+  tripFirstTime: Uint32Array;
+  arrival: Int32Array;
+  departure: Int32Array;
+  /** pattern p calls at patternStops[patternFirstStop[p] .. patternFirstStop[p + 1] - 1] */
+  patternFirstStop: Uint32Array;
+  patternStops: Uint32Array;
+  /** its trips, by departure: patternTrips[patternFirstTrip[p] .. patternFirstTrip[p + 1] - 1] */
+  patternFirstTrip: Uint32Array;
+  patternTrips: Uint32Array;
+  /** the patterns calling at stop s, and the position of s in each (a pattern calling twice: twice) */
+  stopFirstPattern: Uint32Array;
+  stopPatterns: Uint32Array;
+  stopPatternPosition: Uint32Array;
+  /** services by index (tripService), and whether each runs on a service date */
+  serviceIds: string[];
+  services: Service[];
+  /** transfer rules at one stop (changing vehicles there), by stop */
+  stopTransfers: Map<number, { fromRoute?: number; toRoute?: number; seconds: number }[]>;
+  /** footpaths between distinct stops: stop s to pathTo[k] in pathSeconds[k], k in pathFirst[s] .. */
+  pathFirst: Uint32Array;
+  pathTo: Uint32Array;
+  pathSeconds: Uint32Array;
+  /** per trip: the trips of its block a rider stays seated into (at its last stop, in departure order) */
+  blockNext: Map<number, number[]>;
+}
+
+/** A transfer that may not be made (transfer_type 3). */
+export const NO_TRANSFER = -1;
+
+/** A footpath between two stops, in seconds (from the foot graph, or the feed's transfers). */
+export interface Footpath {
+  from: number;
+  to: number;
+  seconds: number;
+}
+
+export function buildTimetable(feed: Feed, footpaths: Footpath[] = []): Timetable {
+  // Trips: frequencies expanded (each departure from start while before end, at the headway).
+  interface Run {
+    id: string;
+    template: number;
+    shift: number;
+  }
+  const runs: Run[] = [];
+  feed.trips.forEach((trip, t) => {
+    const windows = feed.frequencies.get(t);
+    if (!windows) {
+      if (trip.stopTimes.length >= 2) runs.push({ id: trip.id, template: t, shift: 0 });
+      return;
+    }
+    const base = trip.stopTimes[0]!.departure;
+    for (const w of windows) {
+      for (let start = w.start; start < w.end; start += w.headway) {
+        runs.push({ id: `${trip.id}@${clock(start)}`, template: t, shift: start - base });
+      }
+    }
+  });
+
+  // Patterns: the same stops in the same order, then split so that no trip overtakes another.
+  const byStops = new Map<string, number[]>();
+  runs.forEach((run, r) => {
+    const key = feed.trips[run.template]!.stopTimes.map((st) => st.stop).join(",");
+    let list = byStops.get(key);
+    if (!list) byStops.set(key, (list = []));
+    list.push(r);
+  });
+  const time = (r: number, i: number, kind: "arrival" | "departure") =>
+    feed.trips[runs[r]!.template]!.stopTimes[i]![kind] + runs[r]!.shift;
+  const patterns: { stops: number[]; runs: number[] }[] = [];
+  for (const [key, list] of byStops) {
+    const stops = key.split(",").map(Number);
+    list.sort((a, b) => time(a, 0, "departure") - time(b, 0, "departure"));
+    const groups: number[][] = [];
+    for (const r of list) {
+      const fits = (g: number[]) => {
+        const last = g[g.length - 1]!;
+        return stops.every(
+          (_, i) =>
+            time(last, i, "arrival") <= time(r, i, "arrival") &&
+            time(last, i, "departure") <= time(r, i, "departure"),
+        );
+      };
+      const group = groups.find(fits);
+      if (group) group.push(r);
+      else groups.push([r]);
+    }
+    for (const g of groups) patterns.push({ stops, runs: g });
+  }
+
+  // Trips numbered pattern by pattern, in departure order.
+  const order: number[] = patterns.flatMap((p) => p.runs);
+  const T = order.length;
+  const tripOf = new Map<number, number>(order.map((r, t) => [r, t]));
+  const serviceIds = [...feed.services.keys()];
+  const serviceIndex = new Map(serviceIds.map((id, i) => [id, i]));
+  const tripRoute = new Uint32Array(T);
+  const tripService = new Uint32Array(T);
+  const tripPattern = new Uint32Array(T);
+  const tripFirstTime = new Uint32Array(T + 1);
+  order.forEach((r, t) => {
+    tripFirstTime[t + 1] = tripFirstTime[t]! + feed.trips[runs[r]!.template]!.stopTimes.length;
+  });
+  const arrival = new Int32Array(tripFirstTime[T]!);
+  const departure = new Int32Array(tripFirstTime[T]!);
+  const tripId: string[] = [];
+  const tripHeadsign: (string | undefined)[] = [];
+  order.forEach((r, t) => {
+    const trip = feed.trips[runs[r]!.template]!;
+    tripId.push(runs[r]!.id);
+    tripHeadsign.push(trip.headsign);
+    tripRoute[t] = trip.route;
+    tripService[t] = serviceIndex.get(trip.serviceId)!;
+    trip.stopTimes.forEach((st, i) => {
+      arrival[tripFirstTime[t]! + i] = st.arrival + runs[r]!.shift;
+      departure[tripFirstTime[t]! + i] = st.departure + runs[r]!.shift;
+    });
+  });
+  const P = patterns.length;
+  const patternFirstStop = new Uint32Array(P + 1);
+  const patternFirstTrip = new Uint32Array(P + 1);
+  patterns.forEach((p, i) => {
+    patternFirstStop[i + 1] = patternFirstStop[i]! + p.stops.length;
+    patternFirstTrip[i + 1] = patternFirstTrip[i]! + p.runs.length;
+  });
+  const patternStops = Uint32Array.from(patterns.flatMap((p) => p.stops));
+  const patternTrips = Uint32Array.from(order.map((_, t) => t));
+  patterns.forEach((p, i) => {
+    for (let k = patternFirstTrip[i]!; k < patternFirstTrip[i + 1]!; k++) tripPattern[k] = i;
+  });
+
+  // Stops to patterns.
+  const S = feed.stops.length;
+  const calls: [number, number, number][] = [];
+  patterns.forEach((p, i) => p.stops.forEach((s, pos) => calls.push([s, i, pos])));
+  calls.sort((a, b) => a[0] - b[0] || a[1] - b[1] || a[2] - b[2]);
+  const stopFirstPattern = new Uint32Array(S + 1);
+  for (const [s] of calls) stopFirstPattern[s + 1]!++;
+  for (let s = 0; s < S; s++) stopFirstPattern[s + 1]! += stopFirstPattern[s]!;
+  const stopPatterns = Uint32Array.from(calls.map((c) => c[1]));
+  const stopPatternPosition = Uint32Array.from(calls.map((c) => c[2]));
+
+  // Transfers: rules at one stop; footpaths between stops (the feed's, then the foot graph's).
+  const stopTransfers: Timetable["stopTransfers"] = new Map();
+  const paths = new Map<string, Footpath>();
+  for (const t of feed.transfers) {
+    const seconds = t.type === 3 ? NO_TRANSFER : t.type === 1 ? 0 : (t.minTime ?? 0);
+    if (t.fromStop === t.toStop) {
+      let list = stopTransfers.get(t.fromStop);
+      if (!list) stopTransfers.set(t.fromStop, (list = []));
+      list.push({
+        ...(t.fromRoute !== undefined && { fromRoute: t.fromRoute }),
+        ...(t.toRoute !== undefined && { toRoute: t.toRoute }),
+        seconds,
+      });
+    } else if (t.fromRoute === undefined && t.toRoute === undefined) {
+      paths.set(`${t.fromStop},${t.toStop}`, { from: t.fromStop, to: t.toStop, seconds });
+    }
+  }
+  for (const f of footpaths) {
+    const key = `${f.from},${f.to}`;
+    if (f.from !== f.to && !paths.has(key)) paths.set(key, f);
+  }
+  const kept = [...paths.values()].filter((f) => f.seconds !== NO_TRANSFER).sort((a, b) => a.from - b.from);
+  const pathFirst = new Uint32Array(S + 1);
+  for (const f of kept) pathFirst[f.from + 1]!++;
+  for (let s = 0; s < S; s++) pathFirst[s + 1]! += pathFirst[s]!;
+  const pathTo = Uint32Array.from(kept.map((f) => f.to));
+  const pathSeconds = Uint32Array.from(kept.map((f) => f.seconds));
+
+  // Blocks: from a trip's last stop into the block's next trips starting there, no earlier.
+  const blocks = new Map<string, number[]>();
+  for (let t = 0; t < T; t++) {
+    const block = feed.trips[runs[order[t]!]!.template]!.blockId;
+    if (!block) continue;
+    let list = blocks.get(block);
+    if (!list) blocks.set(block, (list = []));
+    list.push(t);
+  }
+  const blockNext: Timetable["blockNext"] = new Map();
+  const lastStop = (t: number) => patternStops[patternFirstStop[tripPattern[t]!]! + tripLength(t) - 1]!;
+  const firstStop = (t: number) => patternStops[patternFirstStop[tripPattern[t]!]!]!;
+  const tripLength = (t: number) => tripFirstTime[t + 1]! - tripFirstTime[t]!;
+  for (const list of blocks.values()) {
+    for (const t of list) {
+      const end = arrival[tripFirstTime[t + 1]! - 1]!;
+      const next = list
+        .filter((u) => u !== t && firstStop(u) === lastStop(t) && departure[tripFirstTime[u]!]! >= end)
+        .sort((a, b) => departure[tripFirstTime[a]!]! - departure[tripFirstTime[b]!]!);
+      if (next.length) blockNext.set(t, next);
+    }
+  }
+
+  return {
+    timezone: feed.timezone,
+    stops: feed.stops.map((s) => ({ id: s.id, name: s.name, lat: s.lat, lng: s.lng })),
+    routes: feed.routes.map((r) => ({
+      id: r.id,
+      shortName: r.shortName,
+      longName: r.longName,
+      type: r.type,
+    })),
+    tripId,
+    tripHeadsign,
+    tripRoute,
+    tripService,
+    tripPattern,
+    tripFirstTime,
+    arrival,
+    departure,
+    patternFirstStop,
+    patternStops,
+    patternFirstTrip,
+    patternTrips,
+    stopFirstPattern,
+    stopPatterns,
+    stopPatternPosition,
+    serviceIds,
+    services: serviceIds.map((id) => feed.services.get(id)!),
+    stopTransfers,
+    pathFirst,
+    pathTo,
+    pathSeconds,
+    blockNext,
+  };
+}
+
+/** Seconds as H:MM:SS (hours past 24 kept). */
+export function clock(seconds: number): string {
+  const h = Math.floor(seconds / 3600);
+  const m = Math.floor((seconds % 3600) / 60);
+  const s = seconds % 60;
+  return `${h}:${String(m).padStart(2, "0")}:${String(s).padStart(2, "0")}`;
+}
+
+/** Whether a service runs on a service date (yyyymmdd): calendar_dates first, then calendar.txt. */
+export function runsOn(service: Service, date: number): boolean {
+  if (service.removed.has(date)) return false;
+  if (service.added.has(date)) return true;
+  if (!service.start || date < service.start || date > service.end) return false;
+  const d = new Date(Date.UTC(Math.floor(date / 10000), (Math.floor(date / 100) % 100) - 1, date % 100));
+  return service.days[(d.getUTCDay() + 6) % 7]!;
+}
+
+/**
+ * Where a service date's times count from, as Unix seconds: noon minus 12 hours in the feed's
+ * time zone (GTFS), which is midnight except on the days the clocks change.
+ */
+export function serviceDayStart(timezone: string, date: number): number {
+  const noon = DateTime.fromObject(
+    { year: Math.floor(date / 10000), month: Math.floor(date / 100) % 100, day: date % 100, hour: 12 },
+    { zone: timezone },
+  );
+  return noon.toSeconds() - 12 * 3600;
+}
+
+/** The service date (yyyymmdd) a Unix time falls on in the time zone, shifted by `days`. */
+export function serviceDateOf(timezone: string, unixSeconds: number, days = 0): number {
+  const d = DateTime.fromSeconds(unixSeconds, { zone: timezone }).plus({ days });
+  return d.year * 10000 + d.month * 100 + d.day;
+}
