@@ -113,7 +113,6 @@ export function buildTimetable(feed: Feed, footpaths: Footpath[] = []): Timetabl
   // Trips numbered pattern by pattern, in departure order.
   const order: number[] = patterns.flatMap((p) => p.runs);
   const T = order.length;
-  const tripOf = new Map<number, number>(order.map((r, t) => [r, t]));
   const serviceIds = [...feed.services.keys()];
   const serviceIndex = new Map(serviceIds.map((id, i) => [id, i]));
   const tripRoute = new Uint32Array(T);
