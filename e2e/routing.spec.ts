@@ -44,9 +44,9 @@ test("an analyst routes by car and on foot in the playground and sees both lines
   // The map shows the lines where they are.
   await page.getByRole("region", { name: "Playground map" }).evaluate(() => undefined);
   await page.screenshot({ path: "test-results/e2e/routing-playground.png" });
-  // Transit has no timetables: said so, not invented.
+  // No feed serves Roadland: said so, not invented.
   await page.getByRole("checkbox", { name: "transit" }).check();
   await page.getByRole("button", { name: "Route", exact: true }).click();
-  await expect(results).toContainText(/transit\s*no transit timetables/);
+  await expect(results).toContainText(/transit\s*no imported transit timetables serve/);
   expect(errors).toEqual([]);
 });

@@ -1,5 +1,5 @@
 import "./load-env";
-import { existsSync, rmSync } from "node:fs";
+import { existsSync, rmSync, statSync } from "node:fs";
 import path from "node:path";
 import { parseArgs } from "node:util";
 import {
@@ -11,11 +11,17 @@ import {
 import { type ImportProgress, importOsm } from "../server/geodata/osm-import";
 import { geodataDir } from "../server/geodata/store";
 import { importList } from "../server/geodata/view";
+import { GtfsError } from "../server/transit/gtfs";
+import { importGtfs } from "../server/transit/import";
 import { runCli } from "./cli";
 
-const USAGE = `Import OpenStreetMap extracts and GeoJSON regions (docs/data.md#osm-import).
+const USAGE = `Import OpenStreetMap extracts, GeoJSON regions and GTFS feeds (docs/data.md#osm-import,
+docs/transit.md#import).
 
   npm run import -- <file.osm.pbf> [--name NAME]   import, replacing the import of the same name
+  npm run import -- <gtfs folder or .zip> [--name NAME]
+                                                    a GTFS feed (transit timetables), replacing
+                                                    the feed imported under the same name
   npm run import -- <file.geojson> --type TYPE [--name NAME] [--name-field F] [--code-field F]
                                                     regions from GeoJSON polygons; TYPE is one of
                                                     ${GEOJSON_REGION_TYPES.join(", ")}
@@ -93,6 +99,26 @@ async function importRegions(
   }
 }
 
+/** A GTFS feed: a folder with stops.txt, or a .zip. */
+function isGtfs(input: string): boolean {
+  return statSync(input).isDirectory() ? existsSync(path.join(input, "stops.txt")) : /\.zip$/i.test(input);
+}
+
+async function importTransit(input: string, dir: string, name?: string): Promise<number> {
+  try {
+    const summary = await importGtfs(input, { dir, name, onStep: (step) => console.error(`… ${step}`) });
+    console.log(
+      `Imported ${summary.name} in ${summary.seconds.toFixed(1)} s: ${summary.stops} stops, ${summary.routes} routes, ` +
+        `${summary.trips} trips (frequencies expanded), ${summary.stopTimes} stop times.\n→ ${summary.file}`,
+    );
+    return 0;
+  } catch (error) {
+    if (!(error instanceof GtfsError)) throw error;
+    console.error(`${input}: ${error.message}\nNothing was changed.`);
+    return 1;
+  }
+}
+
 async function main(): Promise<number> {
   const { positionals, values } = parseArgs({
     allowPositionals: true,
@@ -114,7 +140,13 @@ async function main(): Promise<number> {
   if (values.list) {
     const list = importList();
     if (!list.length) console.log(`No imports in ${dir}.`);
-    for (const { name, source, importedAt, counts, searchable } of list) {
+    for (const { name, source, importedAt, counts, searchable, kind } of list) {
+      if (kind === "gtfs") {
+        console.log(
+          `${name}  GTFS feed from ${source}, ${importedAt}: ${counts.stops} stops, ${counts.routes} routes, ${counts.trips} trips`,
+        );
+        continue;
+      }
       console.log(
         `${name}  from ${source}, ${importedAt}: ${counts.places ?? 0} places, ` +
           `${counts.addresses ?? 0} addresses, ${counts.streets ?? 0} streets, ${counts.regions ?? 0} regions` +
@@ -145,6 +177,7 @@ async function main(): Promise<number> {
     return 1;
   }
   if (/\.(geo)?json$/i.test(input)) return importRegions(input, dir, values);
+  if (isGtfs(input)) return importTransit(input, dir, values.name);
   if (values.type || values["name-field"] || values["code-field"]) {
     console.error("--type, --name-field and --code-field are for GeoJSON files (.geojson, .json).");
     return 1;

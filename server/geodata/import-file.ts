@@ -14,7 +14,7 @@ import { ringAreaAndCentroid } from "../geo/polygon";
 export function importName(file: string): string {
   return path
     .basename(file)
-    .replace(/\.osm\.pbf$|\.pbf$|\.geojson$|\.json$/i, "")
+    .replace(/\.osm\.pbf$|\.pbf$|\.geojson$|\.json$|\.zip$/i, "")
     .replace(/[^A-Za-z0-9._-]+/g, "-");
 }
 

@@ -14,6 +14,8 @@ export function importList() {
       name: meta.name ?? "",
       source: meta.source ?? "",
       importedAt: meta.importedAt ?? "",
+      /** "osm" (roads, places, addresses, regions) or "gtfs" (a transit feed) */
+      kind: meta.kind === "gtfs" ? ("gtfs" as const) : ("osm" as const),
       counts: JSON.parse(meta.counts ?? "{}") as Record<string, number>,
       // Made before the text index had its present layout: not searched by text until re-imported.
       searchable: file.hasTextIndex(),

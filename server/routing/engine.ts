@@ -243,6 +243,36 @@ function unreached(point: Position, mode: Mode, side: "origin" | "destination"):
   return "no-roads";
 }
 
+/**
+ * Walking from one point to several (transit's access, egress and transfers, server/transit):
+ * seconds and meters over the first import's foot network near `from`, straight stretches to
+ * and from the paths included; undefined for a point that network does not reach. Null when no
+ * imported roads are near `from` (the caller estimates then).
+ */
+export function walkingTimes(from: Position, to: Position[]): (Leg | undefined)[] | null {
+  for (const file of imports()) {
+    const p = prepare(file);
+    if (!p) continue;
+    const start = snapPoint(p, from, "foot", 0);
+    if (!start) continue;
+    const targets = to.map((t) => snapPoint(p, t, "foot", 0));
+    const reachable = targets.filter((t): t is Snap => !!t);
+    const h = p.graph.hierarchies?.foot;
+    const legs = h
+      ? hierarchyMatrix(p.graph, h, "foot", [start], reachable)[0]!
+      : dijkstraMany(p.graph, "foot", start, reachable);
+    let next = 0;
+    return targets.map((t) => {
+      if (!t) return undefined;
+      const leg = legs[next++];
+      if (!leg) return undefined;
+      const access = start.distance + t.distance;
+      return { meters: leg.meters + access, seconds: leg.seconds + access / ACCESS_MPS.foot };
+    });
+  }
+  return null;
+}
+
 /** The speed of the stretch between a point and the road it was snapped to (m/s). */
 const ACCESS_MPS: Record<Mode, number> = { car: 15 / 3.6, bike: 10 / 3.6, foot: 5 / 3.6 };
 

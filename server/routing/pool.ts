@@ -6,7 +6,9 @@ import type { Position } from "../geo/distance";
 import { processOnce } from "../process-once";
 import type { Cell, RouteResult } from "./engine";
 import type { Mode } from "./profiles";
+import type { Departure } from "./schema";
 import type { AvoidMask } from "./search";
+import type { TransitResult } from "../transit/engine";
 import type { RouteJob } from "./worker";
 
 /**
@@ -125,4 +127,13 @@ export function matrixInWorker(
   avoid: AvoidMask,
 ): Promise<Cell[][]> {
   return pool().run<Cell[][]>({ kind: "matrix", origins, destinations, mode, avoid });
+}
+
+/** The earliest transit itinerary (server/transit/engine.ts), computed in a routing worker. */
+export function transitInWorker(
+  origin: Position,
+  destination: Position,
+  departure: Departure,
+): Promise<TransitResult> {
+  return pool().run<TransitResult>({ kind: "transit", origin, destination, departure });
 }

@@ -1,5 +1,6 @@
 import { z } from "zod";
-import { type Coordinate, choiceList, coordinatePair, parseCoordinate } from "../http/fields";
+import { DateTime } from "luxon";
+import { type Coordinate, booleanish, choiceList, coordinatePair, parseCoordinate } from "../http/fields";
 import { FLAG_FERRY, FLAG_HIGHWAY, FLAG_TOLL } from "./graph";
 import type { AvoidMask } from "./search";
 
@@ -25,7 +26,11 @@ export const UNAVAILABLE = {
   "no-route": "no route between the origin and the destination on the imported roads",
   "origin-far": "no road this mode may use within 1 km of the origin",
   "destination-far": "no road this mode may use within 1 km of the destination",
-  transit: "no transit timetables are imported; only the geodesic is known",
+  transit: "transit is not answered in matrices: ask GET /v1/route/distance with modes=transit",
+  "no-feed":
+    "no imported transit timetables serve both the origin and the destination; the walking route is given",
+  "no-trip":
+    "no transit trip serves this journey within a day of the departure time; the walking route is given",
 } as const;
 export const UNITS = ["metric", "imperial"] as const;
 export const GEOMETRY = ["linestring", "polyline5", "polyline6"] as const;
@@ -34,6 +39,27 @@ const units = z.preprocess(
   (v) => (v === undefined || v === "" ? "metric" : v),
   z.enum(UNITS, { error: () => `must be ${UNITS.join(" or ")}` }),
 );
+
+/**
+ * When a transit trip leaves: an ISO 8601 date and time, with an offset (an instant) or without
+ * one (the local time of the feed that answers: GTFS times are the agency's).
+ */
+export type Departure = { at: number } | { local: string };
+
+const departureTime = z.string().transform((v, ctx): Departure => {
+  const text = v.trim();
+  const shape = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d+)?)?(Z|[+-]\d{2}:?\d{2})?$/;
+  const parsed = DateTime.fromISO(text, { setZone: true });
+  if (!shape.test(text) || !parsed.isValid) {
+    ctx.addIssue({
+      code: "custom",
+      message:
+        "must be an ISO 8601 date and time, like 2026-11-23T08:30 (the feed's local time) or 2026-11-23T16:30:00Z",
+    });
+    return z.NEVER;
+  }
+  return /(Z|[+-]\d{2}:?\d{2})$/.test(text) ? { at: parsed.toSeconds() } : { local: text };
+});
 
 /** GET /v1/route/distance */
 export const distanceQuery = z.object({
@@ -46,6 +72,8 @@ export const distanceQuery = z.object({
     (v) => (v === "" ? undefined : v),
     z.enum(GEOMETRY, { error: () => `must be ${GEOMETRY.join(", ")}` }).optional(),
   ),
+  departureTime: departureTime.optional(),
+  details: z.preprocess((v) => (v === "" || v === undefined ? false : v), booleanish),
 });
 
 /** The most cells a matrix may have (origins × destinations). */

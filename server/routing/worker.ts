@@ -2,7 +2,9 @@ import { parentPort } from "node:worker_threads";
 import type { Position } from "../geo/distance";
 import { preloadRoadGraphs, routeMatrix, routeModes } from "./engine";
 import type { Mode } from "./profiles";
+import type { Departure } from "./schema";
 import type { AvoidMask } from "./search";
+import { preloadTransit, transitRoute } from "../transit/engine";
 
 /**
  * A routing worker (server/routing/pool.ts): loads the imports' road graphs itself (the bundles
@@ -27,15 +29,19 @@ export type RouteJob =
       destinations: Position[];
       mode: Mode;
       avoid: AvoidMask;
-    };
+    }
+  | { kind: "transit"; id: number; origin: Position; destination: Position; departure: Departure };
 
 preloadRoadGraphs();
+preloadTransit();
 parentPort!.on("message", (job: RouteJob) => {
   try {
     const results =
       job.kind === "route"
         ? routeModes(job.origin, job.destination, job.modes, job.avoid, job.paths)
-        : routeMatrix(job.origins, job.destinations, job.mode, job.avoid);
+        : job.kind === "transit"
+          ? transitRoute(job.origin, job.destination, job.departure)
+          : routeMatrix(job.origins, job.destinations, job.mode, job.avoid);
     parentPort!.postMessage({ id: job.id, results });
   } catch (e) {
     parentPort!.postMessage({ id: job.id, error: e instanceof Error ? e.message : String(e) });

@@ -1,4 +1,4 @@
-import { NO_TRANSFER, type Timetable, runsOn, serviceDateOf, serviceDayStart } from "./timetable";
+import { FORBIDDEN, NO_TRANSFER, type Timetable, runsOn, serviceDateOf, serviceDayStart } from "./timetable";
 
 /**
  * Earliest arrival by public transport (docs/transit.md#the-search): RAPTOR (Delling, Pajor,
@@ -201,6 +201,7 @@ export function earliestArrival(
     // Footpaths from the stops vehicles reached.
     for (const s of [...improved]) {
       for (let f = tt.pathFirst[s]!; f < tt.pathFirst[s + 1]!; f++) {
+        if (tt.pathSeconds[f] === FORBIDDEN) continue;
         arrive(tt.pathTo[f]!, now[s]! + tt.pathSeconds[f]!, { kind: "walk", from: s });
       }
     }

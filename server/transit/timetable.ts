@@ -182,12 +182,7 @@ export function buildTimetable(feed: Feed, footpaths: Footpath[] = []): Timetabl
     const key = `${f.from},${f.to}`;
     if (f.from !== f.to && !paths.has(key)) paths.set(key, f);
   }
-  const kept = [...paths.values()].filter((f) => f.seconds !== NO_TRANSFER).sort((a, b) => a.from - b.from);
-  const pathFirst = new Uint32Array(S + 1);
-  for (const f of kept) pathFirst[f.from + 1]!++;
-  for (let s = 0; s < S; s++) pathFirst[s + 1]! += pathFirst[s]!;
-  const pathTo = Uint32Array.from(kept.map((f) => f.to));
-  const pathSeconds = Uint32Array.from(kept.map((f) => f.seconds));
+  const { pathFirst, pathTo, pathSeconds } = footpathRows(S, [...paths.values()]);
 
   // Blocks: from a trip's last stop into the block's next trips starting there, no earlier.
   const blocks = new Map<string, number[]>();
@@ -246,6 +241,41 @@ export function buildTimetable(feed: Feed, footpaths: Footpath[] = []): Timetabl
   };
 }
 
+/** A footpath the feed forbids (transfers.txt type 3 between two stops): kept so none is added. */
+export const FORBIDDEN = 0xffffffff;
+
+/** Footpaths in rows by their first stop (a forbidden one as FORBIDDEN). */
+function footpathRows(S: number, paths: Footpath[]) {
+  const sorted = [...paths].sort((a, b) => a.from - b.from || a.to - b.to);
+  const pathFirst = new Uint32Array(S + 1);
+  for (const f of sorted) pathFirst[f.from + 1]!++;
+  for (let s = 0; s < S; s++) pathFirst[s + 1]! += pathFirst[s]!;
+  const pathTo = Uint32Array.from(sorted.map((f) => f.to));
+  const pathSeconds = Uint32Array.from(
+    sorted.map((f) => (f.seconds === NO_TRANSFER ? FORBIDDEN : f.seconds)),
+  );
+  return { pathFirst, pathTo, pathSeconds };
+}
+
+/**
+ * The timetable with walking footpaths added (from the foot graph, at load): the feed's own
+ * transfers between stops, and those it forbids, stay as they are.
+ */
+export function withFootpaths(tt: Timetable, footpaths: Footpath[]): Timetable {
+  const paths = new Map<string, Footpath>();
+  for (let s = 0; s + 1 < tt.pathFirst.length; s++) {
+    for (let k = tt.pathFirst[s]!; k < tt.pathFirst[s + 1]!; k++) {
+      const seconds = tt.pathSeconds[k] === FORBIDDEN ? NO_TRANSFER : tt.pathSeconds[k]!;
+      paths.set(`${s},${tt.pathTo[k]}`, { from: s, to: tt.pathTo[k]!, seconds });
+    }
+  }
+  for (const f of footpaths) {
+    const key = `${f.from},${f.to}`;
+    if (f.from !== f.to && !paths.has(key)) paths.set(key, f);
+  }
+  return { ...tt, ...footpathRows(tt.stops.length, [...paths.values()]) };
+}
+
 /** Seconds as H:MM:SS (hours past 24 kept). */
 export function clock(seconds: number): string {
   const h = Math.floor(seconds / 3600);
@@ -279,4 +309,72 @@ export function serviceDayStart(timezone: string, date: number): number {
 export function serviceDateOf(timezone: string, unixSeconds: number, days = 0): number {
   const d = DateTime.fromSeconds(unixSeconds, { zone: timezone }).plus({ days });
   return d.year * 10000 + d.month * 100 + d.day;
+}
+
+const ARRAYS = {
+  tripRoute: Uint32Array,
+  tripService: Uint32Array,
+  tripPattern: Uint32Array,
+  tripFirstTime: Uint32Array,
+  arrival: Int32Array,
+  departure: Int32Array,
+  patternFirstStop: Uint32Array,
+  patternStops: Uint32Array,
+  patternFirstTrip: Uint32Array,
+  patternTrips: Uint32Array,
+  stopFirstPattern: Uint32Array,
+  stopPatterns: Uint32Array,
+  stopPatternPosition: Uint32Array,
+  pathFirst: Uint32Array,
+  pathTo: Uint32Array,
+  pathSeconds: Uint32Array,
+} as const;
+
+/** The timetable's parts for the bundle's transit table: typed arrays as bytes, the rest as JSON. */
+export function timetableParts(tt: Timetable): [string, Uint8Array][] {
+  const rest = {
+    timezone: tt.timezone,
+    stops: tt.stops,
+    routes: tt.routes,
+    tripId: tt.tripId,
+    tripHeadsign: tt.tripHeadsign,
+    serviceIds: tt.serviceIds,
+    services: tt.services.map((s) => ({ ...s, added: [...s.added], removed: [...s.removed] })),
+    stopTransfers: [...tt.stopTransfers],
+    blockNext: [...tt.blockNext],
+  };
+  return [
+    ...Object.keys(ARRAYS).map((k) => {
+      const a = tt[k as keyof typeof ARRAYS];
+      return [k, new Uint8Array(a.buffer, a.byteOffset, a.byteLength)] as [string, Uint8Array];
+    }),
+    ["json", new TextEncoder().encode(JSON.stringify(rest))],
+  ];
+}
+
+/** The timetable from its stored parts (arrays copied: a blob's bytes need not be aligned). */
+export function timetableFromParts(parts: Map<string, Uint8Array>): Timetable {
+  const part = (name: string) => {
+    const bytes = parts.get(name);
+    if (!bytes) throw new Error(`transit timetable: part ${name} is missing`);
+    const copy = new Uint8Array(bytes.byteLength);
+    copy.set(bytes);
+    return copy.buffer;
+  };
+  const arrays = Object.fromEntries(Object.entries(ARRAYS).map(([k, Type]) => [k, new Type(part(k))]));
+  const rest = JSON.parse(new TextDecoder().decode(part("json"))) as Omit<
+    Timetable,
+    keyof typeof ARRAYS | "services" | "stopTransfers" | "blockNext"
+  > & {
+    services: (Omit<Service, "added" | "removed"> & { added: number[]; removed: number[] })[];
+    stopTransfers: [number, { fromRoute?: number; toRoute?: number; seconds: number }[]][];
+    blockNext: [number, number[]][];
+  };
+  return {
+    ...(arrays as unknown as Pick<Timetable, keyof typeof ARRAYS>),
+    ...rest,
+    services: rest.services.map((s) => ({ ...s, added: new Set(s.added), removed: new Set(s.removed) })),
+    stopTransfers: new Map(rest.stopTransfers),
+    blockNext: new Map(rest.blockNext),
+  };
 }

@@ -6,6 +6,7 @@ import { decodePolygons, floatsOf, positionsOf } from "../../geo/rings";
 import { indexTokens, nameKey } from "../../geocode/normalize";
 import { votePostcode } from "../../geodata/postcode-vote";
 import { type RoadGraph, graphFromParts, graphParts } from "../../routing/graph";
+import { type Timetable, timetableFromParts, timetableParts } from "../../transit/timetable";
 
 /**
  * Imported geodata (docs/data.md): one SQLite file per imported region, apart from the main
@@ -52,6 +53,8 @@ CREATE TABLE search (
 );
 -- The road graph (server/routing/graph.ts): each typed array of it as one blob, by name.
 CREATE TABLE road_graph (part TEXT PRIMARY KEY, data BLOB NOT NULL);
+-- A GTFS feed's timetable (server/transit/timetable.ts), the same way.
+CREATE TABLE transit (part TEXT PRIMARY KEY, data BLOB NOT NULL);
 CREATE VIRTUAL TABLE search_text USING fts5(
   name, number, area, content='', columnsize=0, tokenize='unicode61 remove_diacritics 2', prefix='1 2 3'
 );
@@ -59,10 +62,11 @@ CREATE VIRTUAL TABLE search_text USING fts5(
 
 /**
  * The version of the bundle's layout: 3 has the text index as it is now, 4 the road graph too,
- * 5 its contraction hierarchies (format 4 still routes, by the slower A*). A reader uses the
- * parts a file's version has.
+ * 5 its contraction hierarchies (format 4 still routes, by the slower A*), 6 the transit table
+ * (GTFS imports). A reader uses the parts a file's version has.
  */
-export const BUNDLE_FORMAT = 5;
+export const BUNDLE_FORMAT = 6;
+const TRANSIT_FORMAT = 6;
 const TEXT_INDEX_FORMAT = 3;
 const ROAD_GRAPH_FORMAT = 4;
 
@@ -527,6 +531,13 @@ export class GeodataWriter {
     this.meta("roadGraph", JSON.stringify({ vertices: graph.lng.length, edges: graph.edgeLength.length }));
   }
 
+  /** Stores a GTFS feed's timetable: each of its parts as a blob. */
+  transit(timetable: Timetable) {
+    const insert = this.db.prepare(`INSERT OR REPLACE INTO transit (part, data) VALUES (?, ?)`);
+    for (const [part, bytes] of timetableParts(timetable))
+      insert.run(part, Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength));
+  }
+
   /** Commits, gathers planner statistics and closes the file. */
   finish() {
     this.db.exec("COMMIT");
@@ -771,6 +782,19 @@ export class GeodataFile {
   }
 
   private graph?: RoadGraph | null;
+
+  /** The GTFS timetable of a transit import, read once per file, or null (not a transit import). */
+  timetable(): Timetable | null {
+    if (this.transitTimetable !== undefined) return this.transitTimetable;
+    if (Number(this.meta().format ?? 1) < TRANSIT_FORMAT) return (this.transitTimetable = null);
+    const rows = this.db.prepare(`SELECT part, data FROM transit`).all() as { part: string; data: Buffer }[];
+    this.transitTimetable = rows.length
+      ? timetableFromParts(new Map(rows.map((r) => [r.part, r.data])))
+      : null;
+    return this.transitTimetable;
+  }
+
+  private transitTimetable?: Timetable | null;
 
   /** Whether this import has the text index (imports made before it need to be imported again). */
   hasTextIndex(): boolean {

@@ -1,7 +1,9 @@
 import { type Position } from "@/server/geo/distance";
 import { handler, otherMethods, reply } from "@/server/http/handler";
 import { geodesicMeters } from "@/server/routing/engine";
-import { routeInWorker } from "@/server/routing/pool";
+import { routeInWorker, transitInWorker } from "@/server/routing/pool";
+import type { TransitResult } from "@/server/transit/engine";
+import { DateTime } from "luxon";
 import { distanceOf, durationOf } from "@/server/routing/format";
 import { encodePolyline } from "@/server/routing/polyline";
 import type { Mode } from "@/server/routing/profiles";
@@ -18,6 +20,40 @@ function geometryOf(path: Position[], form: "linestring" | "polyline5" | "polyli
   );
   if (form === "linestring") return { type: "LineString", coordinates: rounded };
   return { polyline: encodePolyline(rounded, form === "polyline5" ? 5 : 6) };
+}
+
+/** A transit answer on the wire: distance, duration (waiting included), times, and the legs with `details`. */
+function transitOf(r: TransitResult, units: "metric" | "imperial", details: boolean) {
+  if ("unrouted" in r) {
+    return {
+      unavailable: UNAVAILABLE[r.unrouted],
+      walking: { distance: distanceOf(r.walking.meters, units), duration: durationOf(r.walking.seconds) },
+    };
+  }
+  const time = (unix: number) =>
+    DateTime.fromSeconds(unix, { zone: r.timezone }).toISO({ suppressMilliseconds: true });
+  return {
+    distance: distanceOf(r.meters, units),
+    duration: durationOf(r.seconds),
+    departureTime: time(r.departure),
+    arrivalTime: time(r.arrival),
+    ...(r.walkingOnly && { walkingOnly: true }),
+    ...(details && {
+      legs: r.legs.map((l) => ({
+        mode: l.mode,
+        distance: distanceOf(l.meters, units),
+        duration: durationOf(l.arrival - l.departure),
+        departureTime: time(l.departure),
+        arrivalTime: time(l.arrival),
+        from: l.from,
+        to: l.to,
+        ...(l.route && { route: l.route }),
+        ...(l.trip && { trip: l.trip }),
+        ...(l.stops !== undefined && { stops: l.stops }),
+        ...(l.seated && { seated: true }),
+      })),
+    }),
+  };
 }
 
 /**
@@ -49,7 +85,10 @@ export const GET = handler(
             }
           : { unavailable: UNAVAILABLE[r.unrouted] };
     }
-    if (modes.includes("transit")) routes.transit = { unavailable: UNAVAILABLE.transit };
+    if (modes.includes("transit")) {
+      const departure = q.departureTime ?? { at: Math.floor(Date.now() / 1000) };
+      routes.transit = transitOf(await transitInWorker(origin, destination, departure), q.units, q.details);
+    }
     return reply({ routes });
   },
 );

@@ -1,0 +1,249 @@
+import Flatbush from "flatbush";
+import { DateTime } from "luxon";
+import type { GeodataFile } from "../db/sqlite/geodata";
+import { type Position, haversine } from "../geo/distance";
+import { imports } from "../geodata/store";
+import { processOnce } from "../process-once";
+import { walkingTimes } from "../routing/engine";
+import type { Departure } from "../routing/schema";
+import type { Leg as RoadLeg } from "../routing/search";
+import { type Access, earliestArrival, type Itinerary } from "./raptor";
+import { type Footpath, type Timetable, withFootpaths } from "./timetable";
+
+/**
+ * Transit trips over the imported GTFS feeds (docs/transit.md#the-endpoint), in the routing
+ * workers: each feed's timetable prepared once per file with walking footpaths between its
+ * stops (the foot graph of the OSM imports, else the straight line a third longer), then per
+ * trip: walking to the stops near the origin, RAPTOR, walking from the stops near the
+ * destination; the best feed's itinerary, or walking when that is sooner.
+ */
+
+/** Walking speed (m/s) and the detour factor when no foot network is imported. */
+const WALK_MPS = 5 / 3.6;
+const DETOUR = 4 / 3;
+/** The longest walk to or from a stop, and between two stops (seconds). */
+export const MAX_ACCESS_S = 15 * 60;
+export const MAX_TRANSFER_S = 8 * 60;
+
+interface PreparedFeed {
+  name: string;
+  tt: Timetable;
+  /** the located stops' index (ids into tt.stops) */
+  index: Flatbush;
+  located: number[];
+}
+
+const feeds = processOnce("transit-feeds", () => new WeakMap<GeodataFile, PreparedFeed | null>());
+
+/** Straight-line walking: meters a third longer than the line, at 5 km/h. */
+const estimate = (a: Position, b: Position): RoadLeg => {
+  const meters = haversine(a[0], a[1], b[0], b[1]) * DETOUR;
+  return { meters, seconds: meters / WALK_MPS };
+};
+
+/** Walking from a point to several: the foot network's where it reaches, else estimated. */
+function walks(from: Position, to: Position[]): RoadLeg[] {
+  const network = walkingTimes(from, to);
+  return to.map((t, i) => (network ? network[i] : undefined) ?? estimate(from, t));
+}
+
+function stopsNear(f: PreparedFeed, [lng, lat]: Position, seconds: number): number[] {
+  const reach = seconds * WALK_MPS;
+  const dLat = reach / 111_320;
+  const dLng = reach / (111_320 * Math.max(0.01, Math.cos((lat * Math.PI) / 180)));
+  return f.index.search(lng - dLng, lat - dLat, lng + dLng, lat + dLat).map((i) => f.located[i]!);
+}
+
+const position = (tt: Timetable, s: number): Position => [tt.stops[s]!.lng, tt.stops[s]!.lat];
+
+function prepareFeed(file: GeodataFile): PreparedFeed | null {
+  if (feeds.has(file)) return feeds.get(file)!;
+  const tt = file.timetable();
+  let prepared: PreparedFeed | null = null;
+  if (tt) {
+    const located = tt.stops.flatMap((s, i) =>
+      Number.isFinite(s.lat) && Number.isFinite(s.lng) && s.lat !== null ? [i] : [],
+    );
+    const index = new Flatbush(Math.max(1, located.length));
+    for (const s of located) index.add(tt.stops[s]!.lng, tt.stops[s]!.lat);
+    if (!located.length) index.add(0, 0);
+    index.finish();
+    const base: PreparedFeed = { name: file.meta().name ?? "", tt, index, located };
+    // Footpaths: every pair of stops within MAX_TRANSFER_S on foot; the shortest walk between
+    // two stops is never longer than a chain of walks, so the set is closed under chaining.
+    const footpaths: Footpath[] = [];
+    for (const s of located) {
+      const near = stopsNear(base, position(tt, s), MAX_TRANSFER_S).filter((t) => t !== s);
+      const legs = walks(
+        position(tt, s),
+        near.map((t) => position(tt, t)),
+      );
+      near.forEach((t, i) => {
+        if (legs[i]!.seconds <= MAX_TRANSFER_S)
+          footpaths.push({ from: s, to: t, seconds: Math.round(legs[i]!.seconds) });
+      });
+    }
+    prepared = { ...base, tt: withFootpaths(tt, footpaths) };
+  }
+  feeds.set(file, prepared);
+  return prepared;
+}
+
+/** Loads every feed now (at start) rather than on the first transit trip. */
+export function preloadTransit(): void {
+  for (const file of imports()) prepareFeed(file);
+}
+
+export interface TransitPlace {
+  name?: string;
+  stopId?: string;
+  latitude: number;
+  longitude: number;
+}
+
+export interface TransitLeg {
+  mode: "walk" | "transit";
+  meters: number;
+  departure: number;
+  arrival: number;
+  from: TransitPlace;
+  to: TransitPlace;
+  route?: { id: string; shortName: string; longName: string; type: number };
+  trip?: { id: string; headsign?: string };
+  /** the stops the vehicle calls at between boarding and alighting */
+  stops?: number;
+  /** ridden on from the previous trip of its block without getting off */
+  seated?: boolean;
+}
+
+export type TransitResult =
+  | {
+      meters: number;
+      seconds: number;
+      /** Unix seconds, and the feed's time zone to show them in */
+      departure: number;
+      arrival: number;
+      timezone: string;
+      feed?: string;
+      walkingOnly?: boolean;
+      legs: TransitLeg[];
+    }
+  | { unrouted: "no-feed" | "no-trip"; walking: { meters: number; seconds: number } };
+
+/**
+ * The earliest arrival by transit leaving at `leaving`: the best itinerary over
+ * the feeds, walking when that arrives sooner; when no feed serves both ends (or none has a trip
+ * in time), why, with the walking route.
+ */
+export function transitRoute(origin: Position, destination: Position, leaving: Departure): TransitResult {
+  const [direct] = walks(origin, [destination]) as [RoadLeg];
+  /** The departure as a Unix time: a local time is the feed's. */
+  const unix = (timezone: string) =>
+    "at" in leaving ? leaving.at : DateTime.fromISO(leaving.local, { zone: timezone }).toSeconds();
+  let best:
+    | { feed: PreparedFeed; it: Itinerary; access: Map<number, RoadLeg>; egress: Map<number, RoadLeg> }
+    | undefined;
+  let served = false;
+  for (const file of imports()) {
+    const f = prepareFeed(file);
+    if (!f) continue;
+    const near = (p: Position) => {
+      const stops = stopsNear(f, p, MAX_ACCESS_S);
+      const legs = walks(
+        p,
+        stops.map((s) => position(f.tt, s)),
+      );
+      return new Map(
+        stops.flatMap((s, i) => (legs[i]!.seconds <= MAX_ACCESS_S ? [[s, legs[i]!] as const] : [])),
+      );
+    };
+    const access = near(origin);
+    const egress = near(destination);
+    if (!access.size || !egress.size) continue;
+    served = true;
+    const toAccess = (m: Map<number, RoadLeg>): Access[] =>
+      [...m].map(([stop, leg]) => ({ stop, seconds: Math.round(leg.seconds) }));
+    const it = earliestArrival(f.tt, toAccess(access), toAccess(egress), Math.round(unix(f.tt.timezone)));
+    if (it && (!best || it.arrival < best.it.arrival)) best = { feed: f, it, access, egress };
+  }
+  const walking = { meters: direct.meters, seconds: Math.round(direct.seconds) };
+  if (!best) return { unrouted: served ? "no-trip" : "no-feed", walking };
+  const timezone = best.feed.tt.timezone;
+  const departure = best.it.departure;
+  const here = (p: Position): TransitPlace => ({ latitude: p[1], longitude: p[0] });
+  if (departure + walking.seconds <= best.it.arrival) {
+    const arrival = departure + walking.seconds;
+    return {
+      meters: direct.meters,
+      seconds: walking.seconds,
+      departure,
+      arrival,
+      timezone,
+      walkingOnly: true,
+      legs: [
+        {
+          mode: "walk",
+          meters: direct.meters,
+          departure,
+          arrival,
+          from: here(origin),
+          to: here(destination),
+        },
+      ],
+    };
+  }
+  const { feed: f, it } = best;
+  const tt = f.tt;
+  const stop = (s: number): TransitPlace => ({
+    name: tt.stops[s]!.name,
+    stopId: tt.stops[s]!.id,
+    latitude: tt.stops[s]!.lat,
+    longitude: tt.stops[s]!.lng,
+  });
+  const legs: TransitLeg[] = it.legs.flatMap((l): TransitLeg[] => {
+    if (l.kind === "walk") {
+      const from = l.fromStop === undefined ? here(origin) : stop(l.fromStop);
+      const to = l.toStop === undefined ? here(destination) : stop(l.toStop);
+      const meters =
+        l.fromStop === undefined
+          ? best!.access.get(l.toStop!)!.meters
+          : l.toStop === undefined
+            ? best!.egress.get(l.fromStop)!.meters
+            : walks(position(tt, l.fromStop), [position(tt, l.toStop)])[0]!.meters;
+      if (meters === 0 && l.arrival === l.departure) return [];
+      return [{ mode: "walk", meters, departure: l.departure, arrival: l.arrival, from, to }];
+    }
+    const p = tt.tripPattern[l.trip]!;
+    const calls = Array.from(tt.patternStops.subarray(tt.patternFirstStop[p]!, tt.patternFirstStop[p + 1]!));
+    const board = calls.indexOf(l.fromStop);
+    const alight = calls.indexOf(l.toStop, board + 1);
+    let meters = 0;
+    for (let i = board + 1; i <= alight; i++)
+      meters += haversine(...position(tt, calls[i - 1]!), ...position(tt, calls[i]!));
+    const route = tt.routes[tt.tripRoute[l.trip]!]!;
+    const headsign = tt.tripHeadsign[l.trip];
+    return [
+      {
+        mode: "transit",
+        meters,
+        departure: l.departure,
+        arrival: l.arrival,
+        from: stop(l.fromStop),
+        to: stop(l.toStop),
+        route,
+        trip: { id: tt.tripId[l.trip]!, ...(headsign && { headsign }) },
+        stops: alight - board,
+        ...(l.seated && { seated: true }),
+      },
+    ];
+  });
+  return {
+    meters: legs.reduce((sum, l) => sum + l.meters, 0),
+    seconds: it.arrival - departure,
+    departure,
+    arrival: it.arrival,
+    timezone,
+    feed: f.name,
+    legs,
+  };
+}
