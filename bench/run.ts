@@ -11,11 +11,12 @@ import { geodataSuite } from "./geodata";
 import { startupSuite } from "./startup";
 import { geocodingSuite } from "./geocoding";
 import { routingSuite } from "./routing";
+import { transitSuite } from "./transit";
 
 const USAGE = `npm run bench [-- SUITE...] [--geofences 10000] [--users 100000] [--duration 5] [--connections 16]
                  [--rounds 3] [--profile DIR]
 
-Suites: geofences, tracking, geodata, geocoding, routing, startup (default: geofences and tracking). Each starts the production server on a fresh
+Suites: geofences, tracking, geodata, geocoding, routing, transit, startup (default: geofences and tracking). Each starts the production server on a fresh
 database, measures the no-op route (GET /healthz) as the baseline in the same run, then its
 endpoints at --connections (throughput) and at 1 connection (latency). Tracking alternates the
 no-op route, an invalid POST and tracking for --rounds rounds and compares within each. --profile writes a CPU
@@ -36,7 +37,9 @@ const { values, positionals } = parseArgs({
 const suites = positionals.length ? positionals : ["geofences", "tracking"];
 if (
   values.help ||
-  suites.some((s) => !["geofences", "tracking", "geodata", "geocoding", "routing", "startup"].includes(s))
+  suites.some(
+    (s) => !["geofences", "tracking", "geodata", "geocoding", "routing", "transit", "startup"].includes(s),
+  )
 ) {
   console.log(USAGE);
   process.exit(values.help ? 0 : 1);
@@ -98,6 +101,8 @@ async function runSuite(name: string): Promise<void> {
       await geocodingSuite(bench);
     } else if (name === "routing") {
       await routingSuite(bench);
+    } else if (name === "transit") {
+      await transitSuite(bench);
     } else {
       await trackingSuite(bench, Number(values.geofences), Number(values.users));
     }
