@@ -4,7 +4,9 @@ import path from "node:path";
 import { expect, test } from "@playwright/test";
 import { importOsm } from "../server/geodata/osm-import";
 import { writeOsmPbf } from "../tests/support/osm-pbf";
+import { importGtfs } from "../server/transit/import";
 import { roadland, roadlandOsm } from "../tests/support/road-fixture";
+import { writeShoreLine } from "../tests/support/transit-fixture";
 import { api, consoleErrors, serverKeys, signIn } from "./support";
 
 /** The playground's route section on Roadland (tests/support/road-fixture.ts). */
@@ -18,6 +20,9 @@ test.beforeAll(async () => {
   const pbf = path.join(mkdtempSync(path.join(tmpdir(), "roadland-")), "roadland.osm.pbf");
   writeOsmPbf(pbf, roadlandOsm());
   await importOsm(pbf, { dir: serverKeys().geodataDir });
+  await importGtfs(writeShoreLine(path.join(path.dirname(pbf), "shore-line")), {
+    dir: serverKeys().geodataDir,
+  });
   await expect
     .poll(async () => {
       const res = await api(
@@ -44,9 +49,36 @@ test("an analyst routes by car and on foot in the playground and sees both lines
   // The map shows the lines where they are.
   await page.getByRole("region", { name: "Playground map" }).evaluate(() => undefined);
   await page.screenshot({ path: "test-results/e2e/routing-playground.png" });
-  // No feed serves Roadland: said so, not invented.
+  expect(errors).toEqual([]);
+});
+
+test("an analyst plans a transit trip and sees its legs with their times on the map", async ({ page }) => {
+  const errors = consoleErrors(page);
+  await signIn(page, "analyst");
+  await page.getByRole("link", { name: "Playground", exact: true }).click();
+  // The Shore Line (tests/support/transit-fixture.ts): A to M at 8:00, two minutes.
+  await page.getByLabel("Origin", { exact: true }).fill(`${roadland(1).lat},${roadland(1).lng}`);
+  await page.getByLabel("Destination", { exact: true }).fill(`${roadland(8).lat},${roadland(8).lng}`);
+  await page.getByRole("checkbox", { name: "car" }).uncheck();
+  await page.getByRole("checkbox", { name: "foot" }).uncheck();
   await page.getByRole("checkbox", { name: "transit" }).check();
+  await page.getByLabel("Leave at").fill("2026-06-01T07:58");
   await page.getByRole("button", { name: "Route", exact: true }).click();
-  await expect(results).toContainText(/transit\s*no imported transit timetables serve/);
+  const results = page.getByLabel("Routes");
+  await expect(results).toContainText("leave 07:58, arrive 08:02");
+  const legs = page.getByRole("list", { name: "Transit legs" });
+  await expect(legs).toContainText(/08:00–08:02\s*1 to M from Shore A to Bollard M \(1 stop\)/);
+  // The ride in violet and its two stops with their times.
+  await expect(page.locator('.leaflet-overlay-pane path[stroke="#7c3aed"]')).toHaveCount(3);
+  await page.screenshot({ path: "test-results/e2e/transit-playground.png" });
+  // Later than the day's only trip: walking, marked as such.
+  await page.getByLabel("Leave at").fill("2026-06-01T08:01");
+  await page.getByRole("button", { name: "Route", exact: true }).click();
+  await expect(results).toContainText("walking is sooner than any trip");
+  // Far from any feed: said so, not invented.
+  await page.getByLabel("Origin", { exact: true }).fill("48.8566,2.3522");
+  await page.getByLabel("Destination", { exact: true }).fill("48.8606,2.3376");
+  await page.getByRole("button", { name: "Route", exact: true }).click();
+  await expect(results).toContainText(/no imported transit timetables serve/);
   expect(errors).toEqual([]);
 });

@@ -13,6 +13,7 @@ import { PLACE_COLOR } from "./imported-layer";
 import { AddressResultsLayer } from "./address-results-layer";
 import { AddressSearch, addressPoint } from "./address-search";
 import { RouteLayer } from "./route-layer";
+import { TransitLayer } from "./transit-layer";
 import { type RouteAnswers, RoutePanel } from "./route-panel";
 
 interface ContextAnswer {
@@ -137,6 +138,7 @@ export default function Playground({ tiles }: { tiles: TileConfig }) {
           ))}
           <AddressResultsLayer results={found.results} chosen={found.chosen} />
           <RouteLayer routes={routes} />
+          <TransitLayer routes={routes} />
           {ipPoint && (
             <CircleMarker center={ipPoint} radius={9} pathOptions={{ color: "#b45309", fillOpacity: 0.6 }}>
               <Popup>

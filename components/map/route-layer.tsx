@@ -5,13 +5,16 @@ import { useEffect } from "react";
 import { Polyline, Tooltip, useMap } from "react-leaflet";
 import { ROUTE_COLORS, type RouteAnswers } from "./route-panel";
 
-/** Each routed mode's line on the map, in its colour; the map moves to show them. */
+/** Each routed mode's line on the map, in its colour; the map moves to show them (transit's legs too). */
 export function RouteLayer({ routes }: { routes: RouteAnswers | null }) {
   const map = useMap();
   // New routes: the map shows them all.
   useEffect(() => {
     const points = Object.values(routes ?? {}).flatMap((r) =>
-      (r.geometry?.coordinates ?? []).map(([lng, lat]) => [lat, lng] as [number, number]),
+      [
+        ...(r.geometry?.coordinates ?? []),
+        ...(r.legs ?? []).flatMap((l) => l.geometry?.coordinates ?? []),
+      ].map(([lng, lat]) => [lat, lng] as [number, number]),
     );
     if (points.length) map.fitBounds(L.latLngBounds(points), { padding: [40, 40] });
   }, [routes, map]);

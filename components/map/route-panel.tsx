@@ -4,8 +4,14 @@ import { useMutation } from "@tanstack/react-query";
 import { useState } from "react";
 import { ErrorNote } from "@/components/dashboard/error-note";
 import { call } from "@/lib/api-client";
+import { TransitLegs } from "./transit-legs";
 
-export const ROUTE_COLORS: Record<string, string> = { car: "#dc2626", bike: "#16a34a", foot: "#2563eb" };
+export const ROUTE_COLORS: Record<string, string> = {
+  car: "#dc2626",
+  bike: "#16a34a",
+  foot: "#2563eb",
+  transit: "#7c3aed",
+};
 const MODES = ["car", "bike", "foot", "transit"] as const;
 
 interface Measure {
@@ -13,11 +19,39 @@ interface Measure {
   text: string;
 }
 
+interface Place {
+  name?: string;
+  stopId?: string;
+  latitude: number;
+  longitude: number;
+}
+
+export interface TransitLegAnswer {
+  mode: "walk" | "transit";
+  distance: Measure;
+  duration: Measure;
+  departureTime: string;
+  arrivalTime: string;
+  from: Place;
+  to: Place;
+  route?: { id: string; shortName: string; longName: string };
+  trip?: { id: string; headsign?: string };
+  stops?: number;
+  seated?: boolean;
+  geometry?: { type: "LineString"; coordinates: [number, number][] };
+}
+
 export interface RouteAnswer {
   distance?: Measure;
   duration?: Measure;
   geometry?: { type: "LineString"; coordinates: [number, number][] };
   unavailable?: string;
+  /** transit */
+  departureTime?: string;
+  arrivalTime?: string;
+  walkingOnly?: boolean;
+  walking?: { distance: Measure; duration: Measure };
+  legs?: TransitLegAnswer[];
 }
 
 export type RouteAnswers = Record<string, RouteAnswer>;
@@ -26,8 +60,9 @@ const asText = (p: [number, number] | null) => (p ? `${p[0].toFixed(5)},${p[1].t
 
 /**
  * The playground's route section: origin and destination (typed, or the point picked on the map
- * or chosen in the search box), modes and units; GET /v1/route/distance with the route's line,
- * each mode's distance and duration listed (or why it has none) and its line given to the map.
+ * or chosen in the search box), modes and units (and for transit, when to leave); GET
+ * /v1/route/distance with the route's line, each mode's distance and duration listed (or why it
+ * has none), transit leg by leg with its times, and the lines given to the map.
  */
 export function RoutePanel({
   point,
@@ -40,11 +75,21 @@ export function RoutePanel({
   const [destination, setDestination] = useState("");
   const [modes, setModes] = useState<string[]>(["car", "foot"]);
   const [units, setUnits] = useState("metric");
+  const [leaveAt, setLeaveAt] = useState("");
+  const transit = modes.includes("transit");
   const route = useMutation({
     mutationFn: () =>
       call<{ routes: RouteAnswers }>(
         "GET",
-        `/v1/route/distance?${new URLSearchParams({ origin, destination, modes: modes.join(","), units, geometry: "linestring" })}`,
+        `/v1/route/distance?${new URLSearchParams({
+          origin,
+          destination,
+          modes: modes.join(","),
+          units,
+          geometry: "linestring",
+          ...(transit && { details: "true" }),
+          ...(transit && leaveAt && { departureTime: leaveAt }),
+        })}`,
       ).then((r) => r.routes),
     onSuccess: (routes) => onRoutes(routes),
     onError: () => onRoutes(null),
@@ -78,7 +123,8 @@ export function RoutePanel({
         Route distance
       </h2>
       <p className="text-sm text-slate-600">
-        Pick points on the map (or choose a search result), then route over the imported roads.
+        Pick points on the map (or choose a search result), then route over the imported roads and transit
+        feeds.
       </p>
       <form
         className="space-y-2 text-sm"
@@ -111,6 +157,19 @@ export function RoutePanel({
             <option value="imperial">imperial</option>
           </select>
         </fieldset>
+        {transit && (
+          <label className="flex items-center gap-2">
+            <span className="text-slate-600">Leave at</span>
+            <input
+              type="datetime-local"
+              value={leaveAt}
+              onChange={(e) => setLeaveAt(e.target.value)}
+              aria-label="Leave at"
+              className="rounded border border-slate-300 px-2 py-0.5"
+            />
+            <span className="text-xs text-slate-500">the feed&apos;s local time; empty: now</span>
+          </label>
+        )}
         <button
           type="submit"
           disabled={!origin || !destination || !modes.length || route.isPending}
@@ -127,7 +186,13 @@ export function RoutePanel({
               <dt className="font-medium" style={{ color: ROUTE_COLORS[mode] }}>
                 {mode}
               </dt>
-              <dd>{r.unavailable ?? [r.distance?.text, r.duration?.text].filter(Boolean).join(" · ")}</dd>
+              <dd>
+                {mode === "transit" ? (
+                  <TransitLegs answer={r} />
+                ) : (
+                  (r.unavailable ?? [r.distance?.text, r.duration?.text].filter(Boolean).join(" · "))
+                )}
+              </dd>
             </div>
           ))}
         </dl>

@@ -114,6 +114,8 @@ export interface TransitLeg {
   stops?: number;
   /** ridden on from the previous trip of its block without getting off */
   seated?: boolean;
+  /** the leg's line, `[lng, lat]`: a walk straight from its start to its end, a ride through its stops */
+  path: Position[];
 }
 
 export type TransitResult =
@@ -188,6 +190,7 @@ export function transitRoute(origin: Position, destination: Position, leaving: D
           arrival,
           from: here(origin),
           to: here(destination),
+          path: [origin, destination],
         },
       ],
     };
@@ -211,7 +214,11 @@ export function transitRoute(origin: Position, destination: Position, leaving: D
             ? best!.egress.get(l.fromStop)!.meters
             : walks(position(tt, l.fromStop), [position(tt, l.toStop)])[0]!.meters;
       if (meters === 0 && l.arrival === l.departure) return [];
-      return [{ mode: "walk", meters, departure: l.departure, arrival: l.arrival, from, to }];
+      const path: Position[] = [
+        [from.longitude, from.latitude],
+        [to.longitude, to.latitude],
+      ];
+      return [{ mode: "walk", meters, departure: l.departure, arrival: l.arrival, from, to, path }];
     }
     const p = tt.tripPattern[l.trip]!;
     const calls = Array.from(tt.patternStops.subarray(tt.patternFirstStop[p]!, tt.patternFirstStop[p + 1]!));
@@ -234,6 +241,7 @@ export function transitRoute(origin: Position, destination: Position, leaving: D
         trip: { id: tt.tripId[l.trip]!, ...(headsign && { headsign }) },
         stops: alight - board,
         ...(l.seated && { seated: true }),
+        path: calls.slice(board, alight + 1).map((c) => position(tt, c)),
       },
     ];
   });

@@ -1,4 +1,4 @@
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { mkdirSync, mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
@@ -8,12 +8,12 @@ import { importGtfs } from "../../server/transit/import";
 import { api, expectError } from "../support/api";
 import { writeOsmPbf } from "../support/osm-pbf";
 import { roadland, roadlandOsm } from "../support/road-fixture";
+import { writeShoreLine } from "../support/transit-fixture";
 
 /**
  * GET /v1/route/distance with modes=transit through the running server: Roadland's roads
- * (tests/support/road-fixture.ts) and a one-line feed written here, imported as a user would.
- * The line runs from A (node 1) to M (node 8), 555 m apart on foot, once a day at 8:00 Lagos time
- * (UTC+1, no summer time), in two minutes.
+ * (tests/support/road-fixture.ts) and the Shore Line feed (tests/support/transit-fixture.ts: A to
+ * M, 555 m on foot, once a day at 8:00 Lagos time, in two minutes), imported as a user would.
  */
 
 const geodata = path.join(path.dirname(databaseFile(inject("databaseUrl"))), "geodata");
@@ -44,27 +44,13 @@ async function transit(params: Record<string, string>): Promise<Transit> {
   return (res.body.routes as { transit: Transit }).transit;
 }
 
-const feed = {
-  "agency.txt": "agency_id,agency_name,agency_timezone\nRL,Roadland Lines,Africa/Lagos",
-  "calendar.txt":
-    "service_id,monday,tuesday,wednesday,thursday,friday,saturday,sunday,start_date,end_date\nD,1,1,1,1,1,1,1,20260101,20261231",
-  "routes.txt": "route_id,agency_id,route_short_name,route_long_name,route_type\nL1,RL,1,Shore Line,3",
-  "stops.txt": `stop_id,stop_name,stop_lat,stop_lon\nSA,Shore A,${roadland(1).lat},${roadland(1).lng}\nSM,Bollard M,${roadland(8).lat},${roadland(8).lng}`,
-  "trips.txt": "route_id,service_id,trip_id,trip_headsign\nL1,D,L1-0800,to M",
-  "stop_times.txt":
-    "trip_id,arrival_time,departure_time,stop_id,stop_sequence\nL1-0800,8:00:00,8:00:00,SA,1\nL1-0800,8:02:00,8:02:00,SM,2",
-};
-
 beforeAll(async () => {
   mkdirSync(geodata, { recursive: true });
   const work = mkdtempSync(path.join(tmpdir(), "transit-"));
   const pbf = path.join(work, "roadland.osm.pbf");
   writeOsmPbf(pbf, roadlandOsm());
   await importOsm(pbf, { dir: geodata, name: "roadland-transit" });
-  const folder = path.join(work, "shore-line");
-  mkdirSync(folder);
-  for (const [name, text] of Object.entries(feed)) writeFileSync(path.join(folder, name), text);
-  await importGtfs(folder, { dir: geodata });
+  await importGtfs(writeShoreLine(path.join(work, "shore-line")), { dir: geodata });
   const deadline = Date.now() + 5000;
   while (
     (await transit({ origin: at(1), destination: at(8), departureTime: "2026-06-01T07:58" })).unavailable
@@ -101,6 +87,21 @@ describe("GET /v1/route/distance modes=transit", () => {
       route: { shortName: "1" },
       trip: { id: "L1-0800" },
     });
+    // With geometry, each leg's line: the ride through its stops.
+    const lines = await transit({
+      origin: at(1),
+      destination: at(8),
+      departureTime: "2026-06-01T07:58",
+      details: "true",
+      geometry: "linestring",
+    });
+    const rideLine = (
+      lines.legs!.find((l) => l.mode === "transit") as { geometry?: { coordinates: number[][] } }
+    ).geometry!.coordinates;
+    expect(rideLine).toEqual([
+      [roadland(1).lng, roadland(1).lat],
+      [roadland(8).lng, roadland(8).lat],
+    ]);
     // The same instant given with an offset; no legs without details.
     const utc = await transit({ origin: at(1), destination: at(8), departureTime: "2026-06-01T06:58:00Z" });
     expect(utc.arrivalTime).toBe(r.arrivalTime);

@@ -23,7 +23,12 @@ function geometryOf(path: Position[], form: "linestring" | "polyline5" | "polyli
 }
 
 /** A transit answer on the wire: distance, duration (waiting included), times, and the legs with `details`. */
-function transitOf(r: TransitResult, units: "metric" | "imperial", details: boolean) {
+function transitOf(
+  r: TransitResult,
+  units: "metric" | "imperial",
+  details: boolean,
+  geometry: "linestring" | "polyline5" | "polyline6" | undefined,
+) {
   if ("unrouted" in r) {
     return {
       unavailable: UNAVAILABLE[r.unrouted],
@@ -51,6 +56,7 @@ function transitOf(r: TransitResult, units: "metric" | "imperial", details: bool
         ...(l.trip && { trip: l.trip }),
         ...(l.stops !== undefined && { stops: l.stops }),
         ...(l.seated && { seated: true }),
+        ...(geometry && { geometry: geometryOf(l.path, geometry) }),
       })),
     }),
   };
@@ -87,7 +93,12 @@ export const GET = handler(
     }
     if (modes.includes("transit")) {
       const departure = q.departureTime ?? { at: Math.floor(Date.now() / 1000) };
-      routes.transit = transitOf(await transitInWorker(origin, destination, departure), q.units, q.details);
+      routes.transit = transitOf(
+        await transitInWorker(origin, destination, departure),
+        q.units,
+        q.details,
+        q.geometry,
+      );
     }
     return reply({ routes });
   },
