@@ -11,6 +11,7 @@ import type { Mode } from "../server/routing/profiles";
 import { rng } from "./geofence-data";
 import { type PgRouting, startPgRouting } from "./pgrouting";
 import type { Bench } from "./suite";
+import { median, percentile, summary } from "./timings";
 
 /**
  * Route distance and matrix on the shared andorra-2013 extract (the issue's) and monaco-2016,
@@ -25,19 +26,6 @@ const EXTRACT = path.resolve("../shared/data/osm/andorra-2013.osm.pbf");
 const VALLEY: [number, number, number, number] = [1.5, 42.5, 1.56, 42.53];
 const TRIPS = 2000;
 const MODES: Mode[] = ["car", "bike", "foot"];
-
-const percentile = (sorted: number[], p: number) =>
-  sorted[Math.min(sorted.length - 1, Math.floor(p * sorted.length))]!;
-
-/** p50, p99 (ms) and queries a second of one-at-a-time calls. */
-function summary(ms: number[]): string {
-  const sorted = [...ms].sort((a, b) => a - b);
-  const total = ms.reduce((a, b) => a + b, 0);
-  return (
-    `p50 ${percentile(sorted, 0.5).toFixed(3)} ms, p99 ${percentile(sorted, 0.99).toFixed(3)} ms, ` +
-    `${Math.round((ms.length * 1000) / total).toLocaleString("en")} queries/s`
-  );
-}
 
 interface Area {
   name: string;
@@ -169,15 +157,9 @@ async function routeArea(b: Bench, area: Area, graph: RoadGraph, secret: Record<
           theirs.push(await peer.route(mode, a[0], c[0]));
           peerMs.push(performance.now() - t0);
         }
-        const [p50, peerP50] = [ms, peerMs].map((l) =>
-          percentile(
-            [...l].sort((x, y) => x - y),
-            0.5,
-          ),
-        );
         b.note(
           `${label}, pgRouting pgr_dijkstra on the same trips: ${summary(peerMs)}; ` +
-            `in-process is ${(peerP50! / p50!).toFixed(0)}× faster at p50.`,
+            `in-process is ${(median(peerMs) / median(ms)).toFixed(0)}× faster at p50.`,
         );
         b.note(`${label}, as answered, against pgRouting: ${agreement(ours, theirs)}.`);
         // The networks alone: the shortest routes (length as the cost) on both sides, without

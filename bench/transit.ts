@@ -7,6 +7,7 @@ import { importGtfs } from "../server/transit/import";
 import { transitRoute } from "../server/transit/engine";
 import { rng } from "./geofence-data";
 import type { Bench } from "./suite";
+import { summary } from "./timings";
 
 /**
  * Transit queries (docs/performance.md#transit): on the shared sample feed, and on a synthetic
@@ -72,18 +73,6 @@ export function writeCityFeed(dir: string): { stops: number; stopTimes: number }
   return { stops: stops.length - 1, stopTimes: times.length - 1 };
 }
 
-const percentile = (sorted: number[], p: number) =>
-  sorted[Math.min(sorted.length - 1, Math.floor(p * sorted.length))]!;
-
-function summary(ms: number[]): string {
-  const sorted = [...ms].sort((a, b) => a - b);
-  const total = ms.reduce((a, b) => a + b, 0);
-  return (
-    `p50 ${percentile(sorted, 0.5).toFixed(2)} ms, p99 ${percentile(sorted, 0.99).toFixed(2)} ms, ` +
-    `${Math.round((ms.length * 1000) / total).toLocaleString("en")} queries/s`
-  );
-}
-
 export async function transitSuite(b: Bench): Promise<void> {
   const geodata = path.join(path.dirname(databaseFile(b.server.databaseUrl)), "geodata");
   mkdirSync(geodata, { recursive: true });
@@ -119,7 +108,9 @@ export async function transitSuite(b: Bench): Promise<void> {
     ms.push(performance.now() - t0);
     if ("legs" in r && !r.walkingOnly) rides++;
   }
-  b.note(`Transit (grid city), in-process (${QUERIES} random trips, ${rides} by transit): ${summary(ms)}.`);
+  b.note(
+    `Transit (grid city), in-process (${QUERIES} random trips, ${rides} by transit): ${summary(ms, 2)}.`,
+  );
 
   if (existsSync(SAMPLE)) {
     const sampleMs: number[] = [];
@@ -146,7 +137,9 @@ export async function transitSuite(b: Bench): Promise<void> {
       transitRoute(a, c, { local: at });
       sampleMs.push(performance.now() - t0);
     }
-    b.note(`Transit (sample feed), in-process (${QUERIES} trips between its stops): ${summary(sampleMs)}.`);
+    b.note(
+      `Transit (sample feed), in-process (${QUERIES} trips between its stops): ${summary(sampleMs, 2)}.`,
+    );
   }
 
   let next = 0;
