@@ -11,15 +11,28 @@ export function rng(seed: number): () => number {
   };
 }
 
-/** About 42 km x 55 km around New York City. */
-export const AREA = { minLat: 40.5, maxLat: 41.0, minLng: -74.2, maxLng: -73.7 };
-
-export function randomPoint(r: () => number): [lng: number, lat: number] {
-  return [AREA.minLng + r() * (AREA.maxLng - AREA.minLng), AREA.minLat + r() * (AREA.maxLat - AREA.minLat)];
+export interface Area {
+  minLat: number;
+  maxLat: number;
+  minLng: number;
+  maxLng: number;
 }
 
-export function geofenceBody(i: number, r: () => number): Record<string, unknown> {
-  const [lng, lat] = randomPoint(r);
+/** The sparse scenario: about 42 km x 55 km around New York City. */
+export const AREA: Area = { minLat: 40.5, maxLat: 41.0, minLng: -74.2, maxLng: -73.7 };
+
+/**
+ * The dense scenario (`--dense`): about 8.9 km x 8.9 km (79 km²) of Manhattan and Brooklyn, where
+ * 10,000 geofences of 50–500 m overlap, about 30 at a point.
+ */
+export const DENSE_AREA: Area = { minLat: 40.72, maxLat: 40.8, minLng: -74.02, maxLng: -73.915 };
+
+export function randomPoint(r: () => number, area: Area = AREA): [lng: number, lat: number] {
+  return [area.minLng + r() * (area.maxLng - area.minLng), area.minLat + r() * (area.maxLat - area.minLat)];
+}
+
+export function geofenceBody(i: number, r: () => number, area: Area = AREA): Record<string, unknown> {
+  const [lng, lat] = randomPoint(r, area);
   const radius = 50 + r() * 450;
   const common = { description: `Bench geofence ${i}`, tag: `bench-${i % 10}`, externalId: String(i) };
   if (i % 2 === 0) return { ...common, type: "circle", coordinates: [lng, lat], radius: Math.round(radius) };

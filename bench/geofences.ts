@@ -6,7 +6,7 @@ export async function geofenceSuite(b: Bench, total: number): Promise<void> {
   const { server } = b;
   const auth = { authorization: server.keys.secret, "content-type": "application/json" };
   const r = rng(42);
-  const bodies = Array.from({ length: total }, (_, i) => JSON.stringify(geofenceBody(i, r)));
+  const bodies = Array.from({ length: total }, (_, i) => JSON.stringify(geofenceBody(i, r, b.area)));
   let next = 0;
   await b.run({
     name: `POST /v1/geofences (load ${total})`,
@@ -49,8 +49,17 @@ export async function geofenceSuite(b: Bench, total: number): Promise<void> {
     url: server.url,
     headers: auth,
     next: () => {
-      const [lng, lat] = randomPoint(pick);
+      const [lng, lat] = randomPoint(pick, b.area);
       return { path: `/v1/search/geofences?near=${lat},${lng}&radius=1000&includeGeometry=false` };
+    },
+  });
+  await b.runBoth({
+    name: "GET /v1/search/geofences (r=1000, limit 100, with geometry)",
+    url: server.url,
+    headers: auth,
+    next: () => {
+      const [lng, lat] = randomPoint(pick, b.area);
+      return { path: `/v1/search/geofences?near=${lat},${lng}&radius=1000&limit=100` };
     },
   });
   await b.runBoth({
@@ -58,7 +67,7 @@ export async function geofenceSuite(b: Bench, total: number): Promise<void> {
     url: server.url,
     headers: auth,
     next: () => {
-      const [lng, lat] = randomPoint(pick);
+      const [lng, lat] = randomPoint(pick, b.area);
       return { path: `/v1/search/geofences?near=${lat},${lng}&radius=10000&limit=100` };
     },
   });
@@ -69,7 +78,7 @@ export async function geofenceSuite(b: Bench, total: number): Promise<void> {
     url: server.url,
     headers: publishable,
     next: () => {
-      const [lng, lat] = randomPoint(pick);
+      const [lng, lat] = randomPoint(pick, b.area);
       return { path: `/v1/context?coordinates=${lat},${lng}` };
     },
   });

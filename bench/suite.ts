@@ -1,4 +1,5 @@
 import type { FreshServer } from "../scripts/fresh-server";
+import type { Area } from "./geofence-data";
 import type { Measurement, Scenario } from "./load";
 
 /** What a benchmark suite gets: a running server and a way to measure a scenario. */
@@ -6,6 +7,8 @@ export interface Bench {
   server: FreshServer;
   duration: number;
   connections: number;
+  /** where the geofences and users are: sparse (a metro area) or dense (--dense: 79 km²) */
+  area: Area;
   /** rounds of interleaved measurements, for suites that compare against the no-op route */
   rounds: number;
   /** measures a scenario, prints it and adds it to the report */

@@ -1,4 +1,4 @@
-import { AREA, geofenceBody, randomPoint, rng } from "./geofence-data";
+import { geofenceBody, randomPoint, rng } from "./geofence-data";
 import type { Bench } from "./suite";
 
 /**
@@ -18,14 +18,14 @@ export async function trackingSuite(b: Bench, geofences: number, users: number):
   let t = Date.now();
   const r = rng(42);
   for (let i = 0; i < geofences; i++)
-    await createGeofence(key, geofenceWriteSchema.parse(geofenceBody(i, r)));
+    await createGeofence(key, geofenceWriteSchema.parse(geofenceBody(i, r, b.area)));
   console.log(`  seeded ${geofences} geofences in ${((Date.now() - t) / 1000).toFixed(1)} s`);
 
   t = Date.now();
   const start = Date.now() - 3_600_000;
   const positions: [number, number][] = [];
   for (let i = 0; i < users; i++) {
-    const [lng, lat] = randomPoint(r);
+    const [lng, lat] = randomPoint(r, b.area);
     positions.push([lng, lat]);
     await track(
       key,
@@ -49,8 +49,8 @@ export async function trackingSuite(b: Bench, geofences: number, users: number):
   const next = () => {
     const i = Math.floor(pick() * users);
     const p = positions[i]!;
-    p[0] = Math.min(AREA.maxLng, Math.max(AREA.minLng, p[0] + (pick() - 0.5) * 2 * step));
-    p[1] = Math.min(AREA.maxLat, Math.max(AREA.minLat, p[1] + (pick() - 0.5) * 2 * step));
+    p[0] = Math.min(b.area.maxLng, Math.max(b.area.minLng, p[0] + (pick() - 0.5) * 2 * step));
+    p[1] = Math.min(b.area.maxLat, Math.max(b.area.minLat, p[1] + (pick() - 0.5) * 2 * step));
     const body = JSON.stringify({
       deviceId: `device-${i}`,
       latitude: p[1],
