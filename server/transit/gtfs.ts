@@ -337,6 +337,12 @@ export function parseFeed(files: Map<string, string>): Feed {
     const stop = stopIndex.get(r.stop_id);
     if (trip === undefined) problem(at("stop_times.txt", r, "trip_id"), `'${r.trip_id}' is not in trips.txt`);
     if (stop === undefined) problem(at("stop_times.txt", r, "stop_id"), `'${r.stop_id}' is not in stops.txt`);
+    else if (stops[stop]!.type !== 0) {
+      problem(
+        at("stop_times.txt", r, "stop_id"),
+        `'${r.stop_id}' is a station, entrance or node (location_type ${stops[stop]!.type}), where no trip calls`,
+      );
+    }
     const seq = Number(r.stop_sequence);
     if (!Number.isInteger(seq) || seq < 0)
       problem(at("stop_times.txt", r, "stop_sequence"), `'${r.stop_sequence}' is not a whole number`);

@@ -214,12 +214,15 @@ describe("RAPTOR on written feeds", () => {
   it("refuses a broken feed, saying where", () => {
     const broken = new Map([
       ["agency.txt", "agency_name,agency_timezone\nX,Mars/Olympus"],
-      ["stops.txt", "stop_id,stop_lat,stop_lon\nA,36,-116\nA,36,-116\nB,91,-116"],
+      [
+        "stops.txt",
+        "stop_id,stop_lat,stop_lon,location_type\nA,36,-116,\nA,36,-116,\nB,91,-116,\nST,36,-116,1",
+      ],
       ["routes.txt", "route_id,route_short_name,route_type\nR,1,3"],
       ["trips.txt", "route_id,service_id,trip_id\nR,NOPE,t\nQ,NOPE,u"],
       [
         "stop_times.txt",
-        "trip_id,arrival_time,departure_time,stop_id,stop_sequence\nt,8:00:00,8:00:00,A,1\nt,7:00:00,7:00:00,C,2\nt,8:3O:00,,A,3",
+        "trip_id,arrival_time,departure_time,stop_id,stop_sequence\nt,8:00:00,8:00:00,A,1\nt,7:00:00,7:00:00,C,2\nt,8:3O:00,,A,3\nt,9:00:00,9:00:00,ST,4",
       ],
     ]);
     let error: GtfsError | undefined;
@@ -237,6 +240,7 @@ describe("RAPTOR on written feeds", () => {
     expect(text).toMatch(/trips\.txt line 3 \(route_id\): 'Q' is not in routes\.txt/);
     expect(text).toMatch(/stop_times\.txt line 3 \(stop_id\): 'C' is not in stops\.txt/);
     expect(text).toMatch(/stop_times\.txt line 4 \(arrival_time\): '8:3O:00' is not a time/);
+    expect(text).toMatch(/stop_times\.txt line 5 \(stop_id\): 'ST' is a station/);
   });
 });
 
