@@ -71,6 +71,15 @@ export interface Me {
 
 export const CONFIDENCE = { 3: "high", 2: "medium", 1: "low" } as const;
 
+/** The kinds of events tracking makes (the API's `types` filter takes these). */
+export const EVENT_TYPES = [
+  "user.entered_geofence",
+  "user.exited_geofence",
+  "user.dwelled_in_geofence",
+  "user.entered_place",
+  "user.exited_place",
+] as const;
+
 /** An address (forward, reverse geocoding and autocomplete: docs/api.md#address-object). */
 export interface GeoAddress {
   latitude?: number;

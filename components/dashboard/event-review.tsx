@@ -5,7 +5,7 @@ import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import dynamic from "next/dynamic";
 import { useCallback, useEffect, useMemo, useState } from "react";
 import { call, errorText } from "@/lib/api-client";
-import { CONFIDENCE, type LocationEvent, type Place } from "@/lib/types";
+import { CONFIDENCE, EVENT_TYPES, type LocationEvent, type Place } from "@/lib/types";
 import type { TileConfig } from "../map/basemap";
 
 const EventMap = dynamic(() => import("../map/event-map"), {
@@ -20,6 +20,9 @@ const VERDICT = { 1: "accepted", [-1]: "rejected", 0: "unverified" } as const;
  * The review queue: unverified events, newest first. Keys: A accept, R reject, U unverify,
  * J / ↓ next, K / ↑ previous, X select for a bulk verdict.
  */
+/** How many events the queue reads at once (the newest matching the server-side filters). */
+const PAGE = 1000;
+
 export function EventReview({ tiles, canVerify }: { tiles: TileConfig; canVerify: boolean }) {
   const queryClient = useQueryClient();
   const [type, setType] = useState("");
@@ -30,14 +33,22 @@ export function EventReview({ tiles, canVerify }: { tiles: TileConfig; canVerify
   const [picked, setPicked] = useState<Set<string>>(new Set());
   const [message, setMessage] = useState<string | null>(null);
 
+  // Verification and type are filtered by the server (GET /v1/events), so an older unverified
+  // event is not hidden behind newer verified ones; confidence and text within the page read.
+  const serverFilter = new URLSearchParams({
+    limit: String(PAGE),
+    ...(show === "unverified" && { verification: "unverified" }),
+    ...(type && { types: type }),
+  }).toString();
   const events = useQuery({
-    queryKey: ["events"],
-    queryFn: () => call<{ events: LocationEvent[] }>("GET", "/v1/events?limit=1000").then((r) => r.events),
+    queryKey: ["events", serverFilter],
+    queryFn: () =>
+      call<{ events: LocationEvent[]; meta: { hasMore?: boolean } }>("GET", `/v1/events?${serverFilter}`),
     refetchInterval: 10_000,
   });
   const queue = useMemo(() => {
     const needle = about.trim().toLowerCase();
-    return (events.data ?? []).filter(
+    return (events.data?.events ?? []).filter(
       (e) =>
         (show === "all" || e.verification === 0) &&
         (!type || e.type === type) &&
@@ -53,7 +64,7 @@ export function EventReview({ tiles, canVerify }: { tiles: TileConfig; canVerify
           ].some((v) => (v ?? "").toLowerCase().includes(needle))),
     );
   }, [events.data, type, about, confidence, show]);
-  const types = useMemo(() => [...new Set((events.data ?? []).map((e) => e.type))].sort(), [events.data]);
+  const types = EVENT_TYPES;
   const current = queue[Math.min(index, Math.max(queue.length - 1, 0))];
 
   const verify = useMutation({
@@ -73,10 +84,17 @@ export function EventReview({ tiles, canVerify }: { tiles: TileConfig; canVerify
       );
       setPicked(new Set());
       // Keep the view in step at once; the refetch confirms it.
-      queryClient.setQueryData<LocationEvent[]>(["events"], (old) =>
-        old?.map((e) =>
-          ids.includes(e._id) ? { ...e, verification: verdict, ...(place && { verifiedPlace: place }) } : e,
-        ),
+      queryClient.setQueryData<{ events: LocationEvent[]; meta: { hasMore?: boolean } }>(
+        ["events", serverFilter],
+        (old) =>
+          old && {
+            ...old,
+            events: old.events.map((e) =>
+              ids.includes(e._id)
+                ? { ...e, verification: verdict, ...(place && { verifiedPlace: place }) }
+                : e,
+            ),
+          },
       );
       void queryClient.invalidateQueries({ queryKey: ["events"] });
     },
@@ -200,10 +218,19 @@ export function EventReview({ tiles, canVerify }: { tiles: TileConfig; canVerify
             <ErrorNote error={events.error} className="p-3" />
           ) : queue.length === 0 ? (
             <p className="p-3 text-sm text-slate-500">
-              {show === "unverified" ? "Nothing to review: every event is verified." : "No events match."}
+              {events.data?.meta.hasMore
+                ? `None of the newest ${PAGE.toLocaleString("en")} matches; narrow the filters to reach older events.`
+                : show === "unverified" && !type
+                  ? "Nothing to review: every event is verified."
+                  : "No events match."}
             </p>
           ) : (
             <ul>
+              {events.data?.meta.hasMore && (
+                <li className="border-b border-slate-100 px-3 py-2 text-xs text-amber-700">
+                  The newest {PAGE.toLocaleString("en")} matching events are shown; older ones are not.
+                </li>
+              )}
               {queue.map((e, i) => (
                 <li
                   key={e._id}

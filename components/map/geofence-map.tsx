@@ -411,9 +411,10 @@ function UserDetails({ u, onClose }: { u: User; onClose: () => void }) {
   const events = useQuery({
     queryKey: ["user-events", u._id],
     queryFn: () =>
-      call<{ events: LocationEvent[] }>("GET", "/v1/events?limit=1000").then((r) =>
-        r.events.filter((e) => e.user._id === u._id).slice(0, 20),
-      ),
+      call<{ events: LocationEvent[] }>(
+        "GET",
+        `/v1/events?limit=20&userId=${encodeURIComponent(u._id)}`,
+      ).then((r) => r.events),
   });
   return (
     <section className="space-y-3" aria-label="User">

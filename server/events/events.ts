@@ -5,11 +5,28 @@ import { dateWindow, page } from "../db/paging";
 import { withWriteLock } from "../db/write-lock";
 import { ApiError, notFound } from "../http/errors";
 import { type WirePlace, placeById, serializePlace } from "../geodata/places";
-import type { listEventsSchema, verifySchema } from "./schema";
+import { VERIFICATIONS, type listEventsSchema, type verifySchema } from "./schema";
 
 export async function listEvents(key: AuthKey, q: z.output<typeof listEventsSchema>) {
+  // A user named by its _id: an unknown one has no events (not an error: it may be deleted).
+  let userSeq: number | undefined;
+  if (q.userId !== undefined) {
+    const user = await prisma.user.findFirst({
+      where: { id: q.userId, live: key.live },
+      select: { seq: true },
+    });
+    if (!user) return { events: [], hasMore: false };
+    userSeq = user.seq;
+  }
   const rows = await prisma.event.findMany({
-    where: { live: key.live, createdAt: dateWindow(q.createdBefore, q.createdAfter) },
+    where: {
+      live: key.live,
+      createdAt: dateWindow(q.createdBefore, q.createdAfter),
+      ...(q.verification && { verification: { in: q.verification.map((v) => VERIFICATIONS[v]) } }),
+      ...(q.types && { type: { in: [...q.types] } }),
+      ...(userSeq !== undefined && { userSeq }),
+      ...(q.geofenceId !== undefined && { geofenceId: q.geofenceId }),
+    },
     orderBy: [{ createdAt: "desc" }, { id: "desc" }],
     take: q.limit + 1,
   });

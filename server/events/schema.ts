@@ -1,11 +1,23 @@
 import { z } from "zod";
-import { cursorDate, intIn, optionalString } from "../http/fields";
+import { choiceList, cursorDate, intIn, optionalString } from "../http/fields";
 import { LIST_LIMIT } from "../geofences/schema";
+import { EVENT_TYPES } from "../../lib/types";
 
+/** Verification states as the list filter names them, and their stored values. */
+export const VERIFICATIONS = { unverified: 0, accepted: 1, rejected: -1 } as const;
+
+/**
+ * GET /v1/events: newest first by cursor, filtered on the server (docs/api.md#events): by
+ * verification, type, user (its `_id`), geofence (its `_id`); the window is the cursors'.
+ */
 export const listEventsSchema = z.object({
   limit: intIn(LIST_LIMIT.min, LIST_LIMIT.max, LIST_LIMIT.default),
   createdBefore: cursorDate,
   createdAfter: cursorDate,
+  verification: choiceList(Object.keys(VERIFICATIONS) as (keyof typeof VERIFICATIONS)[]),
+  types: choiceList(EVENT_TYPES),
+  userId: optionalString(64),
+  geofenceId: optionalString(64),
 });
 
 const VERIFICATION_MESSAGE = "must be 1 (accept), -1 (reject) or 0 (unverify)";

@@ -352,6 +352,41 @@ describe("events", () => {
     expectError(await api("GET", "/v1/events?createdAfter=garbage"), 400, "createdAfter");
   });
 
+  it("filters on the server by verification, type, user and geofence", async () => {
+    const base = { lat: -40.6, lng: -10.3 };
+    const fence = await api("POST", "/v1/geofences", {
+      json: { description: "filters", type: "circle", coordinates: [base.lng, base.lat], radius: 100 },
+    });
+    const geofenceId = (fence.body.geofence as { _id: string })._id;
+    const deviceId = unique("filter");
+    const inside = await track({ deviceId, latitude: base.lat, longitude: base.lng, accuracy: 5 });
+    const entry = inside.events[0]!._id;
+    const away = await track({ deviceId, latitude: base.lat + 0.05, longitude: base.lng, accuracy: 5 });
+    const exit = away.events[0]!._id;
+    const other = (
+      await track({ deviceId: unique("filter"), latitude: base.lat, longitude: base.lng, accuracy: 5 })
+    ).events[0]!._id;
+    await api("PUT", `/v1/events/${entry}/verification`, { json: { verification: 1 } });
+    const ids = async (query: string) => {
+      const res = await api("GET", `/v1/events?limit=1000&${query}`);
+      expect(res.status, JSON.stringify(res.body)).toBe(200);
+      return (res.body.events as { _id: string }[])
+        .map((e) => e._id)
+        .filter((id) => [entry, exit, other].includes(id));
+    };
+    expect(await ids("verification=accepted")).toEqual([entry]);
+    expect((await ids("verification=unverified,rejected")).sort()).toEqual([exit, other].sort());
+    expect(await ids("types=user.exited_geofence")).toEqual([exit]);
+    expect(await ids(`userId=${inside.user._id}`)).toEqual([exit, entry]);
+    expect((await ids(`geofenceId=${geofenceId}`)).sort()).toEqual([entry, exit, other].sort());
+    expect(await ids(`userId=${inside.user._id}&types=user.entered_geofence&verification=accepted`)).toEqual([
+      entry,
+    ]);
+    expect(await ids("userId=nobody")).toEqual([]);
+    expectError(await api("GET", "/v1/events?verification=maybe"), 400, "verification", /accepted, rejected/);
+    expectError(await api("GET", "/v1/events?types=user.flew"), 400, "types", /'user.flew'/);
+  });
+
   it("deletes an event", async () => {
     const base = { lat: -41.4, lng: -11.1 };
     await api("POST", "/v1/geofences", {

@@ -1,0 +1,38 @@
+import { expect, test } from "@playwright/test";
+import { api, consoleErrors, serverKeys, signIn, unique } from "./support";
+
+/**
+ * The review queue asks the server for unverified events (GET /v1/events?verification=…), so an
+ * unverified event stays reachable behind more than a page of newer, verified ones.
+ */
+test("an unverified event older than 1,000 verified ones is still in the queue", async ({ page }) => {
+  test.setTimeout(180_000);
+  const errors = consoleErrors(page);
+  const tag = unique("old");
+  await api("PUT", `/v1/geofences/${tag}/gate`, {
+    description: `Gate ${tag}`,
+    type: "circle",
+    coordinates: [-60.5, 35.2],
+    radius: 200,
+  });
+  const { publishable } = serverKeys();
+  const track = (deviceId: string, lat: number) =>
+    api("POST", "/v1/track", { deviceId, latitude: lat, longitude: -60.5, accuracy: 10 }, publishable);
+  // The old event: an entry nobody has verified.
+  const old = (await track(unique("old-phone"), 35.2)).body.events as { _id: string }[];
+  expect(old).toHaveLength(1);
+  // Then 1,001 newer events, each verified.
+  const busy = unique("busy-phone");
+  for (let i = 0; i < 1001; i++) {
+    const made = (await track(busy, i % 2 === 0 ? 35.2 : 35.3)).body.events as { _id: string }[];
+    for (const e of made) await api("PUT", `/v1/events/${e._id}/verification`, { verification: 1 });
+  }
+
+  await signIn(page, "reviewer");
+  await page.goto("/events");
+  await page.getByRole("searchbox", { name: "Geofence" }).fill(tag);
+  const queue = page.getByRole("region", { name: "Event queue" });
+  await expect(queue.getByRole("listitem")).toHaveCount(1);
+  await expect(queue.getByRole("listitem")).toContainText("Entered geofence");
+  expect(errors).toEqual([]);
+});
