@@ -1,6 +1,9 @@
 import { expect, test } from "@playwright/test";
 import { api, consoleErrors, serverKeys, signIn, unique } from "./support";
 
+// Times are shown in the browser's zone and language: fixed here so the test reads them.
+test.use({ timezoneId: "UTC", locale: "en-US" });
+
 /**
  * The review queue asks the server for unverified events (GET /v1/events?verification=…), so an
  * unverified event stays reachable behind more than a page of newer, verified ones.
@@ -34,5 +37,39 @@ test("an unverified event older than 1,000 verified ones is still in the queue",
   const queue = page.getByRole("region", { name: "Event queue" });
   await expect(queue.getByRole("listitem")).toHaveCount(1);
   await expect(queue.getByRole("listitem")).toContainText("Entered geofence");
+  expect(errors).toEqual([]);
+});
+
+test("the queue shows when the user was there, with the date, and when it was received", async ({ page }) => {
+  const errors = consoleErrors(page);
+  const tag = unique("late");
+  await api("PUT", `/v1/geofences/${tag}/dock`, {
+    description: `Dock ${tag}`,
+    type: "circle",
+    coordinates: [-61.5, 36.2],
+    radius: 200,
+  });
+  // A location recorded on 20 November at 09:15 UTC, sent only now (the phone was offline).
+  const made = await api(
+    "POST",
+    "/v1/track",
+    {
+      deviceId: unique("offline"),
+      latitude: 36.2,
+      longitude: -61.5,
+      accuracy: 10,
+      updatedAt: "2026-11-20T09:15:00Z",
+    },
+    serverKeys().publishable,
+  );
+  expect((made.body.events as unknown[]).length).toBe(1);
+  await signIn(page, "reviewer");
+  await page.goto("/events");
+  await page.getByRole("searchbox", { name: "Geofence" }).fill(tag);
+  const queue = page.getByRole("region", { name: "Event queue" });
+  await expect(queue.getByRole("listitem")).toHaveCount(1);
+  const there = new Date("2026-11-20T09:15:00Z").toLocaleString("en-US", { timeZone: "UTC" });
+  await expect(queue.getByRole("listitem")).toContainText(there);
+  await expect(page.getByText("Received")).toBeVisible();
   expect(errors).toEqual([]);
 });

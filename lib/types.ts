@@ -49,7 +49,10 @@ export interface RegionObject {
 export interface LocationEvent {
   _id: string;
   type: string;
+  /** when the service received it */
   createdAt: string;
+  /** when the user was there (the location update's own time) */
+  actualCreatedAt: string;
   user: { _id: string; userId?: string; deviceId: string; description?: string };
   geofence?: Geofence;
   place?: Place;

@@ -255,7 +255,7 @@ export function EventReview({ tiles, canVerify }: { tiles: TileConfig; canVerify
                     </span>
                     <span className="block text-xs text-slate-500">
                       {e.user.userId ?? e.user.deviceId} · {CONFIDENCE[e.confidence]} confidence ·{" "}
-                      {new Date(e.createdAt).toLocaleString()}
+                      {new Date(e.actualCreatedAt).toLocaleString()}
                       {e.verification !== 0 && ` · ${VERDICT[e.verification]}`}
                     </span>
                   </button>
@@ -286,7 +286,13 @@ export function EventReview({ tiles, canVerify }: { tiles: TileConfig; canVerify
               <dt className="text-slate-500">Accuracy</dt>
               <dd>±{Math.round(current.locationAccuracy)} m</dd>
               <dt className="text-slate-500">When</dt>
-              <dd>{new Date(current.createdAt).toLocaleString()}</dd>
+              <dd>{new Date(current.actualCreatedAt).toLocaleString()}</dd>
+              {Math.abs(Date.parse(current.createdAt) - Date.parse(current.actualCreatedAt)) > 60_000 && (
+                <>
+                  <dt className="text-slate-500">Received</dt>
+                  <dd>{new Date(current.createdAt).toLocaleString()}</dd>
+                </>
+              )}
               {current.duration !== undefined && (
                 <>
                   <dt className="text-slate-500">Duration</dt>

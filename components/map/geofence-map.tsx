@@ -447,7 +447,7 @@ function UserDetails({ u, onClose }: { u: User; onClose: () => void }) {
           {events.data.map((e) => (
             <li key={e._id}>
               {e.type.replace("user.", "").replaceAll("_", " ")} {e.geofence?.description ?? ""} ·{" "}
-              {CONFIDENCE[e.confidence]} · {new Date(e.createdAt).toLocaleTimeString()}
+              {CONFIDENCE[e.confidence]} · {new Date(e.actualCreatedAt).toLocaleString()}
             </li>
           ))}
         </ul>
