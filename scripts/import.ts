@@ -178,6 +178,10 @@ async function main(): Promise<number> {
   }
   if (/\.(geo)?json$/i.test(input)) return importRegions(input, dir, values);
   if (isGtfs(input)) return importTransit(input, dir, values.name);
+  if (statSync(input).isDirectory()) {
+    console.error(`${input} is a folder without stops.txt: a GTFS feed folder holds the feed's .txt files.`);
+    return 1;
+  }
   if (values.type || values["name-field"] || values["code-field"]) {
     console.error("--type, --name-field and --code-field are for GeoJSON files (.geojson, .json).");
     return 1;

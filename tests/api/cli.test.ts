@@ -62,3 +62,36 @@ describe("keys and accounts from the command line, while the server runs", () =>
     expect(res.status).toBe(200);
   });
 });
+
+describe("GTFS import from the command line", () => {
+  it("imports a feed, lists it, refuses a broken one with its problems, and removes it", async () => {
+    const { mkdtempSync, mkdirSync, writeFileSync } = await import("node:fs");
+    const { tmpdir } = await import("node:os");
+    const { writeShoreLine } = await import("../support/transit-fixture");
+    const work = mkdtempSync(path.join(tmpdir(), "gtfs-cli-"));
+    const env = { ...process.env, DATABASE_URL: databaseUrl, GEODATA_DIR: path.join(work, "geodata") };
+    const importCli = (...args: string[]) =>
+      run(process.execPath, ["--import", "tsx", path.join(root, "scripts", "import.ts"), ...args], {
+        cwd: root,
+        env,
+        timeout: 30_000,
+      });
+    const feed = writeShoreLine(path.join(work, "shore-line"));
+    const done = await importCli(feed);
+    expect(done.stdout).toMatch(/Imported shore-line in .* s: 2 stops, 1 routes, 1 trips/);
+    expect((await importCli("--list")).stdout).toMatch(
+      /shore-line {2}GTFS feed from shore-line, .*: 2 stops, 1 routes, 1 trips/,
+    );
+    const broken = path.join(work, "broken");
+    mkdirSync(broken);
+    writeFileSync(path.join(broken, "stops.txt"), "stop_id,stop_lat,stop_lon\nA,91,0\n");
+    const failed = (await importCli(broken).then(
+      () => ({ code: 0, stderr: "" }),
+      (e: { code: number; stderr: string }) => e,
+    )) as { code: number; stderr: string };
+    expect(failed.code).toBe(1);
+    expect(failed.stderr).toMatch(/stops\.txt line 2 \(stop_lat\): '91' is not a latitude/);
+    expect(failed.stderr).toMatch(/Nothing was changed/);
+    expect((await importCli("--remove", "shore-line")).stdout).toMatch(/Removed shore-line/);
+  });
+});
