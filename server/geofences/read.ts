@@ -32,11 +32,22 @@ export async function deleteGeofence(key: AuthKey, ref: GeofenceRef) {
 
 /** Newest first; ties on createdAt cannot happen (monotonicNow) but _id orders them anyway. */
 export async function listGeofences(key: AuthKey, q: z.output<typeof listQuerySchema>) {
+  const b = q.bounds;
+  // A box meets the view when it overlaps in latitude and in longitude (both sides of the
+  // antimeridian when the view crosses it).
+  const longitude = (west: number, east: number) => ({ minLng: { lte: east }, maxLng: { gte: west } });
   const rows = await prisma.geofence.findMany({
     where: {
       live: key.live,
       ...(q.tag !== undefined && { tag: q.tag }),
       createdAt: dateWindow(q.createdBefore, q.createdAfter),
+      ...(b && {
+        minLat: { lte: b.north },
+        maxLat: { gte: b.south },
+        ...(b.west <= b.east
+          ? longitude(b.west, b.east)
+          : { OR: [longitude(b.west, 180), longitude(-180, b.east)] }),
+      }),
     },
     orderBy: [{ createdAt: "desc" }, { id: "desc" }],
     take: q.limit + 1,

@@ -666,3 +666,32 @@ describe("unknown routes", () => {
     expect(res.headers.get("access-control-allow-headers")?.toLowerCase()).toContain("x-radar-device-type");
   });
 });
+
+describe("list by map view", () => {
+  it("lists the geofences whose box meets the view, across the antimeridian too", async () => {
+    const make = async (lng: number, lat: number) => {
+      const res = await api("POST", "/v1/geofences", {
+        json: { description: unique("view"), type: "circle", coordinates: [lng, lat], radius: 200 },
+      });
+      expect(res.status, JSON.stringify(res.body)).toBe(200);
+      return (res.body.geofence as { _id: string })._id;
+    };
+    const a = await make(100, -55);
+    const b = await make(100.5, -55);
+    const c = await make(-179.5, -56);
+    const listed = async (bounds: string) => {
+      const res = await api("GET", `/v1/geofences?limit=1000&bounds=${encodeURIComponent(bounds)}`);
+      expect(res.status, JSON.stringify(res.body)).toBe(200);
+      return (res.body.geofences as { _id: string }[])
+        .map((g) => g._id)
+        .filter((id) => [a, b, c].includes(id));
+    };
+    expect(await listed("-55.1,99.9|-54.9,100.1")).toEqual([a]);
+    expect((await listed("-55.1,99.9|-54.9,100.6")).sort()).toEqual([a, b].sort());
+    expect(await listed("-56.1,179|-55.9,-179")).toEqual([c]); // west above east: across 180°
+    expect(await listed("-10,0|10,10")).toEqual([]);
+    expectError(await api("GET", "/v1/geofences?bounds=-55,100"), 400, "bounds", /south lat/);
+    expectError(await api("GET", "/v1/geofences?bounds=-54,99|-55,100"), 400, "bounds", /north of/);
+    expectError(await api("GET", "/v1/geofences?bounds=-55,100|-54,200"), 400, "bounds", /longitude/);
+  });
+});
