@@ -35,22 +35,35 @@ export interface Hierarchy {
   down: Uint32Array;
 }
 
-/** The hierarchy's arrays by name (stored beside the graph's in the bundle). */
-export const HIERARCHY_PARTS = [
-  "copyArc",
-  "arcHeadNode",
-  "rank",
-  "arcTail",
-  "arcHead",
-  "arcSeconds",
-  "arcMeters",
-  "arcA",
-  "arcB",
-  "upFirst",
-  "up",
-  "downFirst",
-  "down",
-] as const satisfies readonly (keyof Hierarchy)[];
+/** The hierarchy's arrays by name and type (stored beside the graph's in the bundle). */
+export const HIERARCHY_PARTS = {
+  copyArc: Uint32Array,
+  arcHeadNode: Uint32Array,
+  rank: Uint32Array,
+  arcTail: Uint32Array,
+  arcHead: Uint32Array,
+  arcSeconds: Float64Array,
+  arcMeters: Float64Array,
+  arcA: Int32Array,
+  arcB: Int32Array,
+  upFirst: Uint32Array,
+  up: Uint32Array,
+  downFirst: Uint32Array,
+  down: Uint32Array,
+} as const satisfies { [K in keyof Hierarchy]: { new (b: ArrayBuffer): Hierarchy[K] } };
+
+/** The copies (nodes V..) of each restricted vertex, from the arcs that enter them. */
+function copiesOf(g: RoadGraph, copyArc: ArrayLike<number>): Map<number, number[]> {
+  const V = g.lng.length;
+  const copies = new Map<number, number[]>();
+  for (let i = 0; i < copyArc.length; i++) {
+    const v = g.head[copyArc[i]!]!;
+    let list = copies.get(v);
+    if (!list) copies.set(v, (list = []));
+    list.push(V + i);
+  }
+  return copies;
+}
 
 /** How many vertices a witness search settles before it gives up (and the shortcut is added). */
 const WITNESS_SETTLE_LIMIT = 400;
@@ -73,13 +86,7 @@ export function contract(g: RoadGraph, mode: Mode, onProgress: (f: number) => vo
     arcHeadNode[a] = restricted(g.head[a]!) && secs[a] !== Infinity ? V + copyArc.push(a) - 1 : g.head[a]!;
   }
   const N = V + copyArc.length;
-  const copiesOf = new Map<number, number[]>();
-  copyArc.forEach((a, i) => {
-    const v = g.head[a]!;
-    let list = copiesOf.get(v);
-    if (!list) copiesOf.set(v, (list = []));
-    list.push(V + i);
-  });
+  const copies = copiesOf(g, copyArc);
 
   // The arcs: the graph's usable arcs, from every node their tail is (each copy its allowed turns).
   const aTail: number[] = [];
@@ -111,7 +118,7 @@ export function contract(g: RoadGraph, mode: Mode, onProgress: (f: number) => vo
     }
     // The vertex itself, entered by no arc, is where an origin at it starts: every turn is open.
     addArc(u, arcHeadNode[a]!, secs[a]!, meters, a, -1);
-    for (const copy of copiesOf.get(u) ?? []) {
+    for (const copy of copies.get(u) ?? []) {
       if (!banned(g.turnBans, copyArc[copy - V]!, a)) addArc(copy, arcHeadNode[a]!, secs[a]!, meters, a, -1);
     }
   }
@@ -322,15 +329,8 @@ const prepared = new WeakMap<Hierarchy, Prepared>();
 function prepare(g: RoadGraph, h: Hierarchy): Prepared {
   let p = prepared.get(h);
   if (!p) {
-    const V = g.lng.length;
     const N = h.rank.length;
-    const copies = new Map<number, number[]>();
-    h.copyArc.forEach((a, i) => {
-      const v = g.head[a]!;
-      let list = copies.get(v);
-      if (!list) copies.set(v, (list = []));
-      list.push(V + i);
-    });
+    const copies = copiesOf(g, h.copyArc);
     const side = (): Side => ({
       time: new Float64Array(N).fill(Infinity),
       meters: new Float64Array(N),

@@ -271,7 +271,8 @@ export function graphParts(g: RoadGraph): [string, Typed][] {
     ...MODES.map((m) => [`seconds.${m}`, g.seconds[m]] as [string, Typed]),
     ...MODES.flatMap((m) => {
       const h = g.hierarchies?.[m];
-      return h ? HIERARCHY_PARTS.map((k) => [`ch.${m}.${k}`, h[k]] as [string, Typed]) : [];
+      const names = Object.keys(HIERARCHY_PARTS) as (keyof Hierarchy)[];
+      return h ? names.map((k) => [`ch.${m}.${k}`, h[k]] as [string, Typed]) : [];
     }),
   ];
 }
@@ -285,24 +286,13 @@ export function graphFromParts(parts: Map<string, Uint8Array>): RoadGraph {
     copy.set(bytes);
     return new Type(copy.buffer);
   };
-  const hierarchyOf = (m: Mode): Hierarchy => {
-    const at = (k: string) => `ch.${m}.${k}`;
-    return {
-      copyArc: read(at("copyArc"), Uint32Array),
-      arcHeadNode: read(at("arcHeadNode"), Uint32Array),
-      rank: read(at("rank"), Uint32Array),
-      arcTail: read(at("arcTail"), Uint32Array),
-      arcHead: read(at("arcHead"), Uint32Array),
-      arcSeconds: read(at("arcSeconds"), Float64Array),
-      arcMeters: read(at("arcMeters"), Float64Array),
-      arcA: read(at("arcA"), Int32Array),
-      arcB: read(at("arcB"), Int32Array),
-      upFirst: read(at("upFirst"), Uint32Array),
-      up: read(at("up"), Uint32Array),
-      downFirst: read(at("downFirst"), Uint32Array),
-      down: read(at("down"), Uint32Array),
-    };
-  };
+  const hierarchyOf = (m: Mode): Hierarchy =>
+    Object.fromEntries(
+      Object.entries(HIERARCHY_PARTS).map(([k, Type]) => [
+        k,
+        read(`ch.${m}.${k}`, Type as { new (b: ArrayBuffer): Typed }),
+      ]),
+    ) as unknown as Hierarchy;
   return {
     turnBans: read("turnBans", Uint32Array),
     restrictedVia: read("restrictedVia", Uint8Array),
