@@ -158,30 +158,28 @@ export function parseFeed(files: Map<string, string>): Feed {
       if (required) problem(name, "the file is missing");
       return [];
     }
-    let rows: Record<string, string>[];
+    let header: string[] = [];
+    let rows: { record: Record<string, string>; info: { lines: number } }[];
     try {
-      rows = parse(text.replace(/^\uFEFF/, ""), {
-        columns: (header: string[]) => header.map((h) => h.trim()),
+      rows = parse(text, {
+        bom: true,
+        columns: (names: string[]) => (header = names.map((h) => h.trim())),
         skip_empty_lines: true,
         relax_column_count: true,
         trim: true,
+        info: true,
       });
     } catch (e) {
       problem(name, `not readable as CSV (${(e as Error).message})`);
       return [];
     }
-    const header = text
-      .split(/\r?\n/, 1)[0]!
-      .replace(/^\uFEFF/, "")
-      .split(",")
-      .map((h) => h.trim());
     const missing = columns.filter((c) => !header.includes(c));
     if (missing.length) {
       problem(name, `required column${missing.length > 1 ? "s" : ""} ${missing.join(", ")} missing`);
       return [];
     }
-    // Line numbers as an editor shows them (the header is line 1).
-    return rows.map((r, i) => Object.assign(r, { __line: i + 2 }) as unknown as Row<K>);
+    // Line numbers as an editor shows them (the parser's: the line a record ends on).
+    return rows.map(({ record, info }) => Object.assign(record, { __line: info.lines }) as unknown as Row<K>);
   };
   const at = (name: string, row: { __line: number }, field?: string) =>
     `${name} line ${row.__line}${field ? ` (${field})` : ""}`;
