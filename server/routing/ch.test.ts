@@ -8,6 +8,7 @@ import {
 } from "./graph";
 import { MODES, type Mode, type Tags, wayProfile } from "./profiles";
 import { haversine } from "../geo/distance";
+import { turnCrossing } from "../../tests/support/turn-crossing";
 import { contract, hierarchyMatrix, hierarchyRoute } from "./ch";
 import { type Snap, arcsOfEdges, dijkstra, edgeIndex, snap } from "./search";
 
@@ -147,41 +148,10 @@ describe("contraction hierarchies", () => {
   }
 
   it("keeps every turn restriction: no_ and only_ at one crossing", () => {
-    // A crossing X with arms W, E (way 100), N (101), S (102), and a lane from E round to N (103).
-    const P: Record<number, [number, number]> = {
-      1: [-0.001, 0],
-      2: [0, 0],
-      3: [0.001, 0],
-      4: [0, 0.001],
-      5: [0, -0.001],
-      6: [0.001, 0.001],
-    };
-    const w = (id: number, nodes: number[]): RoutableWay => ({
-      id,
-      nodes,
-      lngs: nodes.map((n) => P[n]![0]),
-      lats: nodes.map((n) => P[n]![1]),
-      profile: wayProfile({ highway: "residential" })!,
-    });
-    const member = (ref: number, role: string) => ({ type: role === "via" ? "node" : "way", ref, role });
-    const g = buildGraph([w(100, [1, 2, 3]), w(101, [2, 4]), w(102, [2, 5]), w(103, [3, 6, 4])], new Map(), [
-      turnRestrictionOf({ restriction: "no_left_turn" }, [
-        member(100, "from"),
-        member(2, "via"),
-        member(101, "to"),
-      ])!,
-      turnRestrictionOf({ restriction: "only_straight_on" }, [
-        member(102, "from"),
-        member(2, "via"),
-        member(100, "to"),
-      ])!,
-    ]);
+    // tests/support/turn-crossing.ts: no left from way 100 onto 101; from 102 only straight on.
+    const { graph: g, point: at } = turnCrossing();
     const h = contract(g, "car");
-    const [gi, ga] = [edgeIndex(g), arcsOfEdges(g)];
-    const point = (node: number, towards: number) => {
-      const [a, b] = [P[node]!, P[towards]!];
-      return snap(g, gi, ga, a[0] + 0.02 * (b[0] - a[0]), a[1] + 0.02 * (b[1] - a[1]), "car", 50)!;
-    };
+    const point = (node: number, towards: number) => at(node, towards, "car");
     const meters = (a: [number, number], b: [number, number]) =>
       hierarchyRoute(g, h, "car", point(...a), point(...b))!.meters;
     expect(Math.abs(meters([1, 2], [4, 2]) - 444)).toBeLessThan(5); // W X E, round to N: not left at X

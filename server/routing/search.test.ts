@@ -4,6 +4,7 @@ import { ROADLAND_BARRIERS, ROADLAND_NODES, ROADLAND_WAYS } from "../../tests/su
 import { MODES, type Mode, type Tags, barrierBlocks, wayProfile } from "./profiles";
 import { haversine } from "../geo/distance";
 import { contract, hierarchyMatrix, hierarchyRoute } from "./ch";
+import { turnCrossing } from "../../tests/support/turn-crossing";
 import { arcsOfEdges, dijkstra, dijkstraMany, edgeIndex, Heap, snap } from "./search";
 
 /**
@@ -153,41 +154,8 @@ describe("the heap", () => {
 });
 
 describe("turn restrictions (cars)", () => {
-  // A crossing X with arms W, E (one way, 100), N (101), S (102), and a lane from E round to N (103).
-  const P: Record<number, [number, number]> = {
-    1: [-0.001, 0], // W
-    2: [0, 0], // X
-    3: [0.001, 0], // E
-    4: [0, 0.001], // N
-    5: [0, -0.001], // S
-    6: [0.001, 0.001], // NE corner
-  };
-  const w = (id: number, nodes: number[]): RoutableWay => ({
-    id,
-    nodes,
-    lngs: nodes.map((n) => P[n]![0]),
-    lats: nodes.map((n) => P[n]![1]),
-    profile: wayProfile({ highway: "residential" })!,
-  });
-  const ways = [w(100, [1, 2, 3]), w(101, [2, 4]), w(102, [2, 5]), w(103, [3, 6, 4])];
-  const g = buildGraph(ways, new Map(), [
-    turnRestrictionOf({ type: "restriction", restriction: "no_left_turn" }, [
-      { type: "way", ref: 100, role: "from" },
-      { type: "node", ref: 2, role: "via" },
-      { type: "way", ref: 101, role: "to" },
-    ])!,
-    turnRestrictionOf({ type: "restriction", restriction: "only_straight_on" }, [
-      { type: "way", ref: 102, role: "from" },
-      { type: "node", ref: 2, role: "via" },
-      { type: "way", ref: 100, role: "to" },
-    ])!,
-  ]);
-  const gi = edgeIndex(g);
-  const ga = arcsOfEdges(g);
-  const point = (node: number, towards: number, mode: Mode) => {
-    const [a, b] = [P[node]!, P[towards]!];
-    return snap(g, gi, ga, a[0] + 0.02 * (b[0] - a[0]), a[1] + 0.02 * (b[1] - a[1]), mode, 50)!;
-  };
+  // tests/support/turn-crossing.ts: no left from way 100 onto 101; from 102 only straight on.
+  const { graph: g, point } = turnCrossing();
   const trip = (a: [number, number], b: [number, number], mode: Mode) =>
     dijkstra(g, mode, point(a[0], a[1], mode), point(b[0], b[1], mode))?.meters;
 
