@@ -5,7 +5,7 @@ import { dateWindow, page } from "../db/paging";
 import { withWriteLock } from "../db/write-lock";
 import { ApiError, notFound } from "../http/errors";
 import { type WirePlace, placeById, serializePlace } from "../geodata/places";
-import { VERIFICATIONS, type listEventsSchema, type verifySchema } from "./schema";
+import { CONFIDENCES, VERIFICATIONS, type listEventsSchema, type verifySchema } from "./schema";
 
 export async function listEvents(key: AuthKey, q: z.output<typeof listEventsSchema>) {
   // A user named by its _id: an unknown one has no events (not an error: it may be deleted).
@@ -24,6 +24,7 @@ export async function listEvents(key: AuthKey, q: z.output<typeof listEventsSche
       createdAt: dateWindow(q.createdBefore, q.createdAfter),
       ...(q.verification && { verification: { in: q.verification.map((v) => VERIFICATIONS[v]) } }),
       ...(q.types && { type: { in: [...q.types] } }),
+      ...(q.confidence && { confidence: { in: q.confidence.map((c) => CONFIDENCES[c]) } }),
       ...(userSeq !== undefined && { userSeq }),
       ...(q.geofenceId !== undefined && { geofenceId: q.geofenceId }),
     },

@@ -6,9 +6,13 @@ import { EVENT_TYPES } from "../../lib/types";
 /** Verification states as the list filter names them, and their stored values. */
 export const VERIFICATIONS = { unverified: 0, accepted: 1, rejected: -1 } as const;
 
+/** Confidence levels as the list filter names them, and their stored values. */
+export const CONFIDENCES = { high: 3, medium: 2, low: 1 } as const;
+
 /**
  * GET /v1/events: newest first by cursor, filtered on the server (docs/api.md#events): by
- * verification, type, user (its `_id`), geofence (its `_id`); the window is the cursors'.
+ * verification, type, confidence, user (its `_id`), geofence (its `_id`); the window is the
+ * cursors'.
  */
 export const listEventsSchema = z.object({
   limit: intIn(LIST_LIMIT.min, LIST_LIMIT.max, LIST_LIMIT.default),
@@ -16,6 +20,7 @@ export const listEventsSchema = z.object({
   createdAfter: cursorDate,
   verification: choiceList(Object.keys(VERIFICATIONS) as (keyof typeof VERIFICATIONS)[]),
   types: choiceList(EVENT_TYPES),
+  confidence: choiceList(Object.keys(CONFIDENCES) as (keyof typeof CONFIDENCES)[]),
   userId: optionalString(64),
   geofenceId: optionalString(64),
 });

@@ -352,7 +352,7 @@ describe("events", () => {
     expectError(await api("GET", "/v1/events?createdAfter=garbage"), 400, "createdAfter");
   });
 
-  it("filters on the server by verification, type, user and geofence", async () => {
+  it("filters on the server by verification, type, confidence, user and geofence", async () => {
     const base = { lat: -40.6, lng: -10.3 };
     const fence = await api("POST", "/v1/geofences", {
       json: { description: "filters", type: "circle", coordinates: [base.lng, base.lat], radius: 100 },
@@ -383,6 +383,17 @@ describe("events", () => {
       entry,
     ]);
     expect(await ids("userId=nobody")).toEqual([]);
+    const confidence = (await api("GET", `/v1/events/${entry}`)).body.event as { confidence: number };
+    const name = ({ 3: "high", 2: "medium", 1: "low" } as const)[confidence.confidence as 1 | 2 | 3];
+    expect(await ids(`geofenceId=${geofenceId}&confidence=${name}&types=user.entered_geofence`)).toContain(
+      entry,
+    );
+    expect(
+      await ids(
+        `confidence=${["high", "medium", "low"].filter((c) => c !== name).join(",")}&userId=${inside.user._id}&types=user.entered_geofence`,
+      ),
+    ).toEqual([]);
+    expectError(await api("GET", "/v1/events?confidence=3"), 400, "confidence", /high, medium, low/);
     expectError(await api("GET", "/v1/events?verification=maybe"), 400, "verification", /accepted, rejected/);
     expectError(await api("GET", "/v1/events?types=user.flew"), 400, "types", /'user.flew'/);
   });
