@@ -4,6 +4,7 @@ import { useQuery } from "@tanstack/react-query";
 import { useState } from "react";
 import { call } from "@/lib/api-client";
 import type { Geofence, User } from "@/lib/types";
+import { Panel } from "@/components/ui/panel";
 import { CursorTable } from "./cursor-table";
 
 const time = (iso: string) => new Date(iso).toLocaleString();
@@ -43,16 +44,7 @@ function GeofencePanel({ g, onClose }: { g: Geofence; onClose: () => void }) {
       call<{ users: User[] }>("GET", `/v1/geofences/${g._id}/users?limit=100`).then((r) => r.users),
   });
   return (
-    <aside
-      aria-label="Geofence details"
-      className="max-h-[50%] w-full shrink-0 space-y-3 overflow-y-auto border-t border-slate-200 bg-white p-4 lg:max-h-none lg:w-96 lg:border-t-0 lg:border-l"
-    >
-      <div className="flex justify-between">
-        <h2 className="text-lg font-semibold">{g.description}</h2>
-        <button type="button" onClick={onClose} className="text-sm underline">
-          Close
-        </button>
-      </div>
+    <Panel label="Geofence details" title={g.description} onClose={onClose}>
       <pre className="overflow-x-auto rounded bg-slate-50 p-2 text-xs">
         {JSON.stringify({ ...g, geometry: g.geometry ? "…" : undefined }, null, 2)}
       </pre>
@@ -68,7 +60,7 @@ function GeofencePanel({ g, onClose }: { g: Geofence; onClose: () => void }) {
       ) : (
         <p className="text-sm text-slate-500">Nobody is inside.</p>
       )}
-    </aside>
+    </Panel>
   );
 }
 
@@ -95,20 +87,11 @@ export function UsersTable() {
         />
       </div>
       {picked && (
-        <aside
-          aria-label="User details"
-          className="max-h-[50%] w-full shrink-0 space-y-3 overflow-y-auto border-t border-slate-200 bg-white p-4 lg:max-h-none lg:w-96 lg:border-t-0 lg:border-l"
-        >
-          <div className="flex justify-between">
-            <h2 className="text-lg font-semibold">{picked.userId ?? picked.deviceId}</h2>
-            <button type="button" onClick={() => setPicked(null)} className="text-sm underline">
-              Close
-            </button>
-          </div>
+        <Panel label="User details" title={picked.userId ?? picked.deviceId} onClose={() => setPicked(null)}>
           <pre className="overflow-x-auto rounded bg-slate-50 p-2 text-xs">
             {JSON.stringify(picked, null, 2)}
           </pre>
-        </aside>
+        </Panel>
       )}
     </div>
   );

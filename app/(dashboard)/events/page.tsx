@@ -1,5 +1,5 @@
 import type { Metadata } from "next";
-import { EventReview } from "@/components/dashboard/event-review";
+import { EventReview } from "@/components/events/event-review";
 import { requireSession } from "@/server/auth/current";
 import { can } from "@/server/auth/roles";
 import { env } from "@/server/config/env";
