@@ -11,7 +11,7 @@ import {
   optionalInt,
   optionalNumber,
   optionalString,
-  parseCoordinate,
+  viewBounds,
   requiredString,
   type Coordinate,
 } from "../http/fields";
@@ -114,49 +114,13 @@ export function geofenceColumns(input: GeofenceWrite) {
 
 export const LIST_LIMIT = { min: 1, max: 1000, default: 100 } as const;
 
-/**
- * A map view: "<south lat>,<west lng>|<north lat>,<east lng>" (the wire's "lat,lng" pairs);
- * west above east crosses the antimeridian.
- */
-export interface ViewBounds {
-  south: number;
-  west: number;
-  north: number;
-  east: number;
-}
-
-const bounds = z
-  .string()
-  .optional()
-  .transform((v, ctx): ViewBounds | undefined => {
-    if (v === undefined || v.trim() === "") return undefined;
-    const corners = v.split("|").map((c) => parseCoordinate(c));
-    const bad = corners.find((c) => typeof c === "string");
-    if (corners.length !== 2 || bad !== undefined) {
-      ctx.addIssue({
-        code: "custom",
-        message: `must be '<south lat>,<west lng>|<north lat>,<east lng>'${typeof bad === "string" ? `: ${bad}` : ""}`,
-      });
-      return z.NEVER;
-    }
-    const [sw, ne] = corners as Coordinate[];
-    if (sw!.latitude > ne!.latitude) {
-      ctx.addIssue({
-        code: "custom",
-        message: "the south-west corner's latitude is north of the north-east's",
-      });
-      return z.NEVER;
-    }
-    return { south: sw!.latitude, west: sw!.longitude, north: ne!.latitude, east: ne!.longitude };
-  });
-
 export const listQuerySchema = z.object({
   limit: intIn(LIST_LIMIT.min, LIST_LIMIT.max, LIST_LIMIT.default),
   tag: optionalString(256),
   createdBefore: cursorDate,
   createdAfter: cursorDate,
   /** only geofences whose bounding box meets this view (the dashboard's map) */
-  bounds,
+  bounds: viewBounds,
 });
 
 export const SEARCH = {

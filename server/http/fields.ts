@@ -198,3 +198,40 @@ export const countryCodes = commaList.transform((items, ctx) => {
   }
   return [...new Set(items.map((i) => i.toUpperCase()))];
 });
+
+/**
+ * A map view: "<south lat>,<west lng>|<north lat>,<east lng>" (the wire's "lat,lng" pairs);
+ * west above east crosses the antimeridian.
+ */
+export interface ViewBounds {
+  south: number;
+  west: number;
+  north: number;
+  east: number;
+}
+
+/** `bounds`: only what meets this view (the dashboard's map asks for what it shows). */
+export const viewBounds = z
+  .string()
+  .optional()
+  .transform((v, ctx): ViewBounds | undefined => {
+    if (v === undefined || v.trim() === "") return undefined;
+    const corners = v.split("|").map((c) => parseCoordinate(c));
+    const bad = corners.find((c) => typeof c === "string");
+    if (corners.length !== 2 || bad !== undefined) {
+      ctx.addIssue({
+        code: "custom",
+        message: `must be '<south lat>,<west lng>|<north lat>,<east lng>'${typeof bad === "string" ? `: ${bad}` : ""}`,
+      });
+      return z.NEVER;
+    }
+    const [sw, ne] = corners as Coordinate[];
+    if (sw!.latitude > ne!.latitude) {
+      ctx.addIssue({
+        code: "custom",
+        message: "the south-west corner's latitude is north of the north-east's",
+      });
+      return z.NEVER;
+    }
+    return { south: sw!.latitude, west: sw!.longitude, north: ne!.latitude, east: ne!.longitude };
+  });

@@ -30,8 +30,18 @@ export async function withGeofences(users: User[]) {
 }
 
 export async function listUsers(key: AuthKey, q: z.output<typeof listUsersSchema>) {
+  const b = q.bounds;
   const rows = await prisma.user.findMany({
-    where: { live: key.live, updatedAt: dateWindow(q.updatedBefore, q.updatedAfter) },
+    where: {
+      live: key.live,
+      updatedAt: dateWindow(q.updatedBefore, q.updatedAfter),
+      ...(b && {
+        latitude: { gte: b.south, lte: b.north },
+        // West above east: the view crosses the antimeridian.
+        longitude: b.west <= b.east ? { gte: b.west, lte: b.east } : undefined,
+        ...(b.west > b.east && { OR: [{ longitude: { gte: b.west } }, { longitude: { lte: b.east } }] }),
+      }),
+    },
     orderBy: [{ updatedAt: "desc" }, { id: "desc" }],
     take: q.limit + 1,
   });

@@ -1,15 +1,18 @@
 import { z } from "zod";
-import { coordinatePair, cursorDate, intIn } from "../http/fields";
+import { coordinatePair, cursorDate, intIn, viewBounds } from "../http/fields";
 import { LIST_LIMIT, SEARCH } from "../geofences/schema";
 
-export const listUsersSchema = z.object({
+const usersPage = z.object({
   limit: intIn(LIST_LIMIT.min, LIST_LIMIT.max, LIST_LIMIT.default),
   updatedBefore: cursorDate,
   updatedAfter: cursorDate,
 });
 
+/** GET /v1/users: newest first; `bounds` keeps the users whose last location is in a map view. */
+export const listUsersSchema = usersPage.extend({ bounds: viewBounds });
+
 /** The geofence users list also takes the spec's spelling, `updateBefore`. */
-export const geofenceUsersSchema = listUsersSchema
+export const geofenceUsersSchema = usersPage
   .extend({ updateBefore: cursorDate })
   .transform(({ updateBefore, ...q }) => ({ ...q, updatedBefore: q.updatedBefore ?? updateBefore }));
 

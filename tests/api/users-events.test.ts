@@ -41,6 +41,24 @@ describe("users", () => {
     expectError(await api("GET", `/v1/users/${unique("nobody")}`), 404, undefined, /not found/);
   });
 
+  it("lists the users last seen in a map view, across the antimeridian too", async () => {
+    const at = async (latitude: number, longitude: number) =>
+      (await track({ deviceId: unique("view"), latitude, longitude, accuracy: 5 })).user._id;
+    const a = await at(-57, 100);
+    const b = await at(-57, 100.5);
+    const c = await at(-58, -179.5);
+    const listed = async (bounds: string) => {
+      const res = await api("GET", `/v1/users?limit=1000&bounds=${encodeURIComponent(bounds)}`);
+      expect(res.status, JSON.stringify(res.body)).toBe(200);
+      return (res.body.users as User[]).map((u) => u._id).filter((id) => [a, b, c].includes(id));
+    };
+    expect(await listed("-57.1,99.9|-56.9,100.1")).toEqual([a]);
+    expect((await listed("-57.1,99.9|-56.9,100.6")).sort()).toEqual([a, b].sort());
+    expect(await listed("-58.1,179|-57.9,-179")).toEqual([c]);
+    expect(await listed("-10,0|10,10")).toEqual([]);
+    expectError(await api("GET", "/v1/users?bounds=-57,100|-58,101"), 400, "bounds", /north of/);
+  });
+
   it("lists users newest first and pages with updatedBefore", async () => {
     const t0 = Date.now() - 3_600_000;
     const prefix = unique("page");
