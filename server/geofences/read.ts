@@ -41,13 +41,27 @@ export async function listGeofences(key: AuthKey, q: z.output<typeof listQuerySc
       live: key.live,
       ...(q.tag !== undefined && { tag: q.tag }),
       createdAt: dateWindow(q.createdBefore, q.createdAfter),
-      ...(b && {
-        minLat: { lte: b.north },
-        maxLat: { gte: b.south },
-        ...(b.west <= b.east
-          ? longitude(b.west, b.east)
-          : { OR: [longitude(b.west, 180), longitude(-180, b.east)] }),
-      }),
+      AND: [
+        b
+          ? {
+              minLat: { lte: b.north },
+              maxLat: { gte: b.south },
+              ...(b.west <= b.east
+                ? longitude(b.west, b.east)
+                : { OR: [longitude(b.west, 180), longitude(-180, b.east)] }),
+            }
+          : {},
+        // Words in the description, tag or external ID (SQLite's LIKE ignores ASCII case).
+        q.search
+          ? {
+              OR: [
+                { description: { contains: q.search } },
+                { tag: { contains: q.search } },
+                { externalId: { contains: q.search } },
+              ],
+            }
+          : {},
+      ],
     },
     orderBy: [{ createdAt: "desc" }, { id: "desc" }],
     take: q.limit + 1,

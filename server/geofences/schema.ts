@@ -119,6 +119,8 @@ export const listQuerySchema = z.object({
   tag: optionalString(256),
   createdBefore: cursorDate,
   createdAfter: cursorDate,
+  /** only geofences whose description, tag or external ID contains this text (any case) */
+  search: optionalString(100),
   /** only geofences whose bounding box meets this view (the dashboard's map) */
   bounds: viewBounds,
 });

@@ -694,4 +694,30 @@ describe("list by map view", () => {
     expectError(await api("GET", "/v1/geofences?bounds=-54,99|-55,100"), 400, "bounds", /north of/);
     expectError(await api("GET", "/v1/geofences?bounds=-55,100|-54,200"), 400, "bounds", /longitude/);
   });
+
+  it("finds geofences by words of their description, tag or external ID, in any case", async () => {
+    const word = unique("Harbour").toUpperCase();
+    const put = async (tag: string, externalId: string, description: string) => {
+      const res = await api("PUT", `/v1/geofences/${tag}/${externalId}`, {
+        json: { description, type: "circle", coordinates: [101, -55], radius: 200 },
+      });
+      expect(res.status, JSON.stringify(res.body)).toBe(200);
+      return (res.body.geofence as { _id: string })._id;
+    };
+    const byDescription = await put(unique("t"), "a", `North ${word} gate`);
+    const byTag = await put(`${word}-tag`, "b", "Somewhere");
+    const byExternalId = await put(unique("t"), `x-${word}`, "Elsewhere");
+    await put(unique("t"), "c", "Nothing to see");
+    const found = async (query: string) => {
+      const res = await api("GET", `/v1/geofences?limit=1000&${query}`);
+      expect(res.status, JSON.stringify(res.body)).toBe(200);
+      return (res.body.geofences as { _id: string }[]).map((g) => g._id).sort();
+    };
+    expect(await found(`search=${word.toLowerCase()}`)).toEqual([byDescription, byTag, byExternalId].sort());
+    expect(await found(`search=${word}&bounds=-55.1,100.9|-54.9,101.1`)).toEqual(
+      [byDescription, byTag, byExternalId].sort(),
+    );
+    expect(await found(`search=${word}&bounds=-10,0|10,10`)).toEqual([]);
+    expectError(await api("GET", `/v1/geofences?search=${"x".repeat(101)}`), 400, "search");
+  });
 });
