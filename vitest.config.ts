@@ -7,7 +7,7 @@ export default defineConfig({
     projects: [
       {
         extends: true,
-        test: { name: "unit", include: ["server/**/*.test.ts", "scripts/**/*.test.ts"] },
+        test: { name: "unit", include: ["server/**/*.test.ts", "scripts/**/*.test.ts", "lib/**/*.test.ts"] },
       },
       {
         extends: true,

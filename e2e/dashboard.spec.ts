@@ -29,8 +29,8 @@ test("an analyst draws a polygon on the map, finds it through the API, edits and
     radius: 150,
   });
   await signIn(page, "analyst");
-  await page.goto("/map");
-  await expect(page.getByText(/geofences · \d+ users on the map/)).toBeVisible();
+  await page.goto("/map?view=40.78,-73.97,15");
+  await expect(page.getByText(/geofences in view · \d+ users on the map/)).toBeVisible();
   await drawPolygon(page, [
     [-120, -80],
     [120, -90],

@@ -5,6 +5,7 @@ import { useSearchParams } from "next/navigation";
 import { useCallback, useEffect, useMemo, useState } from "react";
 import { ErrorNote } from "@/components/dashboard/error-note";
 import { Button } from "@/components/ui/button";
+import { replaceQuery } from "@/lib/address";
 import { call } from "@/lib/api-client";
 import type { LocationEvent, Place } from "@/lib/types";
 import type { TileConfig } from "../map/basemap";
@@ -30,17 +31,6 @@ function fromUrl(params: URLSearchParams): EventFilter & { event?: string } {
     about: params.get("q") ?? "",
     event: params.get("event") ?? undefined,
   };
-}
-
-function toUrl(f: EventFilter, event: string | undefined): string {
-  const params = new URLSearchParams({
-    ...(f.show !== "unverified" && { show: f.show }),
-    ...(f.type && { type: f.type }),
-    ...(f.confidence && { confidence: f.confidence }),
-    ...(f.about && { q: f.about }),
-    ...(event && { event }),
-  }).toString();
-  return params ? `?${params}` : window.location.pathname;
 }
 
 /**
@@ -106,7 +96,13 @@ export function EventReview({ tiles, canVerify }: { tiles: TileConfig; canVerify
         : queue[Math.min(lastAt, queue.length - 1)];
 
   useEffect(() => {
-    window.history.replaceState(null, "", toUrl(filter, current?._id));
+    replaceQuery({
+      show: filter.show !== "unverified" && filter.show,
+      type: filter.type,
+      confidence: filter.confidence,
+      q: filter.about,
+      event: current?._id,
+    });
   }, [filter, current?._id]);
 
   /** After a verdict on `ids`, the event to open: the next one the verdict leaves in place. */

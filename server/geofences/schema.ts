@@ -13,7 +13,6 @@ import {
   optionalString,
   viewBounds,
   requiredString,
-  type Coordinate,
 } from "../http/fields";
 import { type Shape, circleShape, polygonShape } from "./shape";
 

@@ -1,0 +1,107 @@
+"use client";
+
+import { useMutation, useQuery } from "@tanstack/react-query";
+import { useState } from "react";
+import { ErrorNote } from "@/components/dashboard/error-note";
+import { call } from "@/lib/api-client";
+import type { Geofence, User } from "@/lib/types";
+
+/** A geofence's fields, the users inside it now, and (for analysts) edit and delete. */
+export function GeofenceDetails(props: {
+  g: Geofence;
+  canEdit: boolean;
+  onClose: () => void;
+  onEdit: () => void;
+  onDeleted: () => void;
+}) {
+  const { g } = props;
+  const [confirming, setConfirming] = useState(false);
+  const members = useQuery({
+    queryKey: ["geofence-users", g._id],
+    queryFn: () =>
+      call<{ users: User[] }>("GET", `/v1/geofences/${g._id}/users?limit=100`).then((r) => r.users),
+  });
+  const remove = useMutation({
+    mutationFn: () => call("DELETE", `/v1/geofences/${g._id}`),
+    onSuccess: props.onDeleted,
+  });
+  return (
+    <section className="space-y-3" aria-label="Geofence">
+      <div className="flex items-start justify-between gap-2">
+        <h2 className="text-lg font-semibold">{g.description}</h2>
+        <button type="button" onClick={props.onClose} className="text-sm text-slate-600 underline">
+          Close
+        </button>
+      </div>
+      <dl className="grid grid-cols-[7rem_1fr] gap-y-1 text-sm">
+        <dt className="text-slate-500">Tag</dt>
+        <dd>{g.tag ?? "—"}</dd>
+        <dt className="text-slate-500">External ID</dt>
+        <dd>{g.externalId ?? "—"}</dd>
+        <dt className="text-slate-500">Type</dt>
+        <dd>
+          {g.type}
+          {g.type === "circle" && `, ${Math.round(g.geometryRadius)} m`}
+        </dd>
+        <dt className="text-slate-500">Enabled</dt>
+        <dd>{g.enabled ? "yes" : "no"}</dd>
+        <dt className="text-slate-500">Dwell after</dt>
+        <dd>{g.dwellThreshold ?? 5} min</dd>
+        <dt className="text-slate-500">ID</dt>
+        <dd className="font-mono text-xs break-all">{g._id}</dd>
+      </dl>
+      {g.metadata && (
+        <pre className="overflow-x-auto rounded bg-slate-50 p-2 text-xs">
+          {JSON.stringify(g.metadata, null, 2)}
+        </pre>
+      )}
+      {props.canEdit && (
+        <div className="flex flex-wrap gap-2">
+          <button
+            type="button"
+            onClick={props.onEdit}
+            className="rounded border border-slate-300 px-3 py-1.5 text-sm"
+          >
+            Edit geofence
+          </button>
+          {confirming ? (
+            <span className="flex items-center gap-2 text-sm">
+              Delete for good?
+              <button
+                type="button"
+                onClick={() => remove.mutate()}
+                className="rounded bg-red-700 px-3 py-1.5 text-white"
+              >
+                Yes, delete
+              </button>
+              <button type="button" onClick={() => setConfirming(false)} className="underline">
+                No
+              </button>
+            </span>
+          ) : (
+            <button
+              type="button"
+              onClick={() => setConfirming(true)}
+              className="rounded border border-red-300 px-3 py-1.5 text-sm text-red-700"
+            >
+              Delete geofence
+            </button>
+          )}
+        </div>
+      )}
+      <ErrorNote error={remove.error} />
+      <h3 className="font-medium">Users inside now</h3>
+      {members.isLoading ? (
+        <p className="text-sm text-slate-500">Loading…</p>
+      ) : members.data?.length ? (
+        <ul className="space-y-1 text-sm">
+          {members.data.map((u) => (
+            <li key={u._id}>{u.userId ?? u.deviceId}</li>
+          ))}
+        </ul>
+      ) : (
+        <p className="text-sm text-slate-500">Nobody is inside.</p>
+      )}
+    </section>
+  );
+}

@@ -1,0 +1,88 @@
+"use client";
+
+import { keepPreviousData, useQuery } from "@tanstack/react-query";
+import { call } from "@/lib/api-client";
+import { boundsParam } from "@/lib/map-view";
+import type { Geofence, User } from "@/lib/types";
+import type { MapView } from "./view-tracker";
+
+/** The most the map loads of each kind for one view (the API's page limit). */
+export const MAP_LIMIT = 1000;
+
+type Page<K extends string, T> = Record<K, T[]> & { meta: { hasMore?: boolean } };
+
+/**
+ * What the map shows, asked of the server for the area in view: geofences (of a tag, if one is
+ * chosen) and users, each with whether more were there than loaded; the open geofence and user
+ * by id (they stay open when the map moves away); geofences anywhere matching the search text.
+ */
+export function useMapData({
+  view,
+  tag,
+  text,
+  geofenceId,
+  userId,
+}: {
+  view: MapView | null;
+  tag: string;
+  text: string;
+  geofenceId: string | null;
+  userId: string | null;
+}) {
+  const bounds = view ? boundsParam(view.box) : null;
+  const inView = (extra: Record<string, string>) =>
+    new URLSearchParams({ limit: String(MAP_LIMIT), bounds: bounds ?? "", ...extra }).toString();
+
+  const geofences = useQuery({
+    queryKey: ["geofences", "view", bounds, tag],
+    enabled: bounds !== null,
+    placeholderData: keepPreviousData,
+    queryFn: () => call<Page<"geofences", Geofence>>("GET", `/v1/geofences?${inView(tag ? { tag } : {})}`),
+  });
+  const users = useQuery({
+    queryKey: ["users", "view", bounds],
+    enabled: bounds !== null,
+    placeholderData: keepPreviousData,
+    refetchInterval: 5000,
+    queryFn: () => call<Page<"users", User>>("GET", `/v1/users?${inView({})}`),
+  });
+  const search = text.trim();
+  const matches = useQuery({
+    queryKey: ["geofences", "search", search, tag],
+    enabled: search !== "",
+    queryFn: () =>
+      call<Page<"geofences", Geofence>>(
+        "GET",
+        `/v1/geofences?${new URLSearchParams({ limit: "200", search, ...(tag && { tag }) })}`,
+      ),
+  });
+
+  const loadedGeofence = geofences.data?.geofences.find((g) => g._id === geofenceId);
+  const geofence = useQuery({
+    queryKey: ["geofences", "id", geofenceId],
+    enabled: geofenceId !== null && !loadedGeofence,
+    queryFn: () => call<{ geofence: Geofence }>("GET", `/v1/geofences/${geofenceId}`).then((r) => r.geofence),
+  });
+  const loadedUser = users.data?.users.find((u) => u._id === userId);
+  const user = useQuery({
+    queryKey: ["users", "id", userId],
+    enabled: userId !== null && !loadedUser,
+    queryFn: () => call<{ user: User }>("GET", `/v1/users/${userId}`).then((r) => r.user),
+  });
+
+  return {
+    geofences: geofences.data?.geofences ?? [],
+    geofencesMore: Boolean(geofences.data?.meta.hasMore),
+    users: users.data?.users ?? [],
+    usersMore: Boolean(users.data?.meta.hasMore),
+    matches: {
+      data: matches.data?.geofences,
+      more: Boolean(matches.data?.meta.hasMore),
+      loading: matches.isLoading,
+    },
+    selectedGeofence: loadedGeofence ?? (geofenceId ? geofence.data : undefined),
+    selectedUser: loadedUser ?? (userId ? user.data : undefined),
+    loading: geofences.isLoading || users.isLoading,
+    error: geofences.error ?? users.error ?? matches.error,
+  };
+}

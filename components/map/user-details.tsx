@@ -1,0 +1,57 @@
+"use client";
+
+import { useQuery } from "@tanstack/react-query";
+import { call } from "@/lib/api-client";
+import { CONFIDENCE, type LocationEvent, type User } from "@/lib/types";
+
+/** A user's last location and its 20 most recent events (asked of the server by user). */
+export function UserDetails({ u, onClose }: { u: User; onClose: () => void }) {
+  const events = useQuery({
+    queryKey: ["user-events", u._id],
+    queryFn: () =>
+      call<{ events: LocationEvent[] }>(
+        "GET",
+        `/v1/events?limit=20&userId=${encodeURIComponent(u._id)}`,
+      ).then((r) => r.events),
+  });
+  return (
+    <section className="space-y-3" aria-label="User">
+      <div className="flex items-start justify-between gap-2">
+        <h2 className="text-lg font-semibold">{u.userId ?? u.deviceId}</h2>
+        <button type="button" onClick={onClose} className="text-sm text-slate-600 underline">
+          Close
+        </button>
+      </div>
+      <dl className="grid grid-cols-[7rem_1fr] gap-y-1 text-sm">
+        <dt className="text-slate-500">Device</dt>
+        <dd className="break-all">{u.deviceId}</dd>
+        <dt className="text-slate-500">Description</dt>
+        <dd>{u.description ?? "—"}</dd>
+        <dt className="text-slate-500">Location</dt>
+        <dd>
+          {u.location.coordinates[1].toFixed(5)}, {u.location.coordinates[0].toFixed(5)} (±
+          {Math.round(u.locationAccuracy)} m)
+        </dd>
+        <dt className="text-slate-500">Updated</dt>
+        <dd>{new Date(u.updatedAt).toLocaleString()}</dd>
+        <dt className="text-slate-500">Inside</dt>
+        <dd>{u.geofences.map((g) => g.description).join(", ") || "no geofence"}</dd>
+      </dl>
+      <h3 className="font-medium">Recent events</h3>
+      {events.isLoading ? (
+        <p className="text-sm text-slate-500">Loading…</p>
+      ) : events.data?.length ? (
+        <ul className="space-y-1 text-sm">
+          {events.data.map((e) => (
+            <li key={e._id}>
+              {e.type.replace("user.", "").replaceAll("_", " ")} {e.geofence?.description ?? ""} ·{" "}
+              {CONFIDENCE[e.confidence]} · {new Date(e.actualCreatedAt).toLocaleString()}
+            </li>
+          ))}
+        </ul>
+      ) : (
+        <p className="text-sm text-slate-500">No events yet.</p>
+      )}
+    </section>
+  );
+}
