@@ -105,3 +105,23 @@ test("the playground finds places and the map shows imported boundaries", async 
   await page.screenshot({ path: info.outputPath("map-imported.png") });
   expect(errors).toEqual([]);
 });
+
+test("without a tile server the map draws the imported streets with their names", async ({ page }, info) => {
+  const errors = consoleErrors(page);
+  await signIn(page, "analyst");
+  // No internet here: the tile server cannot be reached, so the imported streets are the basemap.
+  await page.goto(`/map?view=0.0195,0.021,17`);
+  const map = page.getByRole("region", { name: "Map of geofences and users" });
+  await expect(
+    map.getByText(/Tiles unreachable: streets from the imported OpenStreetMap data/),
+  ).toBeVisible();
+  const streets = page.locator(".leaflet-streets-pane path");
+  await expect.poll(() => streets.count()).toBeGreaterThanOrEqual(1);
+  await expect(map.locator(".street-label", { hasText: "Main Street" })).toBeVisible();
+  await page.screenshot({ path: info.outputPath("map-offline-streets.png") });
+  // Zoomed out beyond street zoom, no streets are read or drawn.
+  await page.goto(`/map?view=0.0195,0.021,10`);
+  await expect(map.getByText(/Tiles unreachable/)).toBeVisible();
+  await expect(streets).toHaveCount(0);
+  expect(errors).toEqual([]);
+});

@@ -5,6 +5,8 @@ import { imports } from "./store";
 /** At most this many places and boundaries in one map view; the answer says when there are more. */
 export const VIEW_PLACES = 1000;
 export const VIEW_REGIONS = 100;
+/** At most this many streets in one map view (the offline basemap asks from street zoom on). */
+export const VIEW_STREETS = 5000;
 
 /** The imports the service answers from, with what they hold and where. */
 export function importList() {
@@ -50,4 +52,25 @@ export function placesInView(box: BBox) {
     }
   }
   return { places, regions, truncated };
+}
+
+/**
+ * The imported streets in a map view, for the dashboard's offline basemap: name, kind (the OSM
+ * highway value) and line as flat [lng, lat, …] rounded to about 10 cm.
+ */
+export function streetsInView(box: BBox) {
+  const streets: { name: string; kind: string; line: number[] }[] = [];
+  let truncated = false;
+  for (const file of imports()) {
+    const found = file.streetsIn(box, VIEW_STREETS + 1 - streets.length);
+    if (streets.length + found.length > VIEW_STREETS) truncated = true;
+    for (const s of found.slice(0, VIEW_STREETS - streets.length)) {
+      streets.push({
+        name: s.name,
+        kind: s.kind,
+        line: Array.from(s.line, (v) => Math.round(v * 1e6) / 1e6),
+      });
+    }
+  }
+  return { streets, truncated };
 }

@@ -125,6 +125,10 @@ const ROUTES: Record<string, { path: string; methods: Partial<Record<Method, Rul
     methods: { GET: { access: "session", need: "events:read" } },
   },
   "api/geodata": { path: "/api/geodata", methods: { GET: { access: "session", need: "signed-in" } } },
+  "api/geodata/streets": {
+    path: "/api/geodata/streets",
+    methods: { GET: { access: "session", need: "signed-in" } },
+  },
   "api/geodata/view": {
     path: "/api/geodata/view",
     methods: { GET: { access: "session", need: "signed-in" } },
