@@ -77,3 +77,28 @@ test("the map loads the area in view, says when more is there, and finds a geofe
   await expect(page.locator(".leaflet-overlay-pane path")).toHaveCount(1);
   expect(errors).toEqual([]);
 });
+
+test("an analyst opens a user from a link and sees where it has been", async ({ page }) => {
+  const errors = consoleErrors(page);
+  const deviceId = unique("trail");
+  let user = "";
+  for (let i = 0; i < 4; i++) {
+    const res = await api(
+      "POST",
+      "/v1/track",
+      { deviceId, latitude: -33.86 + i * 0.001, longitude: 151.2 + i * 0.0015, accuracy: 12 },
+      serverKeys().publishable,
+    );
+    user = (res.body.user as { _id: string })._id;
+  }
+  await signIn(page, "analyst");
+  await page.goto(`/map?view=-33.8585,151.2022,16&user=${user}`);
+  const details = page.getByRole("region", { name: "User", exact: true });
+  await expect(details.getByRole("heading", { name: deviceId })).toBeVisible();
+  await expect(details.getByLabel("Trail")).toContainText("Trail: 4 recent locations since");
+  // The trail's line and its four points.
+  await expect(page.locator(".leaflet-overlay-pane path[stroke='#7c3aed']")).toHaveCount(5);
+  await details.getByRole("button", { name: "Close" }).click();
+  await expect(page.locator(".leaflet-overlay-pane path[stroke='#7c3aed']")).toHaveCount(0);
+  expect(errors).toEqual([]);
+});

@@ -29,6 +29,7 @@ import { StartView } from "./start-view";
 import { MAP_LIMIT, useMapData } from "./use-map-data";
 import { UserDetails } from "./user-details";
 import { UserMarkers } from "./user-markers";
+import { UserTrail } from "./user-trail";
 import { type MapView, ViewTracker } from "./view-tracker";
 
 /** Where the map opens when neither the address nor the data says. */
@@ -162,6 +163,7 @@ export default function GeofenceMap({
               setSelected(null);
             }}
           />
+          {selectedUser && <UserTrail userId={selectedUser} />}
           {canEdit && <DrawControls onCreate={(layer) => setDraft({ layer })} disabled={!!draft} />}
           {borders && <RegionBorders />}
           {imported && <ImportedLayer />}

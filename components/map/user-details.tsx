@@ -3,9 +3,15 @@
 import { useQuery } from "@tanstack/react-query";
 import { call } from "@/lib/api-client";
 import { CONFIDENCE, type LocationEvent, type User } from "@/lib/types";
+import { TRAIL_COLOR, useTrail } from "./user-trail";
 
-/** A user's last location and its 20 most recent events (asked of the server by user). */
+/**
+ * A user's last location, its trail (drawn on the map) and its 20 most recent events (asked of
+ * the server by user).
+ */
 export function UserDetails({ u, onClose }: { u: User; onClose: () => void }) {
+  const trail = useTrail(u._id);
+  const oldest = trail.data?.at(-1);
   const events = useQuery({
     queryKey: ["user-events", u._id],
     queryFn: () =>
@@ -37,6 +43,12 @@ export function UserDetails({ u, onClose }: { u: User; onClose: () => void }) {
         <dt className="text-slate-500">Inside</dt>
         <dd>{u.geofences.map((g) => g.description).join(", ") || "no geofence"}</dd>
       </dl>
+      <p className="flex items-center gap-2 text-sm" aria-label="Trail">
+        <span className="h-1 w-5 shrink-0 rounded" style={{ background: TRAIL_COLOR }} />
+        {trail.data?.length
+          ? `Trail: ${trail.data.length} recent location${trail.data.length === 1 ? "" : "s"} since ${new Date(oldest!.recordedAt).toLocaleString()}`
+          : "No location history."}
+      </p>
       <h3 className="font-medium">Recent events</h3>
       {events.isLoading ? (
         <p className="text-sm text-slate-500">Loading…</p>

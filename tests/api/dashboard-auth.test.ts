@@ -199,3 +199,39 @@ describe("review screen prediction", () => {
     expectError(await api("GET", "/api/events/nope/prediction", as(cookie)), 404);
   });
 });
+
+describe("a user's trail", () => {
+  it("lists the user's recent locations by when the device was there, newest first", async () => {
+    const deviceId = unique("walker");
+    const t0 = Date.parse("2026-11-20T08:00:00Z");
+    // The third is older than the one before it: tracking ignores it, and so does the trail.
+    for (const [i, minutes] of [0, 2, 1, 3].entries()) {
+      const res = await api("POST", "/v1/track", {
+        key: keys.publishable,
+        json: {
+          deviceId,
+          latitude: 13 + i * 0.001,
+          longitude: 78,
+          accuracy: 10 + i,
+          updatedAt: new Date(t0 + minutes * 60_000).toISOString(),
+        },
+      });
+      expect(res.status, JSON.stringify(res.body)).toBe(200);
+    }
+    const cookie = await signIn(FRESH_ACCOUNTS.reviewer);
+    const trail = async (query = "") =>
+      (await api("GET", `/api/users/${deviceId}/trail${query}`, as(cookie))).body.locations as {
+        coordinates: [number, number];
+        accuracy: number;
+        recordedAt: string;
+      }[];
+    const all = await trail();
+    expect(all.map((p) => p.recordedAt)).toEqual(
+      [3, 2, 0].map((m) => new Date(t0 + m * 60_000).toISOString()),
+    );
+    expect(all[0]).toMatchObject({ coordinates: [78, 13.003], accuracy: 13 });
+    expect(await trail("?limit=2")).toHaveLength(2);
+    expectError(await api("GET", `/api/users/${deviceId}/trail?limit=0`, as(cookie)), 400, "limit");
+    expectError(await api("GET", `/api/users/${unique("nobody")}/trail`, as(cookie)), 404);
+  });
+});

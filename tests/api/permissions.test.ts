@@ -124,6 +124,10 @@ const ROUTES: Record<string, { path: string; methods: Partial<Record<Method, Rul
     path: `/api/events/${NONE}/prediction`,
     methods: { GET: { access: "session", need: "events:read" } },
   },
+  "api/users/[id]/trail": {
+    path: `/api/users/${NONE}/trail`,
+    methods: { GET: { access: "session", need: "users:read" } },
+  },
   "api/geodata": { path: "/api/geodata", methods: { GET: { access: "session", need: "signed-in" } } },
   "api/geodata/streets": {
     path: "/api/geodata/streets",
