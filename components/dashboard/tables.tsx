@@ -5,30 +5,33 @@ import { useState } from "react";
 import { call } from "@/lib/api-client";
 import type { Geofence, User } from "@/lib/types";
 import { Panel } from "@/components/ui/panel";
-import { CursorTable } from "./cursor-table";
+import { DataTable } from "@/components/ui/data-table";
+import { GeofenceTransfer } from "./geofence-transfer";
 
 const time = (iso: string) => new Date(iso).toLocaleString();
 
-export function GeofencesTable() {
+export function GeofencesTable({ canEdit }: { canEdit: boolean }) {
   const [picked, setPicked] = useState<Geofence | null>(null);
   return (
     <div className="flex h-full flex-col lg:flex-row">
       <div className="min-w-0 flex-1 overflow-y-auto p-6">
-        <CursorTable<Geofence>
+        <DataTable<Geofence>
           title="Geofences"
-          path="/v1/geofences"
+          path="/api/geofences/table"
           field="geofences"
-          cursor={{ param: "createdBefore", of: (g) => g.createdAt }}
+          defaultSort={{ sort: "createdAt", dir: "desc" }}
           rowKey={(g) => g._id}
           onRow={setPicked}
-          empty="No geofences yet: draw one on the map."
+          searchLabel="Search description, tag or external ID"
+          empty="No geofences yet: draw one on the map, or import a file."
+          toolbar={<GeofenceTransfer canEdit={canEdit} />}
           columns={[
-            { label: "Description", value: (g) => g.description },
-            { label: "Tag", value: (g) => g.tag ?? "" },
-            { label: "External ID", value: (g) => g.externalId ?? "" },
-            { label: "Type", value: (g) => g.type },
-            { label: "Enabled", value: (g) => (g.enabled ? "yes" : "no") },
-            { label: "Created", value: (g) => g.createdAt, render: (g) => time(g.createdAt) },
+            { label: "Description", sort: "description", render: (g) => g.description },
+            { label: "Tag", sort: "tag", render: (g) => g.tag ?? "" },
+            { label: "External ID", sort: "externalId", render: (g) => g.externalId ?? "" },
+            { label: "Type", sort: "type", render: (g) => g.type },
+            { label: "Enabled", sort: "enabled", render: (g) => (g.enabled ? "yes" : "no") },
+            { label: "Created", sort: "createdAt", render: (g) => time(g.createdAt) },
           ]}
         />
       </div>
@@ -69,20 +72,21 @@ export function UsersTable() {
   return (
     <div className="flex h-full flex-col lg:flex-row">
       <div className="min-w-0 flex-1 overflow-y-auto p-6">
-        <CursorTable<User>
+        <DataTable<User>
           title="Users"
-          path="/v1/users"
+          path="/api/users/table"
           field="users"
-          cursor={{ param: "updatedBefore", of: (u) => u.updatedAt }}
+          defaultSort={{ sort: "updatedAt", dir: "desc" }}
           rowKey={(u) => u._id}
           onRow={setPicked}
+          searchLabel="Search user ID, device ID or description"
           empty="No users yet: devices appear when they send POST /v1/track."
           columns={[
-            { label: "User ID", value: (u) => u.userId ?? "" },
-            { label: "Device", value: (u) => u.deviceId },
-            { label: "Description", value: (u) => u.description ?? "" },
-            { label: "Geofences", value: (u) => u.geofences.map((g) => g.description).join(", ") },
-            { label: "Updated", value: (u) => u.updatedAt, render: (u) => time(u.updatedAt) },
+            { label: "User ID", sort: "userId", render: (u) => u.userId ?? "" },
+            { label: "Device", sort: "deviceId", render: (u) => u.deviceId },
+            { label: "Description", sort: "description", render: (u) => u.description ?? "" },
+            { label: "Geofences", render: (u) => u.geofences.map((g) => g.description).join(", ") },
+            { label: "Updated", sort: "updatedAt", render: (u) => time(u.updatedAt) },
           ]}
         />
       </div>

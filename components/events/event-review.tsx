@@ -53,6 +53,9 @@ export function EventReview({ tiles, canVerify }: { tiles: TileConfig; canVerify
     ...(filter.type && { types: filter.type }),
     ...(filter.confidence && { confidence: filter.confidence }),
   }).toString();
+  // The export: every event the server-side filters match (not only the page read here).
+  const exportFilter = new URLSearchParams(serverFilter);
+  exportFilter.delete("limit");
   const events = useQuery({
     queryKey: ["events", serverFilter],
     queryFn: () => call<Page>("GET", `/v1/events?${serverFilter}`),
@@ -165,7 +168,16 @@ export function EventReview({ tiles, canVerify }: { tiles: TileConfig; canVerify
         className="flex max-h-[40%] w-full shrink-0 flex-col border-b border-slate-200 bg-white lg:max-h-none lg:w-[28rem] lg:border-r lg:border-b-0"
       >
         <div className="space-y-2 border-b border-slate-200 p-3">
-          <h1 className="text-lg font-semibold">Event review</h1>
+          <div className="flex items-center justify-between gap-2">
+            <h1 className="text-lg font-semibold">Event review</h1>
+            <a
+              href={`/api/events/export?${exportFilter}`}
+              download
+              className="rounded border border-slate-300 px-2 py-1 text-xs hover:bg-slate-50"
+            >
+              Export CSV
+            </a>
+          </div>
           <EventFilters value={filter} onChange={changeFilter} />
           {canVerify && picked.size > 0 && (
             <div className="flex items-center gap-2 text-sm">

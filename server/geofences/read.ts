@@ -5,6 +5,7 @@ import { withWriteLock } from "../db/write-lock";
 import { notFound } from "../http/errors";
 import type { z } from "zod";
 import type { listQuerySchema } from "./schema";
+import { type TableQuery, orderOf, pageOf } from "../http/table";
 
 export type GeofenceRef = { id: string } | { tag: string; externalId: string };
 
@@ -68,4 +69,37 @@ export async function listGeofences(key: AuthKey, q: z.output<typeof listQuerySc
   });
   const { items, hasMore } = page(rows, q.limit);
   return { geofences: items, hasMore };
+}
+
+export const GEOFENCE_SORTS = [
+  "createdAt",
+  "updatedAt",
+  "description",
+  "tag",
+  "externalId",
+  "type",
+  "enabled",
+] as const;
+
+/** The geofences table: searched (description, tag, external ID), sorted and paged by the database. */
+export async function geofenceTable(key: AuthKey, q: TableQuery<(typeof GEOFENCE_SORTS)[number]>) {
+  const where = {
+    live: key.live,
+    ...(q.search && {
+      OR: [
+        { description: { contains: q.search } },
+        { tag: { contains: q.search } },
+        { externalId: { contains: q.search } },
+      ],
+    }),
+  };
+  const [rows, total] = await Promise.all([
+    prisma.geofence.findMany({
+      where,
+      orderBy: [orderOf(q, ["tag", "externalId"]), { seq: q.dir }],
+      ...pageOf(q),
+    }),
+    prisma.geofence.count({ where }),
+  ]);
+  return { rows, total };
 }

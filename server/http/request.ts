@@ -29,7 +29,7 @@ export async function parseBody<T extends z.ZodType>(req: Request, schema: T): P
   return validate(schema, decodeBody(text, req.headers.get("content-type")));
 }
 
-async function readLimited(req: Request, limit: number): Promise<string> {
+export async function readLimited(req: Request, limit: number): Promise<string> {
   const tooLarge = () => new ApiError("payload_too_large", `body: larger than ${limit} bytes`, "body");
   const declared = Number(req.headers.get("content-length") ?? NaN);
   if (declared > limit) throw tooLarge();

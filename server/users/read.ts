@@ -9,6 +9,7 @@ import type { GeofenceFields } from "../geofences/schema";
 import { notFound } from "../http/errors";
 import { serializeUser } from "../tracking/serialize";
 import type { geofenceUsersSchema, listUsersSchema, searchUsersSchema } from "./schema";
+import { type TableQuery, orderOf, pageOf } from "../http/table";
 
 /** Users with the enabled geofences they are in now, in the wire form. */
 export async function withGeofences(users: User[]) {
@@ -90,4 +91,29 @@ export async function searchUsers(key: AuthKey, q: z.output<typeof searchUsersSc
   const distance = new Map(hits.map((h) => [h.seq, Math.round(h.distance * 10) / 10]));
   const wire = await withGeofences(users);
   return wire.map((u, i) => ({ ...u, distance: distance.get(users[i]!.seq)! }));
+}
+
+export const USER_SORTS = ["updatedAt", "createdAt", "userId", "deviceId", "description"] as const;
+
+/** The users table: searched (user ID, device ID, description), sorted and paged by the database. */
+export async function userTable(key: AuthKey, q: TableQuery<(typeof USER_SORTS)[number]>) {
+  const where = {
+    live: key.live,
+    ...(q.search && {
+      OR: [
+        { userId: { contains: q.search } },
+        { deviceId: { contains: q.search } },
+        { description: { contains: q.search } },
+      ],
+    }),
+  };
+  const [rows, total] = await Promise.all([
+    prisma.user.findMany({
+      where,
+      orderBy: [orderOf(q, ["userId", "description"]), { seq: q.dir }],
+      ...pageOf(q),
+    }),
+    prisma.user.count({ where }),
+  ]);
+  return { rows: await withGeofences(rows), total };
 }

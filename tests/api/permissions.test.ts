@@ -128,6 +128,27 @@ const ROUTES: Record<string, { path: string; methods: Partial<Record<Method, Rul
     path: `/api/users/${NONE}/trail`,
     methods: { GET: { access: "session", need: "users:read" } },
   },
+  "api/geofences/export": {
+    // An unknown format: a JSON 400 where the call is allowed (a file otherwise).
+    path: "/api/geofences/export?format=kml",
+    methods: { GET: { access: "session", need: "geofences:read" } },
+  },
+  "api/geofences/import": {
+    path: "/api/geofences/import",
+    methods: { POST: { access: "session", need: "geofences:write" } },
+  },
+  "api/events/export": {
+    path: "/api/events/export?verification=maybe",
+    methods: { GET: { access: "session", need: "events:read" } },
+  },
+  "api/geofences/table": {
+    path: "/api/geofences/table",
+    methods: { GET: { access: "session", need: "geofences:read" } },
+  },
+  "api/users/table": {
+    path: "/api/users/table",
+    methods: { GET: { access: "session", need: "users:read" } },
+  },
   "api/geodata": { path: "/api/geodata", methods: { GET: { access: "session", need: "signed-in" } } },
   "api/geodata/streets": {
     path: "/api/geodata/streets",

@@ -1,0 +1,34 @@
+import { z } from "zod";
+import { intIn, optionalString } from "./fields";
+
+/**
+ * The dashboard tables' query: a page number and size, a sort column (of those the table
+ * allows) and direction, and a search text. Sorted, searched and paged by the database, so
+ * every row is reachable in either order, not only those of one page read.
+ */
+export const tableQuery = <S extends string>(sorts: readonly [S, ...S[]], fallback: S, dir: "asc" | "desc") =>
+  z.object({
+    page: intIn(1, 1_000_000, 1),
+    size: intIn(10, 200, 50),
+    sort: z.enum(sorts, { error: `must be one of ${sorts.join(", ")}` }).default(fallback),
+    dir: z.enum(["asc", "desc"], { error: "must be asc or desc" }).default(dir),
+    search: optionalString(100),
+  });
+
+export interface TableQuery<S extends string> {
+  page: number;
+  size: number;
+  sort: S;
+  dir: "asc" | "desc";
+  search?: string;
+}
+
+/** The rows of one page (the answer also says how many match in all). */
+export const pageOf = (q: TableQuery<string>) => ({ skip: (q.page - 1) * q.size, take: q.size });
+
+/**
+ * The sort as Prisma orders: empty values (NULL) last in both directions, as in PostgreSQL and
+ * SQLite alike (their defaults differ).
+ */
+export const orderOf = (q: TableQuery<string>, nullable: readonly string[]) =>
+  nullable.includes(q.sort) ? { [q.sort]: { sort: q.dir, nulls: "last" as const } } : { [q.sort]: q.dir };

@@ -1,0 +1,297 @@
+import { describe, expect, inject, it } from "vitest";
+import { FRESH_ACCOUNTS, FRESH_PASSWORD } from "../../scripts/fresh-server";
+import { api, expectError, keys, signIn, unique } from "../support/api";
+
+/** Bulk import and export of geofences (GeoJSON, CSV) and CSV export of events, as the dashboard does. */
+
+const baseUrl = inject("baseUrl");
+const as = (cookie: string) => ({ key: null, headers: { cookie } });
+
+async function send(cookie: string, format: "geojson" | "csv", file: string) {
+  const res = await fetch(`${baseUrl}/api/geofences/import?format=${format}`, {
+    method: "POST",
+    headers: { cookie, "content-type": format === "csv" ? "text/csv" : "application/geo+json" },
+    body: file,
+  });
+  const text = await res.text();
+  if (res.status !== 200) return { status: res.status, lines: [JSON.parse(text) as Record<string, unknown>] };
+  return {
+    status: res.status,
+    lines: text
+      .trim()
+      .split("\n")
+      .map((l) => JSON.parse(l) as Record<string, unknown>),
+  };
+}
+
+const download = async (cookie: string, path: string) => {
+  const res = await fetch(`${baseUrl}${path}`, { headers: { cookie } });
+  expect(res.status).toBe(200);
+  return { text: await res.text(), headers: res.headers };
+};
+
+const feature = (tag: string, i: number, extra: Record<string, unknown> = {}) => ({
+  type: "Feature",
+  geometry: { type: "Point", coordinates: [20 + i * 0.01, -30] },
+  properties: {
+    description: `Stop ${i}`,
+    tag,
+    externalId: `s${i}`,
+    radius: 100,
+    metadata: { n: i },
+    ...extra,
+  },
+});
+
+describe("geofence import and export", () => {
+  it("imports a GeoJSON file with progress, replaces by tag and externalId on the next import, and exports it back", async () => {
+    const cookie = await signIn(FRESH_ACCOUNTS.analyst, FRESH_PASSWORD);
+    const tag = unique("bulk");
+    const square = [
+      [21, -31],
+      [21.01, -31],
+      [21.01, -30.99],
+      [21, -30.99],
+      [21, -31],
+    ];
+    const features = [
+      ...Array.from({ length: 300 }, (_, i) => feature(tag, i)),
+      {
+        type: "Feature",
+        geometry: { type: "Polygon", coordinates: [square] },
+        properties: { description: "Yard" },
+      },
+    ];
+    const first = await send(cookie, "geojson", JSON.stringify({ type: "FeatureCollection", features }));
+    expect(first.status).toBe(200);
+    const progress = first.lines.filter((l) => l.progress).map((l) => l.progress);
+    expect(progress).toEqual([
+      { done: 250, total: 301 },
+      { done: 301, total: 301 },
+    ]);
+    expect(first.lines.at(-1)).toEqual({ meta: { code: 200 }, created: 301, replaced: 0 });
+    const stop = await api("GET", `/v1/geofences/${tag}/s7`);
+    expect(stop.body.geofence).toMatchObject({
+      description: "Stop 7",
+      type: "circle",
+      geometryRadius: 100,
+      metadata: { n: 7 },
+    });
+
+    // The same file with one change: replaced, not doubled.
+    features[7] = feature(tag, 7, { description: "Stop seven" });
+    const again = await send(
+      cookie,
+      "geojson",
+      JSON.stringify({ type: "FeatureCollection", features: features.slice(0, 300) }),
+    );
+    expect(again.lines.at(-1)).toEqual({ meta: { code: 200 }, created: 0, replaced: 300 });
+    expect((await api("GET", `/v1/geofences/${tag}/s7`)).body.geofence).toMatchObject({
+      description: "Stop seven",
+    });
+
+    const out = await download(cookie, `/api/geofences/export?format=geojson&tag=${tag}`);
+    expect(out.headers.get("content-disposition")).toMatch(
+      /attachment; filename="geofences-\d{4}-\d{2}-\d{2}\.geojson"/,
+    );
+    const exported = JSON.parse(out.text) as { features: ReturnType<typeof feature>[] };
+    expect(exported.features).toHaveLength(300);
+    expect(exported.features.find((f) => f.properties.externalId === "s7")).toMatchObject({
+      geometry: { type: "Point", coordinates: [20.07, -30] },
+      properties: { description: "Stop seven", radius: 100, metadata: { n: 7 }, enabled: true },
+    });
+  });
+
+  it("round-trips CSV: the export imports again as the same geofences", async () => {
+    const cookie = await signIn(FRESH_ACCOUNTS.analyst, FRESH_PASSWORD);
+    const tag = unique("csv");
+    const csv = [
+      "description,type,coordinates,radius,tag,externalId,metadata,enabled,dwellThreshold",
+      `"Shop, north",circle,"[5.5,45.1]",150,${tag},a,"{""floor"":2}",true,30`,
+      `Park,polygon,"[[5.6,45.2],[5.61,45.2],[5.61,45.21],[5.6,45.2]]",,${tag},b,,false,`,
+    ].join("\n");
+    const imported = await send(cookie, "csv", csv);
+    expect(imported.lines.at(-1)).toEqual({ meta: { code: 200 }, created: 2, replaced: 0 });
+    expect((await api("GET", `/v1/geofences/${tag}/a`)).body.geofence).toMatchObject({
+      description: "Shop, north",
+      geometryRadius: 150,
+      metadata: { floor: 2 },
+      dwellThreshold: 30,
+    });
+    expect((await api("GET", `/v1/geofences/${tag}/b`)).body.geofence).toMatchObject({
+      type: "polygon",
+      enabled: false,
+    });
+
+    const out = await download(cookie, `/api/geofences/export?format=csv&tag=${tag}`);
+    expect(out.text.split("\n")[0]).toBe(
+      "description,type,coordinates,radius,tag,externalId,metadata,enabled,dwellThreshold,_id,createdAt,updatedAt",
+    );
+    const back = await send(cookie, "csv", out.text);
+    expect(back.lines.at(-1)).toEqual({ meta: { code: 200 }, created: 0, replaced: 2 });
+    expect((await api("GET", `/v1/geofences/${tag}/a`)).body.geofence).toMatchObject({
+      description: "Shop, north",
+      geometryCenter: { coordinates: [5.5, 45.1] },
+      metadata: { floor: 2 },
+    });
+  });
+
+  it("refuses a file with one bad row, naming it, and writes nothing", async () => {
+    const cookie = await signIn(FRESH_ACCOUNTS.analyst, FRESH_PASSWORD);
+    const tag = unique("bad");
+    const features = Array.from({ length: 5 }, (_, i) => feature(tag, i));
+    features[3]!.properties.radius = 5;
+    const res = await send(cookie, "geojson", JSON.stringify({ type: "FeatureCollection", features }));
+    expect(res.status).toBe(400);
+    expect(res.lines[0]).toMatchObject({
+      meta: { param: "features[3].radius", message: expect.stringMatching(/^features\[3\]: radius/) },
+    });
+    expect((await api("GET", `/v1/geofences?tag=${tag}`)).body.geofences).toEqual([]);
+
+    const twice = [feature(tag, 1), feature(tag, 1)];
+    const dup = await send(cookie, "geojson", JSON.stringify({ type: "FeatureCollection", features: twice }));
+    expect(dup.lines[0]).toMatchObject({
+      meta: { param: "features[1].externalId", message: expect.stringMatching(/features\[0\]/) },
+    });
+
+    const csv = await send(
+      cookie,
+      "csv",
+      `description,type,coordinates,radius\nA,circle,"[1,2]",100\nB,square,"[1,2]",100\n`,
+    );
+    expect(csv.status).toBe(400);
+    expect(csv.lines[0]).toMatchObject({ meta: { param: "line 3.type" } });
+    const line = {
+      type: "Feature",
+      geometry: {
+        type: "LineString",
+        coordinates: [
+          [0, 0],
+          [1, 1],
+        ],
+      },
+      properties: {},
+    };
+    const wrong = await send(
+      cookie,
+      "geojson",
+      JSON.stringify({ type: "FeatureCollection", features: [line] }),
+    );
+    expect(wrong.lines[0]).toMatchObject({
+      meta: { param: "features[0].geometry", message: expect.stringMatching(/Point.*Polygon/) },
+    });
+    expect((await send(cookie, "geojson", "{nope")).lines[0]).toMatchObject({ meta: { param: "file" } });
+    expect(
+      (await send(cookie, "geojson", '{"type":"FeatureCollection","features":[]}')).lines[0],
+    ).toMatchObject({
+      meta: { param: "file", message: expect.stringMatching(/no geofences/) },
+    });
+  });
+
+  it("lets only roles that edit geofences import", async () => {
+    const cookie = await signIn(FRESH_ACCOUNTS.reviewer, FRESH_PASSWORD);
+    const res = await send(
+      cookie,
+      "geojson",
+      JSON.stringify({ type: "FeatureCollection", features: [feature(unique("r"), 1)] }),
+    );
+    expect(res.status).toBe(403);
+    expectError(await api("GET", "/api/geofences/export?format=kml", as(cookie)), 400, "format");
+  });
+});
+
+describe("event export", () => {
+  it("exports every event matching the queue's filters as CSV", async () => {
+    const tag = unique("exp");
+    const fence = await api("PUT", `/v1/geofences/${tag}/gate`, {
+      json: { description: `Gate, ${tag}`, type: "circle", coordinates: [33.3, -20.2], radius: 100 },
+    });
+    const geofenceId = (fence.body.geofence as { _id: string })._id;
+    for (let i = 0; i < 3; i++) {
+      await api("POST", "/v1/track", {
+        key: keys.publishable,
+        json: { deviceId: unique("d"), latitude: -20.2, longitude: 33.3, accuracy: 10 },
+      });
+    }
+    const cookie = await signIn(FRESH_ACCOUNTS.reviewer, FRESH_PASSWORD);
+    const out = await download(cookie, `/api/events/export?geofenceId=${geofenceId}&verification=unverified`);
+    expect(out.headers.get("content-type")).toMatch(/^text\/csv/);
+    const lines = out.text.trim().split("\n");
+    expect(lines[0]).toMatch(/^_id,type,actualCreatedAt,createdAt,user\._id/);
+    expect(lines).toHaveLength(4);
+    expect(lines[1]).toContain(`"Gate, ${tag}"`);
+    expect(lines[1]).toContain("user.entered_geofence");
+    expectError(await api("GET", "/api/events/export?verification=maybe", as(cookie)), 400, "verification");
+  });
+});
+
+describe("dashboard tables", () => {
+  it("search, sort and page geofences on the server, empty tags last either way", async () => {
+    const cookie = await signIn(FRESH_ACCOUNTS.reviewer, FRESH_PASSWORD);
+    const word = unique("tbl");
+    const names = ["delta", "alpha", "echo", "charlie", "bravo"];
+    for (const [i, n] of names.entries()) {
+      await api("POST", "/v1/geofences", {
+        json: {
+          description: `${n} ${word}`,
+          type: "circle",
+          coordinates: [10, 10],
+          radius: 100,
+          ...(i < 3 && { tag: `${word}-${n}`, externalId: "x" }),
+        },
+      });
+    }
+    const table = async (query: string) => {
+      const res = await api("GET", `/api/geofences/table?search=${word}&${query}`, as(cookie));
+      expect(res.status, JSON.stringify(res.body)).toBe(200);
+      return {
+        names: (res.body.geofences as { description: string }[]).map((g) => g.description.split(" ")[0]),
+        total: res.body.total,
+      };
+    };
+    expect(await table("sort=description&dir=asc&size=10")).toEqual({ names: [...names].sort(), total: 5 });
+    expect(await table("sort=description&dir=desc&size=10&page=1")).toEqual({
+      names: [...names].sort().reverse(),
+      total: 5,
+    });
+    // Untagged ones last, in either direction (then oldest first).
+    expect((await table("sort=tag&dir=asc&size=10")).names).toEqual([
+      "alpha",
+      "delta",
+      "echo",
+      "charlie",
+      "bravo",
+    ]);
+    expect((await table("sort=tag&dir=desc&size=10")).names).toEqual([
+      "echo",
+      "delta",
+      "alpha",
+      "bravo",
+      "charlie",
+    ]);
+    // Pages: two of two rows and one of one.
+    expect(await table("sort=description&dir=asc&size=10&page=1")).toMatchObject({ total: 5 });
+    const pages = [];
+    for (const page of [1, 2, 3])
+      pages.push((await table(`sort=description&dir=asc&size=10&page=${page}`)).names);
+    expect(pages[1]).toEqual([]);
+    expectError(await api("GET", "/api/geofences/table?sort=seq", as(cookie)), 400, "sort");
+    expectError(await api("GET", "/api/geofences/table?size=5000", as(cookie)), 400, "size");
+  });
+
+  it("search and sort users on the server", async () => {
+    const cookie = await signIn(FRESH_ACCOUNTS.reviewer, FRESH_PASSWORD);
+    const word = unique("ppl");
+    for (const n of ["b", "c", "a"]) {
+      await api("POST", "/v1/track", {
+        key: keys.publishable,
+        json: { deviceId: `${word}-${n}`, latitude: 1, longitude: 1, accuracy: 10 },
+      });
+    }
+    const res = await api("GET", `/api/users/table?search=${word}&sort=deviceId&dir=asc`, as(cookie));
+    expect((res.body.users as { deviceId: string }[]).map((u) => u.deviceId)).toEqual(
+      ["a", "b", "c"].map((n) => `${word}-${n}`),
+    );
+    expect(res.body.total).toBe(3);
+  });
+});
