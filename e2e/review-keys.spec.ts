@@ -155,3 +155,27 @@ test("a key press that cannot act says why", async ({ page }) => {
   await expect(page.getByRole("status")).toHaveText("Nothing to verify: no event is open.");
   expect(errors).toEqual([]);
 });
+
+test("the queue can keep to recent events, asked of the server, and a geofence links to its events", async ({
+  page,
+}) => {
+  const errors = consoleErrors(page);
+  const { tag, ids } = await entries(2);
+  const queue = await openQueue(page, tag);
+  await expect(queue.getByRole("listitem")).toHaveCount(2);
+  const asked = page.waitForRequest((r) => /\/v1\/events\?.*createdAfter=/.test(r.url()));
+  await page.getByRole("combobox", { name: "Since" }).selectOption("1");
+  await asked;
+  await expect(queue.getByRole("listitem")).toHaveCount(2);
+  await expect(page).toHaveURL(/since=1/);
+
+  // From the map: the geofence's recent events, each a link into the queue.
+  const geofence = (await api("GET", `/v1/geofences/${tag}/gate`)).body.geofence as { _id: string };
+  await signIn(page, "analyst");
+  await page.goto(`/map?geofence=${geofence._id}`);
+  const recent = page.getByRole("region", { name: "Recent events" });
+  await expect(recent.getByRole("link")).toHaveCount(2);
+  await recent.getByRole("link").first().click();
+  await expect(openId(page)).toHaveText(ids[0]!);
+  expect(errors).toEqual([]);
+});

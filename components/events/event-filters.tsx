@@ -7,13 +7,15 @@ export interface EventFilter {
   show: "unverified" | "all";
   type: string;
   confidence: string;
+  /** hours back from now ("" for any time) */
+  since: string;
   about: string;
 }
 
-export const NO_FILTER: EventFilter = { show: "unverified", type: "", confidence: "", about: "" };
+export const NO_FILTER: EventFilter = { show: "unverified", type: "", confidence: "", since: "", about: "" };
 
 /**
- * The review queue's filters. Show, type and confidence are asked of the server; the text
+ * The review queue's filters. Show, type, confidence and time are asked of the server; the text
  * narrows the page the server sent (the queue says when that page is not everything).
  */
 export function EventFilters({
@@ -51,6 +53,12 @@ export function EventFilters({
         <option value="high">High</option>
         <option value="medium">Medium</option>
         <option value="low">Low</option>
+      </Select>
+      <Select label="Since" value={value.since} onChange={(e) => set({ since: e.target.value })}>
+        <option value="">Any time</option>
+        <option value="1">Last hour</option>
+        <option value="24">Last 24 hours</option>
+        <option value="168">Last 7 days</option>
       </Select>
       <TextField
         label="Geofence or place"

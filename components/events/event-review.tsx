@@ -28,6 +28,7 @@ function fromUrl(params: URLSearchParams): EventFilter & { event?: string } {
     show,
     type: params.get("type") ?? "",
     confidence: params.get("confidence") ?? "",
+    since: params.get("since") ?? "",
     about: params.get("q") ?? "",
     event: params.get("event") ?? undefined,
   };
@@ -47,11 +48,17 @@ export function EventReview({ tiles, canVerify }: { tiles: TileConfig; canVerify
   const [picked, setPicked] = useState<ReadonlySet<string>>(new Set());
   const { decide: send, apply, pending, message, setMessage } = useVerdicts();
 
+  // "Since" is hours back from when it was chosen, on the minute (so refetches ask the same).
+  const [sinceAt, setSinceAt] = useState(() => Date.now());
+  const createdAfter = filter.since
+    ? new Date(Math.floor((sinceAt - Number(filter.since) * 3_600_000) / 60_000) * 60_000).toISOString()
+    : "";
   const serverFilter = new URLSearchParams({
     limit: String(PAGE),
     ...(filter.show === "unverified" && { verification: "unverified" }),
     ...(filter.type && { types: filter.type }),
     ...(filter.confidence && { confidence: filter.confidence }),
+    ...(createdAfter && { createdAfter }),
   }).toString();
   // The export: every event the server-side filters match (not only the page read here).
   const exportFilter = new URLSearchParams(serverFilter);
@@ -103,6 +110,7 @@ export function EventReview({ tiles, canVerify }: { tiles: TileConfig; canVerify
       show: filter.show !== "unverified" && filter.show,
       type: filter.type,
       confidence: filter.confidence,
+      since: filter.since,
       q: filter.about,
       event: current?._id,
     });
@@ -156,11 +164,12 @@ export function EventReview({ tiles, canVerify }: { tiles: TileConfig; canVerify
   useReviewKeys({ decide, move, pickOpen: () => current && pick(current._id) });
 
   const changeFilter = (f: EventFilter) => {
+    if (f.since !== filter.since) setSinceAt(Date.now());
     setFilter(f);
     setPicked(new Set());
   };
 
-  const narrowed = filter.type || filter.confidence || filter.about;
+  const narrowed = filter.type || filter.confidence || filter.since || filter.about;
   return (
     <div className="flex h-full flex-col lg:flex-row">
       <section

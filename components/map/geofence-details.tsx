@@ -5,6 +5,7 @@ import { useState } from "react";
 import { ErrorNote } from "@/components/dashboard/error-note";
 import { call } from "@/lib/api-client";
 import type { Geofence, User } from "@/lib/types";
+import { GeofenceEvents } from "./geofence-events";
 
 /** A geofence's fields, the users inside it now, and (for analysts) edit and delete. */
 export function GeofenceDetails(props: {
@@ -90,6 +91,7 @@ export function GeofenceDetails(props: {
         </div>
       )}
       <ErrorNote error={remove.error} />
+      <GeofenceEvents id={g._id} />
       <h3 className="font-medium">Users inside now</h3>
       {members.isLoading ? (
         <p className="text-sm text-slate-500">Loading…</p>
