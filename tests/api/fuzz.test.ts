@@ -272,6 +272,13 @@ function pathOf(file: string, segments: string[]): string {
 
 const routes = routeFiles().filter((f) => f.startsWith("v1") || f.startsWith("api"));
 
+/** Routes whose success is a file, and its type. */
+const FILES: Record<string, RegExp> = {
+  "api/events/export": /^text\/csv/,
+  "api/geofences/export": /^(text\/csv|application\/geo\+json)/,
+  "api/geofences/import": /^application\/x-ndjson/,
+};
+
 describe("garbage in, a 4xx in the JSON envelope out", () => {
   it("covers every API and dashboard route", () => {
     expect(routes.length).toBeGreaterThan(25);
@@ -307,6 +314,11 @@ describe("garbage in, a 4xx in the JSON envelope out", () => {
             expect(res.status, where).toBeLessThan(500);
             expect(res.status, where).toBeGreaterThanOrEqual(200);
             if (m === "HEAD" || m === "OPTIONS") return;
+            // Exports answer a file when they succeed (errors are JSON like everywhere else).
+            if (res.status === 200 && FILES[file]) {
+              expect(res.type, where).toMatch(FILES[file]);
+              return;
+            }
             expect(res.type, where).toMatch(/^application\/json/);
             const parsed = JSON.parse(res.text) as { meta?: { code?: number; message?: unknown } };
             expect(parsed.meta?.code, where).toBe(res.status);
