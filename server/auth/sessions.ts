@@ -24,7 +24,7 @@ const hashToken = (token: string) => createHash("sha256").update(token).digest("
 export async function signIn(email: string, password: string, clientAddress: string) {
   const normalized = email.trim().toLowerCase();
   const throttleKeys = [`email:${normalized}`, `ip:${clientAddress}`];
-  const wait = retryAfterSeconds(throttleKeys);
+  const wait = await retryAfterSeconds(throttleKeys);
   if (wait > 0) {
     throw new ApiError("rate_limited", `too many failed sign-ins; try again in ${wait} s`, undefined, wait);
   }
@@ -32,10 +32,10 @@ export async function signIn(email: string, password: string, clientAddress: str
   // The hash is computed even for unknown emails, so timing does not tell which exist.
   const ok = await verifyPassword(password, account?.passwordHash ?? DUMMY_HASH);
   if (!account || !ok || account.disabledAt) {
-    recordFailure(throttleKeys);
+    await recordFailure(throttleKeys);
     throw new ApiError("unauthorized", "wrong email or password");
   }
-  clearFailures(`email:${normalized}`);
+  await clearFailures(`email:${normalized}`);
   const token = randomBytes(32).toString("base64url");
   const now = new Date();
   const expiresAt = new Date(now.getTime() + SESSION_TTL_MS);

@@ -1,5 +1,5 @@
 import { describe, expect, inject, it } from "vitest";
-import { FRESH_ACCOUNTS, FRESH_PASSWORD } from "../../scripts/fresh-server";
+import { FRESH_ACCOUNTS, FRESH_PASSWORD, serve } from "../../scripts/fresh-server";
 import { api, expectError, keys, signIn as signInAs, unique } from "../support/api";
 import { metersFrom } from "../support/geo";
 
@@ -52,6 +52,31 @@ describe("dashboard sign-in", () => {
     });
     expectError(blocked, 429, undefined, /too many failed sign-ins/);
     expect(Number(blocked.headers.get("retry-after"))).toBeGreaterThan(0);
+  });
+
+  it("shares the throttle between app processes on one database", async () => {
+    const { account } = (
+      await api("POST", "/api/accounts", {
+        ...as(await signIn(FRESH_ACCOUNTS.admin)),
+        json: { email: `${unique("t")}@example.test`, role: "reviewer", password: FRESH_PASSWORD },
+      })
+    ).body as unknown as { account: { email: string } };
+    const other = await serve(inject("databaseUrl"));
+    try {
+      const attempt = (url: string, password: string) =>
+        fetch(`${url}/api/session`, {
+          method: "POST",
+          headers: { "content-type": "application/json" },
+          body: JSON.stringify({ email: account.email, password }),
+        });
+      // Three failures here and two on the other process: the fifth makes the email wait, on both.
+      for (let i = 0; i < 5; i++)
+        expect((await attempt(i < 3 ? baseUrl : other.url, "nope")).status).toBe(401);
+      expect((await attempt(other.url, FRESH_PASSWORD)).status).toBe(429);
+      expect((await attempt(baseUrl, FRESH_PASSWORD)).status).toBe(429);
+    } finally {
+      await other.stop();
+    }
   });
 
   it("sets an HTTP-only, SameSite=Strict cookie", async () => {

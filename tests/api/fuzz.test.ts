@@ -11,8 +11,8 @@ import { routeFiles } from "../support/routes";
  * the dashboard's routes, is JSON in the envelope with meta.code equal to the status, and the
  * server logs no unexpected error.
  *
- * A server of its own on the API tests' database (its sign-in throttle, which garbage sign-ins
- * would fill, is its own), with the live world's key (other tests work in the test world) and a
+ * A server of its own on the API tests' database (behind a "proxy" that gives its requests an
+ * address of their own, so the sign-in throttle that garbage sign-ins fill is that address's), with the live world's key (other tests work in the test world) and a
  * reviewer's session (which can change nothing shared), so that valid requests that happen to be
  * generated stay harmless.
  * FUZZ_SEED replays a run; FUZZ_RUNS sets its length; FUZZ_LOG=1 prints every request.
@@ -24,9 +24,12 @@ const seed = Number(process.env.FUZZ_SEED ?? Date.now() % 2 ** 31);
 const numRuns = Number(process.env.FUZZ_RUNS ?? 150);
 const agent = new Agent({ keepAlive: true, maxSockets: 4 });
 let reviewerCookie = "";
+const FUZZ_ADDRESS = "203.0.113.77";
 
 beforeAll(async () => {
-  server = await serve(inject("databaseUrl"));
+  // Behind a "proxy": its requests come from an address of their own, so the garbage sign-ins
+  // it sends fill that address's throttle (in the shared database), not other tests'.
+  server = await serve(inject("databaseUrl"), { env: { TRUST_PROXY: "true" } });
   baseUrl = new URL(server.url);
   reviewerCookie = await signIn(FRESH_ACCOUNTS.reviewer, FRESH_PASSWORD);
   console.log(`fuzz: seed ${seed} (FUZZ_SEED=${seed} replays this run), ${numRuns} runs per route`);
@@ -296,7 +299,7 @@ describe("garbage in, a 4xx in the JSON envelope out", () => {
           cookie,
           origin,
           async (m, segments, q, b, auth, cookieValue, originValue) => {
-            const headers: Record<string, string> = {};
+            const headers: Record<string, string> = { "x-forwarded-for": FUZZ_ADDRESS };
             if (auth !== undefined) headers.authorization = auth;
             if (cookieValue !== undefined)
               headers.cookie = cookieValue === "reviewer" ? reviewerCookie : cookieValue;
