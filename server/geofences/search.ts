@@ -22,28 +22,69 @@ interface Candidate extends GeofenceBounds {
 const byDistance = (a: { distance: number; id: string }, b: { distance: number; id: string }) =>
   a.distance - b.distance || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0);
 
+/** The first reach of a search, in meters: dense areas fill the results from there. */
+const FIRST_REACH = 250;
+/** Geofences outside the box of a reach are at least this share of the reach away. */
+const SURE = 0.99;
+
 /**
  * Geofences whose shape comes within `radius` of `near`, nearest first.
  *
- * The R*Tree narrows the candidates to bounding boxes that meet the search circle's box. A
- * circle's distance is exact from its center and radius; a polygon's is at least its center
- * distance minus its radius, so candidates are refined in order of that bound and polygon rings
- * are read only while they can still make the first `limit` results.
+ * Nearest first by widening reach: the search looks within a quarter kilometre first, then
+ * twice as far, and so on up to `radius`, and stops as soon as `limit` results lie within the
+ * reach looked at (nothing outside can come before them). Where geofences are dense the first
+ * reach fills the answer and only its candidates are read; where they are sparse the reads add
+ * up to about 1.3 times one read of the whole radius.
  */
 export function searchGeofences(
   key: AuthKey,
   q: z.output<typeof searchQuerySchema>,
 ): { geofence: GeofenceRecord; distance: number }[] {
   const { latitude: lat, longitude: lng } = q.near;
-  const candidates: Candidate[] = geofenceBoundsInBox(key.live, bboxAround(lng, lat, q.radius), q.tags).map(
-    (c) => {
-      const center = haversine(lng, lat, c.centerLng, c.centerLat);
-      return { ...c, low: Math.max(0, center - c.radius), exact: c.type === "circle" };
-    },
+  let top: Hit[];
+  for (let reach = Math.min(q.radius, FIRST_REACH); ; reach = Math.min(q.radius, reach * 2)) {
+    const hits = nearestWithin(key.live, q, lng, lat, reach);
+    top = hits.slice(0, q.limit);
+    if (reach >= q.radius) break;
+    if (top.length === q.limit && top[q.limit - 1]!.distance <= reach * SURE) break;
+  }
+  const records = geofencesBySeq(
+    top.map((h) => h.seq),
+    q.includeGeometry,
   );
+  const distance = new Map(top.map((h) => [h.seq, h.distance]));
+  return records.map((geofence) => ({ geofence, distance: distance.get(geofence.seq)! }));
+}
+
+interface Hit {
+  seq: number;
+  id: string;
+  distance: number;
+}
+
+/**
+ * The geofences whose box meets the box of `reach` around the point and whose shape is within
+ * `q.radius`, nearest first (at least the first `q.limit` of them are right).
+ *
+ * The R*Tree narrows the candidates to bounding boxes that meet the box. A circle's distance is
+ * exact from its center and radius; a polygon's is at least its center distance minus its
+ * radius, so candidates are refined in order of that bound and polygon rings are read only
+ * while they can still make the first `limit` results.
+ */
+function nearestWithin(
+  live: boolean,
+  q: z.output<typeof searchQuerySchema>,
+  lng: number,
+  lat: number,
+  reach: number,
+): Hit[] {
+  const candidates: Candidate[] = geofenceBoundsInBox(live, bboxAround(lng, lat, reach), q.tags).map((c) => {
+    const center = haversine(lng, lat, c.centerLng, c.centerLat);
+    return { ...c, low: Math.max(0, center - c.radius), exact: c.type === "circle" };
+  });
   candidates.sort((a, b) => a.low - b.low);
 
-  const hits: { seq: number; id: string; distance: number }[] = [];
+  const hits: Hit[] = [];
   const cutoff = () => (hits.length >= q.limit ? Math.min(q.radius, hits[q.limit - 1]!.distance) : q.radius);
   for (let i = 0; i < candidates.length && candidates[i]!.low <= cutoff();) {
     const batch: Candidate[] = [];
@@ -56,12 +97,5 @@ export function searchGeofences(
     }
     hits.sort(byDistance);
   }
-
-  const top = hits.slice(0, q.limit);
-  const records = geofencesBySeq(
-    top.map((h) => h.seq),
-    q.includeGeometry,
-  );
-  const distance = new Map(top.map((h) => [h.seq, h.distance]));
-  return records.map((geofence) => ({ geofence, distance: distance.get(geofence.seq)! }));
+  return hits;
 }

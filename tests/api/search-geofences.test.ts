@@ -111,3 +111,60 @@ describe("search geofences", () => {
     expectError(await search(query), 400, param, message);
   });
 });
+
+describe("search geofences where they are dense", () => {
+  it("answers the nearest `limit` exactly when the first reach is full, and when it is not", async () => {
+    const tag = unique("dense");
+    const here = { lat: -47.6, lng: 122.33 };
+    const at = metersFrom(here);
+    // 120 circles of 30–80 m within 200 m, and 40 more 510–900 m away.
+    const shapes: { id: string; distance: number }[] = [];
+    const put = async (i: number, dx: number, dy: number, radius: number) => {
+      const res = await api("POST", "/v1/geofences", {
+        json: {
+          description: `d${i}`,
+          tag,
+          externalId: `d${i}`,
+          type: "circle",
+          coordinates: [at.east(dx), at.north(dy)],
+          radius,
+        },
+      });
+      expect(res.status).toBe(200);
+      const d = Math.max(0, Math.hypot(dx, dy) - radius);
+      shapes.push({ id: `d${i}`, distance: d });
+    };
+    let i = 0;
+    for (; i < 120; i++) {
+      const angle = i * 2.4;
+      const r = 20 + ((i * 37) % 180);
+      await put(i, Math.cos(angle) * r, Math.sin(angle) * r, 30 + (i % 6) * 10);
+    }
+    // Outside the second reach's box (straight north, 510–530 m away) yet nearer than ten inside
+    // its corner (north-east, 550–586 m): a search that trusted its box would return those.
+    for (let k = 0; k < 5; k++, i++) await put(i, 0, 520 + k * 5, 10);
+    for (let k = 0; k < 10; k++, i++)
+      await put(i, (560 + k * 4) / Math.SQRT2, (560 + k * 4) / Math.SQRT2, 10);
+    for (; i < 160; i++) {
+      const angle = i * 1.3;
+      const r = 700 + ((i * 53) % 200);
+      await put(i, Math.cos(angle) * r, Math.sin(angle) * r, 10);
+    }
+    const expected = (limit: number) =>
+      [...shapes]
+        .sort((a, b) => a.distance - b.distance)
+        .slice(0, limit)
+        .map((s) => s.id);
+    const found = async (limit: number) => {
+      const res = await search(`near=${here.lat},${here.lng}&radius=1000&tags=${tag}&limit=${limit}`);
+      expect(res.status).toBe(200);
+      return (res.body.geofences as Hit[]).map((g) => g.externalId);
+    };
+    // The 100 nearest all lie within the first reach; more need the reach widened, once or twice.
+    expect(new Set(await found(100))).toEqual(new Set(expected(100)));
+    for (const limit of [121, 125, 130, 140, 150]) {
+      expect(new Set(await found(limit)), `limit ${limit}`).toEqual(new Set(expected(limit)));
+    }
+    expect(await found(1000)).toHaveLength(160);
+  });
+});
