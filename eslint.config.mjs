@@ -23,6 +23,43 @@ const config = [
       ],
     },
   },
+  {
+    // Storage is a port (issue 15): the domain talks to async interfaces; only adapters (under
+    // server/db/) know a driver. The imported bundles (geodata, geocoding, routing, transit) are
+    // read-only SQLite files by design. The files listed last still call the SQLite adapter
+    // directly and are to move behind the port; no new file may join them.
+    files: ["server/**/*.ts", "app/**/*.ts", "lib/**/*.ts", "components/**/*.{ts,tsx}"],
+    ignores: [
+      "server/db/**",
+      "server/geodata/**",
+      "server/geocode/**",
+      "server/routing/**",
+      "server/transit/**",
+      "server/auth/keys.ts",
+      "server/events/prediction.ts",
+      "server/geofences/search.ts",
+      "server/settings.ts",
+      "server/tracking/memberships.ts",
+      "server/tracking/places.ts",
+      "server/tracking/track.ts",
+      "server/users/delete.ts",
+      "server/users/read.ts",
+    ],
+    rules: {
+      "no-restricted-imports": [
+        "error",
+        {
+          paths: [{ name: "better-sqlite3", message: "Only adapters under server/db/ use a driver." }],
+          patterns: [
+            {
+              group: ["**/db/sqlite/*", "@/server/db/sqlite/*"],
+              message: "The domain goes through the storage port, not the SQLite adapter (issue 15).",
+            },
+          ],
+        },
+      ],
+    },
+  },
 ];
 
 export default config;
