@@ -31,14 +31,14 @@ const config = [
     files: ["server/**/*.ts", "app/**/*.ts", "lib/**/*.ts", "components/**/*.{ts,tsx}"],
     ignores: [
       "server/db/**",
+      // where the configuration picks the adapter
+      "server/storage/index.ts",
       "server/geodata/**",
       "server/geocode/**",
       "server/routing/**",
       "server/transit/**",
-      "server/auth/keys.ts",
       "server/events/prediction.ts",
       "server/geofences/search.ts",
-      "server/settings.ts",
       "server/tracking/memberships.ts",
       "server/tracking/places.ts",
       "server/tracking/track.ts",

@@ -1,6 +1,4 @@
-import { prisma } from "./db/client";
-import { settingValue } from "./db/sqlite/keys";
-import { withWriteLock } from "./db/write-lock";
+import { storage } from "./storage";
 
 /**
  * Service-wide settings, changed by admins in the dashboard.
@@ -13,17 +11,13 @@ export interface Settings {
   publishableSearch: boolean;
 }
 
-export function getSettings(): Settings {
-  return { publishableSearch: settingValue("publishableSearch") === "true" };
+export async function getSettings(): Promise<Settings> {
+  return { publishableSearch: (await storage().settings.get("publishableSearch")) === "true" };
 }
 
 export async function updateSettings(change: Partial<Settings>): Promise<Settings> {
-  await withWriteLock(async () => {
-    for (const [key, value] of Object.entries(change)) {
-      if (value === undefined) continue;
-      const stored = { value: String(value), updatedAt: new Date() };
-      await prisma.setting.upsert({ where: { key }, create: { key, ...stored }, update: stored });
-    }
-  });
+  const values: Record<string, string> = {};
+  for (const [key, value] of Object.entries(change)) if (value !== undefined) values[key] = String(value);
+  await storage().settings.set(values, new Date());
   return getSettings();
 }

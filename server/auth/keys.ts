@@ -1,10 +1,8 @@
 import { createHash, randomBytes } from "node:crypto";
-import { prisma } from "../db/client";
-import { apiKeyByHash } from "../db/sqlite/keys";
 import { newId } from "../db/ids";
-import { withWriteLock } from "../db/write-lock";
+import { type KeyKind, storage } from "../storage";
 
-export type KeyKind = "secret" | "publishable";
+export type { KeyKind };
 
 /** What a request is allowed to know about the key that authenticated it. */
 export interface AuthKey {
@@ -22,30 +20,26 @@ export function hashKey(key: string): string {
 /** Creates a key and returns it in full: the only time it is ever visible. */
 export async function createKey(input: { kind: KeyKind; live: boolean; name?: string }) {
   const key = `prj_${input.live ? "live" : "test"}_${input.kind === "secret" ? "sk" : "pk"}_${randomBytes(20).toString("hex")}`;
-  const record = await prisma.apiKey.create({
-    data: {
-      id: newId(),
-      kind: input.kind,
-      live: input.live,
-      name: input.name ?? null,
-      hash: hashKey(key),
-      prefix: key.slice(0, 16),
-    },
+  const record = await storage().keys.create({
+    id: newId(),
+    kind: input.kind,
+    live: input.live,
+    name: input.name ?? null,
+    hash: hashKey(key),
+    prefix: key.slice(0, 16),
   });
   return { key, record };
 }
 
 export async function listKeys() {
-  return prisma.apiKey.findMany({ orderBy: [{ createdAt: "desc" }, { id: "desc" }] });
+  return storage().keys.list();
 }
 
 /** Revokes by record id or by the full key; returns the revoked record, or null. */
 export async function revokeKey(idOrKey: string) {
-  const where = KEY_PATTERN.test(idOrKey) ? { hash: hashKey(idOrKey) } : { id: idOrKey };
-  const found = await prisma.apiKey.findUnique({ where });
-  if (!found) return null;
-  if (found.revokedAt) return found;
-  return prisma.apiKey.update({ where: { id: found.id }, data: { revokedAt: new Date() } });
+  const keys = storage().keys;
+  const found = KEY_PATTERN.test(idOrKey) ? await keys.byHash(hashKey(idOrKey)) : await keys.byId(idOrKey);
+  return found ? keys.revoke(found.id, new Date()) : null;
 }
 
 /** lastUsedAt is written at most once a minute per key, so reads do not turn into writes. */
@@ -57,14 +51,14 @@ export async function authenticate(header: string | null): Promise<AuthKey | nul
   if (!header) return null;
   const key = header.replace(/^Bearer\s+/i, "").trim();
   if (!KEY_PATTERN.test(key)) return null;
-  const record = apiKeyByHash(hashKey(key));
-  if (!record || record.revoked) return null;
+  const record = await storage().keys.byHash(hashKey(key));
+  if (!record || record.revokedAt) return null;
   const now = Date.now();
   if (now - (lastUsedWritten.get(record.id) ?? 0) > LAST_USED_EVERY_MS) {
     lastUsedWritten.set(record.id, now);
-    withWriteLock(() =>
-      prisma.apiKey.update({ where: { id: record.id }, data: { lastUsedAt: new Date(now) } }),
-    ).catch((e: unknown) => console.error("could not record key use", e));
+    storage()
+      .keys.markUsed(record.id, new Date(now))
+      .catch((e: unknown) => console.error("could not record key use", e));
   }
-  return { id: record.id, kind: record.kind as KeyKind, live: record.live };
+  return { id: record.id, kind: record.kind, live: record.live };
 }

@@ -186,7 +186,7 @@ async function authorize(req: Request, contract: RouteContract<unknown, unknown>
   const key = await authenticate(header);
   if (!key) throw new ApiError("unauthorized", "a valid API key is required in the Authorization header");
   if (key.kind !== "secret" && contract.access !== "publishable") {
-    if (contract.access === "secret" || !getSettings().publishableSearch) {
+    if (contract.access === "secret" || !(await getSettings()).publishableSearch) {
       throw new ApiError(
         "forbidden",
         contract.access === "search"

@@ -6,7 +6,7 @@ import { otherMethods } from "@/server/http/handler";
 export const { POST, PUT, DELETE } = otherMethods("GET", "PATCH");
 
 export const GET = dashboardHandler({ permission: "keys:manage" }, async () =>
-  ok({ settings: getSettings() }),
+  ok({ settings: await getSettings() }),
 );
 
 export const PATCH = dashboardHandler(
