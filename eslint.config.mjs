@@ -60,6 +60,36 @@ const config = [
       ],
     },
   },
+  {
+    // The same for Prisma (the database client): only adapters use it. These files still do.
+    files: ["server/**/*.ts", "app/**/*.ts", "lib/**/*.ts", "components/**/*.{ts,tsx}"],
+    ignores: [
+      "server/db/**",
+      "server/events/events.ts",
+      "server/geofences/read.ts",
+      "server/geofences/schema.ts",
+      "server/geofences/transfer.ts",
+      "server/geofences/write.ts",
+      "server/setup/first-run.ts",
+      "server/tracking/serialize.ts",
+      "server/tracking/track.ts",
+      "server/users/read.ts",
+      "server/users/trail.ts",
+    ],
+    rules: {
+      "@typescript-eslint/no-restricted-imports": [
+        "error",
+        {
+          patterns: [
+            {
+              group: ["**/db/client", "@/server/db/client"],
+              message: "The domain goes through the storage port (server/storage), not Prisma (issue 15).",
+            },
+          ],
+        },
+      ],
+    },
+  },
 ];
 
 export default config;

@@ -1,7 +1,6 @@
-import { prisma } from "../db/client";
 import { newId } from "../db/ids";
-import { withWriteLock } from "../db/write-lock";
 import { ApiError, invalid } from "../http/errors";
+import { type StoredAccount, storage } from "../storage";
 import { generatePassword, hashPassword } from "./passwords";
 import { type Role, isRole } from "./roles";
 
@@ -13,9 +12,7 @@ export interface AccountView {
   disabled: boolean;
 }
 
-type AccountRow = NonNullable<Awaited<ReturnType<typeof prisma.account.findUnique>>>;
-
-export const accountView = (a: AccountRow): AccountView => ({
+export const accountView = (a: StoredAccount): AccountView => ({
   id: a.id,
   email: a.email,
   role: a.role as Role,
@@ -36,36 +33,32 @@ export async function createAccount(input: { email: string; role: string; passwo
     throw invalid("password", `must be at least ${MIN_PASSWORD_LENGTH} characters`);
   }
   const passwordHash = await hashPassword(password);
-  const account = await withWriteLock(async () => {
-    if (await prisma.account.findUnique({ where: { email } })) {
-      throw new ApiError("conflict", `an account for ${email} already exists`, "email");
-    }
-    return prisma.account.create({
-      data: { id: newId(), email, role: input.role, passwordHash, createdAt: new Date() },
-    });
+  const account = await storage().accounts.create({
+    id: newId(),
+    email,
+    role: input.role,
+    passwordHash,
+    createdAt: new Date(),
   });
+  if (!account) throw new ApiError("conflict", `an account for ${email} already exists`, "email");
   return { account: accountView(account), password };
 }
 
 export async function listAccounts(): Promise<AccountView[]> {
-  return (await prisma.account.findMany({ orderBy: { createdAt: "asc" } })).map(accountView);
+  return (await storage().accounts.list()).map(accountView);
 }
 
 /** Disables an account and ends its sessions; the last admin cannot be disabled. */
 export async function disableAccount(id: string, byAccountId: string): Promise<AccountView> {
-  return withWriteLock(async () => {
-    const account = await prisma.account.findUnique({ where: { id } });
-    if (!account) throw new ApiError("not_found", "account not found");
-    if (id === byAccountId) throw new ApiError("invalid_input", "you cannot disable your own account", "id");
-    const updated = await prisma.account.update({ where: { id }, data: { disabledAt: new Date() } });
-    await prisma.session.deleteMany({ where: { accountId: id } });
-    return accountView(updated);
-  });
+  if (id === byAccountId) throw new ApiError("invalid_input", "you cannot disable your own account", "id");
+  const disabled = await storage().accounts.disable(id, new Date());
+  if (!disabled) throw new ApiError("not_found", "account not found");
+  return accountView(disabled);
 }
 
 /** On a database without accounts, creates the first admin and returns its password once. */
 export async function ensureFirstAdmin(email = "admin@localhost") {
-  if ((await prisma.account.count()) > 0) return null;
+  if ((await storage().accounts.count()) > 0) return null;
   return createAccount({ email, role: "admin" });
 }
 
@@ -73,11 +66,8 @@ export async function ensureFirstAdmin(email = "admin@localhost") {
 export async function resetPassword(email: string): Promise<string> {
   const password = generatePassword();
   const passwordHash = await hashPassword(password);
-  await withWriteLock(async () => {
-    const account = await prisma.account.findUnique({ where: { email: email.trim().toLowerCase() } });
-    if (!account) throw new ApiError("not_found", `no account for ${email}`);
-    await prisma.account.update({ where: { id: account.id }, data: { passwordHash, disabledAt: null } });
-    await prisma.session.deleteMany({ where: { accountId: account.id } });
-  });
+  if (!(await storage().accounts.setPassword(email.trim().toLowerCase(), passwordHash))) {
+    throw new ApiError("not_found", `no account for ${email}`);
+  }
   return password;
 }

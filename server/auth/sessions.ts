@@ -1,7 +1,6 @@
 import { createHash, randomBytes } from "node:crypto";
-import { prisma } from "../db/client";
-import { withWriteLock } from "../db/write-lock";
 import { ApiError } from "../http/errors";
+import { storage } from "../storage";
 import { type AccountView, accountView } from "./accounts";
 import type { AuthKey } from "./keys";
 import { verifyPassword } from "./passwords";
@@ -28,7 +27,7 @@ export async function signIn(email: string, password: string, clientAddress: str
   if (wait > 0) {
     throw new ApiError("rate_limited", `too many failed sign-ins; try again in ${wait} s`, undefined, wait);
   }
-  const account = await prisma.account.findUnique({ where: { email: normalized } });
+  const account = await storage().accounts.byEmail(normalized);
   // The hash is computed even for unknown emails, so timing does not tell which exist.
   const ok = await verifyPassword(password, account?.passwordHash ?? DUMMY_HASH);
   if (!account || !ok || account.disabledAt) {
@@ -39,11 +38,13 @@ export async function signIn(email: string, password: string, clientAddress: str
   const token = randomBytes(32).toString("base64url");
   const now = new Date();
   const expiresAt = new Date(now.getTime() + SESSION_TTL_MS);
-  await withWriteLock(() =>
-    prisma.session.create({
-      data: { id: hashToken(token), accountId: account.id, createdAt: now, expiresAt },
-    }),
-  );
+  await storage().sessions.create({
+    id: hashToken(token),
+    accountId: account.id,
+    live: false,
+    createdAt: now,
+    expiresAt,
+  });
   return { token, expiresAt, account: accountView(account) };
 }
 
@@ -52,20 +53,20 @@ const DUMMY_HASH = "scrypt$16384$8$1$AAAAAAAAAAAAAAAAAAAAAA==$AAAAAAAAAAAAAAAAAA
 /** The session a cookie token names, if it is current and its account enabled. */
 export async function sessionFromToken(token: string | undefined | null): Promise<SessionView | null> {
   if (!token) return null;
-  const session = await prisma.session.findUnique({ where: { id: hashToken(token) } });
+  const session = await storage().sessions.byId(hashToken(token));
   if (!session || session.expiresAt.getTime() <= Date.now()) return null;
-  const account = await prisma.account.findUnique({ where: { id: session.accountId } });
+  const account = await storage().accounts.byId(session.accountId);
   if (!account || account.disabledAt) return null;
   return { account: accountView(account), live: session.live, expiresAt: session.expiresAt };
 }
 
 export async function signOut(token: string): Promise<void> {
-  await withWriteLock(() => prisma.session.deleteMany({ where: { id: hashToken(token) } }));
+  await storage().sessions.delete(hashToken(token));
 }
 
 /** Switches the session between test and live data. */
 export async function setSessionWorld(token: string, live: boolean): Promise<void> {
-  await withWriteLock(() => prisma.session.updateMany({ where: { id: hashToken(token) }, data: { live } }));
+  await storage().sessions.setWorld(hashToken(token), live);
 }
 
 /**

@@ -1,5 +1,15 @@
-import type { KeyKind, KeyStore, SettingStore, Storage, StoredKey } from "../../storage/port";
+import type {
+  AccountStore,
+  KeyKind,
+  KeyStore,
+  SessionStore,
+  SettingStore,
+  SignInFailureStore,
+  Storage,
+  StoredKey,
+} from "../../storage/port";
 import { type ApiKey, prisma } from "../client";
+import { isUniqueViolation } from "../errors";
 import { withWriteLock } from "../write-lock";
 import { prepared } from "./connection";
 
@@ -97,4 +107,75 @@ const settings: SettingStore = {
   },
 };
 
-export const sqliteStorage: Storage = { keys, settings };
+const accounts: AccountStore = {
+  async create(account) {
+    try {
+      return await withWriteLock(() => prisma.account.create({ data: account }));
+    } catch (e) {
+      if (isUniqueViolation(e)) return null;
+      throw e;
+    }
+  },
+  byEmail: (email) => prisma.account.findUnique({ where: { email } }),
+  byId: (id) => prisma.account.findUnique({ where: { id } }),
+  list: () => prisma.account.findMany({ orderBy: [{ createdAt: "asc" }, { id: "asc" }] }),
+  count: () => prisma.account.count(),
+  disable: (id, at) =>
+    withWriteLock(async () => {
+      if (!(await prisma.account.findUnique({ where: { id } }))) return null;
+      const [account] = await prisma.$transaction([
+        prisma.account.update({ where: { id }, data: { disabledAt: at } }),
+        prisma.session.deleteMany({ where: { accountId: id } }),
+      ]);
+      return account;
+    }),
+  setPassword: (email, passwordHash) =>
+    withWriteLock(async () => {
+      const account = await prisma.account.findUnique({ where: { email } });
+      if (!account) return false;
+      await prisma.$transaction([
+        prisma.account.update({ where: { id: account.id }, data: { passwordHash, disabledAt: null } }),
+        prisma.session.deleteMany({ where: { accountId: account.id } }),
+      ]);
+      return true;
+    }),
+};
+
+const sessions: SessionStore = {
+  async create(session) {
+    await withWriteLock(() => prisma.session.create({ data: session }));
+  },
+  byId: (id) => prisma.session.findUnique({ where: { id } }),
+  async delete(id) {
+    await withWriteLock(() => prisma.session.deleteMany({ where: { id } }));
+  },
+  async setWorld(id, live) {
+    await withWriteLock(() => prisma.session.updateMany({ where: { id }, data: { live } }));
+  },
+};
+
+const signInFailures: SignInFailureStore = {
+  async nthSince(key, since, nth) {
+    const rows = await prisma.signInFailure.findMany({
+      where: { key, at: { gt: since } },
+      orderBy: { at: "desc" },
+      skip: nth - 1,
+      take: 1,
+      select: { at: true },
+    });
+    return rows[0]?.at ?? null;
+  },
+  async record(keys, at, forgetBefore) {
+    await withWriteLock(() =>
+      prisma.$transaction([
+        prisma.signInFailure.deleteMany({ where: { key: { in: keys }, at: { lte: forgetBefore } } }),
+        prisma.signInFailure.createMany({ data: keys.map((key) => ({ key, at })) }),
+      ]),
+    );
+  },
+  async clear(key) {
+    await withWriteLock(() => prisma.signInFailure.deleteMany({ where: { key } }));
+  },
+};
+
+export const sqliteStorage: Storage = { keys, settings, accounts, sessions, signInFailures };
