@@ -59,6 +59,18 @@ export async function trackingSuite(b: Bench, geofences: number, users: number):
     });
     return { method: "POST", path: "/v1/track", body };
   };
+  // What a move makes where the devices are: events per update, on a sample run in-process
+  // before the HTTP rounds (the same moves the rounds send).
+  const sample = 1000;
+  let made = 0;
+  t = Date.now();
+  for (let k = 0; k < sample; k++) {
+    made += (await track(key, trackSchema.parse(JSON.parse(next().body) as unknown))).events.length;
+  }
+  b.note(
+    `A move makes ${(made / sample).toFixed(1)} events on average (${sample} moves in-process, ` +
+      `${((Date.now() - t) / sample).toFixed(2)} ms each).`,
+  );
   // This machine's speed drifts by ±20% over minutes, so the no-op route, the floor and
   // tracking are measured in alternating rounds and compared within each round.
   const invalid = JSON.stringify({ deviceId: "floor", latitude: 100, longitude: 0, accuracy: 10 });
