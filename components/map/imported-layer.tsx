@@ -2,9 +2,9 @@
 
 import { useQuery } from "@tanstack/react-query";
 import type { Feature, FeatureCollection, MultiPolygon } from "geojson";
-import { useState } from "react";
-import { CircleMarker, GeoJSON, Tooltip, useMapEvents } from "react-leaflet";
+import { CircleMarker, GeoJSON, Tooltip } from "react-leaflet";
 import { call } from "@/lib/api-client";
+import { useImportView } from "./use-import-view";
 import type { Place, RegionObject } from "@/lib/types";
 
 export const PLACE_COLOR = "#b45309";
@@ -23,19 +23,7 @@ interface View {
  * amber dots with their names. Loads what the view holds, again after every move.
  */
 export function ImportedLayer() {
-  const [view, setView] = useState<{ bbox: string; zoom: number } | null>(null);
-  const map = useMapEvents({
-    moveend: () => setView(viewOf()),
-  });
-  const viewOf = () => {
-    const b = map.getBounds();
-    const r = (v: number) => v.toFixed(4);
-    return {
-      bbox: [b.getWest(), b.getSouth(), b.getEast(), b.getNorth()].map((v, i) => r(clamp(v, i))).join(","),
-      zoom: map.getZoom(),
-    };
-  };
-  const current = view ?? viewOf();
+  const current = useImportView(4);
   const data = useQuery({
     queryKey: ["geodata", current.bbox],
     queryFn: () => call<View>("GET", `/api/geodata/view?bbox=${current.bbox}`),
@@ -131,6 +119,3 @@ export function ImportList({ onShow }: { onShow: (bbox: [number, number, number,
 }
 
 /** Longitudes outside ±180 (a map scrolled around the world) and latitudes past the poles. */
-function clamp(v: number, i: number): number {
-  return i % 2 === 0 ? Math.max(-180, Math.min(180, v)) : Math.max(-90, Math.min(90, v));
-}

@@ -1,9 +1,9 @@
 "use client";
 
 import { useQuery } from "@tanstack/react-query";
-import { useState } from "react";
-import { Pane, Polyline, Tooltip, useMapEvents } from "react-leaflet";
+import { Pane, Polyline, Tooltip } from "react-leaflet";
 import { call } from "@/lib/api-client";
+import { useImportView } from "./use-import-view";
 
 /** From this zoom on the view is small enough to draw every street in it. */
 export const STREETS_ZOOM = 14;
@@ -37,18 +37,7 @@ const lengthOf = (line: number[]) => {
  * Read for the view after every move, from street zoom on.
  */
 export function ImportedStreets() {
-  const [view, setView] = useState<{ bbox: string; zoom: number } | null>(null);
-  const map = useMapEvents({ moveend: () => setView(viewOf()) });
-  const viewOf = () => {
-    const b = map.getBounds();
-    const r = (v: number) => v.toFixed(3);
-    const clampLng = (v: number) => Math.max(-180, Math.min(180, v));
-    return {
-      bbox: [clampLng(b.getWest()), b.getSouth(), clampLng(b.getEast()), b.getNorth()].map(r).join(","),
-      zoom: map.getZoom(),
-    };
-  };
-  const current = view ?? viewOf();
+  const current = useImportView(3);
   const near = current.zoom >= STREETS_ZOOM;
   const streets = useQuery({
     queryKey: ["geodata-streets", current.bbox],
