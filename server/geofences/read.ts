@@ -31,6 +31,11 @@ export async function deleteGeofence(key: AuthKey, ref: GeofenceRef) {
   if (count === 0) throw notFound(describe(ref));
 }
 
+/** Geofences whose description, tag or external ID contains the text (SQLite's LIKE ignores ASCII case). */
+const wordsMatch = (text: string) => ({
+  OR: [{ description: { contains: text } }, { tag: { contains: text } }, { externalId: { contains: text } }],
+});
+
 /** Newest first; ties on createdAt cannot happen (monotonicNow) but _id orders them anyway. */
 export async function listGeofences(key: AuthKey, q: z.output<typeof listQuerySchema>) {
   const b = q.bounds;
@@ -52,16 +57,7 @@ export async function listGeofences(key: AuthKey, q: z.output<typeof listQuerySc
                 : { OR: [longitude(b.west, 180), longitude(-180, b.east)] }),
             }
           : {},
-        // Words in the description, tag or external ID (SQLite's LIKE ignores ASCII case).
-        q.search
-          ? {
-              OR: [
-                { description: { contains: q.search } },
-                { tag: { contains: q.search } },
-                { externalId: { contains: q.search } },
-              ],
-            }
-          : {},
+        q.search ? wordsMatch(q.search) : {},
       ],
     },
     orderBy: [{ createdAt: "desc" }, { id: "desc" }],
@@ -85,13 +81,7 @@ export const GEOFENCE_SORTS = [
 export async function geofenceTable(key: AuthKey, q: TableQuery<(typeof GEOFENCE_SORTS)[number]>) {
   const where = {
     live: key.live,
-    ...(q.search && {
-      OR: [
-        { description: { contains: q.search } },
-        { tag: { contains: q.search } },
-        { externalId: { contains: q.search } },
-      ],
-    }),
+    ...(q.search && wordsMatch(q.search)),
   };
   const [rows, total] = await Promise.all([
     prisma.geofence.findMany({

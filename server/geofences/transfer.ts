@@ -1,13 +1,14 @@
 import { parse as parseCsv } from "csv-parse/sync";
 import { stringify } from "csv-stringify/sync";
 import type { AuthKey } from "../auth/keys";
-import { type Geofence, Prisma, prisma } from "../db/client";
+import { type Geofence, prisma } from "../db/client";
 import { monotonicNow, newId } from "../db/ids";
 import { withWriteLock } from "../db/write-lock";
 import { ApiError } from "../http/errors";
 import { validate } from "../http/request";
 import { reconcileMembers } from "../tracking/memberships";
-import { type GeofenceWrite, geofenceColumns, geofenceWriteSchema, ringOf } from "./schema";
+import { type GeofenceWrite, geofenceWriteSchema, ringOf } from "./schema";
+import { columns } from "./write";
 
 /**
  * Geofences in and out as files (the dashboard's bulk import and export): GeoJSON, where a
@@ -158,32 +159,47 @@ export async function importGeofences(
   for (let start = 0; start < writes.length; start += TRANSFER.chunk) {
     const chunk = writes.slice(start, start + TRANSFER.chunk);
     await withWriteLock(async () => {
+      // Which of the chunk's identities exist already, in one read (they are replaced).
+      const identified = chunk.filter((w) => w.tag !== undefined && w.externalId !== undefined);
+      const existing = new Set(
+        identified.length === 0
+          ? []
+          : (
+              await prisma.geofence.findMany({
+                where: {
+                  live: key.live,
+                  OR: identified.map((w) => ({ tag: w.tag, externalId: w.externalId })),
+                },
+                select: { tag: true, externalId: true },
+              })
+            ).map((g) => `${g.tag}/${g.externalId}`),
+      );
       const changed: number[] = [];
       await prisma.$transaction(async (tx) => {
         for (const w of chunk) {
-          const c = geofenceColumns(w);
-          const data = { ...c, metadata: c.metadata ?? Prisma.DbNull };
+          const data = columns(w);
           const now = monotonicNow();
-          if (w.tag !== undefined && w.externalId !== undefined) {
-            const before = await tx.geofence.findUnique({
-              where: { live_tag_externalId: { live: key.live, tag: w.tag, externalId: w.externalId } },
-              select: { seq: true },
-            });
-            const g = await tx.geofence.upsert({
-              where: { live_tag_externalId: { live: key.live, tag: w.tag, externalId: w.externalId } },
-              create: { id: newId(now.getTime()), live: key.live, ...data, createdAt: now, updatedAt: now },
-              update: { ...data, updatedAt: now },
-            });
-            if (before) {
-              replaced++;
-              changed.push(g.seq);
-            } else created++;
-          } else {
-            await tx.geofence.create({
-              data: { id: newId(now.getTime()), live: key.live, ...data, createdAt: now, updatedAt: now },
-            });
+          const create = {
+            id: newId(now.getTime()),
+            live: key.live,
+            ...data,
+            createdAt: now,
+            updatedAt: now,
+          };
+          if (w.tag === undefined || w.externalId === undefined) {
+            await tx.geofence.create({ data: create });
             created++;
+            continue;
           }
+          const g = await tx.geofence.upsert({
+            where: { live_tag_externalId: { live: key.live, tag: w.tag, externalId: w.externalId } },
+            create,
+            update: { ...data, updatedAt: now },
+          });
+          if (existing.has(`${w.tag}/${w.externalId}`)) {
+            replaced++;
+            changed.push(g.seq);
+          } else created++;
         }
       });
       // Users a replaced shape no longer contains are taken out of it.

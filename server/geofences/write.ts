@@ -14,7 +14,8 @@ import {
   ringOf,
 } from "./schema";
 
-function columns(input: GeofenceWrite) {
+/** A write's columns as Prisma stores them (no metadata: SQL NULL). */
+export function columns(input: GeofenceWrite) {
   const c = geofenceColumns(input);
   return { ...c, metadata: c.metadata ?? Prisma.DbNull };
 }

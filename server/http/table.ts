@@ -15,13 +15,8 @@ export const tableQuery = <S extends string>(sorts: readonly [S, ...S[]], fallba
     search: optionalString(100),
   });
 
-export interface TableQuery<S extends string> {
-  page: number;
-  size: number;
-  sort: S;
-  dir: "asc" | "desc";
-  search?: string;
-}
+/** A parsed table query, with the sort columns `S`. */
+export type TableQuery<S extends string> = z.output<ReturnType<typeof tableQuery<S>>>;
 
 /** The rows of one page (the answer also says how many match in all). */
 export const pageOf = (q: TableQuery<string>) => ({ skip: (q.page - 1) * q.size, take: q.size });
