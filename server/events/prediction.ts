@@ -1,5 +1,5 @@
 import type { AuthKey } from "../auth/keys";
-import { verificationCounts } from "../db/sqlite/tracking";
+import { storage } from "../storage";
 import { type Confidence, estimatedPrecision, gradeOf } from "../tracking/confidence";
 import { getEvent } from "./events";
 
@@ -19,7 +19,7 @@ export async function predictConfidence(
 ): Promise<{ band: string; unverified: Outcome; accepted: Outcome; rejected: Outcome } | null> {
   const event = await getEvent(key, id);
   if (!event.subject) return null;
-  const counts = verificationCounts(key.live, event.subject, event.type, event.band);
+  const counts = await storage().events.verificationCounts(key.live, event.subject, event.type, event.band);
   // The others' verdicts: this event's own, if any, is what is being decided.
   const accepted = counts.accepted - (event.verification === 1 ? 1 : 0);
   const rejected = counts.rejected - (event.verification === -1 ? 1 : 0);

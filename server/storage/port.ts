@@ -3,11 +3,22 @@
  * own types. Only adapters (server/db/<engine>/) know a driver, SQL, transactions and locks; the
  * domain gets the adapter the configuration names from `storage()` (./index.ts).
  *
- * Concerns behind the port so far: API keys, settings, accounts, sessions and the sign-in
- * throttle. The others (geofences, users, events, the tracking store) still call Prisma and the
- * SQLite adapter directly and move here one by one; the lint rule in eslint.config.mjs keeps
- * new code off them meanwhile.
+ * Concerns behind the port so far: API keys, settings, accounts, sessions, the sign-in
+ * throttle, the tracking store and events' verification counts. The others (geofence and user
+ * reads and writes, event lists) still call Prisma and the SQLite adapter directly and move
+ * here one by one; the lint rule in eslint.config.mjs keeps new code off them meanwhile.
  */
+
+import type { Event, User } from "../db/client";
+import type { BBox, Position } from "../geo/distance";
+import type { GeofenceFields } from "../geofences/schema";
+
+/**
+ * Records as the domain reads them: the Prisma model types, which are plain data generated from
+ * the one model both engines share (prisma/schema.prisma), with booleans, dates and JSON decoded.
+ */
+export type StoredUser = User;
+export type StoredEvent = Event;
 
 export type KeyKind = "secret" | "publishable";
 
@@ -105,10 +116,112 @@ export interface SignInFailureStore {
   clear(key: string): Promise<void>;
 }
 
+/** Accepted and rejected verdicts on the events of one class (server/events/subject.ts). */
+export interface VerdictCounts {
+  accepted: number;
+  rejected: number;
+}
+
+export interface EventStore {
+  /** Verdicts on the events of one class: subject, type and band. Unverified events are not counted. */
+  verificationCounts(live: boolean, subject: string, type: string, band: string): Promise<VerdictCounts>;
+}
+
+/** A geofence as tracking needs it: what events copy of it, and its ring (empty for circles). */
+export type TrackedGeofence = Omit<GeofenceFields, "geometry"> & {
+  seq: number;
+  geometry: null;
+  ring: Position[];
+};
+
+export interface Membership {
+  geofenceSeq: number;
+  enteredAt: Date;
+  dwelled: boolean;
+}
+
+/** A verdict on an earlier place event (it steers place detection there). */
+export interface PlaceVerdict {
+  placeId: string | null;
+  verifiedPlaceId: string | null;
+  verification: number;
+}
+
+/**
+ * What deciding a location update reads, inside the transaction that will apply the decision:
+ * it sees every update applied before it, and no other update of the same device runs meanwhile.
+ */
+export interface TrackingReader {
+  userByUserId(live: boolean, userId: string): Promise<StoredUser | null>;
+  /** The most recently updated user of a device; with `anonymous`, only one not bound to a userId. */
+  userByDeviceId(live: boolean, deviceId: string, anonymous: boolean): Promise<StoredUser | null>;
+  /** Whether a user of this world other than `exceptSeq` was last updated at exactly `at`. */
+  userUpdatedAtTaken(live: boolean, at: Date, exceptSeq: number | null): Promise<boolean>;
+  memberships(userSeq: number): Promise<Membership[]>;
+  /** Geofences whose box meets `box`, and those with the given seqs (where the user is now). */
+  geofencesNear(live: boolean, box: BBox, seqs: readonly number[]): Promise<TrackedGeofence[]>;
+  geofencesBySeqs(seqs: readonly number[]): Promise<TrackedGeofence[]>;
+  verificationCounts(live: boolean, subject: string, type: string, band: string): Promise<VerdictCounts>;
+  /** Verdicts on place events of one world located in `box`. */
+  placeVerdictsInBox(live: boolean, box: BBox): Promise<PlaceVerdict[]>;
+}
+
+/** The user columns a location update sets. */
+export type UserWrite = Omit<StoredUser, "seq" | "id" | "live" | "createdAt">;
+
+/** An event as a location update writes it (unverified). */
+export type EventWrite = Omit<
+  StoredEvent,
+  "seq" | "userSeq" | "verification" | "verifiedAt" | "verifiedPlaceId" | "verifiedPlace"
+>;
+
+/** Everything one location update changes, decided before any of it is written. */
+export interface TrackingPlan {
+  /** `seq` null: a new user with this id and createdAt. */
+  user: { seq: number | null; id: string; live: boolean; createdAt: Date; write: UserWrite };
+  location: { latitude: number; longitude: number; accuracy: number; recordedAt: Date; receivedAt: Date };
+  entered: { geofenceSeq: number; enteredAt: Date }[];
+  exited: number[];
+  dwelled: number[];
+  events: EventWrite[];
+}
+
+/** The keys the plan's rows were stored under. */
+export interface Written {
+  userSeq: number;
+  eventSeqs: number[];
+}
+
+/** A decision about one update: the plan (null: nothing to write) and how to answer once written. */
+export interface Decision<T> {
+  plan: TrackingPlan | null;
+  answer(written: Written | null): T;
+}
+
+export interface TrackingStore {
+  /**
+   * Decides one location update of a device and applies the plan, atomically: `decide` reads
+   * through the reader inside the transaction that writes its plan, and no other update of the
+   * same device (by deviceId, or userId when given) is decided meanwhile, in this process or any
+   * other sharing the database. A failing update fails alone and writes nothing. The adapter
+   * owns transactions, locks and batching (SQLite commits concurrent updates together).
+   */
+  apply<T>(
+    device: { live: boolean; deviceId: string; userId: string | null },
+    decide: (read: TrackingReader) => Promise<Decision<T>>,
+  ): Promise<T>;
+  /** Runs `read` (an update's body arriving); a batching adapter may wait for it before committing. */
+  arriving<T>(read: () => Promise<T>): Promise<T>;
+  /** The enabled geofences a user is in now. */
+  currentGeofences(userSeq: number): Promise<TrackedGeofence[]>;
+}
+
 export interface Storage {
   keys: KeyStore;
   settings: SettingStore;
   accounts: AccountStore;
   sessions: SessionStore;
   signInFailures: SignInFailureStore;
+  events: EventStore;
+  tracking: TrackingStore;
 }

@@ -1,4 +1,4 @@
-import type { Event, User } from "../db/client";
+import type { StoredEvent as Event, StoredUser as User } from "../storage";
 import { type GeofenceFields, serializeGeofence } from "../geofences/schema";
 
 /** Wire forms of users and events. */

@@ -1,30 +1,16 @@
 import type { AuthKey } from "../auth/keys";
-import type { Event, User } from "../db/client";
+import type { StoredEvent as Event, StoredUser as User } from "../storage";
 import { monotonicNow, newId } from "../db/ids";
 import {
+  type Decision,
+  type EventWrite,
+  type StoredUser,
   type TrackedGeofence,
-  type UserRow,
+  type TrackingPlan,
+  type TrackingReader,
   type UserWrite,
-  addMembership,
-  geofenceFields,
-  geofencesBySeqs,
-  geofencesForUpdate,
-  insertEvent,
-  insertLocation,
-  insertUser,
-  markDwelled,
-  membershipsOf,
-  placeVerdictsInBox,
-  removeMembership,
-  transaction,
-  updateUser,
-  userByDeviceId,
-  userUpdatedAtTaken,
-  userByUserId,
-  userFromRow,
-  verificationCounts,
-} from "../db/sqlite/tracking";
-import { withWriteLock } from "../db/write-lock";
+  storage,
+} from "../storage";
 import { bboxAround, haversine } from "../geo/distance";
 import { ringAreaAndCentroid } from "../geo/polygon";
 import type { GeofenceFields } from "../geofences/schema";
@@ -59,89 +45,28 @@ export interface TrackResult {
   events: Event[];
 }
 
-interface Pending {
-  live: boolean;
-  input: TrackInput;
-  resolve(r: TrackResult): void;
-  reject(e: unknown): void;
-}
-
-const queue: Pending[] = [];
-let flushing = false;
-
 /**
  * Applies one location update: the user is created or updated, the update is kept in the
  * history, and geofence entries, exits and dwells become events.
  *
- * Updates are applied one after the other under the process's write lock, so two updates of
- * one device can never both see the same "before" state. Updates that arrive while others are
- * being written are applied together in one transaction (group commit): a commit costs more
- * than an update, so under load this multiplies throughput. Each update runs in a savepoint of
- * its own, so a failing one fails alone; each is acknowledged only after its commit.
+ * The update is decided (`decide`, below) inside the transaction that writes it, with no other
+ * update of the device decided meanwhile: the tracking store (server/storage/port.ts) owns the
+ * transaction, the lock and any batching, so two updates of one device never both see the same
+ * "before" state, and one answered update is one written update.
  */
 export function track(key: AuthKey, input: TrackInput): Promise<TrackResult> {
-  return new Promise((resolve, reject) => {
-    queue.push({ live: key.live, input, resolve, reject });
-    if (!flushing) {
-      flushing = true;
-      waitingSince = performance.now();
-      setImmediate(flush);
-    }
-  });
+  return storage().tracking.apply(
+    { live: key.live, deviceId: input.deviceId, userId: input.userId ?? null },
+    (read) => decide(read, key.live, input, monotonicNow()),
+  );
 }
-
-const MAX_BATCH = 64;
-/** How long a batch may wait for updates whose bodies are still being read. */
-const MAX_WAIT_MS = 2;
-let arriving = 0;
-let waitingSince = 0;
 
 /**
- * Reads an update that will be passed to `track`: while bodies are still arriving, the next
- * commit waits for them (up to MAX_WAIT_MS), so concurrent updates share it.
+ * Reads an update that will be passed to `track`: while bodies are still arriving, a store that
+ * commits updates together may wait for them, so concurrent updates share a commit.
  */
-export async function readingUpdate<T>(read: () => Promise<T>): Promise<T> {
-  arriving++;
-  try {
-    return await read();
-  } finally {
-    arriving--;
-  }
-}
-
-function flush(): void {
-  if (arriving > 0 && queue.length < MAX_BATCH && performance.now() - waitingSince < MAX_WAIT_MS) {
-    setImmediate(flush);
-    return;
-  }
-  const batch = queue.splice(0, MAX_BATCH);
-  const outcomes: ({ ok: true; result: TrackResult } | { ok: false; error: unknown })[] = [];
-  withWriteLock(() =>
-    transaction(() => {
-      for (const item of batch) {
-        try {
-          const now = monotonicNow();
-          outcomes.push({ ok: true, result: transaction(() => applyUpdate(item.live, item.input, now)) });
-        } catch (error) {
-          outcomes.push({ ok: false, error });
-        }
-      }
-    }),
-  )
-    .then(
-      () =>
-        batch.forEach((item, i) => {
-          const o = outcomes[i]!;
-          if (o.ok) item.resolve(o.result);
-          else item.reject(o.error);
-        }),
-      (error: unknown) => batch.forEach((item) => item.reject(error)),
-    )
-    .finally(() => {
-      waitingSince = performance.now();
-      if (queue.length) setImmediate(flush);
-      else flushing = false;
-    });
+export function readingUpdate<T>(read: () => Promise<T>): Promise<T> {
+  return storage().tracking.arriving(read);
 }
 
 const regionOf = (v: unknown): Region | null => (v && typeof v === "object" ? (v as Region) : null);
@@ -176,7 +101,12 @@ function isStopped(input: TrackInput, prev: User | undefined): boolean {
 }
 
 /** The probability that a location with this accuracy lies inside the geofence. */
-export function insideProbability(g: TrackedGeofence, lat: number, lng: number, accuracy: number): number {
+export function insideProbability(
+  g: Pick<TrackedGeofence, "type" | "radius" | "ring" | "centerLng" | "centerLat">,
+  lat: number,
+  lng: number,
+  accuracy: number,
+): number {
   const area = g.type === "circle" ? Math.PI * g.radius * g.radius : ringAreaAndCentroid(g.ring).area;
   return insideFraction(signedDistanceToShape(lng, lat, g), accuracy, area);
 }
@@ -193,13 +123,19 @@ interface PlaceChange {
  * different place than before leaves the old one and enters the new one; a user farther than
  * 100 m (beyond its accuracy) from its place leaves it.
  */
-function placeChangeFor(live: boolean, input: TrackInput, prev: User | undefined, at: Date): PlaceChange {
+async function placeChangeFor(
+  read: TrackingReader,
+  live: boolean,
+  input: TrackInput,
+  prev: User | undefined,
+  at: Date,
+): Promise<PlaceChange> {
   const { longitude: lng, latitude: lat, accuracy } = input;
   const current = (prev?.place as WirePlace | null | undefined) ?? null;
   const since = prev?.placeEnteredAt ?? null;
   let detection: PlaceChange["enter"];
   if (isStopped(input, prev)) {
-    const verdicts = placeVerdictsInBox(live, bboxAround(lng, lat, VERDICT_RADIUS_M));
+    const verdicts = await read.placeVerdictsInBox(live, bboxAround(lng, lat, VERDICT_RADIUS_M));
     detection = detectPlace(lng, lat, accuracy, verdicts);
   }
   const stored = current ? placeById(current._id) : undefined;
@@ -223,10 +159,10 @@ function placeChangeFor(live: boolean, input: TrackInput, prev: User | undefined
   return { place: current, enteredAt: since };
 }
 
-function findUser(live: boolean, input: TrackInput): UserRow | undefined {
-  if (!input.userId) return userByDeviceId(live, input.deviceId, false);
+async function findUser(read: TrackingReader, live: boolean, input: TrackInput): Promise<StoredUser | null> {
+  if (!input.userId) return read.userByDeviceId(live, input.deviceId, false);
   // A device seen before without a userId is adopted by the user it now reports.
-  return userByUserId(live, input.userId) ?? userByDeviceId(live, input.deviceId, true);
+  return (await read.userByUserId(live, input.userId)) ?? read.userByDeviceId(live, input.deviceId, true);
 }
 
 /**
@@ -234,22 +170,37 @@ function findUser(live: boolean, input: TrackInput): UserRow | undefined {
  * world already stored at that instant. User lists page on updatedAt alone (Radar's cursors are
  * datetimes), so two users with one updatedAt would let a page boundary skip one of them.
  */
-function distinctUpdatedAt(live: boolean, at: Date, seq: number | null): Date {
+async function distinctUpdatedAt(
+  read: TrackingReader,
+  live: boolean,
+  at: Date,
+  seq: number | null,
+): Promise<Date> {
   let t = at;
-  while (userUpdatedAtTaken(live, t, seq)) t = new Date(t.getTime() + 1);
+  while (await read.userUpdatedAtTaken(live, t, seq)) t = new Date(t.getTime() + 1);
   return t;
 }
 
-function applyUpdate(live: boolean, input: TrackInput, now: Date): TrackResult {
+/**
+ * What one update changes, decided from what the store holds now (read inside the transaction
+ * that will write the plan) and the embedded region and place data.
+ */
+async function decide(
+  read: TrackingReader,
+  live: boolean,
+  input: TrackInput,
+  now: Date,
+): Promise<Decision<TrackResult>> {
   const at = input.updatedAt ?? now;
-  const existing = findUser(live, input);
-  if (existing && at < new Date(existing.updatedAt)) {
+  const existing = await findUser(read, live, input);
+  if (existing && at < existing.updatedAt) {
     // An update older than what we know changes nothing.
-    return { user: userFromRow(existing), geofences: currentGeofences(existing.seq), events: [] };
+    const geofences = (await storage().tracking.currentGeofences(existing.seq)).map(asFields);
+    return { plan: null, answer: () => ({ user: existing, geofences, events: [] }) };
   }
-  const prev = existing ? userFromRow(existing) : undefined;
+  const prev = existing ?? undefined;
   const regions = regionsFor(input.longitude, input.latitude, prev);
-  const placeChange = placeChangeFor(live, input, prev, at);
+  const placeChange = await placeChangeFor(read, live, input, prev, at);
   const write: UserWrite = {
     deviceId: input.deviceId,
     userId: input.userId ?? prev?.userId ?? null,
@@ -267,54 +218,54 @@ function applyUpdate(live: boolean, input: TrackInput, now: Date): TrackResult {
     dma: regions.dma as User["dma"],
     place: placeChange.place as User["place"],
     placeEnteredAt: placeChange.enteredAt,
-    updatedAt: distinctUpdatedAt(live, at, existing?.seq ?? null),
+    updatedAt: await distinctUpdatedAt(read, live, at, existing?.seq ?? null),
   };
-  let user: User;
-  if (existing && prev) {
-    updateUser(existing.seq, write);
-    user = { ...prev, ...write };
-  } else {
-    const id = newId(now.getTime());
-    user = { ...write, seq: insertUser(id, live, write, at), id, live, createdAt: at };
-  }
-  const seq = user.seq;
-  insertLocation(seq, input.latitude, input.longitude, input.accuracy, at, now);
+  const user: User = prev
+    ? { ...prev, ...write }
+    : { ...write, seq: 0, id: newId(now.getTime()), live, createdAt: at };
+  const plan: TrackingPlan = {
+    user: { seq: prev ? prev.seq : null, id: user.id, live, createdAt: user.createdAt, write },
+    location: {
+      latitude: input.latitude,
+      longitude: input.longitude,
+      accuracy: input.accuracy,
+      recordedAt: at,
+      receivedAt: now,
+    },
+    entered: [],
+    exited: [],
+    dwelled: [],
+    events: [],
+  };
 
   const { latitude: lat, longitude: lng, accuracy } = input;
-  const members = new Map(membershipsOf(seq).map((m) => [m.geofenceSeq, m]));
+  const members = new Map(prev ? (await read.memberships(prev.seq)).map((m) => [m.geofenceSeq, m]) : []);
   const reach = Math.min(Math.max(accuracy, MIN_ACCURACY), MAX_REACH_M);
-  const candidates = geofencesForUpdate(live, bboxAround(lng, lat, reach), [...members.keys()]);
+  const candidates = await read.geofencesNear(live, bboxAround(lng, lat, reach), [...members.keys()]);
 
-  const events: Event[] = [];
   const inside: GeofenceFields[] = [];
   /**
-   * Stores an event about this update. `about` says what it concerns and `probability` how
-   * likely it is from geometry (or place detection) alone; its confidence is the estimated
-   * precision of its class, with the verdicts on the class's earlier events (docs/confidence.md).
+   * An event about this update. `about` says what it concerns and `probability` how likely it
+   * is from geometry (or place detection) alone; its confidence is the estimated precision of
+   * its class, with the verdicts on the class's earlier events (docs/confidence.md).
    */
-  const record = (
+  const record = async (
     type: string,
     about: Pick<Event, "geofenceId" | "geofence" | "probability" | "band" | "duration"> &
       Partial<Pick<Event, "region" | "place" | "placeId" | "alternatePlaces">>,
   ) => {
     const subject = eventSubject({ ...about, region: regionOf(about.region) });
     const { accepted, rejected } = subject
-      ? verificationCounts(live, subject, type, about.band)
+      ? await read.verificationCounts(live, subject, type, about.band)
       : { accepted: 0, rejected: 0 };
-    const event: Event = {
-      seq: 0,
+    const event: EventWrite = {
       id: newId(),
       live,
       type,
-      userSeq: seq,
       user: trimUser(user),
       latitude: lat,
       longitude: lng,
       accuracy,
-      verification: 0,
-      verifiedAt: null,
-      verifiedPlaceId: null,
-      verifiedPlace: null,
       region: null,
       place: null,
       placeId: null,
@@ -325,13 +276,12 @@ function applyUpdate(live: boolean, input: TrackInput, now: Date): TrackResult {
       subject,
       confidence: gradeOf(type)(estimatedPrecision(about.probability, accepted, rejected)),
     };
-    event.seq = insertEvent(event);
-    events.push(event);
+    plan.events.push(event);
   };
   const emit = (type: string, g: TrackedGeofence, p: number, duration: number | null) =>
     record(type, {
       geofenceId: g.id,
-      geofence: embeddedGeofence(geofenceFields(g)) as Event["geofence"],
+      geofence: embeddedGeofence(g) as Event["geofence"],
       probability: p,
       band: bandOf(p),
       duration,
@@ -341,36 +291,36 @@ function applyUpdate(live: boolean, input: TrackInput, now: Date): TrackResult {
     const member = members.get(g.seq);
     if (!g.enabled) {
       // Disabled geofences make no events; a user in one is simply no longer counted inside.
-      if (member) removeMembership(seq, g.seq);
+      if (member) plan.exited.push(g.seq);
       continue;
     }
     const p = insideProbability(g, lat, lng, accuracy);
     if (!member) {
       if (p >= ENTER_AT) {
-        addMembership(seq, g.seq, at);
-        emit("user.entered_geofence", g, p, null);
-        inside.push(geofenceFields(g));
+        plan.entered.push({ geofenceSeq: g.seq, enteredAt: at });
+        await emit("user.entered_geofence", g, p, null);
+        inside.push(g);
       }
       continue;
     }
-    const enteredAt = new Date(member.enteredAt);
+    const enteredAt = member.enteredAt;
     if (p <= EXIT_AT) {
-      removeMembership(seq, g.seq);
+      plan.exited.push(g.seq);
       const minutes = Math.max(0, (at.getTime() - enteredAt.getTime()) / 60_000);
-      emit("user.exited_geofence", g, 1 - p, Math.round(minutes * 100) / 100);
+      await emit("user.exited_geofence", g, 1 - p, Math.round(minutes * 100) / 100);
       continue;
     }
-    inside.push(geofenceFields(g));
+    inside.push(g);
     const dwell = (g.dwellThreshold ?? DEFAULT_DWELL_MINUTES) * 60_000;
     if (!member.dwelled && at.getTime() - enteredAt.getTime() >= dwell) {
-      markDwelled(seq, g.seq);
-      emit("user.dwelled_in_geofence", g, p, null);
+      plan.dwelled.push(g.seq);
+      await emit("user.dwelled_in_geofence", g, p, null);
     }
   }
   // Place changes: the exit before the entry.
   const { exit, enter } = placeChange;
   if (exit) {
-    record("user.exited_place", {
+    await record("user.exited_place", {
       geofenceId: null,
       geofence: null,
       place: exit.place as Event["place"],
@@ -381,7 +331,7 @@ function applyUpdate(live: boolean, input: TrackInput, now: Date): TrackResult {
     });
   }
   if (enter) {
-    record("user.entered_place", {
+    await record("user.entered_place", {
       geofenceId: null,
       geofence: null,
       place: serializePlace(enter.place) as Event["place"],
@@ -408,22 +358,33 @@ function applyUpdate(live: boolean, input: TrackInput, now: Date): TrackResult {
   const eventName = { country: "country", state: "state", postalCode: "postal_code", dma: "dma" } as const;
   for (const kind of [...REGION_TYPES].reverse()) {
     const old = regionOf(prev?.[kind]);
-    if (old && !sameRegion(old, regions[kind])) regionEvent(`user.exited_region_${eventName[kind]}`, old);
+    if (old && !sameRegion(old, regions[kind]))
+      await regionEvent(`user.exited_region_${eventName[kind]}`, old);
   }
   for (const kind of REGION_TYPES) {
     const current = regions[kind];
     if (current && !sameRegion(current, regionOf(prev?.[kind]))) {
-      regionEvent(`user.entered_region_${eventName[kind]}`, current);
+      await regionEvent(`user.entered_region_${eventName[kind]}`, current);
     }
   }
 
-  return { user, geofences: inside, events };
+  return {
+    plan,
+    answer: (written) => {
+      const userSeq = written?.userSeq ?? user.seq;
+      const events: Event[] = plan.events.map((e, i) => ({
+        ...e,
+        seq: written?.eventSeqs[i] ?? 0,
+        userSeq,
+        verification: 0,
+        verifiedAt: null,
+        verifiedPlaceId: null,
+        verifiedPlace: null,
+      }));
+      return { user: { ...user, seq: userSeq }, geofences: inside, events };
+    },
+  };
 }
 
-/** The enabled geofences a user is in now. */
-export function currentGeofences(userSeq: number): GeofenceFields[] {
-  const seqs = membershipsOf(userSeq).map((m) => m.geofenceSeq);
-  return geofencesBySeqs(seqs)
-    .filter((g) => g.enabled)
-    .map(geofenceFields);
-}
+/** A tracked geofence as the wire form needs it (it carries no geometry). */
+const asFields = (g: TrackedGeofence): GeofenceFields => g;

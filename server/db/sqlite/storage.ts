@@ -1,5 +1,6 @@
 import type {
   AccountStore,
+  EventStore,
   KeyKind,
   KeyStore,
   SessionStore,
@@ -12,6 +13,8 @@ import { type ApiKey, prisma } from "../client";
 import { isUniqueViolation } from "../errors";
 import { withWriteLock } from "../write-lock";
 import { prepared } from "./connection";
+import { verificationCounts } from "./tracking";
+import { sqliteTracking } from "./tracking-store";
 
 /**
  * The SQLite adapter of the storage port (server/storage/port.ts) for the concerns moved so
@@ -178,4 +181,18 @@ const signInFailures: SignInFailureStore = {
   },
 };
 
-export const sqliteStorage: Storage = { keys, settings, accounts, sessions, signInFailures };
+const events: EventStore = {
+  async verificationCounts(live, subject, type, band) {
+    return verificationCounts(live, subject, type, band);
+  },
+};
+
+export const sqliteStorage: Storage = {
+  keys,
+  settings,
+  accounts,
+  sessions,
+  signInFailures,
+  events,
+  tracking: sqliteTracking,
+};

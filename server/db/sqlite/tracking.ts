@@ -1,5 +1,13 @@
 import type { BBox, Position } from "../../geo/distance";
-import type { GeofenceFields } from "../../geofences/schema";
+import type {
+  EventWrite,
+  Membership,
+  PlaceVerdict,
+  StoredUser,
+  TrackedGeofence,
+  UserWrite,
+  VerdictCounts,
+} from "../../storage/port";
 import type { User } from "../client";
 import { connection, inList, prepared, sqlDate } from "./connection";
 import { GEOFENCES_IN_BOX, type GeofenceRow, inBoxParams } from "./geofences";
@@ -7,7 +15,7 @@ import { GEOFENCES_IN_BOX, type GeofenceRow, inBoxParams } from "./geofences";
 /**
  * The statements of a location update. Every function here is synchronous and meant to run
  * inside `transaction()`, so one update is applied whole or not at all, and updates never
- * interleave (see server/tracking/track.ts).
+ * interleave (see ./tracking-store.ts).
  */
 
 /** A transaction, or a savepoint when already inside one. */
@@ -16,7 +24,7 @@ export function transaction<T>(fn: () => T): T {
   return db.inTransaction ? db.transaction(fn)() : db.transaction(fn).immediate();
 }
 
-export interface UserRow {
+interface UserRow {
   seq: number;
   id: string;
   live: number;
@@ -40,38 +48,20 @@ export interface UserRow {
   updatedAt: string;
 }
 
-export function userByUserId(live: boolean, userId: string): UserRow | undefined {
-  return prepared(`SELECT * FROM "User" WHERE "live" = ? AND "userId" = ?`).get(live ? 1 : 0, userId) as
+export function userByUserId(live: boolean, userId: string): StoredUser | null {
+  const row = prepared(`SELECT * FROM "User" WHERE "live" = ? AND "userId" = ?`).get(live ? 1 : 0, userId) as
     UserRow | undefined;
+  return row ? userFromRow(row) : null;
 }
 
 /** The most recently updated user of a device; with `anonymous`, only one not bound to a userId. */
-export function userByDeviceId(live: boolean, deviceId: string, anonymous: boolean): UserRow | undefined {
+export function userByDeviceId(live: boolean, deviceId: string, anonymous: boolean): StoredUser | null {
   const filter = anonymous ? ` AND "userId" IS NULL` : "";
-  return prepared(
+  const row = prepared(
     `SELECT * FROM "User" INDEXED BY "User_live_deviceId_idx" WHERE "live" = ? AND "deviceId" = ?${filter}
      ORDER BY "updatedAt" DESC LIMIT 1`,
   ).get(live ? 1 : 0, deviceId) as UserRow | undefined;
-}
-
-export interface UserWrite {
-  deviceId: string;
-  userId: string | null;
-  description: string | null;
-  metadata: User["metadata"];
-  deviceType: string | null;
-  foreground: boolean | null;
-  stopped: boolean | null;
-  latitude: number;
-  longitude: number;
-  accuracy: number;
-  country: User["country"];
-  state: User["state"];
-  postalCode: User["postalCode"];
-  dma: User["dma"];
-  place: User["place"];
-  placeEnteredAt: Date | null;
-  updatedAt: Date;
+  return row ? userFromRow(row) : null;
 }
 
 const bool = (b: boolean | null) => (b === null ? null : b ? 1 : 0);
@@ -136,16 +126,15 @@ export function insertLocation(
   ).run(userSeq, lat, lng, accuracy, sqlDate(at), sqlDate(now));
 }
 
-export interface Membership {
-  geofenceSeq: number;
-  enteredAt: string;
-  dwelled: number;
-}
-
 export function membershipsOf(userSeq: number): Membership[] {
-  return prepared(`SELECT "geofenceSeq", "enteredAt", "dwelled" FROM "UserGeofence" WHERE "userSeq" = ?`).all(
-    userSeq,
-  ) as Membership[];
+  const rows = prepared(
+    `SELECT "geofenceSeq", "enteredAt", "dwelled" FROM "UserGeofence" WHERE "userSeq" = ?`,
+  ).all(userSeq) as { geofenceSeq: number; enteredAt: string; dwelled: number }[];
+  return rows.map((r) => ({
+    geofenceSeq: r.geofenceSeq,
+    enteredAt: new Date(r.enteredAt),
+    dwelled: r.dwelled === 1,
+  }));
 }
 
 export function addMembership(userSeq: number, geofenceSeq: number, enteredAt: Date): void {
@@ -165,24 +154,20 @@ export function markDwelled(userSeq: number, geofenceSeq: number): void {
   );
 }
 
-/** A geofence as tracking needs it: identity, shape and what events copy of it. */
-export type TrackedGeofence = Omit<
-  GeofenceRow,
-  "geometry" | "metadata" | "minLng" | "minLat" | "maxLng" | "maxLat"
-> & {
-  ring: Position[];
-  metadata: unknown;
-};
-
 const GEOFENCE_COLUMNS = `g."seq", g."id", g."live", g."description", g."tag", g."externalId", g."type", g."geometry",
   g."centerLng", g."centerLat", g."radius", g."metadata", g."enabled", g."dwellThreshold", g."createdAt", g."updatedAt"`;
 
-function toTracked(
-  r: Omit<TrackedGeofence, "ring" | "metadata"> & { geometry: string; metadata: string | null },
-) {
+type TrackedRow = Omit<GeofenceRow, "minLng" | "minLat" | "maxLng" | "maxLat">;
+
+function toTracked(r: TrackedRow): TrackedGeofence {
   const { geometry, metadata, ...rest } = r;
   return {
     ...rest,
+    live: r.live === 1,
+    enabled: r.enabled === 1,
+    createdAt: new Date(r.createdAt),
+    updatedAt: new Date(r.updatedAt),
+    geometry: null,
     ring: rest.type === "circle" ? [] : ((JSON.parse(geometry) as Position[][])[0] ?? []),
     metadata: metadata === null ? null : (JSON.parse(metadata) as unknown),
   };
@@ -192,13 +177,13 @@ function toTracked(
 export function geofencesForUpdate(live: boolean, box: BBox, seqs: readonly number[]): TrackedGeofence[] {
   const near = prepared(`SELECT ${GEOFENCE_COLUMNS} ${GEOFENCES_IN_BOX}`).all(
     ...inBoxParams(live, box),
-  ) as Parameters<typeof toTracked>[0][];
+  ) as TrackedRow[];
   const seen = new Set(near.map((g) => g.seq));
   const missing = seqs.filter((s) => !seen.has(s));
   const members = missing.length
     ? (prepared(
         `SELECT ${GEOFENCE_COLUMNS} FROM "Geofence" g WHERE g."seq" IN (${inList(missing.length)})`,
-      ).all(...missing) as Parameters<typeof toTracked>[0][])
+      ).all(...missing) as TrackedRow[])
     : [];
   return [...near, ...members].map(toTracked);
 }
@@ -208,7 +193,7 @@ export function geofencesBySeqs(seqs: readonly number[]): TrackedGeofence[] {
   return (
     prepared(`SELECT ${GEOFENCE_COLUMNS} FROM "Geofence" g WHERE g."seq" IN (${inList(seqs.length)})`).all(
       ...seqs,
-    ) as Parameters<typeof toTracked>[0][]
+    ) as TrackedRow[]
   ).map(toTracked);
 }
 
@@ -221,38 +206,14 @@ export function verificationCounts(
   subject: string,
   type: string,
   band: string,
-): { accepted: number; rejected: number } {
+): VerdictCounts {
   return prepared(
     `SELECT COALESCE(SUM("verification" = 1), 0) AS accepted, COALESCE(SUM("verification" = -1), 0) AS rejected
      FROM "Event" WHERE "live" = ? AND "subject" = ? AND "type" = ? AND "band" = ? AND "verification" != 0`,
-  ).get(live ? 1 : 0, subject, type, band) as { accepted: number; rejected: number };
+  ).get(live ? 1 : 0, subject, type, band) as VerdictCounts;
 }
 
-export interface EventWrite {
-  id: string;
-  live: boolean;
-  type: string;
-  userSeq: number;
-  user: unknown;
-  geofenceId: string | null;
-  geofence: unknown;
-  subject: string | null;
-  region: unknown;
-  place: unknown;
-  placeId: string | null;
-  alternatePlaces: unknown;
-  latitude: number;
-  longitude: number;
-  accuracy: number;
-  confidence: number;
-  probability: number;
-  band: string;
-  duration: number | null;
-  createdAt: Date;
-  actualCreatedAt: Date;
-}
-
-export function insertEvent(e: EventWrite): number {
+export function insertEvent(userSeq: number, e: EventWrite): number {
   const result = prepared(
     `INSERT INTO "Event" ("id", "live", "type", "userSeq", "user", "geofenceId", "geofence", "subject", "region", "place",
       "placeId", "alternatePlaces", "latitude", "longitude", "accuracy", "confidence", "probability", "band", "verification",
@@ -262,7 +223,7 @@ export function insertEvent(e: EventWrite): number {
     e.id,
     e.live ? 1 : 0,
     e.type,
-    e.userSeq,
+    userSeq,
     JSON.stringify(e.user),
     e.geofenceId,
     json(e.geofence),
@@ -288,16 +249,12 @@ export function insertEvent(e: EventWrite): number {
  * Verdicts on place events of one world whose location lies in `box` (they steer place
  * detection there, server/tracking/places.ts).
  */
-export function placeVerdictsInBox(live: boolean, box: BBox) {
+export function placeVerdictsInBox(live: boolean, box: BBox): PlaceVerdict[] {
   return prepared(
     `SELECT "placeId", "verifiedPlaceId", "verification" FROM "Event" INDEXED BY "Event_type_live_latitude_idx"
      WHERE "type" = 'user.entered_place' AND "live" = ? AND "latitude" BETWEEN ? AND ?
        AND "longitude" BETWEEN ? AND ? AND ("verification" != 0 OR "verifiedPlaceId" IS NOT NULL)`,
-  ).all(live ? 1 : 0, box.minLat, box.maxLat, box.minLng, box.maxLng) as {
-    placeId: string | null;
-    verifiedPlaceId: string | null;
-    verification: number;
-  }[];
+  ).all(live ? 1 : 0, box.minLat, box.maxLat, box.minLng, box.maxLng) as PlaceVerdict[];
 }
 
 /** The users inside a geofence now, with their last location. */
@@ -351,7 +308,7 @@ export function deleteUserEverything(seq: number): void {
 const flag = (v: number | null) => (v === null ? null : v === 1);
 
 /** A raw row in the shape Prisma reads it, so one serializer serves both. */
-export function userFromRow(r: UserRow): User {
+function userFromRow(r: UserRow): User {
   return {
     ...r,
     live: r.live === 1,
@@ -366,16 +323,5 @@ export function userFromRow(r: UserRow): User {
     placeEnteredAt: r.placeEnteredAt === null ? null : new Date(r.placeEnteredAt),
     createdAt: new Date(r.createdAt),
     updatedAt: new Date(r.updatedAt),
-  };
-}
-
-export function geofenceFields(g: TrackedGeofence): GeofenceFields {
-  return {
-    ...g,
-    live: g.live === 1,
-    enabled: g.enabled === 1,
-    geometry: null,
-    createdAt: new Date(g.createdAt),
-    updatedAt: new Date(g.updatedAt),
   };
 }

@@ -1,0 +1,153 @@
+import type { Decision, TrackingPlan, TrackingReader, TrackingStore, Written } from "../../storage/port";
+import { withWriteLock } from "../write-lock";
+import { connection } from "./connection";
+import {
+  addMembership,
+  geofencesBySeqs,
+  geofencesForUpdate,
+  insertEvent,
+  insertLocation,
+  insertUser,
+  markDwelled,
+  membershipsOf,
+  placeVerdictsInBox,
+  removeMembership,
+  updateUser,
+  userByDeviceId,
+  userByUserId,
+  userUpdatedAtTaken,
+  verificationCounts,
+} from "./tracking";
+
+/**
+ * The SQLite tracking store. SQLite has one writer, so updates are applied one after the other
+ * under the process's write lock (../write-lock.ts): two updates of one device never both see
+ * the same "before" state. Updates that arrive while others are being written are applied
+ * together in one transaction (group commit): a commit costs more than an update, so under load
+ * this multiplies throughput. Each update runs in a savepoint of its own, so a failing one fails
+ * alone; each is answered only after its commit.
+ *
+ * The reader answers from prepared statements at once (resolved promises), so a whole batch runs
+ * without yielding to the event loop: no request can read the connection mid-transaction.
+ */
+
+interface Pending {
+  decide(read: TrackingReader): Promise<Decision<unknown>>;
+  resolve(value: unknown): void;
+  reject(error: unknown): void;
+}
+
+const MAX_BATCH = 64;
+/** How long a batch may wait for updates whose bodies are still being read. */
+const MAX_WAIT_MS = 2;
+
+const queue: Pending[] = [];
+let flushing = false;
+let arriving = 0;
+let waitingSince = 0;
+
+const reader: TrackingReader = {
+  userByUserId: async (live, userId) => userByUserId(live, userId),
+  userByDeviceId: async (live, deviceId, anonymous) => userByDeviceId(live, deviceId, anonymous),
+  userUpdatedAtTaken: async (live, at, exceptSeq) => userUpdatedAtTaken(live, at, exceptSeq),
+  memberships: async (userSeq) => membershipsOf(userSeq),
+  geofencesNear: async (live, box, seqs) => geofencesForUpdate(live, box, seqs),
+  geofencesBySeqs: async (seqs) => geofencesBySeqs(seqs),
+  verificationCounts: async (live, subject, type, band) => verificationCounts(live, subject, type, band),
+  placeVerdictsInBox: async (live, box) => placeVerdictsInBox(live, box),
+};
+
+function write(plan: TrackingPlan): Written {
+  const { user, location } = plan;
+  let userSeq = user.seq;
+  if (userSeq === null) userSeq = insertUser(user.id, user.live, user.write, user.createdAt);
+  else updateUser(userSeq, user.write);
+  insertLocation(
+    userSeq,
+    location.latitude,
+    location.longitude,
+    location.accuracy,
+    location.recordedAt,
+    location.receivedAt,
+  );
+  for (const seq of plan.exited) removeMembership(userSeq, seq);
+  for (const m of plan.entered) addMembership(userSeq, m.geofenceSeq, m.enteredAt);
+  for (const seq of plan.dwelled) markDwelled(userSeq, seq);
+  const eventSeqs = plan.events.map((e) => insertEvent(userSeq, e));
+  return { userSeq, eventSeqs };
+}
+
+const run = (sql: string) => connection().exec(sql);
+
+async function applyBatch(batch: Pending[]) {
+  const outcomes: ({ ok: true; value: unknown } | { ok: false; error: unknown })[] = [];
+  run("BEGIN IMMEDIATE");
+  try {
+    for (const item of batch) {
+      run("SAVEPOINT update_");
+      try {
+        const decision = await item.decide(reader);
+        const written = decision.plan ? write(decision.plan) : null;
+        run("RELEASE update_");
+        outcomes.push({ ok: true, value: decision.answer(written) });
+      } catch (error) {
+        run("ROLLBACK TO update_");
+        run("RELEASE update_");
+        outcomes.push({ ok: false, error });
+      }
+    }
+    run("COMMIT");
+  } catch (error) {
+    if (connection().inTransaction) run("ROLLBACK");
+    throw error;
+  }
+  return outcomes;
+}
+
+function flush(): void {
+  if (arriving > 0 && queue.length < MAX_BATCH && performance.now() - waitingSince < MAX_WAIT_MS) {
+    setImmediate(flush);
+    return;
+  }
+  const batch = queue.splice(0, MAX_BATCH);
+  withWriteLock(() => applyBatch(batch))
+    .then(
+      (outcomes) =>
+        batch.forEach((item, i) => {
+          const o = outcomes[i]!;
+          if (o.ok) item.resolve(o.value);
+          else item.reject(o.error);
+        }),
+      (error: unknown) => batch.forEach((item) => item.reject(error)),
+    )
+    .finally(() => {
+      waitingSince = performance.now();
+      if (queue.length) setImmediate(flush);
+      else flushing = false;
+    });
+}
+
+export const sqliteTracking: TrackingStore = {
+  apply<T>(_device: unknown, decide: (read: TrackingReader) => Promise<Decision<T>>): Promise<T> {
+    return new Promise<T>((resolve, reject) => {
+      queue.push({ decide, resolve: resolve as (value: unknown) => void, reject });
+      if (!flushing) {
+        flushing = true;
+        waitingSince = performance.now();
+        setImmediate(flush);
+      }
+    });
+  },
+  async arriving(read) {
+    arriving++;
+    try {
+      return await read();
+    } finally {
+      arriving--;
+    }
+  },
+  async currentGeofences(userSeq) {
+    const seqs = membershipsOf(userSeq).map((m) => m.geofenceSeq);
+    return geofencesBySeqs(seqs).filter((g) => g.enabled);
+  },
+};
