@@ -9,6 +9,7 @@ const config = [
       ".next/**",
       "node_modules/**",
       "server/db/generated/**",
+      "server/db/postgresql/generated/**",
       "next-env.d.ts",
       "test-results/**",
       "playwright-report/**",
@@ -37,10 +38,7 @@ const config = [
       "server/geocode/**",
       "server/routing/**",
       "server/transit/**",
-      "server/geofences/search.ts",
-      "server/tracking/memberships.ts",
       "server/tracking/places.ts",
-      "server/users/delete.ts",
       "server/users/read.ts",
     ],
     rules: {

@@ -46,7 +46,7 @@ const walk: [number, number][] = [
 ];
 
 async function main() {
-  migrate();
+  await migrate();
   const { geofenceWriteSchema } = await import("../server/geofences/schema");
   const { upsertGeofence } = await import("../server/geofences/write");
   const { trackSchema } = await import("../server/tracking/schema");

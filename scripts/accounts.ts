@@ -22,7 +22,7 @@ async function main(): Promise<number> {
     console.log(USAGE);
     return command ? 0 : 1;
   }
-  migrate();
+  await migrate();
   switch (command) {
     case "create": {
       if (!email || !role) {

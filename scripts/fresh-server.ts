@@ -4,7 +4,6 @@ import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { parseArgs } from "node:util";
-import { databaseFile } from "../server/config/database-url";
 
 /**
  * A production server (scripts/serve.mjs) on a new database file in a temporary folder, with keys
@@ -30,6 +29,30 @@ export const FRESH_ACCOUNTS = {
 
 export interface FreshServer extends RunningServer {
   keys: FreshKeys;
+  /** where the server reads imported geodata bundles (GEODATA_DIR) */
+  geodataDir: string;
+}
+
+/**
+ * A new, empty PostgreSQL database beside the one `adminUrl` names (whose role may create
+ * databases), and how to drop it: TEST_POSTGRES_URL runs the tests against PostgreSQL.
+ */
+async function createPostgresDatabase(adminUrl: string): Promise<{ url: string; drop(): Promise<void> }> {
+  const { default: pg } = await import("pg");
+  const name = `location_test_${process.pid}_${Date.now().toString(36)}`;
+  const admin = async (sql: string) => {
+    const client = new pg.Client({ connectionString: adminUrl });
+    await client.connect();
+    try {
+      await client.query(sql);
+    } finally {
+      await client.end();
+    }
+  };
+  await admin(`CREATE DATABASE "${name}"`);
+  const url = new URL(adminUrl);
+  url.pathname = `/${name}`;
+  return { url: url.toString(), drop: () => admin(`DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`) };
 }
 
 export async function freePort(): Promise<number> {
@@ -52,12 +75,16 @@ export interface ServeOptions {
 
 export async function startFreshServer(opts: ServeOptions = {}): Promise<FreshServer> {
   const dir = mkdtempSync(path.join(tmpdir(), "location-"));
-  const databaseUrl = `file:${path.join(dir, "location.db")}`;
+  const geodataDir = path.join(dir, "geodata");
+  const postgres = process.env.TEST_POSTGRES_URL
+    ? await createPostgresDatabase(process.env.TEST_POSTGRES_URL)
+    : undefined;
+  const databaseUrl = postgres?.url ?? `file:${path.join(dir, "location.db")}`;
   process.env.DATABASE_URL = databaseUrl;
   const { buildIfStale } = await import("./build");
   const { migrate } = await import("./migrate");
   buildIfStale();
-  migrate();
+  await migrate();
 
   const { createKey, revokeKey } = await import("../server/auth/keys");
   const { prisma } = await import("../server/db/client");
@@ -71,13 +98,19 @@ export async function startFreshServer(opts: ServeOptions = {}): Promise<FreshSe
     await createAccount({ email, role, password: FRESH_PASSWORD });
   }
   await prisma.$disconnect();
+  if (postgres) {
+    const { pool } = await import("../server/db/postgresql/pool");
+    await pool().end();
+  }
 
-  const server = await serve(databaseUrl, opts);
+  const server = await serve(databaseUrl, { ...opts, env: { GEODATA_DIR: geodataDir, ...opts.env } });
   return {
     ...server,
+    geodataDir,
     keys: { secret: secret.key, publishable: publishable.key, live: live.key, revoked: revoked.key },
     async stop() {
       await server.stop();
+      await postgres?.drop();
       rmSync(dir, { recursive: true, force: true });
     },
   };
@@ -140,9 +173,11 @@ if (import.meta.filename === process.argv[1]) {
   const server = await startFreshServer({ port: values.port ? Number(values.port) : undefined });
   if (values.keys) mkdirSync(path.dirname(values.keys), { recursive: true });
   // The geodata folder lets browser tests import data into the running server.
-  const geodataDir = path.join(path.dirname(databaseFile(server.databaseUrl)), "geodata");
   if (values.keys)
-    writeFileSync(values.keys, JSON.stringify({ url: server.url, geodataDir, ...server.keys }));
+    writeFileSync(
+      values.keys,
+      JSON.stringify({ url: server.url, geodataDir: server.geodataDir, ...server.keys }),
+    );
   console.log(`fresh server on ${server.url}`);
   const stop = () => void server.stop().then(() => process.exit(0));
   process.on("SIGINT", stop);

@@ -27,7 +27,7 @@ async function main(): Promise<number> {
     console.log(USAGE);
     return command ? 0 : 1;
   }
-  migrate();
+  await migrate();
   switch (command) {
     case "create": {
       if (values.kind !== "secret" && values.kind !== "publishable") {

@@ -1,17 +1,19 @@
 import "./load-env";
 import { spawnSync } from "node:child_process";
-import { existsSync, mkdirSync, readdirSync } from "node:fs";
+import { existsSync, mkdirSync, readFileSync, readdirSync } from "node:fs";
 import path from "node:path";
 import Database from "better-sqlite3";
-import { databaseFile } from "../server/config/database-url";
+import pg from "pg";
+import { databaseEngine, databaseFile, databaseLabel } from "../server/config/database-url";
 
 const root = path.resolve(import.meta.dirname, "..");
 const migrationsDir = path.join(root, "prisma/migrations");
+const postgresMigrationsDir = path.join(root, "prisma/postgresql/migrations");
 
 /** The committed migrations, by folder name. */
-function committedMigrations(): string[] {
-  return readdirSync(migrationsDir, { withFileTypes: true })
-    .filter((d) => d.isDirectory() && existsSync(path.join(migrationsDir, d.name, "migration.sql")))
+function committedMigrations(dir = migrationsDir): string[] {
+  return readdirSync(dir, { withFileTypes: true })
+    .filter((d) => d.isDirectory() && existsSync(path.join(dir, d.name, "migration.sql")))
     .map((d) => d.name)
     .sort();
 }
@@ -48,7 +50,8 @@ function pendingMigrations(file: string, committed: string[]): string[] {
  * WebAssembly engine) and switches the database to WAL. With nothing pending it only reads, so
  * the command-line tools (keys, accounts) work next to a running server.
  */
-export function migrate(): void {
+export async function migrate(): Promise<void> {
+  if (databaseEngine() === "postgresql") return migratePostgres();
   const file = databaseFile();
   const committed = committedMigrations();
   const pending = pendingMigrations(file, committed);
@@ -77,11 +80,51 @@ export function migrate(): void {
   );
 }
 
-if (import.meta.filename === process.argv[1]) {
+/**
+ * PostgreSQL: the committed migrations of prisma/postgresql/migrations that the database has not
+ * applied, each in a transaction of its own, recorded in "_migrations". Prisma's migrate cannot
+ * run against PostgreSQL through its driver adapter (prisma/orm#27403, "Column type 'name' could
+ * not be deserialized"), and its engine binaries cannot be downloaded here, so this applies the
+ * SQL that `prisma migrate diff` wrote. An advisory lock makes app processes that start together
+ * apply them once.
+ */
+async function migratePostgres(): Promise<void> {
+  const committed = committedMigrations(postgresMigrationsDir);
+  const client = new pg.Client({ connectionString: process.env.DATABASE_URL });
+  await client.connect();
+  const applied: string[] = [];
   try {
-    migrate();
-  } catch (e) {
+    await client.query(`SELECT pg_advisory_lock(hashtext('location-platform migrations'))`);
+    await client.query(
+      `CREATE TABLE IF NOT EXISTS "_migrations" ("name" TEXT PRIMARY KEY, "appliedAt" TIMESTAMPTZ NOT NULL DEFAULT now())`,
+    );
+    const done = new Set(
+      (await client.query<{ name: string }>(`SELECT "name" FROM "_migrations"`)).rows.map((r) => r.name),
+    );
+    for (const name of committed.filter((m) => !done.has(m))) {
+      const sql = readFileSync(path.join(postgresMigrationsDir, name, "migration.sql"), "utf8");
+      try {
+        await client.query("BEGIN");
+        await client.query(sql);
+        await client.query(`INSERT INTO "_migrations" ("name") VALUES ($1)`, [name]);
+        await client.query("COMMIT");
+        applied.push(name);
+      } catch (e) {
+        await client.query("ROLLBACK");
+        throw new Error(`database migration ${name} failed for ${databaseLabel()}: ${(e as Error).message}`);
+      }
+    }
+  } finally {
+    await client.end();
+  }
+  console.log(
+    `Database ${databaseLabel()} is up to date (${committed.length} migrations${applied.length ? `, ${applied.length} applied now` : ""}).`,
+  );
+}
+
+if (import.meta.filename === process.argv[1]) {
+  migrate().catch((e: unknown) => {
     console.error((e as Error).message);
     process.exit(1);
-  }
+  });
 }

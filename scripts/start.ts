@@ -69,7 +69,7 @@ async function main(): Promise<void> {
       `Port ${PORT} is already in use (another npm start?). Stop it, or choose a port: PORT=3001 npm start`,
     );
   }
-  migrate();
+  await migrate();
   const keys = await ensureInitialKeys();
   const admin = await ensureFirstAdmin();
   await prisma.$disconnect();

@@ -11,8 +11,8 @@ import { embeddedGeofence } from "../tracking/serialize";
  * state, postal code and DMA, from imported boundaries first and embedded data otherwise
  * (docs/data.md). Nothing about the caller is sent or stored; absent data is never invented.
  */
-export function getContext(key: AuthKey, near: Coordinate) {
-  const hits = searchGeofences(key, {
+export async function getContext(key: AuthKey, near: Coordinate) {
+  const hits = await searchGeofences(key, {
     near,
     radius: 0,
     tags: undefined,

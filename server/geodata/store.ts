@@ -1,11 +1,12 @@
 import { readdirSync, statSync } from "node:fs";
 import path from "node:path";
-import { databaseFile } from "../config/database-url";
+import { databaseEngine, databaseFile } from "../config/database-url";
 import { GeodataFile } from "../db/sqlite/geodata";
 
 /**
  * The imports the service answers from: every finished `<name>.sqlite` in the geodata folder
- * (GEODATA_DIR, default `geodata/` beside the database). The folder is looked at again at most
+ * (GEODATA_DIR, default `geodata/` beside the SQLite database, or `data/geodata` with PostgreSQL:
+ * bundles are read-only files on every app node, whichever engine holds the rest). The folder is looked at again at most
  * once a second; a new or replaced file is opened and a removed one closed, so a finished import
  * is picked up without a restart. Readers hold no state across requests: a connection closed
  * after a swap has no query in flight (better-sqlite3 is synchronous).
@@ -14,6 +15,9 @@ import { GeodataFile } from "../db/sqlite/geodata";
 export function geodataDir(): string {
   const configured = process.env.GEODATA_DIR;
   if (configured) return path.resolve(/*turbopackIgnore: true*/ process.cwd(), configured);
+  if (databaseEngine() === "postgresql") {
+    return path.resolve(/*turbopackIgnore: true*/ process.cwd(), "data/geodata");
+  }
   return path.join(path.dirname(databaseFile()), "geodata");
 }
 

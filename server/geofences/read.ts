@@ -1,5 +1,5 @@
 import type { AuthKey } from "../auth/keys";
-import { prisma } from "../db/client";
+import { containsText, prisma } from "../db/client";
 import { dateWindow, page } from "../db/paging";
 import { withWriteLock } from "../db/write-lock";
 import { notFound } from "../http/errors";
@@ -31,9 +31,9 @@ export async function deleteGeofence(key: AuthKey, ref: GeofenceRef) {
   if (count === 0) throw notFound(describe(ref));
 }
 
-/** Geofences whose description, tag or external ID contains the text (SQLite's LIKE ignores ASCII case). */
+/** Geofences whose description, tag or external ID contains the text, ignoring case. */
 const wordsMatch = (text: string) => ({
-  OR: [{ description: { contains: text } }, { tag: { contains: text } }, { externalId: { contains: text } }],
+  OR: [{ description: containsText(text) }, { tag: containsText(text) }, { externalId: containsText(text) }],
 });
 
 /** Newest first; ties on createdAt cannot happen (monotonicNow) but _id orders them anyway. */

@@ -1,14 +1,9 @@
 import type { z } from "zod";
 import type { AuthKey } from "../auth/keys";
-import {
-  type GeofenceBounds,
-  geofenceBoundsInBox,
-  geofenceRings,
-  geofencesBySeq,
-} from "../db/sqlite/geofences";
 import { bboxAround, haversine } from "../geo/distance";
 import type { GeofenceRecord, searchQuerySchema } from "./schema";
 import { distanceToShape } from "./shape";
+import { type GeofenceBounds, storage } from "../storage";
 
 /** How many polygon rings to read per query while refining candidates. */
 const BATCH = 64;
@@ -36,19 +31,19 @@ const SURE = 0.99;
  * reach fills the answer and only its candidates are read; where they are sparse the reads add
  * up to about 1.3 times one read of the whole radius.
  */
-export function searchGeofences(
+export async function searchGeofences(
   key: AuthKey,
   q: z.output<typeof searchQuerySchema>,
-): { geofence: GeofenceRecord; distance: number }[] {
+): Promise<{ geofence: GeofenceRecord; distance: number }[]> {
   const { latitude: lat, longitude: lng } = q.near;
   let top: Hit[];
   for (let reach = Math.min(q.radius, FIRST_REACH); ; reach = Math.min(q.radius, reach * 2)) {
-    const hits = nearestWithin(key.live, q, lng, lat, reach);
+    const hits = await nearestWithin(key.live, q, lng, lat, reach);
     top = hits.slice(0, q.limit);
     if (reach >= q.radius) break;
     if (top.length === q.limit && top[q.limit - 1]!.distance <= reach * SURE) break;
   }
-  const records = geofencesBySeq(
+  const records = await storage().geofences.bySeqs(
     top.map((h) => h.seq),
     q.includeGeometry,
   );
@@ -66,19 +61,20 @@ interface Hit {
  * The geofences whose box meets the box of `reach` around the point and whose shape is within
  * `q.radius`, nearest first (at least the first `q.limit` of them are right).
  *
- * The R*Tree narrows the candidates to bounding boxes that meet the box. A circle's distance is
+ * The spatial index narrows the candidates to bounding boxes that meet the box. A circle's distance is
  * exact from its center and radius; a polygon's is at least its center distance minus its
  * radius, so candidates are refined in order of that bound and polygon rings are read only
  * while they can still make the first `limit` results.
  */
-function nearestWithin(
+async function nearestWithin(
   live: boolean,
   q: z.output<typeof searchQuerySchema>,
   lng: number,
   lat: number,
   reach: number,
-): Hit[] {
-  const candidates: Candidate[] = geofenceBoundsInBox(live, bboxAround(lng, lat, reach), q.tags).map((c) => {
+): Promise<Hit[]> {
+  const bounds = await storage().geofences.boundsInBox(live, bboxAround(lng, lat, reach), q.tags);
+  const candidates: Candidate[] = bounds.map((c) => {
     const center = haversine(lng, lat, c.centerLng, c.centerLat);
     return { ...c, low: Math.max(0, center - c.radius), exact: c.type === "circle" };
   });
@@ -90,7 +86,7 @@ function nearestWithin(
     const batch: Candidate[] = [];
     for (; i < candidates.length && batch.length < BATCH && candidates[i]!.low <= cutoff(); i++)
       batch.push(candidates[i]!);
-    const rings = geofenceRings(batch.filter((c) => !c.exact).map((c) => c.seq));
+    const rings = await storage().geofences.rings(batch.filter((c) => !c.exact).map((c) => c.seq));
     for (const c of batch) {
       const distance = c.exact ? c.low : distanceToShape(lng, lat, { ...c, ring: rings.get(c.seq) ?? [] });
       if (distance <= q.radius) hits.push({ seq: c.seq, id: c.id, distance: Math.round(distance * 10) / 10 });

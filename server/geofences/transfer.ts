@@ -158,6 +158,7 @@ export async function importGeofences(
   let replaced = 0;
   for (let start = 0; start < writes.length; start += TRANSFER.chunk) {
     const chunk = writes.slice(start, start + TRANSFER.chunk);
+    const changed: number[] = [];
     await withWriteLock(async () => {
       // Which of the chunk's identities exist already, in one read (they are replaced).
       const identified = chunk.filter((w) => w.tag !== undefined && w.externalId !== undefined);
@@ -174,7 +175,6 @@ export async function importGeofences(
               })
             ).map((g) => `${g.tag}/${g.externalId}`),
       );
-      const changed: number[] = [];
       await prisma.$transaction(async (tx) => {
         for (const w of chunk) {
           const data = columns(w);
@@ -202,9 +202,9 @@ export async function importGeofences(
           } else created++;
         }
       });
-      // Users a replaced shape no longer contains are taken out of it.
-      for (const seq of changed) reconcileMembers(seq);
     });
+    // Users a replaced shape no longer contains are taken out of it.
+    for (const seq of changed) await reconcileMembers(seq);
     onProgress({ done: Math.min(start + TRANSFER.chunk, writes.length), total: writes.length });
   }
   return { created, replaced };

@@ -58,16 +58,16 @@ export async function createGeofence(key: AuthKey, input: GeofenceWrite) {
  */
 export async function upsertGeofence(key: AuthKey, tag: string, externalId: string, input: GeofenceWrite) {
   const data = columns({ ...input, tag, externalId });
-  return withWriteLock(async () => {
+  const geofence = await withWriteLock(() => {
     const now = monotonicNow();
-    const geofence = await prisma.geofence.upsert({
+    return prisma.geofence.upsert({
       where: { live_tag_externalId: { live: key.live, tag, externalId } },
       create: { id: newId(now.getTime()), live: key.live, ...data, createdAt: now, updatedAt: now },
       update: { ...data, updatedAt: now },
     });
-    reconcileMembers(geofence.seq);
-    return geofence;
   });
+  await reconcileMembers(geofence.seq);
+  return geofence;
 }
 
 /** A stored geofence as the write body that would make it: what a partial update applies to. */
@@ -92,7 +92,7 @@ function asWrite(g: Geofence): Record<string, unknown> {
  * geofence changed since is not touched: 412.
  */
 export async function updateGeofence(key: AuthKey, id: string, patch: GeofencePatch, unmodifiedSince?: Date) {
-  return withWriteLock(async () => {
+  const geofence = await withWriteLock(async () => {
     const stored = await prisma.geofence.findFirst({ where: { id, live: key.live } });
     if (!stored) throw notFound(`geofence ${id}`);
     if (unmodifiedSince && stored.updatedAt.getTime() !== unmodifiedSince.getTime()) {
@@ -106,15 +106,25 @@ export async function updateGeofence(key: AuthKey, id: string, patch: GeofencePa
     }
     const input = validate(geofenceWriteSchema, { ...asWrite(stored), ...patch });
     try {
-      const geofence = await prisma.geofence.update({
-        where: { seq: stored.seq },
+      // Only the version read above is changed: another app process may have changed it since.
+      const { count } = await prisma.geofence.updateMany({
+        where: { seq: stored.seq, updatedAt: stored.updatedAt },
         data: { ...columns(input), updatedAt: monotonicNow() },
       });
-      reconcileMembers(geofence.seq);
-      return geofence;
+      const updated = await prisma.geofence.findUnique({ where: { seq: stored.seq } });
+      if (!updated) throw notFound(`geofence ${id}`);
+      if (!count) {
+        throw new ApiError(
+          "precondition_failed",
+          `geofence ${id} was changed at ${updated.updatedAt.toISOString()} while this change was made; load it again`,
+        );
+      }
+      return updated;
     } catch (e) {
       if (isUniqueViolation(e)) throw await identityConflict(key, input.tag, input.externalId);
       throw e;
     }
   });
+  await reconcileMembers(geofence.seq);
+  return geofence;
 }

@@ -3,6 +3,7 @@ import { SESSION_COOKIE, type SessionView, tokenFromCookieHeader } from "../auth
 import { type Input, type RolePermission, errorResponse, json, parseInput } from "./handler";
 import { checkOrigin } from "./origin";
 import { authorizeSession } from "./session-auth";
+import { refuseNul } from "./request";
 
 export { checkOrigin };
 
@@ -32,7 +33,9 @@ export function dashboardHandler<
       const token = tokenFromCookieHeader(req.headers.get("cookie"));
       const session = await authorizeSession(req, token, contract.permission);
       const input = await parseInput(req, contract);
-      return await run({ req, session, token: token!, params: await route.params, ...input });
+      const params = await route.params;
+      refuseNul(params);
+      return await run({ req, session, token: token!, params, ...input });
     } catch (e) {
       return errorResponse(e);
     }

@@ -6,7 +6,7 @@ import { getSettings } from "../settings";
 import { authorizeSession } from "./session-auth";
 import { isRecordNotFound, isUniqueViolation } from "../db/errors";
 import { ApiError } from "./errors";
-import { parseBody, parseQuery } from "./request";
+import { parseBody, parseQuery, refuseNul } from "./request";
 
 /**
  * Which keys may call a route: "secret" only, "publishable" (either kind), or "search":
@@ -166,7 +166,9 @@ export function handler<
     try {
       const key = await authorize(req, contract);
       const input = await parseInput(req, contract);
-      const result = await run({ req, key, params: await route.params, ...input });
+      const params = await route.params;
+      refuseNul(params);
+      const result = await run({ req, key, params, ...input });
       return json(200, result.body, result.hasMore === undefined ? {} : { hasMore: result.hasMore });
     } catch (e) {
       return errorResponse(e);

@@ -2,8 +2,36 @@ import type { z } from "zod";
 import { env } from "../config/env";
 import { ApiError, invalid } from "./errors";
 
+/**
+ * Where in `value` a string holds the NUL character, as a path, or null. No text column can
+ * store it (PostgreSQL refuses it outright), and no name, id or description needs it.
+ */
+function nulAt(value: unknown, path: (string | number)[] = []): (string | number)[] | null {
+  if (typeof value === "string") return value.includes("\u0000") ? path : null;
+  if (value && typeof value === "object") {
+    for (const [k, v] of Object.entries(value)) {
+      const found = nulAt(v, [...path, Array.isArray(value) ? Number(k) : k]);
+      if (found) return found;
+    }
+  }
+  return null;
+}
+
+/** Refuses input with a NUL character anywhere (a 400 naming where), before any schema sees it. */
+export function refuseNul(input: unknown): void {
+  const path = nulAt(input);
+  if (!path) return;
+  const where = path.map((p, i) => (typeof p === "number" ? `[${p}]` : i === 0 ? p : `.${p}`)).join("");
+  throw new ApiError(
+    "invalid_input",
+    `${where || "body"}: must not contain the NUL character (\\u0000)`,
+    String(path[0] ?? "body"),
+  );
+}
+
 /** Parses validated input; the first issue becomes a 400 naming its top-level field. */
 export function validate<T extends z.ZodType>(schema: T, input: unknown): z.output<T> {
+  refuseNul(input);
   const result = schema.safeParse(input);
   if (result.success) return result.data;
   const issue = result.error.issues[0]!;

@@ -1,13 +1,15 @@
+import { databaseEngine } from "../config/database-url";
+import { postgresStorage } from "../db/postgresql/storage";
 import { sqliteStorage } from "../db/sqlite/storage";
 import type { Storage } from "./port";
 
 export type * from "./port";
 
 /**
- * The storage adapter the configuration names. DATABASE_URL=file:… is SQLite, the embedded
- * default (server/config/database-url.ts refuses anything else until the PostgreSQL adapter of
- * issue 15 exists).
+ * The storage adapter DATABASE_URL names: file:… is SQLite, the embedded default (one process);
+ * postgres://… is PostgreSQL with PostGIS, shared by any number of app processes
+ * (docs/deployment.md).
  */
 export function storage(): Storage {
-  return sqliteStorage;
+  return databaseEngine() === "postgresql" ? postgresStorage() : sqliteStorage;
 }

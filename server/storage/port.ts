@@ -11,7 +11,7 @@
 
 import type { Event, User } from "../db/client";
 import type { BBox, Position } from "../geo/distance";
-import type { GeofenceFields } from "../geofences/schema";
+import type { GeofenceFields, GeofenceRecord } from "../geofences/schema";
 
 /**
  * Records as the domain reads them: the Prisma model types, which are plain data generated from
@@ -116,6 +116,53 @@ export interface SignInFailureStore {
   clear(key: string): Promise<void>;
 }
 
+/** What a spatial search needs to bound a geofence's distance without reading its geometry. */
+export interface GeofenceBounds {
+  seq: number;
+  id: string;
+  type: string;
+  centerLng: number;
+  centerLat: number;
+  radius: number;
+}
+
+/** Where a user inside a geofence is (to decide whether it still is). */
+export interface MemberPosition {
+  userSeq: number;
+  latitude: number;
+  longitude: number;
+  accuracy: number;
+}
+
+export interface GeofenceStore {
+  /** Geofences of one world whose bounding box meets `box`, optionally only with a tag in `tags`. */
+  boundsInBox(live: boolean, box: BBox, tags?: readonly string[]): Promise<GeofenceBounds[]>;
+  /** The rings of the given geofences, by seq. */
+  rings(seqs: readonly number[]): Promise<Map<number, Position[]>>;
+  /** Whole geofences by seq, in the order given. */
+  bySeqs(seqs: readonly number[], withGeometry: boolean): Promise<GeofenceRecord[]>;
+  /**
+   * After a geofence's shape or state changed: the users inside it for whom `stillInside` (given
+   * the geofence as it is now, null when gone) says no are no longer counted inside, in one change.
+   */
+  reconcileMembers(
+    geofenceSeq: number,
+    stillInside: (g: TrackedGeofence | null, m: MemberPosition) => boolean,
+  ): Promise<void>;
+}
+
+export interface UserStore {
+  /** Users inside a geofence now, newest update first, in the window of the cursors. */
+  seqsInGeofence(
+    geofenceSeq: number,
+    q: { limit: number; updatedBefore?: Date; updatedAfter?: Date },
+  ): Promise<number[]>;
+  /** Users of one world whose last location lies in `box`. */
+  inBox(live: boolean, box: BBox): Promise<{ seq: number; latitude: number; longitude: number }[]>;
+  /** A user and everything about them (locations, memberships, events and their verifications), in one change. */
+  deleteEverything(seq: number): Promise<void>;
+}
+
 /** Accepted and rejected verdicts on the events of one class (server/events/subject.ts). */
 export interface VerdictCounts {
   accepted: number;
@@ -212,8 +259,6 @@ export interface TrackingStore {
   ): Promise<T>;
   /** Runs `read` (an update's body arriving); a batching adapter may wait for it before committing. */
   arriving<T>(read: () => Promise<T>): Promise<T>;
-  /** The enabled geofences a user is in now. */
-  currentGeofences(userSeq: number): Promise<TrackedGeofence[]>;
 }
 
 export interface Storage {
@@ -223,5 +268,7 @@ export interface Storage {
   sessions: SessionStore;
   signInFailures: SignInFailureStore;
   events: EventStore;
+  geofences: GeofenceStore;
+  users: UserStore;
   tracking: TrackingStore;
 }

@@ -1,19 +1,14 @@
-import { geofencesBySeqs, membersOfGeofence, removeMembership, transaction } from "../db/sqlite/tracking";
+import { storage } from "../storage";
 import { EXIT_AT } from "./confidence";
 import { insideProbability } from "./track";
 
 /**
  * After a geofence's shape or state changed: users it no longer contains (or all of them, if it
- * was disabled) are no longer counted inside it. No events: the users did not move. Run under
- * the write lock.
+ * was disabled or deleted) are no longer counted inside it. No events: the users did not move.
  */
-export function reconcileMembers(geofenceSeq: number): void {
-  transaction(() => {
-    const g = geofencesBySeqs([geofenceSeq])[0];
-    for (const m of membersOfGeofence(geofenceSeq)) {
-      if (!g?.enabled || insideProbability(g, m.latitude, m.longitude, m.accuracy) <= EXIT_AT) {
-        removeMembership(m.userSeq, geofenceSeq);
-      }
-    }
-  });
+export function reconcileMembers(geofenceSeq: number): Promise<void> {
+  return storage().geofences.reconcileMembers(
+    geofenceSeq,
+    (g, m) => !!g?.enabled && insideProbability(g, m.latitude, m.longitude, m.accuracy) > EXIT_AT,
+  );
 }

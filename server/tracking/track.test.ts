@@ -18,7 +18,7 @@ const input = (deviceId: string, latitude: number, extra: Partial<TrackInput> = 
 beforeAll(async () => {
   process.env.DATABASE_URL = `file:${path.join(dir, "t.db")}`;
   const { migrate } = await import("../../scripts/migrate");
-  migrate();
+  await migrate();
   ({ track } = await import("./track"));
 });
 

@@ -195,7 +195,8 @@ async function decide(
   const existing = await findUser(read, live, input);
   if (existing && at < existing.updatedAt) {
     // An update older than what we know changes nothing.
-    const geofences = (await storage().tracking.currentGeofences(existing.seq)).map(asFields);
+    const seqs = (await read.memberships(existing.seq)).map((m) => m.geofenceSeq);
+    const geofences: GeofenceFields[] = (await read.geofencesBySeqs(seqs)).filter((g) => g.enabled);
     return { plan: null, answer: () => ({ user: existing, geofences, events: [] }) };
   }
   const prev = existing ?? undefined;
@@ -385,6 +386,3 @@ async function decide(
     },
   };
 }
-
-/** A tracked geofence as the wire form needs it (it carries no geometry). */
-const asFields = (g: TrackedGeofence): GeofenceFields => g;

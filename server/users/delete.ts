@@ -1,6 +1,5 @@
 import type { AuthKey } from "../auth/keys";
-import { deleteUserEverything, transaction } from "../db/sqlite/tracking";
-import { withWriteLock } from "../db/write-lock";
+import { storage } from "../storage";
 import { findUser } from "./read";
 
 /**
@@ -9,5 +8,5 @@ import { findUser } from "./read";
  */
 export async function deleteUser(key: AuthKey, ref: string): Promise<void> {
   const user = await findUser(key, ref);
-  await withWriteLock(() => transaction(() => deleteUserEverything(user.seq)));
+  await storage().users.deleteEverything(user.seq);
 }

@@ -1,12 +1,11 @@
 import type { z } from "zod";
 import type { AuthKey } from "../auth/keys";
-import { type User, prisma } from "../db/client";
+import { type User, containsText, prisma } from "../db/client";
 import { dateWindow, page } from "../db/paging";
-import { userSeqsInBox } from "../db/sqlite/tracking";
-import { userSeqsInGeofence } from "../db/sqlite/users";
 import { bboxAround, haversine } from "../geo/distance";
 import type { GeofenceFields } from "../geofences/schema";
 import { notFound } from "../http/errors";
+import { storage } from "../storage";
 import { serializeUser } from "../tracking/serialize";
 import type { geofenceUsersSchema, listUsersSchema, searchUsersSchema } from "./schema";
 import { type TableQuery, orderOf, pageOf } from "../http/table";
@@ -73,7 +72,7 @@ async function usersBySeq(seqs: number[]): Promise<User[]> {
 
 export async function usersInGeofence(geofenceSeq: number, q: z.output<typeof geofenceUsersSchema>) {
   const { items: seqs, hasMore } = page(
-    userSeqsInGeofence(geofenceSeq, { ...q, limit: q.limit + 1 }),
+    await storage().users.seqsInGeofence(geofenceSeq, { ...q, limit: q.limit + 1 }),
     q.limit,
   );
   return { users: await withGeofences(await usersBySeq(seqs)), hasMore };
@@ -82,7 +81,7 @@ export async function usersInGeofence(geofenceSeq: number, q: z.output<typeof ge
 /** Users whose last location is within `radius` of `near`, nearest first. */
 export async function searchUsers(key: AuthKey, q: z.output<typeof searchUsersSchema>) {
   const { latitude: lat, longitude: lng } = q.near;
-  const hits = userSeqsInBox(key.live, bboxAround(lng, lat, q.radius))
+  const hits = (await storage().users.inBox(key.live, bboxAround(lng, lat, q.radius)))
     .map((u) => ({ seq: u.seq, distance: haversine(lng, lat, u.longitude, u.latitude) }))
     .filter((u) => u.distance <= q.radius)
     .sort((a, b) => a.distance - b.distance || a.seq - b.seq)
@@ -101,9 +100,9 @@ export async function userTable(key: AuthKey, q: TableQuery<(typeof USER_SORTS)[
     live: key.live,
     ...(q.search && {
       OR: [
-        { userId: { contains: q.search } },
-        { deviceId: { contains: q.search } },
-        { description: { contains: q.search } },
+        { userId: containsText(q.search) },
+        { deviceId: containsText(q.search) },
+        { description: containsText(q.search) },
       ],
     }),
   };

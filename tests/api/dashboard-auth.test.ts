@@ -61,7 +61,7 @@ describe("dashboard sign-in", () => {
         json: { email: `${unique("t")}@example.test`, role: "reviewer", password: FRESH_PASSWORD },
       })
     ).body as unknown as { account: { email: string } };
-    const other = await serve(inject("databaseUrl"));
+    const other = await serve(inject("databaseUrl"), { env: { GEODATA_DIR: inject("geodataDir") } });
     try {
       const attempt = (url: string, password: string) =>
         fetch(`${url}/api/session`, {

@@ -2,7 +2,6 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it, inject } from "vitest";
-import { databaseFile } from "../../server/config/database-url";
 import { importGeojsonRegions } from "../../server/geodata/geojson-import";
 import { api, keys } from "../support/api";
 
@@ -12,7 +11,7 @@ import { api, keys } from "../support/api";
  * must show in context and turn into region events without a restart.
  */
 
-const geodata = path.join(path.dirname(databaseFile(inject("databaseUrl"))), "geodata");
+const geodata = inject("geodataDir");
 // A square in Kansas that no other test uses.
 const inside = { latitude: 38.7, longitude: -96.2 };
 const outside = { latitude: 38.7, longitude: -95.8 };

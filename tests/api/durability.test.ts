@@ -1,4 +1,4 @@
-import Database from "better-sqlite3";
+import { numberFrom } from "../support/db";
 import { afterAll, describe, expect, it } from "vitest";
 import { type FreshServer, type RunningServer, serve, startFreshServer } from "../../scripts/fresh-server";
 
@@ -53,28 +53,23 @@ describe("durability", () => {
     await expect(fetch(`${url}/healthz`), "the killed server is gone").rejects.toThrow();
 
     restarted = await serve(fresh.databaseUrl);
-    const db = new Database(fresh.databaseUrl.replace(/^file:/, ""), { readonly: true });
-    try {
-      for (const [deviceId, mine] of acked) {
-        if (!mine.length) continue;
-        const last = mine[mine.length - 1]!;
-        const res = await fetch(`${restarted.url}/v1/users/${deviceId}`, {
-          headers: { authorization: keys.secret },
-        });
-        const { user } = (await res.json()) as { user: { updatedAt: string } };
-        // An update in flight at the kill may have been written without being acknowledged.
-        expect(user.updatedAt >= last.updatedAt, `${deviceId}: ${user.updatedAt} < ${last.updatedAt}`).toBe(
-          true,
-        );
-        const stored = db
-          .prepare(
-            `SELECT COUNT(*) AS n FROM "UserLocation" l JOIN "User" u ON u."seq" = l."userSeq" WHERE u."deviceId" = ?`,
-          )
-          .get(deviceId) as { n: number };
-        expect(stored.n).toBeGreaterThanOrEqual(mine.length);
-      }
-    } finally {
-      db.close();
+    for (const [deviceId, mine] of acked) {
+      if (!mine.length) continue;
+      const last = mine[mine.length - 1]!;
+      const res = await fetch(`${restarted.url}/v1/users/${deviceId}`, {
+        headers: { authorization: keys.secret },
+      });
+      const { user } = (await res.json()) as { user: { updatedAt: string } };
+      // An update in flight at the kill may have been written without being acknowledged.
+      expect(user.updatedAt >= last.updatedAt, `${deviceId}: ${user.updatedAt} < ${last.updatedAt}`).toBe(
+        true,
+      );
+      const stored = await numberFrom(
+        fresh.databaseUrl,
+        `SELECT COUNT(*) AS n FROM "UserLocation" l JOIN "User" u ON u."seq" = l."userSeq" WHERE u."deviceId" = ?`,
+        deviceId,
+      );
+      expect(stored).toBeGreaterThanOrEqual(mine.length);
     }
   });
 });

@@ -29,7 +29,9 @@ const FUZZ_ADDRESS = "203.0.113.77";
 beforeAll(async () => {
   // Behind a "proxy": its requests come from an address of their own, so the garbage sign-ins
   // it sends fill that address's throttle (in the shared database), not other tests'.
-  server = await serve(inject("databaseUrl"), { env: { TRUST_PROXY: "true" } });
+  server = await serve(inject("databaseUrl"), {
+    env: { TRUST_PROXY: "true", GEODATA_DIR: inject("geodataDir") },
+  });
   baseUrl = new URL(server.url);
   reviewerCookie = await signIn(FRESH_ACCOUNTS.reviewer, FRESH_PASSWORD);
   console.log(`fuzz: seed ${seed} (FUZZ_SEED=${seed} replays this run), ${numRuns} runs per route`);

@@ -3,7 +3,6 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import { FRESH_ACCOUNTS, FRESH_PASSWORD } from "../../scripts/fresh-server";
-import { databaseFile } from "../../server/config/database-url";
 import { importOsm } from "../../server/geodata/osm-import";
 import { api, expectError, keys, signIn } from "../support/api";
 import { GEOLAND, geoland } from "../support/geocode-fixture";
@@ -16,7 +15,7 @@ import { writeOsmPbf } from "../support/osm-pbf";
  */
 
 const baseUrl = inject("baseUrl");
-const geodata = path.join(path.dirname(databaseFile(inject("databaseUrl"))), "geodata");
+const geodata = inject("geodataDir");
 const at = (p: { lng: number; lat: number }) => `${p.lat},${p.lng}`;
 const q = (params: Record<string, string>) => new URLSearchParams(params).toString();
 type Address = Record<string, unknown> & { layer: string; confidence: string; distance?: number };

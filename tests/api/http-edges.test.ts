@@ -9,6 +9,37 @@ import { api, expectError, keys, signIn } from "../support/api";
 const baseUrl = inject("baseUrl");
 const { hostname, port } = new URL(baseUrl);
 
+describe("the NUL character, which no text column can store", () => {
+  it("is refused with a 400 naming where it is, in a path, a query or a body, and nothing is written", async () => {
+    expectError(await api("GET", "/v1/users/a%00b"), 400, "id", /NUL/);
+    expectError(await api("GET", "/v1/geofences?tag=a%00b"), 400, "tag", /NUL/);
+    expectError(
+      await api("POST", "/v1/geofences", {
+        json: {
+          description: "ok",
+          type: "circle",
+          coordinates: [2, 1],
+          radius: 50,
+          tag: "nul-test",
+          metadata: { note: ["fine", "bad\u0000"] },
+        },
+      }),
+      400,
+      "metadata",
+      /metadata\.note\[1\]: must not contain the NUL character/,
+    );
+    expect((await api("GET", "/v1/geofences?tag=nul-test")).body.geofences).toEqual([]);
+    expectError(
+      await api("POST", "/v1/track", {
+        key: keys.publishable,
+        json: { deviceId: "nul\u0000", latitude: 1, longitude: 2, accuracy: 5 },
+      }),
+      400,
+      "deviceId",
+    );
+  });
+});
+
 describe("paths whose percent-encoding does not decode", () => {
   const bad = ["%ZZ", "%ED%A0%80", "%C0%AE%C0%AE", "%", "abc%E2%82"];
   const shapes = [

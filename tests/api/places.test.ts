@@ -3,7 +3,6 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { inject } from "vitest";
-import { databaseFile } from "../../server/config/database-url";
 import { importOsm } from "../../server/geodata/osm-import";
 import { api, expectError, keys } from "../support/api";
 import { TESTLAND, testland } from "../support/osm-fixture";
@@ -15,7 +14,7 @@ import { writeOsmPbf } from "../support/osm-pbf";
  * restart. Context, place search, place events and their steering by verifications.
  */
 
-const geodata = path.join(path.dirname(databaseFile(inject("databaseUrl"))), "geodata");
+const geodata = inject("geodataDir");
 const at = (p: { lng: number; lat: number }) => `${p.lat},${p.lng}`;
 
 type Place = {

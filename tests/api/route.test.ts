@@ -2,7 +2,6 @@ import { mkdirSync, mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
-import { databaseFile } from "../../server/config/database-url";
 import { importOsm } from "../../server/geodata/osm-import";
 import { api, expectError } from "../support/api";
 import { writeOsmPbf } from "../support/osm-pbf";
@@ -10,7 +9,7 @@ import { roadland, roadlandOsm } from "../support/road-fixture";
 
 /** GET /v1/route/distance through the running server, on Roadland (tests/support/road-fixture.ts). */
 
-const geodata = path.join(path.dirname(databaseFile(inject("databaseUrl"))), "geodata");
+const geodata = inject("geodataDir");
 /** A point a few meters along the road from node a towards node b. */
 const along = (a: number, b: number) => {
   const [p, q] = [roadland(a), roadland(b)];

@@ -11,7 +11,7 @@ import { keys } from "../support/api";
 let server: RunningServer;
 
 beforeAll(async () => {
-  server = await serve(inject("databaseUrl"));
+  server = await serve(inject("databaseUrl"), { env: { GEODATA_DIR: inject("geodataDir") } });
 }, 60_000);
 
 afterAll(() => server?.stop());

@@ -2,7 +2,6 @@ import { mkdirSync, mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
-import { databaseFile } from "../../server/config/database-url";
 import { importOsm } from "../../server/geodata/osm-import";
 import { importGtfs } from "../../server/transit/import";
 import { api, expectError } from "../support/api";
@@ -16,7 +15,7 @@ import { writeShoreLine } from "../support/transit-fixture";
  * M, 555 m on foot, once a day at 8:00 Lagos time, in two minutes), imported as a user would.
  */
 
-const geodata = path.join(path.dirname(databaseFile(inject("databaseUrl"))), "geodata");
+const geodata = inject("geodataDir");
 const at = (node: number) => `${roadland(node).lat},${roadland(node).lng}`;
 
 type Transit = {

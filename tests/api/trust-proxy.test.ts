@@ -10,7 +10,9 @@ import { keys } from "../support/api";
 let proxied: RunningServer;
 
 beforeAll(async () => {
-  proxied = await serve(inject("databaseUrl"), { env: { TRUST_PROXY: "true" } });
+  proxied = await serve(inject("databaseUrl"), {
+    env: { TRUST_PROXY: "true", GEODATA_DIR: inject("geodataDir") },
+  });
 }, 60_000);
 
 afterAll(() => proxied?.stop());

@@ -1,20 +1,9 @@
-import Database from "better-sqlite3";
-import { describe, expect, inject, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { api, expectError, keys, unique } from "../support/api";
+import { dbNumber } from "../support/db";
 import { metersFrom } from "../support/geo";
 
 type User = Record<string, unknown> & { _id: string; updatedAt: string; deviceId: string; distance?: number };
-
-const dbFile = inject("databaseUrl").replace(/^file:/, "");
-/** Counts straight from the database file, to check what the API cannot show. */
-function count(sql: string, ...args: unknown[]): number {
-  const db = new Database(dbFile, { readonly: true, fileMustExist: true });
-  try {
-    return (db.prepare(sql).get(...args) as { n: number }).n;
-  } finally {
-    db.close();
-  }
-}
 
 async function track(body: Record<string, unknown>) {
   const res = await api("POST", "/v1/track", { json: body, key: keys.publishable });
@@ -143,18 +132,18 @@ describe("users", () => {
     await track({ deviceId, latitude: base.lat + 0.1, longitude: base.lng, accuracy: 5 });
     const eventId = first.events[0]!._id;
     await api("PUT", `/v1/events/${eventId}/verification`, { json: { verification: 1 } });
-    const seq = count(`SELECT "seq" AS n FROM "User" WHERE "id" = ?`, first.user._id);
-    expect(count(`SELECT COUNT(*) AS n FROM "UserLocation" WHERE "userSeq" = ?`, seq)).toBe(2);
-    expect(count(`SELECT COUNT(*) AS n FROM "Event" WHERE "userSeq" = ?`, seq)).toBe(2);
+    const seq = await dbNumber(`SELECT "seq" AS n FROM "User" WHERE "id" = ?`, first.user._id);
+    expect(await dbNumber(`SELECT COUNT(*) AS n FROM "UserLocation" WHERE "userSeq" = ?`, seq)).toBe(2);
+    expect(await dbNumber(`SELECT COUNT(*) AS n FROM "Event" WHERE "userSeq" = ?`, seq)).toBe(2);
 
     expect((await api("DELETE", `/v1/users/${deviceId}`)).body).toEqual({ meta: { code: 200 } });
     expectError(await api("GET", `/v1/users/${deviceId}`), 404);
     expectError(await api("GET", `/v1/events/${eventId}`), 404);
     for (const table of ["UserLocation", "Event", "UserGeofence"]) {
-      expect(count(`SELECT COUNT(*) AS n FROM "${table}" WHERE "userSeq" = ?`, seq), table).toBe(0);
+      expect(await dbNumber(`SELECT COUNT(*) AS n FROM "${table}" WHERE "userSeq" = ?`, seq), table).toBe(0);
     }
     expect(
-      count(
+      await dbNumber(
         `SELECT COUNT(*) AS n FROM "EventVerification" WHERE "eventSeq" NOT IN (SELECT "seq" FROM "Event")`,
       ),
     ).toBe(0);
@@ -318,7 +307,7 @@ describe("context", () => {
     const small = await make(50);
     const big = await make(500);
     await make(300, false);
-    const users = count(`SELECT COUNT(*) AS n FROM "User"`);
+    const users = await dbNumber(`SELECT COUNT(*) AS n FROM "User"`);
     const res = await api("GET", `/v1/context?coordinates=${base.lat},${base.lng}`, {
       key: keys.publishable,
     });
@@ -326,7 +315,7 @@ describe("context", () => {
     expect(ids).toEqual([small, big].sort());
     expect(res.body.geofences).toEqual((res.body.context as { geofences: unknown }).geofences);
     expect(res.body.context).toMatchObject({ live: false });
-    expect(count(`SELECT COUNT(*) AS n FROM "User"`)).toBe(users);
+    expect(await dbNumber(`SELECT COUNT(*) AS n FROM "User"`)).toBe(users);
   });
 
   it.each([
@@ -438,9 +427,9 @@ describe("events", () => {
     ).events[0]!._id;
     for (const v of [1, -1, 0])
       await api("PUT", `/v1/events/${id}/verification`, { json: { verification: v } });
-    const seq = count(`SELECT "seq" AS n FROM "Event" WHERE "id" = ?`, id);
+    const seq = await dbNumber(`SELECT "seq" AS n FROM "Event" WHERE "id" = ?`, id);
     expect(
-      count(
+      await dbNumber(
         `SELECT COUNT(*) AS n FROM "EventVerification" WHERE "eventSeq" = ? AND "keyId" IS NOT NULL`,
         seq,
       ),

@@ -7,6 +7,7 @@ declare module "vitest" {
   export interface ProvidedContext {
     baseUrl: string;
     databaseUrl: string;
+    geodataDir: string;
     keys: FreshKeys;
   }
 }
@@ -17,6 +18,7 @@ export default async function setup(project: TestProject) {
   server = await startFreshServer({ env: { MAX_BODY_BYTES: String(256 * 1024) } });
   project.provide("baseUrl", server.url);
   project.provide("databaseUrl", server.databaseUrl);
+  project.provide("geodataDir", server.geodataDir);
   project.provide("keys", server.keys);
 
   return async () => {

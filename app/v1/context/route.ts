@@ -9,7 +9,7 @@ export const { POST, PUT, PATCH, DELETE } = otherMethods("GET");
 export const GET = handler(
   { access: "publishable", permission: "context:read", query: z.object({ coordinates: coordinatePair }) },
   async ({ key, query }) => {
-    const context = getContext(key, query.coordinates);
+    const context = await getContext(key, query.coordinates);
     // One Radar SDK reads the fields at the top level, the others under `context`.
     return reply({ context, ...context });
   },

@@ -1,16 +1,7 @@
 import type { BBox, Position } from "../../geo/distance";
 import type { GeofenceRecord } from "../../geofences/schema";
+import type { GeofenceBounds } from "../../storage/port";
 import { inList, prepared } from "./connection";
-
-/** What the search needs to bound a geofence's distance without reading its geometry. */
-export interface GeofenceBounds {
-  seq: number;
-  id: string;
-  type: string;
-  centerLng: number;
-  centerLat: number;
-  radius: number;
-}
 
 /**
  * FROM and WHERE for geofences `g` of one world whose box meets a box; bind `inBoxParams`.

@@ -146,8 +146,4 @@ export const sqliteTracking: TrackingStore = {
       arriving--;
     }
   },
-  async currentGeofences(userSeq) {
-    const seqs = membershipsOf(userSeq).map((m) => m.geofenceSeq);
-    return geofencesBySeqs(seqs).filter((g) => g.enabled);
-  },
 };

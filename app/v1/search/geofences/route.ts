@@ -8,7 +8,7 @@ export const { POST, PUT, PATCH, DELETE } = otherMethods("GET");
 export const GET = handler(
   { access: "search", permission: "geofences:read", query: searchQuerySchema },
   async ({ key, query }) => {
-    const hits = searchGeofences(key, query);
+    const hits = await searchGeofences(key, query);
     return reply({
       geofences: hits.map(({ geofence, distance }) => ({
         ...serializeGeofence(geofence, { includeGeometry: query.includeGeometry }),

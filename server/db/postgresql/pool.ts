@@ -1,0 +1,21 @@
+import pg from "pg";
+
+/**
+ * The PostgreSQL connections of the process, shared by Prisma (through its driver adapter) and
+ * the adapter's own SQL (the files in this folder), and kept across hot reloads.
+ *
+ * PG_POOL_SIZE sets how many (default 10 per app process): with N app processes the database
+ * sees N × PG_POOL_SIZE connections, which must stay under its max_connections.
+ */
+const shared = globalThis as unknown as { pgPool?: pg.Pool };
+
+// Dates are instants (timestamptz), and 8-byte integers (COUNT, SUM) fit a JS number here.
+pg.types.setTypeParser(pg.types.builtins.INT8, (v) => Number(v));
+
+export function pool(): pg.Pool {
+  shared.pgPool ??= new pg.Pool({
+    connectionString: process.env.DATABASE_URL,
+    max: Number(process.env.PG_POOL_SIZE) || 10,
+  });
+  return shared.pgPool;
+}

@@ -1,0 +1,174 @@
+import type { Position } from "../../geo/distance";
+import type { GeofenceRecord } from "../../geofences/schema";
+import type {
+  EventStore,
+  GeofenceBounds,
+  GeofenceStore,
+  KeyKind,
+  KeyStore,
+  MemberPosition,
+  SettingStore,
+  Storage,
+  StoredKey,
+  UserStore,
+} from "../../storage/port";
+import { seedClock } from "../ids";
+import { prismaStores } from "../prisma-stores";
+import { pool } from "./pool";
+import { inTransaction, row, rows } from "./sql";
+import {
+  ENVELOPE,
+  GEOFENCE_COLUMNS,
+  postgresTracking,
+  trackedGeofencesBySeqs,
+  verificationCounts,
+} from "./tracking";
+
+/**
+ * The PostgreSQL + PostGIS adapter of the storage port (server/storage/port.ts): what several
+ * app processes share. Spatial lookups use the PostGIS columns the migrations add (a geofence's
+ * box, a user's position) and their GiST indexes; writes through Prisma run as they come (the
+ * database orders them: no process-wide lock), and tracking locks per device (./tracking.ts).
+ */
+
+const shared = prismaStores((fn) => Promise.resolve().then(fn));
+
+const keys: KeyStore = {
+  ...shared.keys,
+  async byHash(hash) {
+    const k = await row<Omit<StoredKey, "kind"> & { kind: string }>(
+      `SELECT "id", "kind", "live", "name", "prefix", "createdAt", "lastUsedAt", "revokedAt" FROM "ApiKey" WHERE "hash" = $1`,
+      [hash],
+    );
+    return k && { ...k, kind: k.kind as KeyKind };
+  },
+};
+
+const settings: SettingStore = {
+  async get(key) {
+    return (
+      (await row<{ value: string }>(`SELECT "value" FROM "Setting" WHERE "key" = $1`, [key]))?.value ?? null
+    );
+  },
+  set: shared.settings.set,
+};
+
+const events: EventStore = {
+  verificationCounts: (live, subject, type, band) => verificationCounts(pool(), live, subject, type, band),
+};
+
+const geofences: GeofenceStore = {
+  boundsInBox(live, box, tags) {
+    const tagFilter = tags?.length ? ` AND "tag" = ANY($6::text[])` : "";
+    return rows<GeofenceBounds>(
+      `SELECT "seq", "id", "type", "centerLng", "centerLat", "radius" FROM "Geofence"
+       WHERE "box" && ${ENVELOPE(1)} AND "live" = $5${tagFilter}`,
+      [box.minLng, box.minLat, box.maxLng, box.maxLat, live, ...(tags?.length ? [tags] : [])],
+    );
+  },
+  async rings(seqs) {
+    const out = new Map<number, Position[]>();
+    if (!seqs.length) return out;
+    const found = await rows<{ seq: number; geometry: Position[][] }>(
+      `SELECT "seq", "geometry" FROM "Geofence" WHERE "seq" = ANY($1::int[])`,
+      [seqs],
+    );
+    for (const r of found) out.set(r.seq, r.geometry[0] ?? []);
+    return out;
+  },
+  async bySeqs(seqs, withGeometry) {
+    if (!seqs.length) return [];
+    const found = await rows<GeofenceRecord>(
+      `SELECT ${GEOFENCE_COLUMNS}, "minLng", "minLat", "maxLng", "maxLat" FROM "Geofence" WHERE "seq" = ANY($1::int[])`,
+      [seqs],
+    );
+    const bySeq = new Map(found.map((g) => [g.seq, g]));
+    return seqs.flatMap((seq) => {
+      const g = bySeq.get(seq);
+      return g ? [{ ...g, geometry: withGeometry ? g.geometry : null }] : [];
+    });
+  },
+  reconcileMembers: (geofenceSeq, stillInside) =>
+    inTransaction(async (client) => {
+      const g = (await trackedGeofencesBySeqs([geofenceSeq], client))[0] ?? null;
+      const members = await rows<MemberPosition>(
+        `SELECT m."userSeq", u."latitude", u."longitude", u."accuracy" FROM "UserGeofence" m
+         JOIN "User" u ON u."seq" = m."userSeq" WHERE m."geofenceSeq" = $1`,
+        [geofenceSeq],
+        client,
+      );
+      const gone = members.filter((m) => !stillInside(g, m)).map((m) => m.userSeq);
+      if (gone.length) {
+        await rows(
+          `DELETE FROM "UserGeofence" WHERE "geofenceSeq" = $1 AND "userSeq" = ANY($2::int[])`,
+          [geofenceSeq, gone],
+          client,
+        );
+      }
+    }),
+};
+
+const users: UserStore = {
+  async seqsInGeofence(geofenceSeq, q) {
+    const found = await rows<{ seq: number }>(
+      `SELECT u."seq" FROM "UserGeofence" m JOIN "User" u ON u."seq" = m."userSeq"
+       WHERE m."geofenceSeq" = $1 AND ($2::timestamptz IS NULL OR u."updatedAt" < $2)
+         AND ($3::timestamptz IS NULL OR u."updatedAt" > $3)
+       ORDER BY u."updatedAt" DESC, u."id" DESC LIMIT $4`,
+      [geofenceSeq, q.updatedBefore ?? null, q.updatedAfter ?? null, q.limit],
+    );
+    return found.map((r) => r.seq);
+  },
+  inBox: (live, box) =>
+    rows<{ seq: number; latitude: number; longitude: number }>(
+      `SELECT "seq", "latitude", "longitude" FROM "User" WHERE "position" && ${ENVELOPE(1)} AND "live" = $5`,
+      [box.minLng, box.minLat, box.maxLng, box.maxLat, live],
+    ),
+  deleteEverything: (seq) =>
+    inTransaction(async (client) => {
+      await rows(`SELECT "seq" FROM "User" WHERE "seq" = $1 FOR UPDATE`, [seq], client);
+      await rows(
+        `DELETE FROM "EventVerification" WHERE "eventSeq" IN (SELECT "seq" FROM "Event" WHERE "userSeq" = $1)`,
+        [seq],
+        client,
+      );
+      await rows(`DELETE FROM "Event" WHERE "userSeq" = $1`, [seq], client);
+      await rows(`DELETE FROM "UserLocation" WHERE "userSeq" = $1`, [seq], client);
+      await rows(`DELETE FROM "UserGeofence" WHERE "userSeq" = $1`, [seq], client);
+      await rows(`DELETE FROM "User" WHERE "seq" = $1`, [seq], client);
+    }),
+};
+
+let seeded = false;
+
+/**
+ * Puts the process's clock past the newest stored time once, so ids and createdAt stay
+ * increasing across a restart after the clock was set back (as the SQLite adapter does on open).
+ */
+function seedOnce() {
+  if (seeded) return;
+  seeded = true;
+  void row<{ t: Date | null }>(
+    `SELECT GREATEST((SELECT MAX("createdAt") FROM "Geofence"), (SELECT MAX("createdAt") FROM "Event")) AS t`,
+  ).then(
+    (r) => r?.t && seedClock(r.t.getTime()),
+    () => (seeded = false),
+  );
+}
+
+export function postgresStorage(): Storage {
+  seedOnce();
+  return postgres;
+}
+
+const postgres: Storage = {
+  keys,
+  settings,
+  accounts: shared.accounts,
+  sessions: shared.sessions,
+  signInFailures: shared.signInFailures,
+  events,
+  geofences,
+  users,
+  tracking: postgresTracking,
+};

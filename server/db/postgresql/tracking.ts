@@ -1,0 +1,283 @@
+import type { Position } from "../../geo/distance";
+import type {
+  Membership,
+  PlaceVerdict,
+  StoredUser,
+  TrackedGeofence,
+  TrackingPlan,
+  TrackingReader,
+  TrackingStore,
+  VerdictCounts,
+  Written,
+} from "../../storage/port";
+import { type Queryable, inTransaction, jsonb, row, rows } from "./sql";
+
+/**
+ * The PostgreSQL tracking store. Each update is decided and written in a transaction of its
+ * own, holding a transaction-scoped advisory lock per identity of the device (its deviceId and,
+ * when given, its userId, taken in one order so two updates never wait on each other in a
+ * circle): two updates of one device, from any app process, are applied one after the other,
+ * so each sees the other's result and one move makes its events once. Updates of different
+ * devices run side by side on the pool's connections.
+ */
+
+export const USER_COLUMNS = `"seq", "id", "live", "deviceId", "userId", "description", "metadata", "deviceType",
+  "foreground", "stopped", "latitude", "longitude", "accuracy", "country", "state", "postalCode", "dma", "place",
+  "placeEnteredAt", "createdAt", "updatedAt"`;
+
+export const GEOFENCE_COLUMNS = `"seq", "id", "live", "description", "tag", "externalId", "type", "geometry",
+  "centerLng", "centerLat", "radius", "metadata", "enabled", "dwellThreshold", "createdAt", "updatedAt"`;
+
+type TrackedRow = Omit<TrackedGeofence, "ring" | "geometry"> & { geometry: Position[][] };
+
+const toTracked = ({ geometry, ...g }: TrackedRow): TrackedGeofence => ({
+  ...g,
+  geometry: null,
+  ring: g.type === "circle" ? [] : (geometry[0] ?? []),
+});
+
+/** An envelope's parameters: west, south, east, north. */
+export const ENVELOPE = (first: number) =>
+  `ST_MakeEnvelope($${first}, $${first + 1}, $${first + 2}, $${first + 3}, 4326)`;
+
+export function trackedGeofencesBySeqs(seqs: readonly number[], on: Queryable) {
+  if (!seqs.length) return Promise.resolve([]);
+  return rows<TrackedRow>(
+    `SELECT ${GEOFENCE_COLUMNS} FROM "Geofence" WHERE "seq" = ANY($1::int[])`,
+    [seqs],
+    on,
+  ).then((r) => r.map(toTracked));
+}
+
+export function verificationCounts(
+  on: Queryable,
+  live: boolean,
+  subject: string,
+  type: string,
+  band: string,
+): Promise<VerdictCounts> {
+  return row<VerdictCounts>(
+    `SELECT COUNT(*) FILTER (WHERE "verification" = 1)::int AS accepted,
+            COUNT(*) FILTER (WHERE "verification" = -1)::int AS rejected
+     FROM "Event" WHERE "live" = $1 AND "subject" = $2 AND "type" = $3 AND "band" = $4 AND "verification" != 0`,
+    [live, subject, type, band],
+    on,
+  ).then((r) => r ?? { accepted: 0, rejected: 0 });
+}
+
+function reader(client: Queryable): TrackingReader {
+  return {
+    userByUserId: (live, userId) =>
+      row<StoredUser>(
+        `SELECT ${USER_COLUMNS} FROM "User" WHERE "live" = $1 AND "userId" = $2`,
+        [live, userId],
+        client,
+      ),
+    userByDeviceId: (live, deviceId, anonymous) =>
+      row<StoredUser>(
+        `SELECT ${USER_COLUMNS} FROM "User" WHERE "live" = $1 AND "deviceId" = $2${anonymous ? ` AND "userId" IS NULL` : ""}
+         ORDER BY "updatedAt" DESC LIMIT 1`,
+        [live, deviceId],
+        client,
+      ),
+    userUpdatedAtTaken: async (live, at, exceptSeq) => {
+      // Updates of other devices asking for the same instant wait here for each other, so the
+      // later one sees the earlier one's user once it is committed and takes the next instant.
+      // Instants are only ever locked in increasing order: no two updates wait in a circle.
+      await rows(
+        `SELECT pg_advisory_xact_lock(hashtextextended($1, 0))`,
+        [`updatedAt:${live ? "live" : "test"}:${at.getTime()}`],
+        client,
+      );
+      return !!(await row(
+        `SELECT 1 FROM "User" WHERE "live" = $1 AND "updatedAt" = $2 AND "seq" IS DISTINCT FROM $3 LIMIT 1`,
+        [live, at, exceptSeq],
+        client,
+      ));
+    },
+    memberships: (userSeq) =>
+      rows<Membership>(
+        `SELECT "geofenceSeq", "enteredAt", "dwelled" FROM "UserGeofence" WHERE "userSeq" = $1`,
+        [userSeq],
+        client,
+      ),
+    geofencesNear: async (live, box, seqs) => {
+      const found = await rows<TrackedRow>(
+        `SELECT ${GEOFENCE_COLUMNS} FROM "Geofence" WHERE "box" && ${ENVELOPE(1)} AND "live" = $5
+         UNION SELECT ${GEOFENCE_COLUMNS} FROM "Geofence" WHERE "seq" = ANY($6::int[])`,
+        [box.minLng, box.minLat, box.maxLng, box.maxLat, live, seqs],
+        client,
+      );
+      return found.map(toTracked);
+    },
+    geofencesBySeqs: (seqs) => trackedGeofencesBySeqs(seqs, client),
+    verificationCounts: (live, subject, type, band) => verificationCounts(client, live, subject, type, band),
+    placeVerdictsInBox: (live, box) =>
+      rows<PlaceVerdict>(
+        `SELECT "placeId", "verifiedPlaceId", "verification" FROM "Event"
+         WHERE "type" = 'user.entered_place' AND "live" = $1 AND "latitude" BETWEEN $2 AND $3
+           AND "longitude" BETWEEN $4 AND $5 AND ("verification" != 0 OR "verifiedPlaceId" IS NOT NULL)`,
+        [live, box.minLat, box.maxLat, box.minLng, box.maxLng],
+        client,
+      ),
+  };
+}
+
+const USER_WRITE = `"deviceId", "userId", "description", "metadata", "deviceType", "foreground", "stopped", "latitude",
+  "longitude", "accuracy", "country", "state", "postalCode", "dma", "place", "placeEnteredAt", "updatedAt"`;
+
+function userValues(u: TrackingPlan["user"]["write"]) {
+  return [
+    u.deviceId,
+    u.userId,
+    u.description,
+    jsonb(u.metadata),
+    u.deviceType,
+    u.foreground,
+    u.stopped,
+    u.latitude,
+    u.longitude,
+    u.accuracy,
+    jsonb(u.country),
+    jsonb(u.state),
+    jsonb(u.postalCode),
+    jsonb(u.dma),
+    jsonb(u.place),
+    u.placeEnteredAt,
+    u.updatedAt,
+  ];
+}
+
+const USER_PARAMS = `$1, $2, $3, $4::jsonb, $5, $6, $7, $8, $9, $10, $11::jsonb, $12::jsonb, $13::jsonb, $14::jsonb, $15::jsonb, $16, $17`;
+
+async function write(client: Queryable, plan: TrackingPlan): Promise<Written> {
+  const { user, location } = plan;
+  let userSeq = user.seq;
+  if (userSeq === null) {
+    const created = await row<{ seq: number }>(
+      `INSERT INTO "User" (${USER_WRITE}, "id", "live", "createdAt") VALUES (${USER_PARAMS}, $18, $19, $20) RETURNING "seq"`,
+      [...userValues(user.write), user.id, user.live, user.createdAt],
+      client,
+    );
+    userSeq = created!.seq;
+  } else {
+    await rows(
+      `UPDATE "User" SET (${USER_WRITE}) = (${USER_PARAMS}) WHERE "seq" = $18`,
+      [...userValues(user.write), userSeq],
+      client,
+    );
+  }
+  await rows(
+    `INSERT INTO "UserLocation" ("userSeq", "latitude", "longitude", "accuracy", "recordedAt", "receivedAt")
+     VALUES ($1, $2, $3, $4, $5, $6)`,
+    [
+      userSeq,
+      location.latitude,
+      location.longitude,
+      location.accuracy,
+      location.recordedAt,
+      location.receivedAt,
+    ],
+    client,
+  );
+  if (plan.exited.length) {
+    await rows(
+      `DELETE FROM "UserGeofence" WHERE "userSeq" = $1 AND "geofenceSeq" = ANY($2::int[])`,
+      [userSeq, plan.exited],
+      client,
+    );
+  }
+  if (plan.entered.length) {
+    await rows(
+      `INSERT INTO "UserGeofence" ("userSeq", "geofenceSeq", "enteredAt", "dwelled")
+       SELECT $1, s, t, false FROM unnest($2::int[], $3::timestamptz[]) AS m(s, t)`,
+      [userSeq, plan.entered.map((m) => m.geofenceSeq), plan.entered.map((m) => m.enteredAt)],
+      client,
+    );
+  }
+  if (plan.dwelled.length) {
+    await rows(
+      `UPDATE "UserGeofence" SET "dwelled" = true WHERE "userSeq" = $1 AND "geofenceSeq" = ANY($2::int[])`,
+      [userSeq, plan.dwelled],
+      client,
+    );
+  }
+  let eventSeqs: number[] = [];
+  if (plan.events.length) {
+    // All of the update's events in one statement: a dense move makes dozens.
+    const e = plan.events;
+    const inserted = await rows<{ id: string; seq: number }>(
+      `INSERT INTO "Event" ("id", "live", "type", "userSeq", "user", "geofenceId", "geofence", "subject", "region",
+         "place", "placeId", "alternatePlaces", "latitude", "longitude", "accuracy", "confidence", "probability", "band",
+         "verification", "duration", "createdAt", "actualCreatedAt")
+       SELECT id, live, type, $1, "user", "geofenceId", geofence, subject, region, place, "placeId", "alternatePlaces",
+         latitude, longitude, accuracy, confidence, probability, band, 0, duration, "createdAt", "actualCreatedAt"
+       FROM unnest($2::text[], $3::boolean[], $4::text[], $5::jsonb[], $6::text[], $7::jsonb[], $8::text[], $9::jsonb[],
+         $10::jsonb[], $11::text[], $12::jsonb[], $13::float8[], $14::float8[], $15::float8[], $16::int[], $17::float8[],
+         $18::text[], $19::float8[], $20::timestamptz[], $21::timestamptz[])
+         AS e(id, live, type, "user", "geofenceId", geofence, subject, region, place, "placeId", "alternatePlaces",
+           latitude, longitude, accuracy, confidence, probability, band, duration, "createdAt", "actualCreatedAt")
+       RETURNING "id", "seq"`,
+      [
+        userSeq,
+        e.map((x) => x.id),
+        e.map((x) => x.live),
+        e.map((x) => x.type),
+        e.map((x) => jsonb(x.user)),
+        e.map((x) => x.geofenceId),
+        e.map((x) => jsonb(x.geofence)),
+        e.map((x) => x.subject),
+        e.map((x) => jsonb(x.region)),
+        e.map((x) => jsonb(x.place)),
+        e.map((x) => x.placeId),
+        e.map((x) => jsonb(x.alternatePlaces)),
+        e.map((x) => x.latitude),
+        e.map((x) => x.longitude),
+        e.map((x) => x.accuracy),
+        e.map((x) => x.confidence),
+        e.map((x) => x.probability),
+        e.map((x) => x.band),
+        e.map((x) => x.duration),
+        e.map((x) => x.createdAt),
+        e.map((x) => x.actualCreatedAt),
+      ],
+      client,
+    );
+    const seqOf = new Map(inserted.map((r) => [r.id, r.seq]));
+    eventSeqs = e.map((x) => seqOf.get(x.id)!);
+  }
+  return { userSeq, eventSeqs };
+}
+
+/** How often an update is decided again after another took its updatedAt meanwhile. */
+const RETRIES = 5;
+
+const tookUpdatedAt = (e: unknown) =>
+  (e as { code?: string; constraint?: string }).code === "23505" &&
+  (e as { constraint?: string }).constraint === "User_live_updatedAt_key";
+
+export const postgresTracking: TrackingStore = {
+  async apply(device, decide) {
+    const world = device.live ? "live" : "test";
+    const identities = [`device:${world}:${device.deviceId}`];
+    if (device.userId !== null) identities.push(`user:${world}:${device.userId}`);
+    identities.sort();
+    for (let attempt = 1; ; attempt++) {
+      try {
+        return await inTransaction(async (client) => {
+          for (const identity of identities) {
+            await rows(`SELECT pg_advisory_xact_lock(hashtextextended($1, 0))`, [identity], client);
+          }
+          const decision = await decide(reader(client));
+          const written = decision.plan ? await write(client, decision.plan) : null;
+          return decision.answer(written);
+        });
+      } catch (e) {
+        // Another update took the same updatedAt after all (the instant locks should prevent it):
+        // decide again; it is committed now, so the decision picks the next free instant.
+        if (!tookUpdatedAt(e) || attempt >= RETRIES) throw e;
+      }
+    }
+  },
+  arriving: (read) => read(),
+};
