@@ -2,7 +2,7 @@ import { mkdirSync, writeFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { parseArgs } from "node:util";
-import { startFreshServer } from "../scripts/fresh-server";
+import { type RunningServer, serve, startFreshServer } from "../scripts/fresh-server";
 import { AREA, DENSE_AREA } from "./geofence-data";
 import { geofenceSuite } from "./geofences";
 import { type Measurement, type Scenario, measure, table } from "./load";
@@ -15,14 +15,17 @@ import { routingSuite } from "./routing";
 import { transitSuite } from "./transit";
 
 const USAGE = `npm run bench [-- SUITE...] [--geofences 10000] [--users 100000] [--duration 5] [--connections 16]
-                 [--rounds 3] [--profile DIR] [--dense]
+                 [--rounds 3] [--profile DIR] [--dense] [--processes 1]
 
 Suites: geofences, tracking, geodata, geocoding, routing, transit, startup (default: geofences and tracking). Each starts the production server on a fresh
 database, measures the no-op route (GET /healthz) as the baseline in the same run, then its
 endpoints at --connections (throughput) and at 1 connection (latency). Tracking alternates the
 no-op route, an invalid POST and tracking for --rounds rounds and compares within each. --dense packs the
 geofences and users into 79 km² (about 30 geofences overlap at a point) instead of a metro area. --profile writes a CPU
-profile of the server (node --cpu-prof) into DIR when it stops; open it in Chrome DevTools.`;
+profile of the server (node --cpu-prof) into DIR when it stops; open it in Chrome DevTools.
+--processes N starts N app processes on the one database and splits the connections among them
+(what a balancer does); figures are their sums, latencies the worst of them. The database is
+SQLite, or PostgreSQL when TEST_POSTGRES_URL names a server (a fresh database is made on it).`;
 
 const { values, positionals } = parseArgs({
   allowPositionals: true,
@@ -34,6 +37,7 @@ const { values, positionals } = parseArgs({
     rounds: { type: "string", default: "3" },
     profile: { type: "string" },
     dense: { type: "boolean", default: false },
+    processes: { type: "string", default: "1" },
     help: { type: "boolean", short: "h" },
   },
 });
@@ -52,13 +56,17 @@ async function runSuite(name: string): Promise<void> {
   const server = await startFreshServer(
     values.profile ? { nodeArgs: ["--cpu-prof", "--cpu-prof-dir", path.resolve(values.profile)] } : {},
   );
+  const others: RunningServer[] = [];
+  for (let i = 1; i < Number(values.processes); i++) {
+    others.push(await serve(server.databaseUrl, { env: { GEODATA_DIR: server.geodataDir } }));
+  }
   const rows: Measurement[] = [];
   const notes: string[] = [];
   const duration = Number(values.duration);
   const connections = Number(values.connections);
   const run = async (s: Scenario) => {
     process.stdout.write(`  ${s.name} (${s.connections} conn)… `);
-    const m = await measure(s, server.pid);
+    const m = await measureAcross([server, ...others], s);
     const cpu = m.cpuMs === undefined ? "" : `, server CPU ${m.cpuMs} ms/req`;
     console.log(
       `${m.rps} req/s, p50 ${m.p50} ms, p99 ${m.p99} ms${cpu}${m.errors ? `, ${m.errors} errors` : ""}`,
@@ -80,7 +88,10 @@ async function runSuite(name: string): Promise<void> {
     },
   };
   try {
-    console.log(`\n${name}: ${os.cpus().length} cores, ${server.url}`);
+    const engine = process.env.TEST_POSTGRES_URL ? "PostgreSQL" : "SQLite";
+    console.log(
+      `\n${name}: ${os.cpus().length} cores, ${engine}, ${1 + others.length} app process(es), ${server.url}`,
+    );
     await measure({ name: "warm-up", url: `${server.url}/healthz`, connections, duration: 2 });
     const noop = await run({
       name: "no-op GET /healthz",
@@ -116,11 +127,46 @@ async function runSuite(name: string): Promise<void> {
     const dir = path.join(import.meta.dirname, "results");
     mkdirSync(dir, { recursive: true });
     const file = path.join(dir, `${name}-${new Date().toISOString().replace(/[:.]/g, "-")}.json`);
-    writeFileSync(file, JSON.stringify({ suite: name, ...values, rows, notes }, null, 2));
+    writeFileSync(file, JSON.stringify({ suite: name, engine, ...values, rows, notes }, null, 2));
     console.log(`Results saved to ${path.relative(process.cwd(), file)}`);
   } finally {
+    for (const other of others) await other.stop();
     await server.stop();
   }
+}
+
+/**
+ * A scenario on several app processes at once: the connections split among them, as a balancer
+ * would; throughput and CPU summed, latency percentiles the worst process's.
+ */
+async function measureAcross(servers: RunningServer[], s: Scenario): Promise<Measurement> {
+  const [first] = servers;
+  const shares = servers
+    .map((sv, i) => ({
+      sv,
+      connections: Math.floor(s.connections / servers.length) + (i < s.connections % servers.length ? 1 : 0),
+    }))
+    .filter((x) => x.connections > 0);
+  const parts = await Promise.all(
+    shares.map(({ sv, connections }) =>
+      measure({ ...s, url: s.url.replace(first!.url, sv.url), connections }, sv.pid),
+    ),
+  );
+  if (parts.length === 1) return parts[0]!;
+  const requests = parts.reduce((n, p) => n + p.requests, 0);
+  const cpu = parts.every((p) => p.cpuMs !== undefined)
+    ? parts.reduce((t, p) => t + p.cpuMs! * p.requests, 0) / Math.max(1, requests)
+    : undefined;
+  return {
+    name: s.name,
+    connections: s.connections,
+    requests,
+    rps: parts.reduce((n, p) => n + p.rps, 0),
+    p50: Math.max(...parts.map((p) => p.p50)),
+    p99: Math.max(...parts.map((p) => p.p99)),
+    errors: parts.reduce((n, p) => n + p.errors, 0),
+    ...(cpu !== undefined ? { cpuMs: Math.round(cpu * 100) / 100 } : {}),
+  };
 }
 
 for (const name of suites) await (name === "startup" ? startupSuite() : runSuite(name));

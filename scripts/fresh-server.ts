@@ -98,10 +98,6 @@ export async function startFreshServer(opts: ServeOptions = {}): Promise<FreshSe
     await createAccount({ email, role, password: FRESH_PASSWORD });
   }
   await prisma.$disconnect();
-  if (postgres) {
-    const { pool } = await import("../server/db/postgresql/pool");
-    await pool().end();
-  }
 
   const server = await serve(databaseUrl, { ...opts, env: { GEODATA_DIR: geodataDir, ...opts.env } });
   return {

@@ -122,6 +122,22 @@ async function migratePostgres(): Promise<void> {
   );
 }
 
+/**
+ * Runs first-run setup (`fn`) so that app processes starting together on one PostgreSQL do it
+ * once: the others wait, then find the keys and account made and make none.
+ */
+export async function asOneProcess<T>(fn: () => Promise<T>): Promise<T> {
+  if (databaseEngine() !== "postgresql") return fn();
+  const client = new pg.Client({ connectionString: process.env.DATABASE_URL });
+  await client.connect();
+  try {
+    await client.query(`SELECT pg_advisory_lock(hashtext('location-platform first run'))`);
+    return await fn();
+  } finally {
+    await client.end();
+  }
+}
+
 if (import.meta.filename === process.argv[1]) {
   migrate().catch((e: unknown) => {
     console.error((e as Error).message);

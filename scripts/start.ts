@@ -6,7 +6,7 @@ import { prisma } from "../server/db/client";
 import { ensureFirstAdmin } from "../server/auth/accounts";
 import { ensureInitialKeys } from "../server/setup/first-run";
 import { buildIfStale, nextEnv, root, serveScript } from "./build";
-import { migrate } from "./migrate";
+import { asOneProcess, migrate } from "./migrate";
 
 /**
  * `npm start`: migrate the database, do first-run setup, build the app when its sources changed,
@@ -70,8 +70,10 @@ async function main(): Promise<void> {
     );
   }
   await migrate();
-  const keys = await ensureInitialKeys();
-  const admin = await ensureFirstAdmin();
+  const { keys, admin } = await asOneProcess(async () => ({
+    keys: await ensureInitialKeys(),
+    admin: await ensureFirstAdmin(),
+  }));
   await prisma.$disconnect();
   if (!dev) buildIfStale();
   const url = `http://${HOST === "0.0.0.0" ? "localhost" : HOST}:${PORT}`;

@@ -163,6 +163,13 @@ export interface UserStore {
   deleteEverything(seq: number): Promise<void>;
 }
 
+/** What the confidence model groups events by (server/events/subject.ts). */
+export interface EventClass {
+  subject: string;
+  type: string;
+  band: string;
+}
+
 /** Accepted and rejected verdicts on the events of one class (server/events/subject.ts). */
 export interface VerdictCounts {
   accepted: number;
@@ -208,7 +215,8 @@ export interface TrackingReader {
   /** Geofences whose box meets `box`, and those with the given seqs (where the user is now). */
   geofencesNear(live: boolean, box: BBox, seqs: readonly number[]): Promise<TrackedGeofence[]>;
   geofencesBySeqs(seqs: readonly number[]): Promise<TrackedGeofence[]>;
-  verificationCounts(live: boolean, subject: string, type: string, band: string): Promise<VerdictCounts>;
+  /** Verdicts on the events of each class (subject, type and band), in the order asked. */
+  verificationCounts(live: boolean, classes: readonly EventClass[]): Promise<VerdictCounts[]>;
   /** Verdicts on place events of one world located in `box`. */
   placeVerdictsInBox(live: boolean, box: BBox): Promise<PlaceVerdict[]>;
 }

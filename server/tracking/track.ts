@@ -3,7 +3,6 @@ import type { StoredEvent as Event, StoredUser as User } from "../storage";
 import { monotonicNow, newId } from "../db/ids";
 import {
   type Decision,
-  type EventWrite,
   type StoredUser,
   type TrackedGeofence,
   type TrackingPlan,
@@ -247,19 +246,14 @@ async function decide(
   const inside: GeofenceFields[] = [];
   /**
    * An event about this update. `about` says what it concerns and `probability` how likely it
-   * is from geometry (or place detection) alone; its confidence is the estimated precision of
-   * its class, with the verdicts on the class's earlier events (docs/confidence.md).
+   * is from geometry (or place detection) alone.
    */
-  const record = async (
+  const record = (
     type: string,
     about: Pick<Event, "geofenceId" | "geofence" | "probability" | "band" | "duration"> &
       Partial<Pick<Event, "region" | "place" | "placeId" | "alternatePlaces">>,
   ) => {
-    const subject = eventSubject({ ...about, region: regionOf(about.region) });
-    const { accepted, rejected } = subject
-      ? await read.verificationCounts(live, subject, type, about.band)
-      : { accepted: 0, rejected: 0 };
-    const event: EventWrite = {
+    plan.events.push({
       id: newId(),
       live,
       type,
@@ -274,10 +268,10 @@ async function decide(
       createdAt: monotonicNow(),
       actualCreatedAt: at,
       ...about,
-      subject,
-      confidence: gradeOf(type)(estimatedPrecision(about.probability, accepted, rejected)),
-    };
-    plan.events.push(event);
+      subject: eventSubject({ ...about, region: regionOf(about.region) }),
+      // Set below, from the verdicts on the event's class, read for all events at once.
+      confidence: 0,
+    });
   };
   const emit = (type: string, g: TrackedGeofence, p: number, duration: number | null) =>
     record(type, {
@@ -299,7 +293,7 @@ async function decide(
     if (!member) {
       if (p >= ENTER_AT) {
         plan.entered.push({ geofenceSeq: g.seq, enteredAt: at });
-        await emit("user.entered_geofence", g, p, null);
+        emit("user.entered_geofence", g, p, null);
         inside.push(g);
       }
       continue;
@@ -308,20 +302,20 @@ async function decide(
     if (p <= EXIT_AT) {
       plan.exited.push(g.seq);
       const minutes = Math.max(0, (at.getTime() - enteredAt.getTime()) / 60_000);
-      await emit("user.exited_geofence", g, 1 - p, Math.round(minutes * 100) / 100);
+      emit("user.exited_geofence", g, 1 - p, Math.round(minutes * 100) / 100);
       continue;
     }
     inside.push(g);
     const dwell = (g.dwellThreshold ?? DEFAULT_DWELL_MINUTES) * 60_000;
     if (!member.dwelled && at.getTime() - enteredAt.getTime() >= dwell) {
       plan.dwelled.push(g.seq);
-      await emit("user.dwelled_in_geofence", g, p, null);
+      emit("user.dwelled_in_geofence", g, p, null);
     }
   }
   // Place changes: the exit before the entry.
   const { exit, enter } = placeChange;
   if (exit) {
-    await record("user.exited_place", {
+    record("user.exited_place", {
       geofenceId: null,
       geofence: null,
       place: exit.place as Event["place"],
@@ -332,7 +326,7 @@ async function decide(
     });
   }
   if (enter) {
-    await record("user.entered_place", {
+    record("user.entered_place", {
       geofenceId: null,
       geofence: null,
       place: serializePlace(enter.place) as Event["place"],
@@ -359,14 +353,28 @@ async function decide(
   const eventName = { country: "country", state: "state", postalCode: "postal_code", dma: "dma" } as const;
   for (const kind of [...REGION_TYPES].reverse()) {
     const old = regionOf(prev?.[kind]);
-    if (old && !sameRegion(old, regions[kind]))
-      await regionEvent(`user.exited_region_${eventName[kind]}`, old);
+    if (old && !sameRegion(old, regions[kind])) regionEvent(`user.exited_region_${eventName[kind]}`, old);
   }
   for (const kind of REGION_TYPES) {
     const current = regions[kind];
     if (current && !sameRegion(current, regionOf(prev?.[kind]))) {
-      await regionEvent(`user.entered_region_${eventName[kind]}`, current);
+      regionEvent(`user.entered_region_${eventName[kind]}`, current);
     }
+  }
+
+  // Each event's confidence is the estimated precision of its class (subject, type and band),
+  // given the verdicts on the class's earlier events (docs/confidence.md).
+  const classified = plan.events.filter((e) => e.subject !== null);
+  const counts = await read.verificationCounts(
+    live,
+    classified.map((e) => ({ subject: e.subject!, type: e.type, band: e.band })),
+  );
+  classified.forEach((e, i) => {
+    const { accepted, rejected } = counts[i]!;
+    e.confidence = gradeOf(e.type)(estimatedPrecision(e.probability, accepted, rejected));
+  });
+  for (const e of plan.events) {
+    if (e.subject === null) e.confidence = gradeOf(e.type)(estimatedPrecision(e.probability, 0, 0));
   }
 
   return {

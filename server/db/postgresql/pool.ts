@@ -13,9 +13,14 @@ const shared = globalThis as unknown as { pgPool?: pg.Pool };
 pg.types.setTypeParser(pg.types.builtins.INT8, (v) => Number(v));
 
 export function pool(): pg.Pool {
-  shared.pgPool ??= new pg.Pool({
-    connectionString: process.env.DATABASE_URL,
-    max: Number(process.env.PG_POOL_SIZE) || 10,
-  });
+  if (!shared.pgPool) {
+    shared.pgPool = new pg.Pool({
+      connectionString: process.env.DATABASE_URL,
+      max: Number(process.env.PG_POOL_SIZE) || 10,
+    });
+    // An idle connection the server closed (a restart, a failover) is replaced on next use; it
+    // must not end the process.
+    shared.pgPool.on("error", (e) => console.error(`PostgreSQL: an idle connection was lost (${e.message})`));
+  }
   return shared.pgPool;
 }

@@ -53,7 +53,8 @@ const reader: TrackingReader = {
   memberships: async (userSeq) => membershipsOf(userSeq),
   geofencesNear: async (live, box, seqs) => geofencesForUpdate(live, box, seqs),
   geofencesBySeqs: async (seqs) => geofencesBySeqs(seqs),
-  verificationCounts: async (live, subject, type, band) => verificationCounts(live, subject, type, band),
+  verificationCounts: async (live, classes) =>
+    classes.map((c) => verificationCounts(live, c.subject, c.type, c.band)),
   placeVerdictsInBox: async (live, box) => placeVerdictsInBox(live, box),
 };
 
