@@ -1,4 +1,5 @@
 import { geofenceBody, randomPoint, rng } from "./geofence-data";
+import { settle } from "./geofences";
 import type { Bench } from "./suite";
 
 /**
@@ -42,6 +43,8 @@ export async function trackingSuite(b: Bench, geofences: number, users: number):
   console.log(
     `  seeded ${users} users in ${seeded.toFixed(1)} s (${Math.round(users / seeded)} updates/s in-process)`,
   );
+
+  await settle(server.databaseUrl);
 
   // Each update moves a random device up to ~200 m from where it was.
   const pick = rng(9);

@@ -37,8 +37,10 @@ export async function searchGeofences(
 ): Promise<{ geofence: GeofenceRecord; distance: number }[]> {
   const { latitude: lat, longitude: lng } = q.near;
   let top: Hit[];
+  // Exact distances already computed at a shorter reach: a wider reach does not read those rings again.
+  const known = new Map<number, number>();
   for (let reach = Math.min(q.radius, FIRST_REACH); ; reach = Math.min(q.radius, reach * 2)) {
-    const hits = await nearestWithin(key.live, q, lng, lat, reach);
+    const hits = await nearestWithin(key.live, q, lng, lat, reach, known);
     top = hits.slice(0, q.limit);
     if (reach >= q.radius) break;
     if (top.length === q.limit && top[q.limit - 1]!.distance <= reach * SURE) break;
@@ -72,6 +74,7 @@ async function nearestWithin(
   lng: number,
   lat: number,
   reach: number,
+  known: Map<number, number>,
 ): Promise<Hit[]> {
   const bounds = await storage().geofences.boundsInBox(live, bboxAround(lng, lat, reach), q.tags);
   const candidates: Candidate[] = bounds.map((c) => {
@@ -86,9 +89,14 @@ async function nearestWithin(
     const batch: Candidate[] = [];
     for (; i < candidates.length && batch.length < BATCH && candidates[i]!.low <= cutoff(); i++)
       batch.push(candidates[i]!);
-    const rings = await storage().geofences.rings(batch.filter((c) => !c.exact).map((c) => c.seq));
+    const rings = await storage().geofences.rings(
+      batch.filter((c) => !c.exact && !known.has(c.seq)).map((c) => c.seq),
+    );
     for (const c of batch) {
-      const distance = c.exact ? c.low : distanceToShape(lng, lat, { ...c, ring: rings.get(c.seq) ?? [] });
+      const distance = c.exact
+        ? c.low
+        : (known.get(c.seq) ?? distanceToShape(lng, lat, { ...c, ring: rings.get(c.seq) ?? [] }));
+      known.set(c.seq, distance);
       if (distance <= q.radius) hits.push({ seq: c.seq, id: c.id, distance: Math.round(distance * 10) / 10 });
     }
     hits.sort(byDistance);

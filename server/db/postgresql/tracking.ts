@@ -115,12 +115,15 @@ function reader(client: Queryable): TrackingReader {
       if (!classes.length) return [];
       // Every class of the update's events in one statement: a dense move makes dozens.
       const found = await rows<VerdictCounts & { i: number }>(
-        `SELECT c.i::int AS i, COUNT(e."seq") FILTER (WHERE e."verification" = 1)::int AS accepted,
-                COUNT(e."seq") FILTER (WHERE e."verification" = -1)::int AS rejected
+        // LATERAL: one index lookup per class (Event_verdicts_idx holds verified events only).
+        `SELECT c.i::int AS i, v.accepted, v.rejected
          FROM unnest($2::text[], $3::text[], $4::text[]) WITH ORDINALITY AS c(subject, type, band, i)
-         LEFT JOIN "Event" e ON e."live" = $1 AND e."subject" = c.subject AND e."type" = c.type
-           AND e."band" = c.band AND e."verification" != 0
-         GROUP BY c.i ORDER BY c.i`,
+         CROSS JOIN LATERAL (
+           SELECT COUNT(*) FILTER (WHERE e."verification" = 1)::int AS accepted,
+                  COUNT(*) FILTER (WHERE e."verification" = -1)::int AS rejected
+           FROM "Event" e WHERE e."live" = $1 AND e."subject" = c.subject AND e."type" = c.type
+             AND e."band" = c.band AND e."verification" != 0) v
+         ORDER BY c.i`,
         [live, classes.map((c) => c.subject), classes.map((c) => c.type), classes.map((c) => c.band)],
         client,
       );

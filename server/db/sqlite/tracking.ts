@@ -251,7 +251,7 @@ export function insertEvent(userSeq: number, e: EventWrite): number {
  */
 export function placeVerdictsInBox(live: boolean, box: BBox): PlaceVerdict[] {
   return prepared(
-    `SELECT "placeId", "verifiedPlaceId", "verification" FROM "Event" INDEXED BY "Event_type_live_latitude_idx"
+    `SELECT "placeId", "verifiedPlaceId", "verification" FROM "Event" INDEXED BY "Event_place_verdicts_idx"
      WHERE "type" = 'user.entered_place' AND "live" = ? AND "latitude" BETWEEN ? AND ?
        AND "longitude" BETWEEN ? AND ? AND ("verification" != 0 OR "verifiedPlaceId" IS NOT NULL)`,
   ).all(live ? 1 : 0, box.minLat, box.maxLat, box.minLng, box.maxLng) as PlaceVerdict[];
