@@ -6,6 +6,7 @@ import type {
   SettingStore,
   SignInFailureStore,
   StoredKey,
+  UserStore,
 } from "../storage/port";
 import { type ApiKey, prisma } from "./client";
 import { isUniqueViolation } from "./errors";
@@ -143,5 +144,15 @@ export function prismaStores(lock: WriteLock) {
     },
   };
 
-  return { keys, settings, accounts, sessions, signInFailures };
+  const users: Pick<UserStore, "locations"> = {
+    locations: (userSeq, limit) =>
+      prisma.userLocation.findMany({
+        where: { userSeq },
+        orderBy: [{ recordedAt: "desc" }, { seq: "desc" }],
+        take: limit,
+        select: { latitude: true, longitude: true, accuracy: true, recordedAt: true },
+      }),
+  };
+
+  return { keys, settings, accounts, sessions, signInFailures, users };
 }

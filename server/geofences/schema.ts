@@ -1,5 +1,5 @@
 import { z } from "zod";
-import type { Geofence } from "../db/client";
+import type { StoredGeofence as Geofence } from "../storage/port";
 import type { Position } from "../geo/distance";
 import {
   booleanish,

@@ -9,7 +9,7 @@
  * here one by one; the lint rule in eslint.config.mjs keeps new code off them meanwhile.
  */
 
-import type { Event, User } from "../db/client";
+import type { Event, Geofence, User } from "../db/client";
 import type { BBox, Position } from "../geo/distance";
 import type { GeofenceFields, GeofenceRecord } from "../geofences/schema";
 
@@ -19,6 +19,7 @@ import type { GeofenceFields, GeofenceRecord } from "../geofences/schema";
  */
 export type StoredUser = User;
 export type StoredEvent = Event;
+export type StoredGeofence = Geofence;
 
 export type KeyKind = "secret" | "publishable";
 
@@ -159,6 +160,11 @@ export interface UserStore {
   ): Promise<number[]>;
   /** Users of one world whose last location lies in `box`. */
   inBox(live: boolean, box: BBox): Promise<{ seq: number; latitude: number; longitude: number }[]>;
+  /** A user's most recent locations (by when the device was there), newest first. */
+  locations(
+    userSeq: number,
+    limit: number,
+  ): Promise<{ latitude: number; longitude: number; accuracy: number; recordedAt: Date }[]>;
   /** A user and everything about them (locations, memberships, events and their verifications), in one change. */
   deleteEverything(seq: number): Promise<void>;
 }

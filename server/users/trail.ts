@@ -1,5 +1,5 @@
 import type { AuthKey } from "../auth/keys";
-import { prisma } from "../db/client";
+import { storage } from "../storage";
 import { findUser } from "./read";
 
 /** How many recent locations a trail holds. */
@@ -16,11 +16,7 @@ export interface TrailPoint {
 /** A user's most recent locations (by when the device was there), newest first. */
 export async function userTrail(key: AuthKey, ref: string, limit: number): Promise<TrailPoint[]> {
   const user = await findUser(key, ref);
-  const rows = await prisma.userLocation.findMany({
-    where: { userSeq: user.seq },
-    orderBy: [{ recordedAt: "desc" }, { seq: "desc" }],
-    take: limit,
-  });
+  const rows = await storage().users.locations(user.seq, limit);
   return rows.map((r) => ({
     coordinates: [r.longitude, r.latitude],
     accuracy: r.accuracy,

@@ -109,6 +109,7 @@ const geofences: GeofenceStore = {
 };
 
 const users: UserStore = {
+  ...shared.users,
   async seqsInGeofence(geofenceSeq, q) {
     const found = await rows<{ seq: number }>(
       `SELECT u."seq" FROM "UserGeofence" m JOIN "User" u ON u."seq" = m."userSeq"

@@ -96,6 +96,7 @@ const geofences: GeofenceStore = {
 };
 
 const users: UserStore = {
+  ...shared.users,
   seqsInGeofence: async (geofenceSeq, q) => userSeqsInGeofence(geofenceSeq, q),
   inBox: async (live, box) => userSeqsInBox(live, box),
   deleteEverything: (seq) => withWriteLock(() => transaction(() => deleteUserEverything(seq))),
