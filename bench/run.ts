@@ -41,6 +41,8 @@ const { values, positionals } = parseArgs({
     help: { type: "boolean", short: "h" },
   },
 });
+// The benchmarks' fresh server is on PostgreSQL when TEST_POSTGRES_URL names one.
+if (process.env.TEST_POSTGRES_URL) process.env.TEST_ENGINE = "postgresql";
 const suites = positionals.length ? positionals : ["geofences", "tracking"];
 if (
   values.help ||

@@ -35,7 +35,7 @@ export interface FreshServer extends RunningServer {
 
 /**
  * A new, empty PostgreSQL database beside the one `adminUrl` names (whose role may create
- * databases), and how to drop it: TEST_POSTGRES_URL runs the tests against PostgreSQL.
+ * databases), and how to drop it.
  */
 async function createPostgresDatabase(adminUrl: string): Promise<{ url: string; drop(): Promise<void> }> {
   const { default: pg } = await import("pg");
@@ -76,9 +76,13 @@ export interface ServeOptions {
 export async function startFreshServer(opts: ServeOptions = {}): Promise<FreshServer> {
   const dir = mkdtempSync(path.join(tmpdir(), "location-"));
   const geodataDir = path.join(dir, "geodata");
-  const postgres = process.env.TEST_POSTGRES_URL
-    ? await createPostgresDatabase(process.env.TEST_POSTGRES_URL)
-    : undefined;
+  // TEST_ENGINE=postgresql (set by scripts/test-postgres.ts and the benchmarks) makes the
+  // database on the server TEST_POSTGRES_URL names; otherwise a SQLite file.
+  const postgresUrl = process.env.TEST_ENGINE === "postgresql" ? process.env.TEST_POSTGRES_URL : undefined;
+  if (process.env.TEST_ENGINE === "postgresql" && !postgresUrl) {
+    throw new Error("TEST_ENGINE=postgresql needs TEST_POSTGRES_URL=postgres://USER:PASSWORD@HOST/postgres");
+  }
+  const postgres = postgresUrl ? await createPostgresDatabase(postgresUrl) : undefined;
   const databaseUrl = postgres?.url ?? `file:${path.join(dir, "location.db")}`;
   process.env.DATABASE_URL = databaseUrl;
   const { buildIfStale } = await import("./build");

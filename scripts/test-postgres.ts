@@ -22,7 +22,7 @@ const result = spawnSync(
   {
     cwd: root,
     stdio: "inherit",
-    env: process.env,
+    env: { ...process.env, TEST_ENGINE: "postgresql" },
   },
 );
 process.exit(result.status ?? 1);
