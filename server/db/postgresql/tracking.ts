@@ -167,103 +167,92 @@ function userValues(u: TrackingPlan["user"]["write"]) {
 
 const USER_PARAMS = `$1, $2, $3, $4::jsonb, $5, $6, $7, $8, $9, $10, $11::jsonb, $12::jsonb, $13::jsonb, $14::jsonb, $15::jsonb, $16, $17`;
 
+/**
+ * The plan's writes in one statement, one round trip: the user row (inserted or updated), its
+ * history row, the memberships exited, entered and dwelled, and the events (a dense move makes
+ * dozens), each part a data-modifying CTE fed by arrays that are empty when there is nothing to
+ * write. The parts touch different rows, so none needs to see another's effect.
+ */
+function writeStatement(insert: boolean) {
+  const userPart = insert
+    ? `INSERT INTO "User" (${USER_WRITE}, "id", "live", "createdAt") VALUES (${USER_PARAMS}, $18, $19, $20) RETURNING "seq"`
+    : `UPDATE "User" SET (${USER_WRITE}) = (${USER_PARAMS}) WHERE "seq" = $18 RETURNING "seq"`;
+  const p = insert ? 21 : 19;
+  const n = (k: number) => `$${p + k}`;
+  return `WITH u AS (${userPart}),
+  l AS (INSERT INTO "UserLocation" ("userSeq", "latitude", "longitude", "accuracy", "recordedAt", "receivedAt")
+        SELECT "seq", ${n(0)}::float8, ${n(1)}::float8, ${n(2)}::float8, ${n(3)}::timestamptz, ${n(4)}::timestamptz FROM u),
+  x AS (DELETE FROM "UserGeofence" WHERE "userSeq" = (SELECT "seq" FROM u) AND "geofenceSeq" = ANY(${n(5)}::int[])),
+  m AS (INSERT INTO "UserGeofence" ("userSeq", "geofenceSeq", "enteredAt", "dwelled")
+        SELECT (SELECT "seq" FROM u), s, t, false FROM unnest(${n(6)}::int[], ${n(7)}::timestamptz[]) AS m(s, t)),
+  d AS (UPDATE "UserGeofence" SET "dwelled" = true
+        WHERE "userSeq" = (SELECT "seq" FROM u) AND "geofenceSeq" = ANY(${n(8)}::int[])),
+  ev AS (INSERT INTO "Event" ("id", "live", "type", "userSeq", "user", "geofenceId", "geofence", "subject", "region",
+           "place", "placeId", "alternatePlaces", "latitude", "longitude", "accuracy", "confidence", "probability",
+           "band", "verification", "duration", "createdAt", "actualCreatedAt")
+         SELECT id, live, type, (SELECT "seq" FROM u), "user", "geofenceId", geofence, subject, region, place, "placeId",
+           "alternatePlaces", latitude, longitude, accuracy, confidence, probability, band, 0, duration, "createdAt",
+           "actualCreatedAt"
+         FROM unnest(${n(9)}::text[], ${n(10)}::boolean[], ${n(11)}::text[], ${n(12)}::jsonb[], ${n(13)}::text[],
+           ${n(14)}::jsonb[], ${n(15)}::text[], ${n(16)}::jsonb[], ${n(17)}::jsonb[], ${n(18)}::text[], ${n(19)}::jsonb[],
+           ${n(20)}::float8[], ${n(21)}::float8[], ${n(22)}::float8[], ${n(23)}::int[], ${n(24)}::float8[], ${n(25)}::text[],
+           ${n(26)}::float8[], ${n(27)}::timestamptz[], ${n(28)}::timestamptz[])
+           AS e(id, live, type, "user", "geofenceId", geofence, subject, region, place, "placeId", "alternatePlaces",
+             latitude, longitude, accuracy, confidence, probability, band, duration, "createdAt", "actualCreatedAt")
+         RETURNING "id", "seq")
+  SELECT (SELECT "seq" FROM u) AS "userSeq",
+         COALESCE((SELECT json_agg(json_build_array("id", "seq")) FROM ev), '[]'::json) AS events`;
+}
+
+const WRITE_INSERT = writeStatement(true);
+const WRITE_UPDATE = writeStatement(false);
+
 async function write(client: Queryable, plan: TrackingPlan): Promise<Written> {
   const { user, location } = plan;
-  let userSeq = user.seq;
-  if (userSeq === null) {
-    const created = await row<{ seq: number }>(
-      `INSERT INTO "User" (${USER_WRITE}, "id", "live", "createdAt") VALUES (${USER_PARAMS}, $18, $19, $20) RETURNING "seq"`,
-      [...userValues(user.write), user.id, user.live, user.createdAt],
-      client,
-    );
-    userSeq = created!.seq;
-  } else {
-    await rows(
-      `UPDATE "User" SET (${USER_WRITE}) = (${USER_PARAMS}) WHERE "seq" = $18`,
-      [...userValues(user.write), userSeq],
-      client,
-    );
-  }
-  await rows(
-    `INSERT INTO "UserLocation" ("userSeq", "latitude", "longitude", "accuracy", "recordedAt", "receivedAt")
-     VALUES ($1, $2, $3, $4, $5, $6)`,
+  const e = plan.events;
+  const head =
+    user.seq === null
+      ? [...userValues(user.write), user.id, user.live, user.createdAt]
+      : [...userValues(user.write), user.seq];
+  const result = await row<{ userSeq: number; events: [string, number][] }>(
+    user.seq === null ? WRITE_INSERT : WRITE_UPDATE,
     [
-      userSeq,
+      ...head,
       location.latitude,
       location.longitude,
       location.accuracy,
       location.recordedAt,
       location.receivedAt,
+      plan.exited,
+      plan.entered.map((m) => m.geofenceSeq),
+      plan.entered.map((m) => m.enteredAt),
+      plan.dwelled,
+      e.map((x) => x.id),
+      e.map((x) => x.live),
+      e.map((x) => x.type),
+      e.map((x) => jsonb(x.user)),
+      e.map((x) => x.geofenceId),
+      e.map((x) => jsonb(x.geofence)),
+      e.map((x) => x.subject),
+      e.map((x) => jsonb(x.region)),
+      e.map((x) => jsonb(x.place)),
+      e.map((x) => x.placeId),
+      e.map((x) => jsonb(x.alternatePlaces)),
+      e.map((x) => x.latitude),
+      e.map((x) => x.longitude),
+      e.map((x) => x.accuracy),
+      e.map((x) => x.confidence),
+      e.map((x) => x.probability),
+      e.map((x) => x.band),
+      e.map((x) => x.duration),
+      e.map((x) => x.createdAt),
+      e.map((x) => x.actualCreatedAt),
     ],
     client,
   );
-  if (plan.exited.length) {
-    await rows(
-      `DELETE FROM "UserGeofence" WHERE "userSeq" = $1 AND "geofenceSeq" = ANY($2::int[])`,
-      [userSeq, plan.exited],
-      client,
-    );
-  }
-  if (plan.entered.length) {
-    await rows(
-      `INSERT INTO "UserGeofence" ("userSeq", "geofenceSeq", "enteredAt", "dwelled")
-       SELECT $1, s, t, false FROM unnest($2::int[], $3::timestamptz[]) AS m(s, t)`,
-      [userSeq, plan.entered.map((m) => m.geofenceSeq), plan.entered.map((m) => m.enteredAt)],
-      client,
-    );
-  }
-  if (plan.dwelled.length) {
-    await rows(
-      `UPDATE "UserGeofence" SET "dwelled" = true WHERE "userSeq" = $1 AND "geofenceSeq" = ANY($2::int[])`,
-      [userSeq, plan.dwelled],
-      client,
-    );
-  }
-  let eventSeqs: number[] = [];
-  if (plan.events.length) {
-    // All of the update's events in one statement: a dense move makes dozens.
-    const e = plan.events;
-    const inserted = await rows<{ id: string; seq: number }>(
-      `INSERT INTO "Event" ("id", "live", "type", "userSeq", "user", "geofenceId", "geofence", "subject", "region",
-         "place", "placeId", "alternatePlaces", "latitude", "longitude", "accuracy", "confidence", "probability", "band",
-         "verification", "duration", "createdAt", "actualCreatedAt")
-       SELECT id, live, type, $1, "user", "geofenceId", geofence, subject, region, place, "placeId", "alternatePlaces",
-         latitude, longitude, accuracy, confidence, probability, band, 0, duration, "createdAt", "actualCreatedAt"
-       FROM unnest($2::text[], $3::boolean[], $4::text[], $5::jsonb[], $6::text[], $7::jsonb[], $8::text[], $9::jsonb[],
-         $10::jsonb[], $11::text[], $12::jsonb[], $13::float8[], $14::float8[], $15::float8[], $16::int[], $17::float8[],
-         $18::text[], $19::float8[], $20::timestamptz[], $21::timestamptz[])
-         AS e(id, live, type, "user", "geofenceId", geofence, subject, region, place, "placeId", "alternatePlaces",
-           latitude, longitude, accuracy, confidence, probability, band, duration, "createdAt", "actualCreatedAt")
-       RETURNING "id", "seq"`,
-      [
-        userSeq,
-        e.map((x) => x.id),
-        e.map((x) => x.live),
-        e.map((x) => x.type),
-        e.map((x) => jsonb(x.user)),
-        e.map((x) => x.geofenceId),
-        e.map((x) => jsonb(x.geofence)),
-        e.map((x) => x.subject),
-        e.map((x) => jsonb(x.region)),
-        e.map((x) => jsonb(x.place)),
-        e.map((x) => x.placeId),
-        e.map((x) => jsonb(x.alternatePlaces)),
-        e.map((x) => x.latitude),
-        e.map((x) => x.longitude),
-        e.map((x) => x.accuracy),
-        e.map((x) => x.confidence),
-        e.map((x) => x.probability),
-        e.map((x) => x.band),
-        e.map((x) => x.duration),
-        e.map((x) => x.createdAt),
-        e.map((x) => x.actualCreatedAt),
-      ],
-      client,
-    );
-    const seqOf = new Map(inserted.map((r) => [r.id, r.seq]));
-    eventSeqs = e.map((x) => seqOf.get(x.id)!);
-  }
-  return { userSeq, eventSeqs };
+  if (!result) throw new Error("the tracking write returned nothing");
+  const seqOf = new Map(result.events);
+  return { userSeq: result.userSeq, eventSeqs: e.map((x) => seqOf.get(x.id)!) };
 }
 
 /** How often an update is decided again after another took its updatedAt meanwhile. */
