@@ -84,16 +84,27 @@ function reader(client: Queryable): TrackingReader {
       // Updates of other devices asking for the same instant wait here for each other, so the
       // later one sees the earlier one's user once it is committed and takes the next instant.
       // Instants are only ever locked in increasing order: no two updates wait in a circle.
-      await rows(
-        `SELECT pg_advisory_xact_lock($1::bigint)`,
-        [lockKey(`updatedAt:${live ? "live" : "test"}:${at.getTime()}`).toString()],
+      // Usually nobody holds the instant: the lock and the check are then one round trip. (Should
+      // the holder commit between this statement's snapshot and its lock, the unique index on
+      // the instant refuses the write and the update is decided again: see RETRIES.)
+      const key = lockKey(`updatedAt:${live ? "live" : "test"}:${at.getTime()}`).toString();
+      const taken = (o: number) =>
+        `EXISTS (SELECT 1 FROM "User" WHERE "live" = $${o} AND "updatedAt" = $${o + 1} AND "seq" IS DISTINCT FROM $${o + 2})`;
+      const first = await row<{ got: boolean; taken: boolean }>(
+        `SELECT pg_try_advisory_xact_lock($1::bigint) AS got, ${taken(2)} AS taken`,
+        [key, live, at, exceptSeq],
         client,
       );
-      return !!(await row(
-        `SELECT 1 FROM "User" WHERE "live" = $1 AND "updatedAt" = $2 AND "seq" IS DISTINCT FROM $3 LIMIT 1`,
+      if (first!.got) return first!.taken;
+      // Held by another update: wait for it, then look again in a statement of its own (one
+      // whose snapshot is taken after the wait, so it sees the other update's commit).
+      await rows(`SELECT pg_advisory_xact_lock($1::bigint)`, [key], client);
+      const after = await row<{ taken: boolean }>(
+        `SELECT ${taken(1)} AS taken`,
         [live, at, exceptSeq],
         client,
-      ));
+      );
+      return after!.taken;
     },
     memberships: (userSeq) =>
       rows<Membership>(
