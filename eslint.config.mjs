@@ -65,11 +65,9 @@ const config = [
       "server/db/**",
       // the record types of the port are the model's generated types (plain data)
       "server/storage/port.ts",
-      "server/events/events.ts",
       "server/geofences/read.ts",
       "server/geofences/transfer.ts",
       "server/geofences/write.ts",
-      "server/users/read.ts",
     ],
     rules: {
       "@typescript-eslint/no-restricted-imports": [

@@ -1,5 +1,6 @@
 import type {
   AccountStore,
+  EventStore,
   KeyKind,
   KeyStore,
   SessionStore,
@@ -8,7 +9,9 @@ import type {
   StoredKey,
   UserStore,
 } from "../storage/port";
-import { type ApiKey, prisma } from "./client";
+import type { GeofenceFields } from "../geofences/schema";
+import { type ApiKey, Prisma, containsText, prisma } from "./client";
+import { dateWindow } from "./paging";
 import { isUniqueViolation } from "./errors";
 
 /**
@@ -144,7 +147,129 @@ export function prismaStores(lock: WriteLock) {
     },
   };
 
-  const users: Pick<UserStore, "locations"> = {
+  const events: Omit<EventStore, "verificationCounts"> = {
+    list: (f, take) =>
+      prisma.event.findMany({
+        where: {
+          live: f.live,
+          createdAt: dateWindow(f.createdBefore, f.createdAfter),
+          ...(f.verifications && { verification: { in: [...f.verifications] } }),
+          ...(f.types && { type: { in: [...f.types] } }),
+          ...(f.confidences && { confidence: { in: [...f.confidences] } }),
+          ...(f.userSeq !== undefined && { userSeq: f.userSeq }),
+          ...(f.geofenceId !== undefined && { geofenceId: f.geofenceId }),
+        },
+        orderBy: [{ createdAt: "desc" }, { id: "desc" }],
+        take,
+      }),
+    byId: (live, id) => prisma.event.findFirst({ where: { id, live } }),
+    verify: (seq, v) =>
+      lock(async () => {
+        const [updated] = await prisma.$transaction([
+          prisma.event.update({
+            where: { seq },
+            data: {
+              verification: v.verification,
+              verifiedAt: v.at,
+              ...(v.place && {
+                verifiedPlaceId: v.place.id,
+                verifiedPlace: v.place.wire as Prisma.InputJsonValue,
+              }),
+            },
+          }),
+          prisma.eventVerification.create({
+            data: {
+              eventSeq: seq,
+              verification: v.verification,
+              verifiedPlaceId: v.place?.id ?? null,
+              keyId: v.keyId,
+              createdAt: v.at,
+            },
+          }),
+        ]);
+        return updated;
+      }),
+    async delete(seq) {
+      await lock(() =>
+        prisma.$transaction([
+          prisma.eventVerification.deleteMany({ where: { eventSeq: seq } }),
+          prisma.event.deleteMany({ where: { seq } }),
+        ]),
+      );
+    },
+  };
+
+  const userWhere = (live: boolean, search?: string) => ({
+    live,
+    ...(search && {
+      OR: [
+        { userId: containsText(search) },
+        { deviceId: containsText(search) },
+        { description: containsText(search) },
+      ],
+    }),
+  });
+
+  const users: Pick<
+    UserStore,
+    "locations" | "seqById" | "list" | "matching" | "bySeqs" | "geofencesOf" | "table"
+  > = {
+    list: (f, take) => {
+      const b = f.bounds;
+      return prisma.user.findMany({
+        where: {
+          live: f.live,
+          updatedAt: dateWindow(f.updatedBefore, f.updatedAfter),
+          ...(b && {
+            latitude: { gte: b.south, lte: b.north },
+            // West above east: the view crosses the antimeridian.
+            longitude: b.west <= b.east ? { gte: b.west, lte: b.east } : undefined,
+            ...(b.west > b.east && { OR: [{ longitude: { gte: b.west } }, { longitude: { lte: b.east } }] }),
+          }),
+        },
+        orderBy: [{ updatedAt: "desc" }, { id: "desc" }],
+        take,
+      });
+    },
+    matching: (live, ref) =>
+      prisma.user.findMany({
+        where: { live, OR: [{ id: ref }, { userId: ref }, { deviceId: ref }] },
+        orderBy: [{ updatedAt: "desc" }, { id: "desc" }],
+      }),
+    bySeqs: (seqs) => prisma.user.findMany({ where: { seq: { in: [...seqs] } } }),
+    async geofencesOf(userSeqs) {
+      if (!userSeqs.length) return [];
+      const memberships = await prisma.userGeofence.findMany({ where: { userSeq: { in: [...userSeqs] } } });
+      const geofences = memberships.length
+        ? await prisma.geofence.findMany({
+            where: { seq: { in: [...new Set(memberships.map((m) => m.geofenceSeq))] }, enabled: true },
+          })
+        : [];
+      const bySeq = new Map(geofences.map((g) => [g.seq, g as GeofenceFields]));
+      return memberships.flatMap((m) => {
+        const geofence = bySeq.get(m.geofenceSeq);
+        return geofence ? [{ userSeq: m.userSeq, geofence }] : [];
+      });
+    },
+    async table(live, q) {
+      const where = userWhere(live, q.search);
+      const nullable = q.sort === "userId" || q.sort === "description";
+      const [rows, total] = await Promise.all([
+        prisma.user.findMany({
+          where,
+          orderBy: [
+            nullable ? { [q.sort]: { sort: q.dir, nulls: "last" as const } } : { [q.sort]: q.dir },
+            { seq: q.dir },
+          ],
+          skip: q.skip,
+          take: q.take,
+        }),
+        prisma.user.count({ where }),
+      ]);
+      return { rows, total };
+    },
+    seqById: async (live, id) =>
+      (await prisma.user.findFirst({ where: { id, live }, select: { seq: true } }))?.seq ?? null,
     locations: (userSeq, limit) =>
       prisma.userLocation.findMany({
         where: { userSeq },
@@ -154,5 +279,5 @@ export function prismaStores(lock: WriteLock) {
       }),
   };
 
-  return { keys, settings, accounts, sessions, signInFailures, users };
+  return { keys, settings, accounts, sessions, signInFailures, users, events };
 }

@@ -1,8 +1,7 @@
 import type { z } from "zod";
 import type { AuthKey } from "../auth/keys";
-import { type Event, prisma } from "../db/client";
-import { dateWindow, page } from "../db/paging";
-import { withWriteLock } from "../db/write-lock";
+import { page } from "../db/paging";
+import { type StoredEvent as Event, storage } from "../storage";
 import { ApiError, notFound } from "../http/errors";
 import { type WirePlace, placeById, serializePlace } from "../geodata/places";
 import { CONFIDENCES, VERIFICATIONS, type listEventsSchema, type verifySchema } from "./schema";
@@ -11,32 +10,29 @@ export async function listEvents(key: AuthKey, q: z.output<typeof listEventsSche
   // A user named by its _id: an unknown one has no events (not an error: it may be deleted).
   let userSeq: number | undefined;
   if (q.userId !== undefined) {
-    const user = await prisma.user.findFirst({
-      where: { id: q.userId, live: key.live },
-      select: { seq: true },
-    });
-    if (!user) return { events: [], hasMore: false };
-    userSeq = user.seq;
+    const seq = await storage().users.seqById(key.live, q.userId);
+    if (seq === null) return { events: [], hasMore: false };
+    userSeq = seq;
   }
-  const rows = await prisma.event.findMany({
-    where: {
+  const rows = await storage().events.list(
+    {
       live: key.live,
-      createdAt: dateWindow(q.createdBefore, q.createdAfter),
-      ...(q.verification && { verification: { in: q.verification.map((v) => VERIFICATIONS[v]) } }),
-      ...(q.types && { type: { in: [...q.types] } }),
-      ...(q.confidence && { confidence: { in: q.confidence.map((c) => CONFIDENCES[c]) } }),
-      ...(userSeq !== undefined && { userSeq }),
-      ...(q.geofenceId !== undefined && { geofenceId: q.geofenceId }),
+      createdBefore: q.createdBefore,
+      createdAfter: q.createdAfter,
+      verifications: q.verification?.map((v) => VERIFICATIONS[v]),
+      types: q.types,
+      confidences: q.confidence?.map((c) => CONFIDENCES[c]),
+      userSeq,
+      geofenceId: q.geofenceId,
     },
-    orderBy: [{ createdAt: "desc" }, { id: "desc" }],
-    take: q.limit + 1,
-  });
+    q.limit + 1,
+  );
   const { items, hasMore } = page(rows, q.limit);
   return { events: items, hasMore };
 }
 
 export async function getEvent(key: AuthKey, id: string): Promise<Event> {
-  const event = await prisma.event.findFirst({ where: { id, live: key.live } });
+  const event = await storage().events.byId(key.live, id);
   if (!event) throw notFound(`event ${id}`);
   return event;
 }
@@ -70,37 +66,15 @@ export async function verifyEvent(
     }
     verifiedPlace = serializePlace(place);
   }
-  const now = new Date();
-  const [updated] = await withWriteLock(() =>
-    prisma.$transaction([
-      prisma.event.update({
-        where: { seq: event.seq },
-        data: {
-          verification: input.verification,
-          verifiedAt: now,
-          ...(verifiedPlace !== undefined && { verifiedPlaceId: input.verifiedPlaceId, verifiedPlace }),
-        },
-      }),
-      prisma.eventVerification.create({
-        data: {
-          eventSeq: event.seq,
-          verification: input.verification,
-          verifiedPlaceId: input.verifiedPlaceId ?? null,
-          keyId: key.id,
-          createdAt: now,
-        },
-      }),
-    ]),
-  );
-  return updated;
+  return storage().events.verify(event.seq, {
+    verification: input.verification,
+    at: new Date(),
+    keyId: key.id,
+    ...(verifiedPlace !== undefined && { place: { id: input.verifiedPlaceId!, wire: verifiedPlace } }),
+  });
 }
 
 export async function deleteEvent(key: AuthKey, id: string): Promise<void> {
   const event = await getEvent(key, id);
-  await withWriteLock(() =>
-    prisma.$transaction([
-      prisma.eventVerification.deleteMany({ where: { eventSeq: event.seq } }),
-      prisma.event.delete({ where: { seq: event.seq } }),
-    ]),
-  );
+  await storage().events.delete(event.seq);
 }

@@ -152,7 +152,34 @@ export interface GeofenceStore {
   ): Promise<void>;
 }
 
+/** Which users a list asks for: a window on updatedAt, and an area (west above east: across the antimeridian). */
+export interface UserFilter {
+  live: boolean;
+  updatedBefore?: Date;
+  updatedAfter?: Date;
+  bounds?: { south: number; west: number; north: number; east: number };
+}
+
+/** A page of a table: matching `search` (user ID, device ID, description), sorted by `sort`. */
+export interface UserTableQuery {
+  search?: string;
+  sort: "updatedAt" | "createdAt" | "userId" | "deviceId" | "description";
+  dir: "asc" | "desc";
+  skip: number;
+  take: number;
+}
+
 export interface UserStore {
+  /** Newest update first (updatedAt, then id), at most `take`. */
+  list(filter: UserFilter, take: number): Promise<StoredUser[]>;
+  /** Users whose _id, userId or deviceId is `ref`, most recently updated first. */
+  matching(live: boolean, ref: string): Promise<StoredUser[]>;
+  /** Users by seq (any order; those deleted are left out). */
+  bySeqs(seqs: readonly number[]): Promise<StoredUser[]>;
+  /** The enabled geofences each of these users is in now. */
+  geofencesOf(userSeqs: readonly number[]): Promise<{ userSeq: number; geofence: GeofenceFields }[]>;
+  /** One page of the users table, and how many match in all (empty values sort last). */
+  table(live: boolean, q: UserTableQuery): Promise<{ rows: StoredUser[]; total: number }>;
   /** Users inside a geofence now, newest update first, in the window of the cursors. */
   seqsInGeofence(
     geofenceSeq: number,
@@ -160,6 +187,8 @@ export interface UserStore {
   ): Promise<number[]>;
   /** Users of one world whose last location lies in `box`. */
   inBox(live: boolean, box: BBox): Promise<{ seq: number; latitude: number; longitude: number }[]>;
+  /** A user's seq by its _id, or null. */
+  seqById(live: boolean, id: string): Promise<number | null>;
   /** A user's most recent locations (by when the device was there), newest first. */
   locations(
     userSeq: number,
@@ -182,9 +211,39 @@ export interface VerdictCounts {
   rejected: number;
 }
 
+/** Which events a list asks for (every field optional but the world). */
+export interface EventFilter {
+  live: boolean;
+  createdBefore?: Date;
+  createdAfter?: Date;
+  /** 1, -1, 0 */
+  verifications?: readonly number[];
+  types?: readonly string[];
+  confidences?: readonly number[];
+  /** the user's seq */
+  userSeq?: number;
+  geofenceId?: string;
+}
+
+/** A verdict on an event, and who gave it. */
+export interface Verdict {
+  verification: number;
+  at: Date;
+  keyId: string;
+  /** a place event's verified place (its id and wire form), when given */
+  place?: { id: string; wire: unknown };
+}
+
 export interface EventStore {
   /** Verdicts on the events of one class: subject, type and band. Unverified events are not counted. */
   verificationCounts(live: boolean, subject: string, type: string, band: string): Promise<VerdictCounts>;
+  /** Newest first (createdAt, then id), at most `take`. */
+  list(filter: EventFilter, take: number): Promise<StoredEvent[]>;
+  byId(live: boolean, id: string): Promise<StoredEvent | null>;
+  /** Sets an event's verification and records the verdict, in one change; the event as it is then. */
+  verify(seq: number, verdict: Verdict): Promise<StoredEvent>;
+  /** An event and the record of its verdicts, in one change. */
+  delete(seq: number): Promise<void>;
 }
 
 /** A geofence as tracking needs it: what events copy of it, and its ring (empty for circles). */

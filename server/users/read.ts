@@ -1,60 +1,36 @@
 import type { z } from "zod";
 import type { AuthKey } from "../auth/keys";
-import { type User, containsText, prisma } from "../db/client";
-import { dateWindow, page } from "../db/paging";
+import { type StoredUser as User, storage } from "../storage";
+import { page } from "../db/paging";
 import { bboxAround, haversine } from "../geo/distance";
-import type { GeofenceFields } from "../geofences/schema";
 import { notFound } from "../http/errors";
-import { storage } from "../storage";
 import { serializeUser } from "../tracking/serialize";
 import type { geofenceUsersSchema, listUsersSchema, searchUsersSchema } from "./schema";
-import { type TableQuery, orderOf, pageOf } from "../http/table";
+import { type TableQuery, pageOf } from "../http/table";
 
 /** Users with the enabled geofences they are in now, in the wire form. */
 export async function withGeofences(users: User[]) {
-  const memberships = users.length
-    ? await prisma.userGeofence.findMany({ where: { userSeq: { in: users.map((u) => u.seq) } } })
-    : [];
-  const geofences = memberships.length
-    ? await prisma.geofence.findMany({
-        where: { seq: { in: [...new Set(memberships.map((m) => m.geofenceSeq))] }, enabled: true },
-      })
-    : [];
-  const bySeq = new Map(geofences.map((g) => [g.seq, g as GeofenceFields]));
+  const inside = await storage().users.geofencesOf(users.map((u) => u.seq));
   return users.map((u) =>
     serializeUser(
       u,
-      memberships.filter((m) => m.userSeq === u.seq).flatMap((m) => bySeq.get(m.geofenceSeq) ?? []),
+      inside.filter((m) => m.userSeq === u.seq).map((m) => m.geofence),
     ),
   );
 }
 
 export async function listUsers(key: AuthKey, q: z.output<typeof listUsersSchema>) {
-  const b = q.bounds;
-  const rows = await prisma.user.findMany({
-    where: {
-      live: key.live,
-      updatedAt: dateWindow(q.updatedBefore, q.updatedAfter),
-      ...(b && {
-        latitude: { gte: b.south, lte: b.north },
-        // West above east: the view crosses the antimeridian.
-        longitude: b.west <= b.east ? { gte: b.west, lte: b.east } : undefined,
-        ...(b.west > b.east && { OR: [{ longitude: { gte: b.west } }, { longitude: { lte: b.east } }] }),
-      }),
-    },
-    orderBy: [{ updatedAt: "desc" }, { id: "desc" }],
-    take: q.limit + 1,
-  });
+  const rows = await storage().users.list(
+    { live: key.live, updatedBefore: q.updatedBefore, updatedAfter: q.updatedAfter, bounds: q.bounds },
+    q.limit + 1,
+  );
   const { items, hasMore } = page(rows, q.limit);
   return { users: await withGeofences(items), hasMore };
 }
 
 /** A user by `_id`, else by `userId`, else by the most recent user of a `deviceId`. */
 export async function findUser(key: AuthKey, ref: string): Promise<User> {
-  const candidates = await prisma.user.findMany({
-    where: { live: key.live, OR: [{ id: ref }, { userId: ref }, { deviceId: ref }] },
-    orderBy: [{ updatedAt: "desc" }, { id: "desc" }],
-  });
+  const candidates = await storage().users.matching(key.live, ref);
   const user =
     candidates.find((u) => u.id === ref) ??
     candidates.find((u) => u.userId === ref) ??
@@ -65,7 +41,7 @@ export async function findUser(key: AuthKey, ref: string): Promise<User> {
 
 /** Users by seq, in the order given (those deleted meanwhile are left out). */
 async function usersBySeq(seqs: number[]): Promise<User[]> {
-  const rows = await prisma.user.findMany({ where: { seq: { in: seqs } } });
+  const rows = await storage().users.bySeqs(seqs);
   const bySeq = new Map(rows.map((u) => [u.seq, u]));
   return seqs.flatMap((s) => bySeq.get(s) ?? []);
 }
@@ -96,23 +72,11 @@ export const USER_SORTS = ["updatedAt", "createdAt", "userId", "deviceId", "desc
 
 /** The users table: searched (user ID, device ID, description), sorted and paged by the database. */
 export async function userTable(key: AuthKey, q: TableQuery<(typeof USER_SORTS)[number]>) {
-  const where = {
-    live: key.live,
-    ...(q.search && {
-      OR: [
-        { userId: containsText(q.search) },
-        { deviceId: containsText(q.search) },
-        { description: containsText(q.search) },
-      ],
-    }),
-  };
-  const [rows, total] = await Promise.all([
-    prisma.user.findMany({
-      where,
-      orderBy: [orderOf(q, ["userId", "description"]), { seq: q.dir }],
-      ...pageOf(q),
-    }),
-    prisma.user.count({ where }),
-  ]);
+  const { rows, total } = await storage().users.table(key.live, {
+    search: q.search,
+    sort: q.sort,
+    dir: q.dir,
+    ...pageOf(q),
+  });
   return { rows: await withGeofences(rows), total };
 }

@@ -54,6 +54,7 @@ const settings: SettingStore = {
 };
 
 const events: EventStore = {
+  ...shared.events,
   verificationCounts: (live, subject, type, band) => verificationCounts(pool(), live, subject, type, band),
 };
 

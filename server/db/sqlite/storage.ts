@@ -75,6 +75,7 @@ const settings: SettingStore = {
 };
 
 const events: EventStore = {
+  ...shared.events,
   async verificationCounts(live, subject, type, band) {
     return verificationCounts(live, subject, type, band);
   },
