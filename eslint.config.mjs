@@ -65,7 +65,6 @@ const config = [
       "server/db/**",
       // the record types of the port are the model's generated types (plain data)
       "server/storage/port.ts",
-      "server/geofences/read.ts",
       "server/geofences/transfer.ts",
       "server/geofences/write.ts",
     ],

@@ -1,6 +1,8 @@
 import type {
   AccountStore,
   EventStore,
+  GeofenceRef,
+  GeofenceStore,
   KeyKind,
   KeyStore,
   SessionStore,
@@ -35,6 +37,15 @@ export const fromPrisma = (k: ApiKey): StoredKey => ({
   lastUsedAt: k.lastUsedAt,
   revokedAt: k.revokedAt,
 });
+
+/**
+ * A table's sort as Prisma orders: empty values (NULL) last in both directions, as in PostgreSQL
+ * and SQLite alike (their defaults differ); then by seq, so pages never overlap.
+ */
+const tableOrder = (sort: string, dir: "asc" | "desc", nullable: readonly string[]) => [
+  nullable.includes(sort) ? { [sort]: { sort: dir, nulls: "last" as const } } : { [sort]: dir },
+  { seq: dir },
+];
 
 export function prismaStores(lock: WriteLock) {
   const keys: Omit<KeyStore, "byHash"> = {
@@ -199,6 +210,66 @@ export function prismaStores(lock: WriteLock) {
     },
   };
 
+  const whereRef = (live: boolean, ref: GeofenceRef) =>
+    "id" in ref ? { id: ref.id, live } : { live, tag: ref.tag, externalId: ref.externalId };
+  /** Geofences whose description, tag or external ID contains the text, ignoring case. */
+  const wordsMatch = (text: string) => ({
+    OR: [
+      { description: containsText(text) },
+      { tag: containsText(text) },
+      { externalId: containsText(text) },
+    ],
+  });
+  // A box meets the view when it overlaps in latitude and in longitude (both sides of the
+  // antimeridian when the view crosses it).
+  const longitude = (west: number, east: number) => ({ minLng: { lte: east }, maxLng: { gte: west } });
+
+  const geofences: Pick<GeofenceStore, "byRef" | "delete" | "list" | "table"> = {
+    byRef: (live, ref) => prisma.geofence.findFirst({ where: whereRef(live, ref) }),
+    async delete(live, ref) {
+      // A trigger takes the geofence's users out of it in the same statement.
+      const { count } = await lock(() => prisma.geofence.deleteMany({ where: whereRef(live, ref) }));
+      return count > 0;
+    },
+    list: (f, take) => {
+      const b = f.bounds;
+      return prisma.geofence.findMany({
+        where: {
+          live: f.live,
+          ...(f.tag !== undefined && { tag: f.tag }),
+          createdAt: dateWindow(f.createdBefore, f.createdAfter),
+          AND: [
+            b
+              ? {
+                  minLat: { lte: b.north },
+                  maxLat: { gte: b.south },
+                  ...(b.west <= b.east
+                    ? longitude(b.west, b.east)
+                    : { OR: [longitude(b.west, 180), longitude(-180, b.east)] }),
+                }
+              : {},
+            f.search ? wordsMatch(f.search) : {},
+          ],
+        },
+        orderBy: [{ createdAt: "desc" }, { id: "desc" }],
+        take,
+      });
+    },
+    async table(live, q) {
+      const where = { live, ...(q.search && wordsMatch(q.search)) };
+      const [rows, total] = await Promise.all([
+        prisma.geofence.findMany({
+          where,
+          orderBy: tableOrder(q.sort, q.dir, ["tag", "externalId"]),
+          skip: q.skip,
+          take: q.take,
+        }),
+        prisma.geofence.count({ where }),
+      ]);
+      return { rows, total };
+    },
+  };
+
   const userWhere = (live: boolean, search?: string) => ({
     live,
     ...(search && {
@@ -253,14 +324,10 @@ export function prismaStores(lock: WriteLock) {
     },
     async table(live, q) {
       const where = userWhere(live, q.search);
-      const nullable = q.sort === "userId" || q.sort === "description";
       const [rows, total] = await Promise.all([
         prisma.user.findMany({
           where,
-          orderBy: [
-            nullable ? { [q.sort]: { sort: q.dir, nulls: "last" as const } } : { [q.sort]: q.dir },
-            { seq: q.dir },
-          ],
+          orderBy: tableOrder(q.sort, q.dir, ["userId", "description"]),
           skip: q.skip,
           take: q.take,
         }),
@@ -279,5 +346,5 @@ export function prismaStores(lock: WriteLock) {
       }),
   };
 
-  return { keys, settings, accounts, sessions, signInFailures, users, events };
+  return { keys, settings, accounts, sessions, signInFailures, users, events, geofences };
 }

@@ -20,10 +20,3 @@ export type TableQuery<S extends string> = z.output<ReturnType<typeof tableQuery
 
 /** The rows of one page (the answer also says how many match in all). */
 export const pageOf = (q: TableQuery<string>) => ({ skip: (q.page - 1) * q.size, take: q.size });
-
-/**
- * The sort as Prisma orders: empty values (NULL) last in both directions, as in PostgreSQL and
- * SQLite alike (their defaults differ).
- */
-export const orderOf = (q: TableQuery<string>, nullable: readonly string[]) =>
-  nullable.includes(q.sort) ? { [q.sort]: { sort: q.dir, nulls: "last" as const } } : { [q.sort]: q.dir };

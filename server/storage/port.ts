@@ -135,7 +135,38 @@ export interface MemberPosition {
   accuracy: number;
 }
 
+/** A geofence by its _id, or by its tag and externalId. */
+export type GeofenceRef = { id: string } | { tag: string; externalId: string };
+
+/** Which geofences a list asks for. */
+export interface GeofenceFilter {
+  live: boolean;
+  tag?: string;
+  createdBefore?: Date;
+  createdAfter?: Date;
+  /** boxes meeting this view (west above east: across the antimeridian) */
+  bounds?: { south: number; west: number; north: number; east: number };
+  /** text in the description, tag or external ID, ignoring case */
+  search?: string;
+}
+
+/** A page of the geofences table. */
+export interface GeofenceTableQuery {
+  search?: string;
+  sort: "createdAt" | "updatedAt" | "description" | "tag" | "externalId" | "type" | "enabled";
+  dir: "asc" | "desc";
+  skip: number;
+  take: number;
+}
+
 export interface GeofenceStore {
+  byRef(live: boolean, ref: GeofenceRef): Promise<StoredGeofence | null>;
+  /** Deletes it (its users are taken out of it in the same change); false when there was none. */
+  delete(live: boolean, ref: GeofenceRef): Promise<boolean>;
+  /** Newest first (createdAt, then id), at most `take`. */
+  list(filter: GeofenceFilter, take: number): Promise<StoredGeofence[]>;
+  /** One page of the geofences table, and how many match in all (empty values sort last). */
+  table(live: boolean, q: GeofenceTableQuery): Promise<{ rows: StoredGeofence[]; total: number }>;
   /** Geofences of one world whose bounding box meets `box`, optionally only with a tag in `tags`. */
   boundsInBox(live: boolean, box: BBox, tags?: readonly string[]): Promise<GeofenceBounds[]>;
   /** The rings of the given geofences, by seq. */

@@ -59,6 +59,7 @@ const events: EventStore = {
 };
 
 const geofences: GeofenceStore = {
+  ...shared.geofences,
   boundsInBox(live, box, tags) {
     const tagFilter = tags?.length ? ` AND "tag" = ANY($6::text[])` : "";
     return rows<GeofenceBounds>(

@@ -82,6 +82,7 @@ const events: EventStore = {
 };
 
 const geofences: GeofenceStore = {
+  ...shared.geofences,
   boundsInBox: async (live, box, tags) => geofenceBoundsInBox(live, box, tags),
   rings: async (seqs) => geofenceRings(seqs),
   bySeqs: async (seqs, withGeometry) => geofencesBySeq(seqs, withGeometry),
