@@ -57,9 +57,8 @@ const config = [
   },
   {
     // The same for Prisma (the database client): only adapters use it. The files listed still
-    // do, for plain record reads and writes (geofence CRUD and import, user and event lists,
-    // verification), which Prisma serves on both engines from one model; they are to move
-    // behind the port, and no new file may join them.
+    // do, for geofence writes (create, upsert, update, import), which Prisma serves on both
+    // engines from one model; they are to move behind the port, and no new file may join them.
     files: ["server/**/*.ts", "app/**/*.ts", "lib/**/*.ts", "components/**/*.{ts,tsx}"],
     ignores: [
       "server/db/**",
