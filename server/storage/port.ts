@@ -11,7 +11,9 @@
 
 import type { Event, Geofence, User } from "../db/client";
 import type { BBox, Position } from "../geo/distance";
+import type { GEOFENCE_SORTS } from "../geofences/read";
 import type { GeofenceFields, GeofenceRecord } from "../geofences/schema";
+import type { USER_SORTS } from "../users/read";
 
 /**
  * Records as the domain reads them: the Prisma model types, which are plain data generated from
@@ -153,7 +155,7 @@ export interface GeofenceFilter {
 /** A page of the geofences table. */
 export interface GeofenceTableQuery {
   search?: string;
-  sort: "createdAt" | "updatedAt" | "description" | "tag" | "externalId" | "type" | "enabled";
+  sort: (typeof GEOFENCE_SORTS)[number];
   dir: "asc" | "desc";
   skip: number;
   take: number;
@@ -194,7 +196,7 @@ export interface UserFilter {
 /** A page of a table: matching `search` (user ID, device ID, description), sorted by `sort`. */
 export interface UserTableQuery {
   search?: string;
-  sort: "updatedAt" | "createdAt" | "userId" | "deviceId" | "description";
+  sort: (typeof USER_SORTS)[number];
   dir: "asc" | "desc";
   skip: number;
   take: number;

@@ -369,12 +369,10 @@ async function decide(
     live,
     classified.map((e) => ({ subject: e.subject!, type: e.type, band: e.band })),
   );
-  classified.forEach((e, i) => {
-    const { accepted, rejected } = counts[i]!;
-    e.confidence = gradeOf(e.type)(estimatedPrecision(e.probability, accepted, rejected));
-  });
+  const countsOf = new Map(classified.map((e, i) => [e, counts[i]!]));
   for (const e of plan.events) {
-    if (e.subject === null) e.confidence = gradeOf(e.type)(estimatedPrecision(e.probability, 0, 0));
+    const { accepted, rejected } = countsOf.get(e) ?? { accepted: 0, rejected: 0 };
+    e.confidence = gradeOf(e.type)(estimatedPrecision(e.probability, accepted, rejected));
   }
 
   return {
