@@ -1,6 +1,7 @@
 import type {
   AccountStore,
   EventStore,
+  GeofenceColumns,
   GeofenceRef,
   GeofenceStore,
   KeyKind,
@@ -15,6 +16,7 @@ import type { GeofenceFields } from "../geofences/schema";
 import { type ApiKey, Prisma, containsText, prisma } from "./client";
 import { dateWindow } from "./paging";
 import { isUniqueViolation } from "./errors";
+import { monotonicNow, newId } from "./ids";
 
 /**
  * The parts of the storage port that both adapters serve alike through Prisma (one model, two
@@ -224,7 +226,94 @@ export function prismaStores(lock: WriteLock) {
   // antimeridian when the view crosses it).
   const longitude = (west: number, east: number) => ({ minLng: { lte: east }, maxLng: { gte: west } });
 
-  const geofences: Pick<GeofenceStore, "byRef" | "delete" | "list" | "table"> = {
+  /** A geofence write's columns as Prisma stores them (no metadata: SQL NULL). */
+  const geofenceData = (c: GeofenceColumns) => ({ ...c, metadata: c.metadata ?? Prisma.DbNull });
+  /** A new geofence's row: its _id follows its createdAt, taken under the write lock. */
+  const newGeofence = (live: boolean, c: GeofenceColumns) => {
+    const now = monotonicNow();
+    return { id: newId(now.getTime()), live, ...geofenceData(c), createdAt: now, updatedAt: now };
+  };
+  /**
+   * Replaces the geofence with the columns' tag and externalId or creates it, in one statement;
+   * it was created when its createdAt is the time given to the new row (each is unique).
+   */
+  const putGeofence = async (
+    db: Pick<typeof prisma, "geofence">,
+    live: boolean,
+    c: GeofenceColumns & { tag: string; externalId: string },
+  ) => {
+    const create = newGeofence(live, c);
+    const geofence = await db.geofence.upsert({
+      where: { live_tag_externalId: { live, tag: c.tag, externalId: c.externalId } },
+      create,
+      update: { ...geofenceData(c), updatedAt: create.createdAt },
+    });
+    return { geofence, replaced: geofence.createdAt.getTime() !== create.createdAt.getTime() };
+  };
+  const identified = (c: GeofenceColumns): c is GeofenceColumns & { tag: string; externalId: string } =>
+    c.tag !== null && c.externalId !== null;
+
+  const geofences: Pick<
+    GeofenceStore,
+    "create" | "put" | "putMany" | "update" | "pageAfter" | "byRef" | "delete" | "list" | "table"
+  > = {
+    async create(live, c) {
+      try {
+        return await lock(() => prisma.geofence.create({ data: newGeofence(live, c) }));
+      } catch (e) {
+        if (isUniqueViolation(e)) return null;
+        throw e;
+      }
+    },
+    put: (live, c) => lock(() => putGeofence(prisma, live, c)),
+    putMany: (live, rows) =>
+      lock(() =>
+        prisma.$transaction(async (tx) => {
+          let created = 0;
+          const replaced: number[] = [];
+          for (const c of rows) {
+            if (!identified(c)) {
+              await tx.geofence.create({ data: newGeofence(live, c) });
+              created++;
+              continue;
+            }
+            const put = await putGeofence(tx, live, c);
+            if (put.replaced) replaced.push(put.geofence.seq);
+            else created++;
+          }
+          return { created, replaced };
+        }),
+      ),
+    update: (seq, version, c) =>
+      lock(async () => {
+        let count: number;
+        try {
+          // Only the version the change was made from is changed: another app process may
+          // have changed it since.
+          ({ count } = await prisma.geofence.updateMany({
+            where: { seq, updatedAt: version },
+            // A new version is always later than the one it replaces, whatever another
+            // process's clock said (versions identify a geofence's shape: see the SQLite
+            // adapter's tracking reads).
+            data: {
+              ...geofenceData(c),
+              updatedAt: new Date(Math.max(monotonicNow().getTime(), version.getTime() + 1)),
+            },
+          }));
+        } catch (e) {
+          if (isUniqueViolation(e)) return { status: "taken" as const };
+          throw e;
+        }
+        const geofence = await prisma.geofence.findUnique({ where: { seq } });
+        if (!geofence) return { status: "gone" as const };
+        return { status: count ? ("updated" as const) : ("changed" as const), geofence };
+      }),
+    pageAfter: (live, after, take, tag) =>
+      prisma.geofence.findMany({
+        where: { live, seq: { gt: after }, ...(tag !== undefined && { tag }) },
+        orderBy: { seq: "asc" },
+        take,
+      }),
     byRef: (live, ref) => prisma.geofence.findFirst({ where: whereRef(live, ref) }),
     async delete(live, ref) {
       // A trigger takes the geofence's users out of it in the same statement.

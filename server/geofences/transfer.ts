@@ -1,14 +1,11 @@
 import { parse as parseCsv } from "csv-parse/sync";
 import { stringify } from "csv-stringify/sync";
 import type { AuthKey } from "../auth/keys";
-import { type Geofence, prisma } from "../db/client";
-import { monotonicNow, newId } from "../db/ids";
-import { withWriteLock } from "../db/write-lock";
 import { ApiError } from "../http/errors";
 import { validate } from "../http/request";
+import { type StoredGeofence as Geofence, storage } from "../storage";
 import { reconcileMembers } from "../tracking/memberships";
-import { type GeofenceWrite, geofenceWriteSchema, ringOf } from "./schema";
-import { columns } from "./write";
+import { type GeofenceWrite, geofenceColumns, geofenceWriteSchema, ringOf } from "./schema";
 
 /**
  * Geofences in and out as files (the dashboard's bulk import and export): GeoJSON, where a
@@ -146,8 +143,8 @@ export interface ImportProgress {
 
 /**
  * Writes validated geofences: those with a tag and externalId replace the geofence that has
- * them (or are created), the others are created. Written in chunks, each one transaction under
- * the write lock, so tracking goes on between them; `onProgress` hears after each chunk.
+ * them (or are created), the others are created. Written in chunks, each one change of the
+ * store, so tracking goes on between them; `onProgress` hears after each chunk.
  */
 export async function importGeofences(
   key: AuthKey,
@@ -158,53 +155,11 @@ export async function importGeofences(
   let replaced = 0;
   for (let start = 0; start < writes.length; start += TRANSFER.chunk) {
     const chunk = writes.slice(start, start + TRANSFER.chunk);
-    const changed: number[] = [];
-    await withWriteLock(async () => {
-      // Which of the chunk's identities exist already, in one read (they are replaced).
-      const identified = chunk.filter((w) => w.tag !== undefined && w.externalId !== undefined);
-      const existing = new Set(
-        identified.length === 0
-          ? []
-          : (
-              await prisma.geofence.findMany({
-                where: {
-                  live: key.live,
-                  OR: identified.map((w) => ({ tag: w.tag, externalId: w.externalId })),
-                },
-                select: { tag: true, externalId: true },
-              })
-            ).map((g) => `${g.tag}/${g.externalId}`),
-      );
-      await prisma.$transaction(async (tx) => {
-        for (const w of chunk) {
-          const data = columns(w);
-          const now = monotonicNow();
-          const create = {
-            id: newId(now.getTime()),
-            live: key.live,
-            ...data,
-            createdAt: now,
-            updatedAt: now,
-          };
-          if (w.tag === undefined || w.externalId === undefined) {
-            await tx.geofence.create({ data: create });
-            created++;
-            continue;
-          }
-          const g = await tx.geofence.upsert({
-            where: { live_tag_externalId: { live: key.live, tag: w.tag, externalId: w.externalId } },
-            create,
-            update: { ...data, updatedAt: now },
-          });
-          if (existing.has(`${w.tag}/${w.externalId}`)) {
-            replaced++;
-            changed.push(g.seq);
-          } else created++;
-        }
-      });
-    });
+    const written = await storage().geofences.putMany(key.live, chunk.map(geofenceColumns));
+    created += written.created;
+    replaced += written.replaced.length;
     // Users a replaced shape no longer contains are taken out of it.
-    for (const seq of changed) await reconcileMembers(seq);
+    for (const seq of written.replaced) await reconcileMembers(seq);
     onProgress({ done: Math.min(start + TRANSFER.chunk, writes.length), total: writes.length });
   }
   return { created, replaced };
@@ -214,11 +169,7 @@ export async function importGeofences(
 export async function* allGeofences(key: AuthKey, tag?: string): AsyncGenerator<Geofence[]> {
   let after = 0;
   for (;;) {
-    const page = await prisma.geofence.findMany({
-      where: { live: key.live, seq: { gt: after }, ...(tag !== undefined && { tag }) },
-      orderBy: { seq: "asc" },
-      take: 1000,
-    });
+    const page = await storage().geofences.pageAfter(key.live, after, 1000, tag);
     if (page.length === 0) return;
     yield page;
     after = page.at(-1)!.seq;

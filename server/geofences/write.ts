@@ -1,9 +1,6 @@
 import type { AuthKey } from "../auth/keys";
-import { type Geofence, Prisma, prisma } from "../db/client";
-import { isUniqueViolation } from "../db/errors";
-import { withWriteLock } from "../db/write-lock";
+import { type StoredGeofence, storage } from "../storage";
 import { reconcileMembers } from "../tracking/memberships";
-import { monotonicNow, newId } from "../db/ids";
 import { ApiError, notFound } from "../http/errors";
 import { validate } from "../http/request";
 import {
@@ -14,20 +11,14 @@ import {
   ringOf,
 } from "./schema";
 
-/** A write's columns as Prisma stores them (no metadata: SQL NULL). */
-export function columns(input: GeofenceWrite) {
-  const c = geofenceColumns(input);
-  return { ...c, metadata: c.metadata ?? Prisma.DbNull };
-}
-
 /**
  * The 409 for a tag and externalId another geofence has: it names that geofence, so a person
  * can go and look at it rather than overwrite it.
  */
-async function identityConflict(key: AuthKey, tag: string | undefined, externalId: string | undefined) {
+async function identityConflict(key: AuthKey, tag: string | null, externalId: string | null) {
   const other =
-    tag !== undefined && externalId !== undefined
-      ? await prisma.geofence.findFirst({ where: { live: key.live, tag, externalId } })
+    tag !== null && externalId !== null
+      ? await storage().geofences.byRef(key.live, { tag, externalId })
       : null;
   const owner = other ? `geofence ${other.id} ("${other.description}")` : "another geofence";
   return new ApiError(
@@ -37,19 +28,12 @@ async function identityConflict(key: AuthKey, tag: string | undefined, externalI
   );
 }
 
-/** Creates a geofence; the (tag, externalId) pair is unique per world (the index enforces it). */
-export async function createGeofence(key: AuthKey, input: GeofenceWrite) {
-  try {
-    return await withWriteLock(() => {
-      const now = monotonicNow();
-      return prisma.geofence.create({
-        data: { id: newId(now.getTime()), live: key.live, ...columns(input), createdAt: now, updatedAt: now },
-      });
-    });
-  } catch (e) {
-    if (isUniqueViolation(e)) throw await identityConflict(key, input.tag, input.externalId);
-    throw e;
-  }
+/** Creates a geofence; the (tag, externalId) pair is unique per world (the store enforces it). */
+export async function createGeofence(key: AuthKey, input: GeofenceWrite): Promise<StoredGeofence> {
+  const columns = geofenceColumns(input);
+  const geofence = await storage().geofences.create(key.live, columns);
+  if (!geofence) throw await identityConflict(key, columns.tag, columns.externalId);
+  return geofence;
 }
 
 /**
@@ -57,21 +41,17 @@ export async function createGeofence(key: AuthKey, input: GeofenceWrite) {
  * contains are taken out of it.
  */
 export async function upsertGeofence(key: AuthKey, tag: string, externalId: string, input: GeofenceWrite) {
-  const data = columns({ ...input, tag, externalId });
-  const geofence = await withWriteLock(() => {
-    const now = monotonicNow();
-    return prisma.geofence.upsert({
-      where: { live_tag_externalId: { live: key.live, tag, externalId } },
-      create: { id: newId(now.getTime()), live: key.live, ...data, createdAt: now, updatedAt: now },
-      update: { ...data, updatedAt: now },
-    });
+  const { geofence } = await storage().geofences.put(key.live, {
+    ...geofenceColumns(input),
+    tag,
+    externalId,
   });
   await reconcileMembers(geofence.seq);
   return geofence;
 }
 
 /** A stored geofence as the write body that would make it: what a partial update applies to. */
-function asWrite(g: Geofence): Record<string, unknown> {
+function asWrite(g: StoredGeofence): Record<string, unknown> {
   return {
     description: g.description,
     type: g.type,
@@ -85,46 +65,46 @@ function asWrite(g: Geofence): Record<string, unknown> {
   };
 }
 
+const changedSince = (id: string, at: Date, when: string) =>
+  new ApiError(
+    "precondition_failed",
+    `geofence ${id} was changed at ${at.toISOString()}, ${when}; load it again`,
+  );
+
+/** How often a patch without a precondition is applied again to a version changed meanwhile. */
+const PATCH_ATTEMPTS = 5;
+
 /**
  * Changes the fields a patch names of the geofence with this _id and keeps every other one.
  * The result is held to the rules of a create; a tag and externalId another geofence has are a
  * 409 (nothing is overwritten). With `unmodifiedSince` (the updatedAt the caller last saw), a
- * geofence changed since is not touched: 412.
+ * geofence changed since is not touched: 412. The patch is applied to the version read here
+ * and written only if that is still the version stored: without a precondition, a change made
+ * meanwhile (by another request or app process) has the patch applied again to it; with one,
+ * it is a 412.
  */
 export async function updateGeofence(key: AuthKey, id: string, patch: GeofencePatch, unmodifiedSince?: Date) {
-  const geofence = await withWriteLock(async () => {
-    const stored = await prisma.geofence.findFirst({ where: { id, live: key.live } });
+  for (let attempt = 1; ; attempt++) {
+    const stored = await storage().geofences.byRef(key.live, { id });
     if (!stored) throw notFound(`geofence ${id}`);
     if (unmodifiedSince && stored.updatedAt.getTime() !== unmodifiedSince.getTime()) {
-      throw new ApiError(
-        "precondition_failed",
-        `geofence ${id} was changed at ${stored.updatedAt.toISOString()}, after the version you edited; load it again`,
-      );
+      throw changedSince(id, stored.updatedAt, "after the version you edited");
     }
     if (patch.type !== undefined && patch.type !== stored.type && patch.coordinates === undefined) {
       throw new ApiError("invalid_input", "coordinates: are required to change the type", "coordinates");
     }
-    const input = validate(geofenceWriteSchema, { ...asWrite(stored), ...patch });
-    try {
-      // Only the version read above is changed: another app process may have changed it since.
-      const { count } = await prisma.geofence.updateMany({
-        where: { seq: stored.seq, updatedAt: stored.updatedAt },
-        data: { ...columns(input), updatedAt: monotonicNow() },
-      });
-      const updated = await prisma.geofence.findUnique({ where: { seq: stored.seq } });
-      if (!updated) throw notFound(`geofence ${id}`);
-      if (!count) {
-        throw new ApiError(
-          "precondition_failed",
-          `geofence ${id} was changed at ${updated.updatedAt.toISOString()} while this change was made; load it again`,
-        );
-      }
-      return updated;
-    } catch (e) {
-      if (isUniqueViolation(e)) throw await identityConflict(key, input.tag, input.externalId);
-      throw e;
+    const columns = geofenceColumns(validate(geofenceWriteSchema, { ...asWrite(stored), ...patch }));
+    const result = await storage().geofences.update(stored.seq, stored.updatedAt, columns);
+    switch (result.status) {
+      case "gone":
+        throw notFound(`geofence ${id}`);
+      case "taken":
+        throw await identityConflict(key, columns.tag, columns.externalId);
+      case "changed":
+        if (!unmodifiedSince && attempt < PATCH_ATTEMPTS) continue;
+        throw changedSince(id, result.geofence.updatedAt, "while this change was made");
     }
-  });
-  await reconcileMembers(geofence.seq);
-  return geofence;
+    await reconcileMembers(result.geofence.seq);
+    return result.geofence;
+  }
 }

@@ -3,16 +3,16 @@
  * own types. Only adapters (server/db/<engine>/) know a driver, SQL, transactions and locks; the
  * domain gets the adapter the configuration names from `storage()` (./index.ts).
  *
- * Concerns behind the port so far: API keys, settings, accounts, sessions, the sign-in
- * throttle, the tracking store and events' verification counts. The others (geofence and user
- * reads and writes, event lists) still call Prisma and the SQLite adapter directly and move
- * here one by one; the lint rule in eslint.config.mjs keeps new code off them meanwhile.
+ * Every concern is behind the port: API keys, settings, accounts, sessions, the sign-in
+ * throttle, geofences (reads, writes, imports and spatial search), users, events and the
+ * tracking store. The lint rule in eslint.config.mjs keeps the domain off drivers and Prisma.
+ * (The imported bundles are read-only files of their own, read where they are used.)
  */
 
 import type { Event, Geofence, User } from "../db/client";
 import type { BBox, Position } from "../geo/distance";
 import type { GEOFENCE_SORTS } from "../geofences/read";
-import type { GeofenceFields, GeofenceRecord } from "../geofences/schema";
+import type { GeofenceFields, GeofenceRecord, geofenceColumns } from "../geofences/schema";
 import type { USER_SORTS } from "../users/read";
 
 /**
@@ -161,7 +161,46 @@ export interface GeofenceTableQuery {
   take: number;
 }
 
+/** What a geofence write sets: its shape, box and fields (server/geofences/schema.ts). */
+export type GeofenceColumns = ReturnType<typeof geofenceColumns>;
+
+/** How a conditional geofence update ended. */
+export type GeofenceUpdate =
+  /** written; `geofence` as it is now */
+  | { status: "updated"; geofence: StoredGeofence }
+  /** not written: changed since the version the update was made from; `geofence` as it is now */
+  | { status: "changed"; geofence: StoredGeofence }
+  /** not written: another geofence of the world has the tag and externalId */
+  | { status: "taken" }
+  /** not written: deleted */
+  | { status: "gone" };
+
 export interface GeofenceStore {
+  /**
+   * Stores a new geofence (its _id and times given by the store, increasing in the order
+   * geofences are created); null when another geofence of the world has its tag and externalId.
+   */
+  create(live: boolean, columns: GeofenceColumns): Promise<StoredGeofence | null>;
+  /**
+   * Replaces the geofence of the world with the tag and externalId the columns name, or creates
+   * it; `replaced` says which.
+   */
+  put(
+    live: boolean,
+    columns: GeofenceColumns & { tag: string; externalId: string },
+  ): Promise<{ geofence: StoredGeofence; replaced: boolean }>;
+  /**
+   * Writes many geofences in one change: those with a tag and externalId as `put` does, the
+   * others as new ones. Nothing is written when one fails. The seqs of those replaced.
+   */
+  putMany(
+    live: boolean,
+    columns: readonly GeofenceColumns[],
+  ): Promise<{ created: number; replaced: number[] }>;
+  /** Sets a geofence's columns if it is still the version last updated at `version`. */
+  update(seq: number, version: Date, columns: GeofenceColumns): Promise<GeofenceUpdate>;
+  /** The world's geofences (of one tag, if given) after seq `after`, oldest first, at most `take`. */
+  pageAfter(live: boolean, after: number, take: number, tag?: string): Promise<StoredGeofence[]>;
   byRef(live: boolean, ref: GeofenceRef): Promise<StoredGeofence | null>;
   /** Deletes it (its users are taken out of it in the same change); false when there was none. */
   delete(live: boolean, ref: GeofenceRef): Promise<boolean>;

@@ -552,6 +552,31 @@ describe("update by _id (PATCH)", () => {
     );
   });
 
+  it("applies patches sent at once without If-Match each to the version before it (none lost)", async () => {
+    const g = await create(full(unique("patch"), "together"));
+    // Each patch changes one field of its own; sent together, every one must land.
+    const patches = [
+      { description: "Renamed" },
+      { radius: 250 },
+      { dwellThreshold: 45 },
+      { enabled: true },
+      { metadata: { floor: 7 } },
+      { coordinates: [-73.97, 40.78] },
+    ];
+    const answers = await Promise.all(
+      patches.map((json) => api("PATCH", `/v1/geofences/${g._id}`, { json })),
+    );
+    expect(answers.map((a) => a.status)).toEqual(patches.map(() => 200));
+    expect((await api("GET", `/v1/geofences/${g._id}`)).body.geofence).toMatchObject({
+      description: "Renamed",
+      geometryRadius: 250,
+      dwellThreshold: 45,
+      enabled: true,
+      metadata: { floor: 7 },
+      geometryCenter: { coordinates: [-73.97, 40.78] },
+    });
+  });
+
   it("takes users out of a geofence whose new shape no longer holds them", async () => {
     const g = await create(circle({ tag: unique("patch"), externalId: "m" }));
     const deviceId = unique("dev");
