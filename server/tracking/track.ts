@@ -244,6 +244,8 @@ async function decide(
   const candidates = await read.geofencesNear(live, bboxAround(lng, lat, reach), [...members.keys()]);
 
   const inside: GeofenceFields[] = [];
+  // Every event of the update copies the user as it is after it.
+  const userCopy = trimUser(user);
   /**
    * An event about this update. `about` says what it concerns and `probability` how likely it
    * is from geometry (or place detection) alone.
@@ -257,7 +259,7 @@ async function decide(
       id: newId(),
       live,
       type,
-      user: trimUser(user),
+      user: userCopy,
       latitude: lat,
       longitude: lng,
       accuracy,

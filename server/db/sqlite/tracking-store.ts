@@ -16,7 +16,7 @@ import {
   userByDeviceId,
   userByUserId,
   userUpdatedAtTaken,
-  verificationCounts,
+  verificationCountsOf,
 } from "./tracking";
 
 /**
@@ -53,8 +53,7 @@ const reader: TrackingReader = {
   memberships: async (userSeq) => membershipsOf(userSeq),
   geofencesNear: async (live, box, seqs) => geofencesForUpdate(live, box, seqs),
   geofencesBySeqs: async (seqs) => geofencesBySeqs(seqs),
-  verificationCounts: async (live, classes) =>
-    classes.map((c) => verificationCounts(live, c.subject, c.type, c.band)),
+  verificationCounts: async (live, classes) => verificationCountsOf(live, classes),
   placeVerdictsInBox: async (live, box) => placeVerdictsInBox(live, box),
 };
 
@@ -74,7 +73,9 @@ function write(plan: TrackingPlan): Written {
   for (const seq of plan.exited) removeMembership(userSeq, seq);
   for (const m of plan.entered) addMembership(userSeq, m.geofenceSeq, m.enteredAt);
   for (const seq of plan.dwelled) markDwelled(userSeq, seq);
-  const eventSeqs = plan.events.map((e) => insertEvent(userSeq, e));
+  // An update's events all copy the same user: its JSON is written once per update.
+  const userJson = plan.events.length ? JSON.stringify(plan.events[0]!.user) : "";
+  const eventSeqs = plan.events.map((e) => insertEvent(userSeq, e, userJson));
   return { userSeq, eventSeqs };
 }
 

@@ -1,5 +1,6 @@
 import type { BBox, Position } from "../../geo/distance";
 import type {
+  EventClass,
   EventWrite,
   Membership,
   PlaceVerdict,
@@ -173,19 +174,60 @@ function toTracked(r: TrackedRow): TrackedGeofence {
   };
 }
 
+/**
+ * Geofences as tracking reads them, by seq and version (updatedAt, which every write of a
+ * geofence moves on): an update in a dense area reads dozens, and the same ones again and again,
+ * so the rows are decoded (rings and metadata parsed) once per version, not once per update.
+ * The index query still decides which geofences exist and which version is current; an entry
+ * whose version is gone is simply never asked for again and ages out.
+ */
+const shapes = new Map<number, TrackedGeofence>();
+/** At most this many geofences and ring positions are kept (about 100 MB at most), then all are dropped. */
+const KEEP = { geofences: 50_000, positions: 2_000_000 };
+let positionsKept = 0;
+
+function trackedOf(seqs: readonly { seq: number; updatedAt: string }[]): TrackedGeofence[] {
+  const out: TrackedGeofence[] = [];
+  const missing: number[] = [];
+  for (const v of seqs) {
+    const kept = shapes.get(v.seq);
+    if (kept && kept.updatedAt.getTime() === Date.parse(v.updatedAt)) out.push(kept);
+    else missing.push(v.seq);
+  }
+  if (missing.length) {
+    const rows = prepared(
+      `SELECT ${GEOFENCE_COLUMNS} FROM "Geofence" g WHERE g."seq" IN (${inList(missing.length)})`,
+    ).all(...missing) as TrackedRow[];
+    for (const r of rows) {
+      const g = toTracked(r);
+      if (shapes.size >= KEEP.geofences || positionsKept >= KEEP.positions) {
+        shapes.clear();
+        positionsKept = 0;
+      }
+      shapes.set(g.seq, g);
+      positionsKept += g.ring.length;
+      out.push(g);
+    }
+  }
+  return out;
+}
+
 /** Geofences whose box meets `box`, and those with the given seqs (where the user is now). */
 export function geofencesForUpdate(live: boolean, box: BBox, seqs: readonly number[]): TrackedGeofence[] {
-  const near = prepared(`SELECT ${GEOFENCE_COLUMNS} ${GEOFENCES_IN_BOX}`).all(
+  const near = prepared(`SELECT g."seq", g."updatedAt" ${GEOFENCES_IN_BOX}`).all(
     ...inBoxParams(live, box),
-  ) as TrackedRow[];
+  ) as {
+    seq: number;
+    updatedAt: string;
+  }[];
   const seen = new Set(near.map((g) => g.seq));
   const missing = seqs.filter((s) => !seen.has(s));
   const members = missing.length
-    ? (prepared(
-        `SELECT ${GEOFENCE_COLUMNS} FROM "Geofence" g WHERE g."seq" IN (${inList(missing.length)})`,
-      ).all(...missing) as TrackedRow[])
+    ? (prepared(`SELECT "seq", "updatedAt" FROM "Geofence" WHERE "seq" IN (${inList(missing.length)})`).all(
+        ...missing,
+      ) as { seq: number; updatedAt: string }[])
     : [];
-  return [...near, ...members].map(toTracked);
+  return trackedOf([...near, ...members]);
 }
 
 export function geofencesBySeqs(seqs: readonly number[]): TrackedGeofence[] {
@@ -213,7 +255,30 @@ export function verificationCounts(
   ).get(live ? 1 : 0, subject, type, band) as VerdictCounts;
 }
 
-export function insertEvent(userSeq: number, e: EventWrite): number {
+/**
+ * Verdicts on the events of each class, in the order asked: one statement for all of an
+ * update's classes (a dense move makes dozens of events; most classes have no verdict yet, so
+ * the partial index of verified events answers with few rows).
+ */
+export function verificationCountsOf(live: boolean, classes: readonly EventClass[]): VerdictCounts[] {
+  if (!classes.length) return [];
+  const subjects = [...new Set(classes.map((c) => c.subject))];
+  const found = prepared(
+    `SELECT "subject", "type", "band", COALESCE(SUM("verification" = 1), 0) AS accepted,
+       COALESCE(SUM("verification" = -1), 0) AS rejected
+     FROM "Event" INDEXED BY "Event_verdicts_idx"
+     WHERE "live" = ? AND "subject" IN (${inList(subjects.length)}) AND "verification" != 0
+     GROUP BY "subject", "type", "band"`,
+  ).all(live ? 1 : 0, ...subjects) as (EventClass & VerdictCounts)[];
+  const counts = new Map(found.map((r) => [`${r.subject}\0${r.type}\0${r.band}`, r]));
+  return classes.map((c) => {
+    const r = counts.get(`${c.subject}\0${c.type}\0${c.band}`);
+    return r ? { accepted: r.accepted, rejected: r.rejected } : { accepted: 0, rejected: 0 };
+  });
+}
+
+/** Writes an event; `userJson` is its user copy as JSON (the same for all of an update's events). */
+export function insertEvent(userSeq: number, e: EventWrite, userJson: string): number {
   const result = prepared(
     `INSERT INTO "Event" ("id", "live", "type", "userSeq", "user", "geofenceId", "geofence", "subject", "region", "place",
       "placeId", "alternatePlaces", "latitude", "longitude", "accuracy", "confidence", "probability", "band", "verification",
@@ -224,7 +289,7 @@ export function insertEvent(userSeq: number, e: EventWrite): number {
     e.live ? 1 : 0,
     e.type,
     userSeq,
-    JSON.stringify(e.user),
+    userJson,
     e.geofenceId,
     json(e.geofence),
     e.subject,
