@@ -80,14 +80,19 @@ const geofences: GeofenceStore = {
   },
   async bySeqs(seqs, withGeometry) {
     if (!seqs.length) return [];
+    // The geometry only when asked for: it is most of a row, and the driver parses it.
+    const columns = GEOFENCE_COLUMNS.replace(
+      `"geometry"`,
+      withGeometry ? `"geometry"` : `NULL AS "geometry"`,
+    );
     const found = await rows<GeofenceRecord>(
-      `SELECT ${GEOFENCE_COLUMNS}, "minLng", "minLat", "maxLng", "maxLat" FROM "Geofence" WHERE "seq" = ANY($1::int[])`,
+      `SELECT ${columns}, "minLng", "minLat", "maxLng", "maxLat" FROM "Geofence" WHERE "seq" = ANY($1::int[])`,
       [seqs],
     );
     const bySeq = new Map(found.map((g) => [g.seq, g]));
     return seqs.flatMap((seq) => {
       const g = bySeq.get(seq);
-      return g ? [{ ...g, geometry: withGeometry ? g.geometry : null }] : [];
+      return g ? [g] : [];
     });
   },
   reconcileMembers: (geofenceSeq, stillInside) =>
