@@ -15,13 +15,14 @@ import { routingSuite } from "./routing";
 import { transitSuite } from "./transit";
 
 const USAGE = `npm run bench [-- SUITE...] [--geofences 10000] [--users 100000] [--duration 5] [--connections 16]
-                 [--rounds 3] [--profile DIR] [--dense] [--processes 1]
+                 [--rounds 3] [--profile DIR] [--dense] [--max-radius M] [--processes 1]
 
 Suites: geofences, tracking, geodata, geocoding, routing, transit, startup (default: geofences and tracking). Each starts the production server on a fresh
 database, measures the no-op route (GET /healthz) as the baseline in the same run, then its
 endpoints at --connections (throughput) and at 1 connection (latency). Tracking alternates the
 no-op route, an invalid POST and tracking for --rounds rounds and compares within each. --dense packs the
-geofences and users into 79 km² (about 30 geofences overlap at a point) instead of a metro area. --profile writes a CPU
+geofences (50–200 m) and users into 79 km² (about 6 geofences overlap at a point) instead of a metro area;
+--max-radius sets the geofences' largest radius (dense with 500: about 30 overlap at a point). --profile writes a CPU
 profile of the server (node --cpu-prof) into DIR when it stops; open it in Chrome DevTools.
 --processes N starts N app processes on the one database and splits the connections among them
 (what a balancer does); figures are their sums, latencies the worst of them. The database is
@@ -37,6 +38,7 @@ const { values, positionals } = parseArgs({
     rounds: { type: "string", default: "3" },
     profile: { type: "string" },
     dense: { type: "boolean", default: false },
+    "max-radius": { type: "string" },
     processes: { type: "string", default: "1" },
     help: { type: "boolean", short: "h" },
   },
@@ -81,7 +83,10 @@ async function runSuite(name: string): Promise<void> {
     duration,
     connections,
     rounds: Number(values.rounds),
-    area: values.dense ? DENSE_AREA : AREA,
+    area: {
+      ...(values.dense ? DENSE_AREA : AREA),
+      ...(values["max-radius"] && { maxRadius: Number(values["max-radius"]) }),
+    },
     run,
     note: (line) => notes.push(line),
     async runBoth(s) {

@@ -66,12 +66,16 @@ export async function trackingSuite(b: Bench, geofences: number, users: number):
   // before the HTTP rounds (the same moves the rounds send).
   const sample = 1000;
   let made = 0;
+  let inside = 0;
   t = Date.now();
   for (let k = 0; k < sample; k++) {
-    made += (await track(key, trackSchema.parse(JSON.parse(next().body) as unknown))).events.length;
+    const result = await track(key, trackSchema.parse(JSON.parse(next().body) as unknown));
+    made += result.events.length;
+    inside += result.geofences.length;
   }
   b.note(
-    `A move makes ${(made / sample).toFixed(1)} events on average (${sample} moves in-process, ` +
+    `A move makes ${(made / sample).toFixed(1)} events on average and ends inside ` +
+      `${(inside / sample).toFixed(1)} geofences (${sample} moves in-process, ` +
       `${((Date.now() - t) / sample).toFixed(2)} ms each).`,
   );
   // This machine's speed drifts by ±20% over minutes, so the no-op route, the floor and
