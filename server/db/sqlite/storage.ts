@@ -18,7 +18,7 @@ import {
   removeMembership,
   transaction,
   userSeqsInBox,
-  verificationCounts,
+  verificationCountsOf,
 } from "./tracking";
 import { sqliteTracking } from "./tracking-store";
 import { userSeqsInGeofence } from "./users";
@@ -77,7 +77,7 @@ const settings: SettingStore = {
 const events: EventStore = {
   ...shared.events,
   async verificationCounts(live, subject, type, band) {
-    return verificationCounts(live, subject, type, band);
+    return verificationCountsOf(live, [{ subject, type, band }])[0]!;
   },
 };
 

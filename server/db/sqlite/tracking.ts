@@ -240,25 +240,10 @@ export function geofencesBySeqs(seqs: readonly number[]): TrackedGeofence[] {
 }
 
 /**
- * Verdicts on the events of one class (subject, type and band: server/events/subject.ts), the
- * evidence of the confidence model. Unverified events are not counted.
- */
-export function verificationCounts(
-  live: boolean,
-  subject: string,
-  type: string,
-  band: string,
-): VerdictCounts {
-  return prepared(
-    `SELECT COALESCE(SUM("verification" = 1), 0) AS accepted, COALESCE(SUM("verification" = -1), 0) AS rejected
-     FROM "Event" WHERE "live" = ? AND "subject" = ? AND "type" = ? AND "band" = ? AND "verification" != 0`,
-  ).get(live ? 1 : 0, subject, type, band) as VerdictCounts;
-}
-
-/**
- * Verdicts on the events of each class, in the order asked: one statement for all of an
- * update's classes (a dense move makes dozens of events; most classes have no verdict yet, so
- * the partial index of verified events answers with few rows).
+ * Verdicts on the events of each class (subject, type and band: server/events/subject.ts), the
+ * evidence of the confidence model, in the order asked; unverified events are not counted. One
+ * statement for all of an update's classes (a dense move makes dozens of events; most classes
+ * have no verdict yet, so the partial index of verified events answers with few rows).
  */
 export function verificationCountsOf(live: boolean, classes: readonly EventClass[]): VerdictCounts[] {
   if (!classes.length) return [];
