@@ -71,8 +71,13 @@ const changedSince = (id: string, at: Date, when: string) =>
     `geofence ${id} was changed at ${at.toISOString()}, ${when}; load it again`,
   );
 
-/** How often a patch without a precondition is applied again to a version changed meanwhile. */
-const PATCH_ATTEMPTS = 5;
+/**
+ * How often a patch without a precondition is tried on a version changed meanwhile. An attempt
+ * fails only when another write to the geofence landed in between, so n patches sent at once
+ * all land within n attempts each; the bound only stops a patch starving under a stream of
+ * writes to one geofence (that patch then answers 412).
+ */
+const PATCH_ATTEMPTS = 32;
 
 /**
  * Changes the fields a patch names of the geofence with this _id and keeps every other one.
