@@ -325,6 +325,12 @@ export type TrackedGeofence = Omit<GeofenceFields, "geometry"> & {
   ring: Position[];
 };
 
+/** Which version of a geofence is stored: its seq and updatedAt (in ms), which every write moves on. */
+export interface GeofenceVersion {
+  seq: number;
+  version: number;
+}
+
 export interface Membership {
   geofenceSeq: number;
   enteredAt: Date;
@@ -349,8 +355,11 @@ export interface TrackingReader {
   /** Whether a user of this world other than `exceptSeq` was last updated at exactly `at`. */
   userUpdatedAtTaken(live: boolean, at: Date, exceptSeq: number | null): Promise<boolean>;
   memberships(userSeq: number): Promise<Membership[]>;
-  /** Geofences whose box meets `box`, and those with the given seqs (where the user is now). */
-  geofencesNear(live: boolean, box: BBox, seqs: readonly number[]): Promise<TrackedGeofence[]>;
+  /**
+   * The versions of the geofences whose box meets `box` and of those with the given seqs (where
+   * the user is now): tracking decodes a geofence once per version (server/tracking/shapes.ts).
+   */
+  geofenceVersionsNear(live: boolean, box: BBox, seqs: readonly number[]): Promise<GeofenceVersion[]>;
   geofencesBySeqs(seqs: readonly number[]): Promise<TrackedGeofence[]>;
   /** Verdicts on the events of each class (subject, type and band), in the order asked. */
   verificationCounts(live: boolean, classes: readonly EventClass[]): Promise<VerdictCounts[]>;

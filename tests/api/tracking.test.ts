@@ -191,6 +191,24 @@ describe("track: geofence events", () => {
     expect(((await api("GET", `/v1/users/${deviceId}`)).body.user as User).geofences).toEqual([]);
   });
 
+  it("decides each update against the geofence as it is now, after edits of its fields and shape", async () => {
+    const { base, north } = place();
+    const g = await circle(base, 200);
+    const at = { latitude: base.lat, longitude: base.lng, accuracy: 10 };
+    /** What a new device's entry at `at` says of the geofences it entered. */
+    const entered = async () =>
+      (await track({ deviceId: unique("dev"), ...at })).events
+        .filter((e) => e.type === "user.entered_geofence")
+        .map((e) => e.geofence as { _id: string; description: string; metadata?: unknown });
+    expect((await entered()).map((x) => [x._id, x.description])).toEqual([[g._id, "zone"]]);
+
+    await api("PATCH", `/v1/geofences/${g._id}`, { json: { description: "renamed", metadata: { v: 2 } } });
+    expect((await entered()).map((x) => [x.description, x.metadata])).toEqual([["renamed", { v: 2 }]]);
+
+    await api("PATCH", `/v1/geofences/${g._id}`, { json: { coordinates: [base.lng, north(2000)] } });
+    expect(await entered()).toEqual([]);
+  });
+
   it("never makes duplicate events from concurrent updates of one device", async () => {
     const { base } = place();
     await circle(base, 200);

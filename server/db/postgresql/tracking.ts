@@ -1,5 +1,6 @@
 import type { Position } from "../../geo/distance";
 import type {
+  GeofenceVersion,
   Membership,
   PlaceVerdict,
   StoredUser,
@@ -112,15 +113,15 @@ function reader(client: Queryable): TrackingReader {
         [userSeq],
         client,
       ),
-    geofencesNear: async (live, box, seqs) => {
-      const found = await rows<TrackedRow>(
-        `SELECT ${GEOFENCE_COLUMNS} FROM "Geofence" WHERE "box" && ${ENVELOPE(1)} AND "live" = $5
-         UNION SELECT ${GEOFENCE_COLUMNS} FROM "Geofence" WHERE "seq" = ANY($6::int[])`,
+    geofenceVersionsNear: (live, box, seqs) =>
+      // updatedAt in ms: EXTRACT gives seconds as numeric, exact to the microsecond.
+      rows<GeofenceVersion>(
+        `SELECT "seq", (EXTRACT(EPOCH FROM "updatedAt") * 1000)::float8 AS "version" FROM "Geofence"
+         WHERE "box" && ${ENVELOPE(1)} AND "live" = $5
+         UNION SELECT "seq", (EXTRACT(EPOCH FROM "updatedAt") * 1000)::float8 FROM "Geofence" WHERE "seq" = ANY($6::int[])`,
         [box.minLng, box.minLat, box.maxLng, box.maxLat, live, seqs],
         client,
-      );
-      return found.map(toTracked);
-    },
+      ),
     geofencesBySeqs: (seqs) => trackedGeofencesBySeqs(seqs, client),
     verificationCounts: async (live, classes) => {
       if (!classes.length) return [];

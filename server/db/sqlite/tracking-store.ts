@@ -4,7 +4,7 @@ import { connection } from "./connection";
 import {
   addMembership,
   geofencesBySeqs,
-  geofencesForUpdate,
+  geofenceVersionsNear,
   insertEvent,
   insertLocation,
   insertUser,
@@ -51,7 +51,7 @@ const reader: TrackingReader = {
   userByDeviceId: async (live, deviceId, anonymous) => userByDeviceId(live, deviceId, anonymous),
   userUpdatedAtTaken: async (live, at, exceptSeq) => userUpdatedAtTaken(live, at, exceptSeq),
   memberships: async (userSeq) => membershipsOf(userSeq),
-  geofencesNear: async (live, box, seqs) => geofencesForUpdate(live, box, seqs),
+  geofenceVersionsNear: async (live, box, seqs) => geofenceVersionsNear(live, box, seqs),
   geofencesBySeqs: async (seqs) => geofencesBySeqs(seqs),
   verificationCounts: async (live, classes) => verificationCountsOf(live, classes),
   placeVerdictsInBox: async (live, box) => placeVerdictsInBox(live, box),

@@ -5,6 +5,7 @@ import type {
   Membership,
   PlaceVerdict,
   StoredUser,
+  GeofenceVersion,
   TrackedGeofence,
   UserWrite,
   VerdictCounts,
@@ -174,46 +175,8 @@ function toTracked(r: TrackedRow): TrackedGeofence {
   };
 }
 
-/**
- * Geofences as tracking reads them, by seq and version (updatedAt, which every write of a
- * geofence moves on): an update in a dense area reads dozens, and the same ones again and again,
- * so the rows are decoded (rings and metadata parsed) once per version, not once per update.
- * The index query still decides which geofences exist and which version is current; an entry
- * whose version is gone is simply never asked for again and ages out.
- */
-const shapes = new Map<number, TrackedGeofence>();
-/** At most this many geofences and ring positions are kept (about 100 MB at most), then all are dropped. */
-const KEEP = { geofences: 50_000, positions: 2_000_000 };
-let positionsKept = 0;
-
-function trackedOf(seqs: readonly { seq: number; updatedAt: string }[]): TrackedGeofence[] {
-  const out: TrackedGeofence[] = [];
-  const missing: number[] = [];
-  for (const v of seqs) {
-    const kept = shapes.get(v.seq);
-    if (kept && kept.updatedAt.getTime() === Date.parse(v.updatedAt)) out.push(kept);
-    else missing.push(v.seq);
-  }
-  if (missing.length) {
-    const rows = prepared(
-      `SELECT ${GEOFENCE_COLUMNS} FROM "Geofence" g WHERE g."seq" IN (${inList(missing.length)})`,
-    ).all(...missing) as TrackedRow[];
-    for (const r of rows) {
-      const g = toTracked(r);
-      if (shapes.size >= KEEP.geofences || positionsKept >= KEEP.positions) {
-        shapes.clear();
-        positionsKept = 0;
-      }
-      shapes.set(g.seq, g);
-      positionsKept += g.ring.length;
-      out.push(g);
-    }
-  }
-  return out;
-}
-
-/** Geofences whose box meets `box`, and those with the given seqs (where the user is now). */
-export function geofencesForUpdate(live: boolean, box: BBox, seqs: readonly number[]): TrackedGeofence[] {
+/** The versions of the geofences whose box meets `box` and of those with the given seqs. */
+export function geofenceVersionsNear(live: boolean, box: BBox, seqs: readonly number[]): GeofenceVersion[] {
   const near = prepared(`SELECT g."seq", g."updatedAt" ${GEOFENCES_IN_BOX}`).all(
     ...inBoxParams(live, box),
   ) as {
@@ -227,7 +190,7 @@ export function geofencesForUpdate(live: boolean, box: BBox, seqs: readonly numb
         ...missing,
       ) as { seq: number; updatedAt: string }[])
     : [];
-  return trackedOf([...near, ...members]);
+  return [...near, ...members].map((g) => ({ seq: g.seq, version: Date.parse(g.updatedAt) }));
 }
 
 export function geofencesBySeqs(seqs: readonly number[]): TrackedGeofence[] {

@@ -1,0 +1,56 @@
+import type { BBox } from "../geo/distance";
+import type { TrackedGeofence, TrackingReader } from "../storage/port";
+
+/**
+ * The geofences an update is decided against, decoded once per version. In a dense area an
+ * update meets dozens of geofences, the same ones again and again: the store is asked only which
+ * geofences are near and which version of each it holds (seq and updatedAt, which every write
+ * moves on), and full rows (rings, metadata) are read and decoded only for versions not seen
+ * before. The store still decides which geofences exist and which version is current, so this
+ * is correct across app processes; an entry whose version is gone is never asked for again and
+ * ages out.
+ */
+const kept = new Map<number, { version: number; geofence: TrackedGeofence }>();
+/** At most this many geofences and ring positions are kept (about 100 MB at most), then all are dropped. */
+const KEEP = { geofences: 50_000, positions: 2_000_000 };
+let positionsKept = 0;
+
+function keep(version: number, geofence: TrackedGeofence): void {
+  if (kept.size >= KEEP.geofences || positionsKept >= KEEP.positions) {
+    kept.clear();
+    positionsKept = 0;
+  }
+  const before = kept.get(geofence.seq);
+  if (before) positionsKept -= before.geofence.ring.length;
+  kept.set(geofence.seq, { version, geofence });
+  positionsKept += geofence.ring.length;
+}
+
+/**
+ * Geofences whose box meets `box` and those with the given seqs (where the user is now), as
+ * the store holds them now. The objects are shared between updates: never change them.
+ */
+export async function geofencesNear(
+  read: TrackingReader,
+  live: boolean,
+  box: BBox,
+  seqs: readonly number[],
+): Promise<TrackedGeofence[]> {
+  const versions = await read.geofenceVersionsNear(live, box, seqs);
+  const out: TrackedGeofence[] = [];
+  const missing = new Map<number, number>();
+  for (const v of versions) {
+    const k = kept.get(v.seq);
+    if (k && k.version === v.version) out.push(k.geofence);
+    else missing.set(v.seq, v.version);
+  }
+  if (missing.size) {
+    for (const g of await read.geofencesBySeqs([...missing.keys()])) {
+      // Kept under the version asked for: a row changed since is newer, and the next update
+      // sees the newer version and reads it again.
+      keep(missing.get(g.seq)!, g);
+      out.push(g);
+    }
+  }
+  return out;
+}
