@@ -24,6 +24,7 @@ no-op route, an invalid POST and tracking for --rounds rounds and compares withi
 geofences (50–200 m) and users into 79 km² (about 6 geofences overlap at a point) instead of a metro area;
 --max-radius sets the geofences' largest radius (dense with 500: about 30 overlap at a point). --profile writes a CPU
 profile of the server (node --cpu-prof) into DIR when it stops; open it in Chrome DevTools.
+--only TEXT measures only the scenarios whose name holds TEXT (beside the no-op route and any loading).
 --processes N starts N app processes on the one database and splits the connections among them
 (what a balancer does); figures are their sums, latencies the worst of them. The database is
 SQLite, or PostgreSQL when TEST_POSTGRES_URL names a server (a fresh database is made on it).`;
@@ -40,6 +41,7 @@ const { values, positionals } = parseArgs({
     dense: { type: "boolean", default: false },
     "max-radius": { type: "string" },
     processes: { type: "string", default: "1" },
+    only: { type: "string" },
     help: { type: "boolean", short: "h" },
   },
 });
@@ -90,6 +92,7 @@ async function runSuite(name: string): Promise<void> {
     run,
     note: (line) => notes.push(line),
     async runBoth(s) {
+      if (values.only && !s.name.includes(values.only)) return;
       await run({ ...s, connections, duration });
       await run({ ...s, connections: 1, duration });
     },

@@ -1,9 +1,10 @@
 import type { z } from "zod";
 import type { AuthKey } from "../auth/keys";
 import { bboxAround, haversine } from "../geo/distance";
-import type { GeofenceRecord, searchQuerySchema } from "./schema";
+import type { searchQuerySchema } from "./schema";
+import { decodedOnce } from "./decoded";
 import { distanceToShape } from "./shape";
-import { type GeofenceBounds, storage } from "../storage";
+import { type GeofenceBounds, type TrackedGeofence, storage } from "../storage";
 
 /** How many polygon rings to read per query while refining candidates. */
 const BATCH = 64;
@@ -34,7 +35,7 @@ const SURE = 0.99;
 export async function searchGeofences(
   key: AuthKey,
   q: z.output<typeof searchQuerySchema>,
-): Promise<{ geofence: GeofenceRecord; distance: number }[]> {
+): Promise<{ geofence: TrackedGeofence; distance: number }[]> {
   const { latitude: lat, longitude: lng } = q.near;
   let top: Hit[];
   // Exact distances already computed at a shorter reach: a wider reach does not read those rings again.
@@ -45,16 +46,19 @@ export async function searchGeofences(
     if (reach >= q.radius) break;
     if (top.length === q.limit && top[q.limit - 1]!.distance <= reach * SURE) break;
   }
-  const records = await storage().geofences.bySeqs(
-    top.map((h) => h.seq),
-    q.includeGeometry,
+  // The results as decoded for the distances: read again only for versions not seen before.
+  const found = new Map(
+    (await decodedOnce(top, (seqs) => storage().geofences.decodable(seqs))).map((g) => [g.seq, g]),
   );
-  const distance = new Map(top.map((h) => [h.seq, h.distance]));
-  return records.map((geofence) => ({ geofence, distance: distance.get(geofence.seq)! }));
+  return top.flatMap((h) => {
+    const geofence = found.get(h.seq);
+    return geofence ? [{ geofence, distance: h.distance }] : [];
+  });
 }
 
 interface Hit {
   seq: number;
+  version: number;
   id: string;
   distance: number;
 }
@@ -89,15 +93,22 @@ async function nearestWithin(
     const batch: Candidate[] = [];
     for (; i < candidates.length && batch.length < BATCH && candidates[i]!.low <= cutoff(); i++)
       batch.push(candidates[i]!);
-    const rings = await storage().geofences.rings(
-      batch.filter((c) => !c.exact && !known.has(c.seq)).map((c) => c.seq),
+    const rings = new Map(
+      (
+        await decodedOnce(
+          batch.filter((c) => !c.exact && !known.has(c.seq)),
+          (seqs) => storage().geofences.decodable(seqs),
+        )
+      ).map((g) => [g.seq, g.ring]),
     );
     for (const c of batch) {
       const distance = c.exact
         ? c.low
         : (known.get(c.seq) ?? distanceToShape(lng, lat, { ...c, ring: rings.get(c.seq) ?? [] }));
       known.set(c.seq, distance);
-      if (distance <= q.radius) hits.push({ seq: c.seq, id: c.id, distance: Math.round(distance * 10) / 10 });
+      if (distance <= q.radius) {
+        hits.push({ seq: c.seq, version: c.version, id: c.id, distance: Math.round(distance * 10) / 10 });
+      }
     }
     hits.sort(byDistance);
   }

@@ -12,7 +12,7 @@
 import type { Event, Geofence, User } from "../db/client";
 import type { BBox, Position } from "../geo/distance";
 import type { GEOFENCE_SORTS } from "../geofences/read";
-import type { GeofenceFields, GeofenceRecord, geofenceColumns } from "../geofences/schema";
+import type { GeofenceFields, geofenceColumns } from "../geofences/schema";
 import type { USER_SORTS } from "../users/read";
 
 /**
@@ -127,6 +127,8 @@ export interface GeofenceBounds {
   centerLng: number;
   centerLat: number;
   radius: number;
+  /** updatedAt in ms: which version of the geofence this is (see GeofenceVersion) */
+  version: number;
 }
 
 /** Where a user inside a geofence is (to decide whether it still is). */
@@ -210,10 +212,8 @@ export interface GeofenceStore {
   table(live: boolean, q: GeofenceTableQuery): Promise<{ rows: StoredGeofence[]; total: number }>;
   /** Geofences of one world whose bounding box meets `box`, optionally only with a tag in `tags`. */
   boundsInBox(live: boolean, box: BBox, tags?: readonly string[]): Promise<GeofenceBounds[]>;
-  /** The rings of the given geofences, by seq. */
-  rings(seqs: readonly number[]): Promise<Map<number, Position[]>>;
-  /** Whole geofences by seq, in the order given. */
-  bySeqs(seqs: readonly number[], withGeometry: boolean): Promise<GeofenceRecord[]>;
+  /** Geofences as tracking and search decode them (outer ring, no geometry), by seq. */
+  decodable(seqs: readonly number[]): Promise<TrackedGeofence[]>;
   /**
    * After a geofence's shape or state changed: the users inside it for whom `stillInside` (given
    * the geofence as it is now, null when gone) says no are no longer counted inside, in one change.
@@ -318,10 +318,14 @@ export interface EventStore {
   delete(seq: number): Promise<void>;
 }
 
-/** A geofence as tracking needs it: what events copy of it, and its ring (empty for circles). */
+/**
+ * A geofence as tracking and search use it, decoded: its wire fields, its geometry (the stored
+ * polygon; a circle's approximation) and the ring its distances are measured to (the outer
+ * ring; empty for circles, which are measured from center and radius).
+ */
 export type TrackedGeofence = Omit<GeofenceFields, "geometry"> & {
   seq: number;
-  geometry: null;
+  geometry: Position[][];
   ring: Position[];
 };
 
@@ -357,7 +361,7 @@ export interface TrackingReader {
   memberships(userSeq: number): Promise<Membership[]>;
   /**
    * The versions of the geofences whose box meets `box` and of those with the given seqs (where
-   * the user is now): tracking decodes a geofence once per version (server/tracking/shapes.ts).
+   * the user is now): tracking decodes a geofence once per version (server/geofences/decoded.ts).
    */
   geofenceVersionsNear(live: boolean, box: BBox, seqs: readonly number[]): Promise<GeofenceVersion[]>;
   geofencesBySeqs(seqs: readonly number[]): Promise<TrackedGeofence[]>;

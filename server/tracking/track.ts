@@ -30,7 +30,7 @@ import { REGION_TYPES, type Regions, regionsAt } from "../geodata/regions";
 import { type WirePlace, distanceToPlace, placeById, serializePlace } from "../geodata/places";
 import { type Detection, LEAVE_AT_M, VERDICT_RADIUS_M, detectPlace } from "./places";
 import { embeddedGeofence, trimUser } from "./serialize";
-import { geofencesNear } from "./shapes";
+import { decodedOnce } from "../geofences/decoded";
 
 /** Minutes inside before user.dwelled_in_geofence, for geofences without their own dwellThreshold. */
 export const DEFAULT_DWELL_MINUTES = 5;
@@ -242,7 +242,10 @@ async function decide(
   const { latitude: lat, longitude: lng, accuracy } = input;
   const members = new Map(prev ? (await read.memberships(prev.seq)).map((m) => [m.geofenceSeq, m]) : []);
   const reach = Math.min(Math.max(accuracy, MIN_ACCURACY), MAX_REACH_M);
-  const candidates = await geofencesNear(read, live, bboxAround(lng, lat, reach), [...members.keys()]);
+  const candidates = await decodedOnce(
+    await read.geofenceVersionsNear(live, bboxAround(lng, lat, reach), [...members.keys()]),
+    (seqs) => read.geofencesBySeqs(seqs),
+  );
 
   const inside: GeofenceFields[] = [];
   // Every event of the update copies the user as it is after it.

@@ -50,6 +50,26 @@ describe("search geofences", () => {
     expect((closer.body.geofences as Hit[]).map((h) => h.externalId)).toEqual(["around", "rect"]);
   });
 
+  it("measures a polygon as it is now after its shape was changed", async () => {
+    const tag = unique("reshaped");
+    const square = (from: number, to: number) => [
+      [east(from), north(-100)],
+      [east(to), north(-100)],
+      [east(to), north(100)],
+      [east(from), north(100)],
+    ];
+    await make(tag, "sq", { type: "polygon", coordinates: square(300, 500) });
+    const distance = async () =>
+      ((await search(`near=${base.lat},${base.lng}&radius=1000&tags=${tag}`)).body.geofences as Hit[]).map(
+        (h) => Math.round(h.distance / 10) * 10,
+      );
+    expect(await distance()).toEqual([300]);
+    await api("PUT", `/v1/geofences/${tag}/sq`, {
+      json: { description: "sq", type: "polygon", coordinates: square(600, 800) },
+    });
+    expect(await distance()).toEqual([600]);
+  });
+
   it("defaults to a 1000 m radius, includes geometry by default and honours includeGeometry=false and limit", async () => {
     const tag = unique("opts");
     for (let i = 0; i < 5; i++) {

@@ -1,5 +1,3 @@
-import type { Position } from "../../geo/distance";
-import type { GeofenceRecord } from "../../geofences/schema";
 import type {
   EventStore,
   GeofenceBounds,
@@ -16,13 +14,7 @@ import { seedClock } from "../ids";
 import { prismaStores } from "../prisma-stores";
 import { pool } from "./pool";
 import { inTransaction, row, rows } from "./sql";
-import {
-  ENVELOPE,
-  GEOFENCE_COLUMNS,
-  postgresTracking,
-  trackedGeofencesBySeqs,
-  verificationCounts,
-} from "./tracking";
+import { ENVELOPE, VERSION, postgresTracking, trackedGeofencesBySeqs, verificationCounts } from "./tracking";
 
 /**
  * The PostgreSQL + PostGIS adapter of the storage port (server/storage/port.ts): what several
@@ -63,38 +55,12 @@ const geofences: GeofenceStore = {
   boundsInBox(live, box, tags) {
     const tagFilter = tags?.length ? ` AND "tag" = ANY($6::text[])` : "";
     return rows<GeofenceBounds>(
-      `SELECT "seq", "id", "type", "centerLng", "centerLat", "radius" FROM "Geofence"
+      `SELECT "seq", "id", "type", "centerLng", "centerLat", "radius", ${VERSION} AS "version" FROM "Geofence"
        WHERE "box" && ${ENVELOPE(1)} AND "live" = $5${tagFilter}`,
       [box.minLng, box.minLat, box.maxLng, box.maxLat, live, ...(tags?.length ? [tags] : [])],
     );
   },
-  async rings(seqs) {
-    const out = new Map<number, Position[]>();
-    if (!seqs.length) return out;
-    const found = await rows<{ seq: number; geometry: Position[][] }>(
-      `SELECT "seq", "geometry" FROM "Geofence" WHERE "seq" = ANY($1::int[])`,
-      [seqs],
-    );
-    for (const r of found) out.set(r.seq, r.geometry[0] ?? []);
-    return out;
-  },
-  async bySeqs(seqs, withGeometry) {
-    if (!seqs.length) return [];
-    // The geometry only when asked for: it is most of a row, and the driver parses it.
-    const columns = GEOFENCE_COLUMNS.replace(
-      `"geometry"`,
-      withGeometry ? `"geometry"` : `NULL AS "geometry"`,
-    );
-    const found = await rows<GeofenceRecord>(
-      `SELECT ${columns}, "minLng", "minLat", "maxLng", "maxLat" FROM "Geofence" WHERE "seq" = ANY($1::int[])`,
-      [seqs],
-    );
-    const bySeq = new Map(found.map((g) => [g.seq, g]));
-    return seqs.flatMap((seq) => {
-      const g = bySeq.get(seq);
-      return g ? [g] : [];
-    });
-  },
+  decodable: (seqs) => trackedGeofencesBySeqs(seqs, pool()),
   reconcileMembers: (geofenceSeq, stillInside) =>
     inTransaction(async (client) => {
       const g = (await trackedGeofencesBySeqs([geofenceSeq], client))[0] ?? null;

@@ -1,4 +1,3 @@
-import type { Position } from "../../geo/distance";
 import type {
   GeofenceVersion,
   Membership,
@@ -29,13 +28,15 @@ export const USER_COLUMNS = `"seq", "id", "live", "deviceId", "userId", "descrip
 export const GEOFENCE_COLUMNS = `"seq", "id", "live", "description", "tag", "externalId", "type", "geometry",
   "centerLng", "centerLat", "radius", "metadata", "enabled", "dwellThreshold", "createdAt", "updatedAt"`;
 
-type TrackedRow = Omit<TrackedGeofence, "ring" | "geometry"> & { geometry: Position[][] };
+type TrackedRow = Omit<TrackedGeofence, "ring">;
 
-const toTracked = ({ geometry, ...g }: TrackedRow): TrackedGeofence => ({
+const toTracked = (g: TrackedRow): TrackedGeofence => ({
   ...g,
-  geometry: null,
-  ring: g.type === "circle" ? [] : (geometry[0] ?? []),
+  ring: g.type === "circle" ? [] : (g.geometry[0] ?? []),
 });
+
+/** A geofence's version: its updatedAt in ms (EXTRACT gives seconds as numeric, exact to the microsecond). */
+export const VERSION = `(EXTRACT(EPOCH FROM "updatedAt") * 1000)::float8`;
 
 /** An envelope's parameters: west, south, east, north. */
 export const ENVELOPE = (first: number) =>
@@ -114,11 +115,9 @@ function reader(client: Queryable): TrackingReader {
         client,
       ),
     geofenceVersionsNear: (live, box, seqs) =>
-      // updatedAt in ms: EXTRACT gives seconds as numeric, exact to the microsecond.
       rows<GeofenceVersion>(
-        `SELECT "seq", (EXTRACT(EPOCH FROM "updatedAt") * 1000)::float8 AS "version" FROM "Geofence"
-         WHERE "box" && ${ENVELOPE(1)} AND "live" = $5
-         UNION SELECT "seq", (EXTRACT(EPOCH FROM "updatedAt") * 1000)::float8 FROM "Geofence" WHERE "seq" = ANY($6::int[])`,
+        `SELECT "seq", ${VERSION} AS "version" FROM "Geofence" WHERE "box" && ${ENVELOPE(1)} AND "live" = $5
+         UNION SELECT "seq", ${VERSION} FROM "Geofence" WHERE "seq" = ANY($6::int[])`,
         [box.minLng, box.minLat, box.maxLng, box.maxLat, live, seqs],
         client,
       ),

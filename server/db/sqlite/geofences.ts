@@ -1,5 +1,4 @@
-import type { BBox, Position } from "../../geo/distance";
-import type { GeofenceRecord } from "../../geofences/schema";
+import type { BBox } from "../../geo/distance";
 import type { GeofenceBounds } from "../../storage/port";
 import { inList, prepared } from "./connection";
 
@@ -19,22 +18,19 @@ export const inBoxParams = (live: boolean, box: BBox) => [
   live ? 1 : 0,
 ];
 
+/**
+ * A geofence's version (see GeofenceVersion): its updatedAt in ms, computed by SQLite from the
+ * text Prisma writes (julianday keeps whole milliseconds; ROUND takes off the float's error).
+ */
+export const VERSION = (g: string) =>
+  `CAST(ROUND((julianday(${g}."updatedAt") - 2440587.5) * 86400000) AS INTEGER) AS "version"`;
+
 /** Geofences of one world whose bounding box meets `box`, optionally only those with a tag in `tags`. */
 export function geofenceBoundsInBox(live: boolean, box: BBox, tags?: readonly string[]): GeofenceBounds[] {
   const tagFilter = tags?.length ? ` AND g."tag" IN (${inList(tags.length)})` : "";
-  const sql = `SELECT g."seq", g."id", g."type", g."centerLng", g."centerLat", g."radius" ${GEOFENCES_IN_BOX}${tagFilter}`;
+  const sql = `SELECT g."seq", g."id", g."type", g."centerLng", g."centerLat", g."radius", ${VERSION("g")}
+    ${GEOFENCES_IN_BOX}${tagFilter}`;
   return prepared(sql).all(...inBoxParams(live, box), ...(tags ?? [])) as GeofenceBounds[];
-}
-
-/** The rings of the given geofences, by seq. */
-export function geofenceRings(seqs: readonly number[]): Map<number, Position[]> {
-  const out = new Map<number, Position[]>();
-  if (!seqs.length) return out;
-  const rows = prepared(
-    `SELECT "seq", "geometry" FROM "Geofence" WHERE "seq" IN (${inList(seqs.length)})`,
-  ).all(...seqs) as { seq: number; geometry: string }[];
-  for (const r of rows) out.set(r.seq, (JSON.parse(r.geometry) as Position[][])[0] ?? []);
-  return out;
 }
 
 /** A "Geofence" row as SQLite returns it. */
@@ -59,28 +55,4 @@ export interface GeofenceRow {
   dwellThreshold: number | null;
   createdAt: string;
   updatedAt: string;
-}
-
-/** Whole geofences by seq, in the order given (Prisma's adapter writes DateTime as ISO text). */
-export function geofencesBySeq(seqs: readonly number[], withGeometry: boolean): GeofenceRecord[] {
-  if (!seqs.length) return [];
-  const rows = prepared(`SELECT * FROM "Geofence" WHERE "seq" IN (${inList(seqs.length)})`).all(
-    ...seqs,
-  ) as GeofenceRow[];
-  const bySeq = new Map(rows.map((r) => [r.seq, r]));
-  return seqs.flatMap((seq) => {
-    const r = bySeq.get(seq);
-    if (!r) return [];
-    return [
-      {
-        ...r,
-        live: r.live === 1,
-        enabled: r.enabled === 1,
-        geometry: withGeometry ? (JSON.parse(r.geometry) as unknown) : null,
-        metadata: r.metadata === null ? null : (JSON.parse(r.metadata) as unknown),
-        createdAt: new Date(r.createdAt),
-        updatedAt: new Date(r.updatedAt),
-      },
-    ];
-  });
 }

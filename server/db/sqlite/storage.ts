@@ -10,7 +10,7 @@ import type {
 import { prismaStores } from "../prisma-stores";
 import { withWriteLock } from "../write-lock";
 import { prepared } from "./connection";
-import { geofenceBoundsInBox, geofenceRings, geofencesBySeq } from "./geofences";
+import { geofenceBoundsInBox } from "./geofences";
 import {
   deleteUserEverything,
   geofencesBySeqs,
@@ -84,8 +84,7 @@ const events: EventStore = {
 const geofences: GeofenceStore = {
   ...shared.geofences,
   boundsInBox: async (live, box, tags) => geofenceBoundsInBox(live, box, tags),
-  rings: async (seqs) => geofenceRings(seqs),
-  bySeqs: async (seqs, withGeometry) => geofencesBySeq(seqs, withGeometry),
+  decodable: async (seqs) => geofencesBySeqs(seqs),
   reconcileMembers: (geofenceSeq, stillInside) =>
     withWriteLock(() =>
       transaction(() => {

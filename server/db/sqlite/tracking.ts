@@ -12,7 +12,7 @@ import type {
 } from "../../storage/port";
 import type { User } from "../client";
 import { connection, inList, prepared, sqlDate } from "./connection";
-import { GEOFENCES_IN_BOX, type GeofenceRow, inBoxParams } from "./geofences";
+import { GEOFENCES_IN_BOX, type GeofenceRow, VERSION, inBoxParams } from "./geofences";
 
 /**
  * The statements of a location update. Every function here is synchronous and meant to run
@@ -162,35 +162,32 @@ const GEOFENCE_COLUMNS = `g."seq", g."id", g."live", g."description", g."tag", g
 type TrackedRow = Omit<GeofenceRow, "minLng" | "minLat" | "maxLng" | "maxLat">;
 
 function toTracked(r: TrackedRow): TrackedGeofence {
-  const { geometry, metadata, ...rest } = r;
+  const { metadata, ...rest } = r;
+  const geometry = JSON.parse(r.geometry) as Position[][];
   return {
     ...rest,
     live: r.live === 1,
     enabled: r.enabled === 1,
     createdAt: new Date(r.createdAt),
     updatedAt: new Date(r.updatedAt),
-    geometry: null,
-    ring: rest.type === "circle" ? [] : ((JSON.parse(geometry) as Position[][])[0] ?? []),
+    geometry,
+    ring: rest.type === "circle" ? [] : (geometry[0] ?? []),
     metadata: metadata === null ? null : (JSON.parse(metadata) as unknown),
   };
 }
 
 /** The versions of the geofences whose box meets `box` and of those with the given seqs. */
 export function geofenceVersionsNear(live: boolean, box: BBox, seqs: readonly number[]): GeofenceVersion[] {
-  const near = prepared(`SELECT g."seq", g."updatedAt" ${GEOFENCES_IN_BOX}`).all(
+  const near = prepared(`SELECT g."seq", ${VERSION("g")} ${GEOFENCES_IN_BOX}`).all(
     ...inBoxParams(live, box),
-  ) as {
-    seq: number;
-    updatedAt: string;
-  }[];
+  ) as GeofenceVersion[];
   const seen = new Set(near.map((g) => g.seq));
   const missing = seqs.filter((s) => !seen.has(s));
-  const members = missing.length
-    ? (prepared(`SELECT "seq", "updatedAt" FROM "Geofence" WHERE "seq" IN (${inList(missing.length)})`).all(
-        ...missing,
-      ) as { seq: number; updatedAt: string }[])
-    : [];
-  return [...near, ...members].map((g) => ({ seq: g.seq, version: Date.parse(g.updatedAt) }));
+  if (!missing.length) return near;
+  const members = prepared(
+    `SELECT g."seq", ${VERSION("g")} FROM "Geofence" g WHERE g."seq" IN (${inList(missing.length)})`,
+  ).all(...missing) as GeofenceVersion[];
+  return [...near, ...members];
 }
 
 export function geofencesBySeqs(seqs: readonly number[]): TrackedGeofence[] {

@@ -1,9 +1,8 @@
-import type { BBox } from "../geo/distance";
-import type { TrackedGeofence, TrackingReader } from "../storage/port";
+import type { GeofenceVersion, TrackedGeofence } from "../storage/port";
 
 /**
- * The geofences an update is decided against, decoded once per version. In a dense area an
- * update meets dozens of geofences, the same ones again and again: the store is asked only which
+ * Geofences decoded once per version, for tracking and search. In a dense area an update or a
+ * search meets dozens of geofences, the same ones again and again: the store is asked only which
  * geofences are near and which version of each it holds (seq and updatedAt, which every write
  * moves on), and full rows (rings, metadata) are read and decoded only for versions not seen
  * before. The store still decides which geofences exist and which version is current, so this
@@ -15,28 +14,27 @@ const kept = new Map<number, { version: number; geofence: TrackedGeofence }>();
 const KEEP = { geofences: 50_000, positions: 2_000_000 };
 let positionsKept = 0;
 
+const positionsOf = (g: TrackedGeofence) => g.geometry.reduce((n, ring) => n + ring.length, 0);
+
 function keep(version: number, geofence: TrackedGeofence): void {
   if (kept.size >= KEEP.geofences || positionsKept >= KEEP.positions) {
     kept.clear();
     positionsKept = 0;
   }
   const before = kept.get(geofence.seq);
-  if (before) positionsKept -= before.geofence.ring.length;
+  if (before) positionsKept -= positionsOf(before.geofence);
   kept.set(geofence.seq, { version, geofence });
-  positionsKept += geofence.ring.length;
+  positionsKept += positionsOf(geofence);
 }
 
 /**
- * Geofences whose box meets `box` and those with the given seqs (where the user is now), as
- * the store holds them now. The objects are shared between updates: never change them.
+ * The geofences of these versions, decoded: kept ones as they are, the others read with `load`
+ * (and kept). The objects are shared between requests: never change them.
  */
-export async function geofencesNear(
-  read: TrackingReader,
-  live: boolean,
-  box: BBox,
-  seqs: readonly number[],
+export async function decodedOnce(
+  versions: readonly GeofenceVersion[],
+  load: (seqs: number[]) => Promise<TrackedGeofence[]>,
 ): Promise<TrackedGeofence[]> {
-  const versions = await read.geofenceVersionsNear(live, box, seqs);
   const out: TrackedGeofence[] = [];
   const missing = new Map<number, number>();
   for (const v of versions) {
@@ -45,8 +43,8 @@ export async function geofencesNear(
     else missing.set(v.seq, v.version);
   }
   if (missing.size) {
-    for (const g of await read.geofencesBySeqs([...missing.keys()])) {
-      // Kept under the version asked for: a row changed since is newer, and the next update
+    for (const g of await load([...missing.keys()])) {
+      // Kept under the version asked for: a row changed since is newer, and the next request
       // sees the newer version and reads it again.
       keep(missing.get(g.seq)!, g);
       out.push(g);
