@@ -1,3 +1,4 @@
+import { processOnce } from "../process-once";
 import type { GeofenceVersion, TrackedGeofence } from "../storage/port";
 
 /**
@@ -9,22 +10,27 @@ import type { GeofenceVersion, TrackedGeofence } from "../storage/port";
  * is correct across app processes; an entry whose version is gone is never asked for again and
  * ages out.
  */
-const kept = new Map<number, { version: number; geofence: TrackedGeofence }>();
-/** At most this many geofences and ring positions are kept (about 100 MB at most), then all are dropped. */
+const cache = () =>
+  // One per process, shared by the route bundles (tracking, search, context…).
+  processOnce("decoded-geofences", () => ({
+    kept: new Map<number, { version: number; geofence: TrackedGeofence }>(),
+    positions: 0,
+  }));
+/** At most this many geofences and positions are kept (about 100 MB at most), then all are dropped. */
 const KEEP = { geofences: 50_000, positions: 2_000_000 };
-let positionsKept = 0;
 
 const positionsOf = (g: TrackedGeofence) => g.geometry.reduce((n, ring) => n + ring.length, 0);
 
 function keep(version: number, geofence: TrackedGeofence): void {
-  if (kept.size >= KEEP.geofences || positionsKept >= KEEP.positions) {
-    kept.clear();
-    positionsKept = 0;
+  const c = cache();
+  if (c.kept.size >= KEEP.geofences || c.positions >= KEEP.positions) {
+    c.kept.clear();
+    c.positions = 0;
   }
-  const before = kept.get(geofence.seq);
-  if (before) positionsKept -= positionsOf(before.geofence);
-  kept.set(geofence.seq, { version, geofence });
-  positionsKept += positionsOf(geofence);
+  const before = c.kept.get(geofence.seq);
+  if (before) c.positions -= positionsOf(before.geofence);
+  c.kept.set(geofence.seq, { version, geofence });
+  c.positions += positionsOf(geofence);
 }
 
 /**
@@ -35,6 +41,7 @@ export async function decodedOnce(
   versions: readonly GeofenceVersion[],
   load: (seqs: number[]) => Promise<TrackedGeofence[]>,
 ): Promise<TrackedGeofence[]> {
+  const { kept } = cache();
   const out: TrackedGeofence[] = [];
   const missing = new Map<number, number>();
   for (const v of versions) {
