@@ -67,20 +67,43 @@ export function verificationCounts(
   ).then((r) => r ?? { accepted: 0, rejected: 0 });
 }
 
+/**
+ * A user row with its memberships, read in the same statement (decide asks for the memberships
+ * of the user it found next: one round trip fewer per update).
+ */
+const WITH_MEMBERSHIPS = `, (SELECT COALESCE(json_agg(json_build_array(m."geofenceSeq", m."enteredAt", m."dwelled")), '[]')
+  FROM "UserGeofence" m WHERE m."userSeq" = "User"."seq") AS "memberships"`;
+
+type UserWithMemberships = StoredUser & { memberships: [number, string, boolean][] };
+
 function reader(client: Queryable): TrackingReader {
+  /** The memberships read with the last user found, by that user's seq. */
+  let found: { seq: number; memberships: Membership[] } | null = null;
+  const user = async (sql: string, values: unknown[]) => {
+    const r = await row<UserWithMemberships>(sql, values, client);
+    if (!r) return null;
+    const { memberships, ...stored } = r;
+    found = {
+      seq: stored.seq,
+      memberships: memberships.map(([geofenceSeq, enteredAt, dwelled]) => ({
+        geofenceSeq,
+        enteredAt: new Date(enteredAt),
+        dwelled,
+      })),
+    };
+    return stored;
+  };
   return {
     userByUserId: (live, userId) =>
-      row<StoredUser>(
-        `SELECT ${USER_COLUMNS} FROM "User" WHERE "live" = $1 AND "userId" = $2`,
-        [live, userId],
-        client,
-      ),
+      user(`SELECT ${USER_COLUMNS}${WITH_MEMBERSHIPS} FROM "User" WHERE "live" = $1 AND "userId" = $2`, [
+        live,
+        userId,
+      ]),
     userByDeviceId: (live, deviceId, anonymous) =>
-      row<StoredUser>(
-        `SELECT ${USER_COLUMNS} FROM "User" WHERE "live" = $1 AND "deviceId" = $2${anonymous ? ` AND "userId" IS NULL` : ""}
+      user(
+        `SELECT ${USER_COLUMNS}${WITH_MEMBERSHIPS} FROM "User" WHERE "live" = $1 AND "deviceId" = $2${anonymous ? ` AND "userId" IS NULL` : ""}
          ORDER BY "updatedAt" DESC LIMIT 1`,
         [live, deviceId],
-        client,
       ),
     userUpdatedAtTaken: async (live, at, exceptSeq) => {
       // Updates of other devices asking for the same instant wait here for each other, so the
@@ -108,12 +131,15 @@ function reader(client: Queryable): TrackingReader {
       );
       return after!.taken;
     },
-    memberships: (userSeq) =>
-      rows<Membership>(
-        `SELECT "geofenceSeq", "enteredAt", "dwelled" FROM "UserGeofence" WHERE "userSeq" = $1`,
-        [userSeq],
-        client,
-      ),
+    memberships: async (userSeq) =>
+      // Nothing of the user's is written before decide asks: what was read with it still holds.
+      found?.seq === userSeq
+        ? found.memberships
+        : rows<Membership>(
+            `SELECT "geofenceSeq", "enteredAt", "dwelled" FROM "UserGeofence" WHERE "userSeq" = $1`,
+            [userSeq],
+            client,
+          ),
     geofenceVersionsNear: (live, box, seqs) =>
       rows<GeofenceVersion>(
         `SELECT "seq", ${VERSION} AS "version" FROM "Geofence" WHERE "box" && ${ENVELOPE(1)} AND "live" = $5
