@@ -293,8 +293,8 @@ export function prismaStores(lock: WriteLock) {
           ({ count } = await prisma.geofence.updateMany({
             where: { seq, updatedAt: version },
             // A new version is always later than the one it replaces, whatever another
-            // process's clock said (versions identify a geofence's shape: see the SQLite
-            // adapter's tracking reads).
+            // process's clock said (versions key the decoded geofences of tracking and search:
+            // server/geofences/decoded.ts).
             data: {
               ...geofenceData(c),
               updatedAt: new Date(Math.max(monotonicNow().getTime(), version.getTime() + 1)),

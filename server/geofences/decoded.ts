@@ -21,8 +21,7 @@ const KEEP = { geofences: 50_000, positions: 2_000_000 };
 
 const positionsOf = (g: TrackedGeofence) => g.geometry.reduce((n, ring) => n + ring.length, 0);
 
-function keep(version: number, geofence: TrackedGeofence): void {
-  const c = cache();
+function keep(c: ReturnType<typeof cache>, version: number, geofence: TrackedGeofence): void {
   if (c.kept.size >= KEEP.geofences || c.positions >= KEEP.positions) {
     c.kept.clear();
     c.positions = 0;
@@ -41,11 +40,11 @@ export async function decodedOnce(
   versions: readonly GeofenceVersion[],
   load: (seqs: number[]) => Promise<TrackedGeofence[]>,
 ): Promise<TrackedGeofence[]> {
-  const { kept } = cache();
+  const c = cache();
   const out: TrackedGeofence[] = [];
   const missing = new Map<number, number>();
   for (const v of versions) {
-    const k = kept.get(v.seq);
+    const k = c.kept.get(v.seq);
     if (k && k.version === v.version) out.push(k.geofence);
     else missing.set(v.seq, v.version);
   }
@@ -53,7 +52,7 @@ export async function decodedOnce(
     for (const g of await load([...missing.keys()])) {
       // Kept under the version asked for: a row changed since is newer, and the next request
       // sees the newer version and reads it again.
-      keep(missing.get(g.seq)!, g);
+      keep(c, missing.get(g.seq)!, g);
       out.push(g);
     }
   }

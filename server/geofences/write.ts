@@ -89,12 +89,12 @@ const PATCH_ATTEMPTS = 32;
  * it is a 412.
  */
 export async function updateGeofence(key: AuthKey, id: string, patch: GeofencePatch, unmodifiedSince?: Date) {
+  let stored = await storage().geofences.byRef(key.live, { id });
+  if (!stored) throw notFound(`geofence ${id}`);
+  if (unmodifiedSince && stored.updatedAt.getTime() !== unmodifiedSince.getTime()) {
+    throw changedSince(id, stored.updatedAt, "after the version you edited");
+  }
   for (let attempt = 1; ; attempt++) {
-    const stored = await storage().geofences.byRef(key.live, { id });
-    if (!stored) throw notFound(`geofence ${id}`);
-    if (unmodifiedSince && stored.updatedAt.getTime() !== unmodifiedSince.getTime()) {
-      throw changedSince(id, stored.updatedAt, "after the version you edited");
-    }
     if (patch.type !== undefined && patch.type !== stored.type && patch.coordinates === undefined) {
       throw new ApiError("invalid_input", "coordinates: are required to change the type", "coordinates");
     }
@@ -106,7 +106,11 @@ export async function updateGeofence(key: AuthKey, id: string, patch: GeofencePa
       case "taken":
         throw await identityConflict(key, columns.tag, columns.externalId);
       case "changed":
-        if (!unmodifiedSince && attempt < PATCH_ATTEMPTS) continue;
+        // The store answers with the version that won: the patch is applied to it next.
+        if (!unmodifiedSince && attempt < PATCH_ATTEMPTS) {
+          stored = result.geofence;
+          continue;
+        }
         throw changedSince(id, result.geofence.updatedAt, "while this change was made");
     }
     await reconcileMembers(result.geofence.seq);
