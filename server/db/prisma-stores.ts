@@ -15,7 +15,7 @@ import type {
 import type { GeofenceFields } from "../geofences/schema";
 import { type ApiKey, Prisma, containsText, prisma } from "./client";
 import { dateWindow } from "./paging";
-import { isUniqueViolation } from "./errors";
+import { isRefusedByTrigger, isUniqueViolation } from "./errors";
 import { monotonicNow, newId } from "./ids";
 
 /**
@@ -234,24 +234,53 @@ export function prismaStores(lock: WriteLock) {
     return { id: newId(now.getTime()), live, ...geofenceData(c), createdAt: now, updatedAt: now };
   };
   /**
-   * Replaces the geofence with the columns' tag and externalId or creates it, in one statement;
-   * it was created when its createdAt is the time given to the new row (each is unique).
+   * A geofence's next version: its updatedAt is later than the one it replaces whatever this
+   * process's clock says (another app process, or this one's clock run ahead by a burst of
+   * writes, may have stamped that one later than now). Versions key If-Match preconditions and
+   * the decoded geofences of tracking and search (server/geofences/decoded.ts); a trigger refuses
+   * any change that does not make the version later (migration 20261128000000_geofence_version).
+   */
+  const nextVersion = (version: Date) => new Date(Math.max(monotonicNow().getTime(), version.getTime() + 1));
+  type Identified = GeofenceColumns & { tag: string; externalId: string };
+  const identity = (live: boolean, c: Identified) => ({
+    live_tag_externalId: { live, tag: c.tag, externalId: c.externalId },
+  });
+  /**
+   * Replaces the geofence with the columns' tag and externalId or creates it, in one statement,
+   * given the version stored now (null: none). It was created when its createdAt is the time
+   * given to the new row (each is unique).
    */
   const putGeofence = async (
     db: Pick<typeof prisma, "geofence">,
     live: boolean,
-    c: GeofenceColumns & { tag: string; externalId: string },
+    c: Identified,
+    stored: Date | null,
   ) => {
     const create = newGeofence(live, c);
     const geofence = await db.geofence.upsert({
-      where: { live_tag_externalId: { live, tag: c.tag, externalId: c.externalId } },
+      where: identity(live, c),
       create,
-      update: { ...geofenceData(c), updatedAt: create.createdAt },
+      update: { ...geofenceData(c), updatedAt: stored ? nextVersion(stored) : create.createdAt },
     });
     return { geofence, replaced: geofence.createdAt.getTime() !== create.createdAt.getTime() };
   };
-  const identified = (c: GeofenceColumns): c is GeofenceColumns & { tag: string; externalId: string } =>
-    c.tag !== null && c.externalId !== null;
+  /**
+   * Runs a replacement again, from the versions stored then, when the version trigger refused it:
+   * another write to one of its geofences landed between reading the version and writing. An
+   * attempt fails only when another write landed, so n replacements sent at once all land within
+   * n attempts each; the bound only stops one starving under a stream of writes.
+   */
+  const PUT_ATTEMPTS = 32;
+  const retryRefused = async <T>(write: () => Promise<T>): Promise<T> => {
+    for (let attempt = 1; ; attempt++) {
+      try {
+        return await write();
+      } catch (e) {
+        if (!isRefusedByTrigger(e) || attempt >= PUT_ATTEMPTS) throw e;
+      }
+    }
+  };
+  const identified = (c: GeofenceColumns): c is Identified => c.tag !== null && c.externalId !== null;
 
   const geofences: Pick<
     GeofenceStore,
@@ -265,24 +294,46 @@ export function prismaStores(lock: WriteLock) {
         throw e;
       }
     },
-    put: (live, c) => lock(() => putGeofence(prisma, live, c)),
+    put: (live, c) =>
+      lock(() =>
+        retryRefused(async () => {
+          const stored = await prisma.geofence.findUnique({
+            where: identity(live, c),
+            select: { updatedAt: true },
+          });
+          return putGeofence(prisma, live, c, stored?.updatedAt ?? null);
+        }),
+      ),
     putMany: (live, rows) =>
       lock(() =>
-        prisma.$transaction(async (tx) => {
-          let created = 0;
-          const replaced: number[] = [];
-          for (const c of rows) {
-            if (!identified(c)) {
-              await tx.geofence.create({ data: newGeofence(live, c) });
-              created++;
-              continue;
+        retryRefused(() =>
+          prisma.$transaction(async (tx) => {
+            // The versions stored now of those that may replace one, in one read.
+            const named = rows.filter(identified);
+            const versions = new Map<string, Date>();
+            const refKey = (tag: string, externalId: string) => JSON.stringify([tag, externalId]);
+            if (named.length) {
+              const stored = await tx.geofence.findMany({
+                where: { live, OR: named.map((c) => ({ tag: c.tag, externalId: c.externalId })) },
+                select: { tag: true, externalId: true, updatedAt: true },
+              });
+              for (const g of stored) versions.set(refKey(g.tag!, g.externalId!), g.updatedAt);
             }
-            const put = await putGeofence(tx, live, c);
-            if (put.replaced) replaced.push(put.geofence.seq);
-            else created++;
-          }
-          return { created, replaced };
-        }),
+            let created = 0;
+            const replaced: number[] = [];
+            for (const c of rows) {
+              if (!identified(c)) {
+                await tx.geofence.create({ data: newGeofence(live, c) });
+                created++;
+                continue;
+              }
+              const put = await putGeofence(tx, live, c, versions.get(refKey(c.tag, c.externalId)) ?? null);
+              if (put.replaced) replaced.push(put.geofence.seq);
+              else created++;
+            }
+            return { created, replaced };
+          }),
+        ),
       ),
     update: (seq, version, c) =>
       lock(async () => {
@@ -292,13 +343,7 @@ export function prismaStores(lock: WriteLock) {
           // have changed it since.
           ({ count } = await prisma.geofence.updateMany({
             where: { seq, updatedAt: version },
-            // A new version is always later than the one it replaces, whatever another
-            // process's clock said (versions key the decoded geofences of tracking and search:
-            // server/geofences/decoded.ts).
-            data: {
-              ...geofenceData(c),
-              updatedAt: new Date(Math.max(monotonicNow().getTime(), version.getTime() + 1)),
-            },
+            data: { ...geofenceData(c), updatedAt: nextVersion(version) },
           }));
         } catch (e) {
           if (isUniqueViolation(e)) return { status: "taken" as const };
