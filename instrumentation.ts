@@ -1,7 +1,7 @@
 /**
  * Runs once when the server starts: the embedded regions, postal codes and cities, the cities'
  * name index and the address parser load now, and the routing workers start (they load the
- * imports' road graphs), not on the first request.
+ * imports' road graphs) and so does the tracking thread, not on the first request.
  */
 export async function register(): Promise<void> {
   if (process.env.NEXT_RUNTIME === "nodejs") {
@@ -15,5 +15,7 @@ export async function register(): Promise<void> {
     preloadAddressParser();
     const { startRoutingWorkers } = await import("./server/routing/pool");
     startRoutingWorkers();
+    const { startTrackingThread } = await import("./server/tracking/thread");
+    startTrackingThread();
   }
 }

@@ -1,5 +1,8 @@
+import { isMainThread, threadId } from "node:worker_threads";
+
 /**
- * One value per process, made on first use. Next.js loads a module once per route bundle (and
+ * One value per process (per thread: a worker thread has a globalThis of its own), made on first
+ * use. Next.js loads a module once per route bundle (and
  * once more for instrumentation.ts), so a module-level `let` holds one copy per bundle: the
  * embedded datasets were built twice, and the first request of each bundle paid for it. These
  * live on globalThis, under names of their own.
@@ -11,7 +14,8 @@ export function processOnce<T>(name: string, make: () => T, label?: string): T {
   if (!store.has(name)) {
     const started = performance.now();
     store.set(name, make());
-    if (label) console.log(`Loaded ${label} in ${Math.round(performance.now() - started)} ms`);
+    const where = isMainThread ? "" : ` (worker thread ${threadId})`;
+    if (label) console.log(`Loaded ${label} in ${Math.round(performance.now() - started)} ms${where}`);
   }
   return store.get(name) as T;
 }

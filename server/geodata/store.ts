@@ -2,6 +2,7 @@ import { readdirSync, statSync } from "node:fs";
 import path from "node:path";
 import { databaseEngine, databaseFile } from "../config/database-url";
 import { GeodataFile } from "../db/sqlite/geodata";
+import { SLOT, threadMemory } from "../thread-memory";
 
 /**
  * The imports the service answers from: every finished `<name>.sqlite` in the geodata folder
@@ -33,6 +34,8 @@ const shared = globalThis as unknown as {
     dir: string;
     open: Map<string, Opened>;
     checkedAt: number;
+    /** the process's count of folder changes seen, when this thread last looked */
+    seen: number;
     dirStamp: string;
     list: GeodataFile[];
   };
@@ -86,17 +89,24 @@ export function imports(): GeodataFile[] {
   let state = shared.geodata;
   if (!state || state.dir !== dir) {
     for (const o of state?.open.values() ?? []) o.file.close();
-    state = shared.geodata = { dir, open: new Map(), checkedAt: 0, dirStamp: "", list: [] };
+    state = shared.geodata = { dir, open: new Map(), checkedAt: 0, seen: 0, dirStamp: "", list: [] };
   }
   const now = Date.now();
-  if (now - state.checkedAt >= RESCAN_MS) {
+  // The process's threads (the server's and the tracking thread) see an import at one moment:
+  // the first to notice a change counts it in shared memory, and the others look at once.
+  const memory = threadMemory();
+  const changes = Atomics.load(memory, SLOT.geodataChanges);
+  if (now - state.checkedAt >= RESCAN_MS || changes !== state.seen) {
     state.checkedAt = now;
+    state.seen = changes;
     const dirStamp = stampOf(dir) ?? "";
     // A rename into the folder changes its mtime; a file rewritten in place (not by our import)
     // is caught by comparing each file's stamp, which rescan does when the folder changed.
     if (dirStamp !== state.dirStamp) {
+      const first = state.dirStamp === "";
       state.dirStamp = dirStamp;
       rescan(state);
+      if (!first) state.seen = Atomics.add(memory, SLOT.geodataChanges, 1) + 1;
     }
   }
   return state.list;

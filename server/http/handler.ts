@@ -30,8 +30,6 @@ export interface RouteContract<Q, B> {
   permission: RolePermission;
   query?: Q;
   body?: B;
-  /** wraps the reading of the body (tracking's group commit waits for bodies still arriving) */
-  whileReading?: <T>(read: () => Promise<T>) => Promise<T>;
 }
 
 type Parsed<S> = S extends z.ZodType ? z.output<S> : undefined;
@@ -51,22 +49,22 @@ export interface Context<P> {
 /** Parses the query and the body a contract declares (the body before the query). */
 export async function parseInput<Q extends z.ZodType | undefined, B extends z.ZodType | undefined>(
   req: Request,
-  contract: Pick<RouteContract<Q, B>, "query" | "body" | "whileReading">,
+  contract: Pick<RouteContract<Q, B>, "query" | "body">,
 ): Promise<Input<Q, B>> {
   const { body: bodySchema, query: querySchema } = contract;
-  const read = () => parseBody(req, bodySchema!);
-  const body = bodySchema ? await (contract.whileReading ? contract.whileReading(read) : read()) : undefined;
+  const body = bodySchema ? await parseBody(req, bodySchema) : undefined;
   const query = querySchema ? parseQuery(req, querySchema) : undefined;
   return { query, body } as Input<Q, B>;
 }
 
-/** A route's answer: the payload that sits beside `meta`, plus list paging. */
-export interface Reply {
-  body: Record<string, unknown>;
-  hasMore?: boolean;
-}
+/**
+ * A route's answer: the payload that sits beside `meta`, plus list paging; or the payload
+ * already written as JSON (an object's text, made on another thread: tracking's answer).
+ */
+export type Reply = { body: Record<string, unknown>; hasMore?: boolean } | { encoded: string };
 
 export const reply = (body: Record<string, unknown>, hasMore?: boolean): Reply => ({ body, hasMore });
+export const replyEncoded = (encoded: string): Reply => ({ encoded });
 
 const ALLOWED_HEADERS = "Authorization, Content-Type, If-Match, X-Radar-*";
 const ALLOWED_HEADER = /^(authorization|content-type|if-match|x-radar-[a-z0-9-]+)$/i;
@@ -80,6 +78,19 @@ export function json(
     { meta: { code: status, ...meta }, ...payload },
     { status, headers: { "access-control-allow-origin": "*", "cache-control": "no-store" } },
   );
+}
+
+const JSON_HEADERS = {
+  "content-type": "application/json",
+  "access-control-allow-origin": "*",
+  "cache-control": "no-store",
+};
+
+/** As json(), for a payload already written as JSON text (an object's, at least one member). */
+function encodedJson(status: number, payload: string): Response {
+  if (!payload.startsWith("{") || payload === "{}")
+    throw new Error("an encoded reply must be a non-empty object");
+  return new Response(`{"meta":{"code":${status}},${payload.slice(1)}`, { status, headers: JSON_HEADERS });
 }
 
 /**
@@ -169,6 +180,7 @@ export function handler<
       const params = await route.params;
       refuseNul(params);
       const result = await run({ req, key, params, ...input });
+      if ("encoded" in result) return encodedJson(200, result.encoded);
       return json(200, result.body, result.hasMore === undefined ? {} : { hasMore: result.hasMore });
     } catch (e) {
       return errorResponse(e);

@@ -4,6 +4,7 @@ import { pathToFileURL } from "node:url";
 import type { Worker } from "node:worker_threads";
 import type { Position } from "../geo/distance";
 import { processOnce } from "../process-once";
+import { threadMemoryForWorker } from "../thread-memory";
 import type { Cell, RouteResult } from "./engine";
 import type { Mode } from "./profiles";
 import type { Departure } from "./schema";
@@ -51,8 +52,11 @@ class RoutingPool {
     const { Worker } = process.getBuiltinModule(
       "node:worker_threads",
     ) as typeof import("node:worker_threads");
-    const worker = new Worker(path.join(dir, "worker-boot.mjs"), {
-      workerData: { entry: pathToFileURL(path.join(dir, "worker.ts")).href },
+    const worker = new Worker(path.join(process.cwd(), "server", "worker-boot.mjs"), {
+      workerData: {
+        entry: pathToFileURL(path.join(dir, "worker.ts")).href,
+        threadMemory: threadMemoryForWorker(),
+      },
     });
     const slot: Slot = { worker, busy: 0 };
     worker.unref();

@@ -415,8 +415,6 @@ export interface TrackingStore {
     device: { live: boolean; deviceId: string; userId: string | null },
     decide: (read: TrackingReader) => Promise<Decision<T>>,
   ): Promise<T>;
-  /** Runs `read` (an update's body arriving); a batching adapter may wait for it before committing. */
-  arriving<T>(read: () => Promise<T>): Promise<T>;
 }
 
 export interface Storage {

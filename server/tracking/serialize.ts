@@ -17,7 +17,23 @@ export function trimUser(u: Pick<User, "id" | "userId" | "deviceId" | "descripti
   };
 }
 
-export const embeddedGeofence = (g: GeofenceFields) => serializeGeofence(g, { includeGeometry: false });
+type Embedded = ReturnType<typeof serializeGeofence>;
+const embedded = new WeakMap<GeofenceFields, Readonly<Embedded>>();
+
+/**
+ * A geofence as users, events and context embed it (no geometry). Made once per geofence object:
+ * tracking and search share decoded geofences across requests, one object per version
+ * (server/geofences/decoded.ts), and an update copies each into its events and its user. The
+ * copy is frozen, since it is shared.
+ */
+export function embeddedGeofence(g: GeofenceFields): Readonly<Embedded> {
+  let e = embedded.get(g);
+  if (!e) {
+    e = Object.freeze(serializeGeofence(g, { includeGeometry: false }));
+    embedded.set(g, e);
+  }
+  return e;
+}
 
 export function serializeUser(u: User, geofences: GeofenceFields[]) {
   return {

@@ -61,14 +61,6 @@ export function track(key: AuthKey, input: TrackInput): Promise<TrackResult> {
   );
 }
 
-/**
- * Reads an update that will be passed to `track`: while bodies are still arriving, a store that
- * commits updates together may wait for them, so concurrent updates share a commit.
- */
-export function readingUpdate<T>(read: () => Promise<T>): Promise<T> {
-  return storage().tracking.arriving(read);
-}
-
 const regionOf = (v: unknown): Region | null => (v && typeof v === "object" ? (v as Region) : null);
 const sameRegion = (a: Region | null, b: Region | null) =>
   !!a && !!b && a.type === b.type && (a.code ?? a.name) === (b.code ?? b.name);

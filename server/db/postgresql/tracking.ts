@@ -318,5 +318,4 @@ export const postgresTracking: TrackingStore = {
       }
     }
   },
-  arriving: (read) => read(),
 };

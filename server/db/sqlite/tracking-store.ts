@@ -38,13 +38,9 @@ interface Pending {
 }
 
 const MAX_BATCH = 64;
-/** How long a batch may wait for updates whose bodies are still being read. */
-const MAX_WAIT_MS = 2;
 
 const queue: Pending[] = [];
 let flushing = false;
-let arriving = 0;
-let waitingSince = 0;
 
 const reader: TrackingReader = {
   userByUserId: async (live, userId) => userByUserId(live, userId),
@@ -107,10 +103,6 @@ async function applyBatch(batch: Pending[]) {
 }
 
 function flush(): void {
-  if (arriving > 0 && queue.length < MAX_BATCH && performance.now() - waitingSince < MAX_WAIT_MS) {
-    setImmediate(flush);
-    return;
-  }
   const batch = queue.splice(0, MAX_BATCH);
   withWriteLock(() => applyBatch(batch))
     .then(
@@ -123,7 +115,6 @@ function flush(): void {
       (error: unknown) => batch.forEach((item) => item.reject(error)),
     )
     .finally(() => {
-      waitingSince = performance.now();
       if (queue.length) setImmediate(flush);
       else flushing = false;
     });
@@ -135,17 +126,8 @@ export const sqliteTracking: TrackingStore = {
       queue.push({ decide, resolve: resolve as (value: unknown) => void, reject });
       if (!flushing) {
         flushing = true;
-        waitingSince = performance.now();
         setImmediate(flush);
       }
     });
-  },
-  async arriving(read) {
-    arriving++;
-    try {
-      return await read();
-    } finally {
-      arriving--;
-    }
   },
 };

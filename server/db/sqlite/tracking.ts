@@ -67,7 +67,15 @@ export function userByDeviceId(live: boolean, deviceId: string, anonymous: boole
 }
 
 const bool = (b: boolean | null) => (b === null ? null : b ? 1 : 0);
-const json = (v: unknown) => (v === null || v === undefined ? null : JSON.stringify(v));
+/** JSON text of frozen objects, which are shared and never change (embedded geofences). */
+const frozenJson = new WeakMap<object, string>();
+const json = (v: unknown) => {
+  if (v === null || v === undefined) return null;
+  if (typeof v !== "object" || !Object.isFrozen(v)) return JSON.stringify(v);
+  let text = frozenJson.get(v);
+  if (text === undefined) frozenJson.set(v, (text = JSON.stringify(v)));
+  return text;
+};
 
 /** The user columns both writes set, in the order both statements list them. */
 const userValues = (u: UserWrite) => [

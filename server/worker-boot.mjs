@@ -1,0 +1,10 @@
+// The entry of the server's worker threads (routing: server/routing/pool.ts; tracking:
+// server/tracking/thread.ts): plain JavaScript that registers tsx, so a worker runs the
+// TypeScript sources as `npm start` does (worker_threads ignore --import). The memory the
+// process's threads share (server/thread-memory.ts) is put in place before the worker's code runs.
+import { register } from "tsx/esm/api";
+
+register();
+const { workerData } = await import("node:worker_threads");
+globalThis.threadMemory = workerData.threadMemory;
+await import(workerData.entry);
