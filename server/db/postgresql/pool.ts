@@ -4,8 +4,9 @@ import pg from "pg";
  * The PostgreSQL connections of the process, shared by Prisma (through its driver adapter) and
  * the adapter's own SQL (the files in this folder), and kept across hot reloads.
  *
- * PG_POOL_SIZE sets how many (default 10 per app process): with N app processes the database
- * sees N × PG_POOL_SIZE connections, which must stay under its max_connections.
+ * PG_POOL_SIZE sets how many (default 10 per thread: the server's thread and the tracking thread
+ * each keep a pool): with N app processes the database sees up to N × 2 × PG_POOL_SIZE
+ * connections, which must stay under its max_connections.
  */
 const shared = globalThis as unknown as { pgPool?: pg.Pool };
 
