@@ -17,21 +17,19 @@ const shared = globalThis as unknown as { writeLockTail?: Promise<unknown> };
 
 async function acquire(memory: Int32Array): Promise<void> {
   const ticket = Atomics.add(memory, SLOT.writeLockNext, 1);
-  for (;;) {
-    const serving = Atomics.load(memory, SLOT.writeLockServing);
-    if (serving === ticket) {
-      Atomics.store(memory, SLOT.writeLockHolder, threadId);
-      return;
-    }
-    const wait = Atomics.waitAsync(memory, SLOT.writeLockServing, serving);
-    if (wait.async) await wait.value;
+  // While another thread holds the lock, look again every millisecond. Atomics.waitAsync would
+  // wake at once, but in Node 20 a pending wait neither keeps a thread's event loop alive nor
+  // reliably wakes an idle one (nodejs/node#44729, #61941): a lock must not hang on that. Only a
+  // contended lock polls: tracking batches that follow each other take their tickets at once.
+  while (Atomics.load(memory, SLOT.writeLockServing) !== ticket) {
+    await new Promise((resolve) => setTimeout(resolve, 1));
   }
+  Atomics.store(memory, SLOT.writeLockHolder, threadId);
 }
 
 function release(memory: Int32Array): void {
   Atomics.store(memory, SLOT.writeLockHolder, -1);
   Atomics.add(memory, SLOT.writeLockServing, 1);
-  Atomics.notify(memory, SLOT.writeLockServing);
 }
 
 export function withWriteLock<T>(fn: () => T | Promise<T>): Promise<T> {
