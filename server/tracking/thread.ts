@@ -24,10 +24,15 @@ interface Pending {
   reject(error: Error): void;
 }
 
-class TrackingThread {
+const WORKER_ENTRY = pathToFileURL(path.join(process.cwd(), "server", "tracking", "worker.ts")).href;
+
+export class TrackingThread {
   private worker: Worker | null = null;
   private pending = new Map<number, Pending>();
   private nextId = 1;
+
+  /** `entry`: the worker's module (server/tracking/worker.ts; another in tests). */
+  constructor(private readonly entry = WORKER_ENTRY) {}
 
   private spawn(): Worker {
     // Taken from Node at run time, as the routing workers are (server/routing/pool.ts).
@@ -36,7 +41,7 @@ class TrackingThread {
     ) as typeof import("node:worker_threads");
     const worker = new Worker(path.join(process.cwd(), "server", "worker-boot.mjs"), {
       workerData: {
-        entry: pathToFileURL(path.join(process.cwd(), "server", "tracking", "worker.ts")).href,
+        entry: this.entry,
         threadMemory: threadMemoryForWorker(),
       },
     });
@@ -84,6 +89,11 @@ class TrackingThread {
 
   start() {
     if (!this.worker) this.spawn();
+  }
+
+  /** Ends the worker (tests). */
+  async stop() {
+    await this.worker?.terminate();
   }
 }
 
