@@ -3,6 +3,7 @@ import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import { type RunningServer, serve } from "../../scripts/fresh-server";
 import { FRESH_ACCOUNTS, FRESH_PASSWORD } from "../../scripts/fresh-server";
 import { api, keys, signIn, unique } from "../support/api";
+import { dbNumber } from "../support/db";
 
 /**
  * Two app processes whose clocks disagree, on one database: a geofence's updatedAt is its
@@ -33,6 +34,17 @@ const circle = (lng: number, description: string) => ({
   radius: 100,
 });
 
+/**
+ * Creates the geofence on time (the server under test), so that no row of the shared database
+ * is created in the future: a process opening the database sets its clock past the newest
+ * creation time (server/db/ids.ts), which would move the clocks of processes other test files
+ * start. The process an hour ahead only replaces.
+ */
+async function createOnTime(pathname: string, json: unknown) {
+  const res = await api("PUT", pathname, { json });
+  expect(res.status, JSON.stringify(res.body)).toBe(200);
+}
+
 async function putAhead(pathname: string, json: unknown) {
   const res = await fetch(`${ahead.url}${pathname}`, {
     method: "PUT",
@@ -46,6 +58,7 @@ async function putAhead(pathname: string, json: unknown) {
 describe("app processes with different clocks", () => {
   it("a replacement is later than the version it replaces, even from a process whose clock is behind", async () => {
     const where = `/v1/geofences/${unique("skew")}/one`;
+    await createOnTime(where, circle(-30.0, "created"));
     const first = await putAhead(where, circle(-30.1, "written an hour ahead"));
     expect(Date.parse(first.updatedAt)).toBeGreaterThan(Date.now() + 3_000_000);
 
@@ -74,6 +87,7 @@ describe("app processes with different clocks", () => {
 
   it("replacements sent to both processes at once each make their own, later version", async () => {
     const where = `/v1/geofences/${unique("skew-race")}/one`;
+    await createOnTime(where, circle(-32.0, "created"));
     await putAhead(where, circle(-32.1, "first"));
     const answered = await Promise.all(
       Array.from({ length: 12 }, async (_, i) => {
@@ -93,6 +107,7 @@ describe("app processes with different clocks", () => {
 
   it("an import that replaces geofences leaves each later than the version it replaces", async () => {
     const tag = unique("skew-import");
+    await createOnTime(`/v1/geofences/${tag}/a`, circle(-31.0, "created"));
     const first = await putAhead(`/v1/geofences/${tag}/a`, circle(-31.1, "written an hour ahead"));
     const cookie = await signIn(FRESH_ACCOUNTS.analyst, FRESH_PASSWORD);
     const file = {
@@ -117,5 +132,11 @@ describe("app processes with different clocks", () => {
     const g = now.body.geofence as { _id: string; updatedAt: string; description: string };
     expect(g).toMatchObject({ _id: first._id, description: "imported on time" });
     expect(Date.parse(g.updatedAt)).toBeGreaterThan(Date.parse(first.updatedAt));
+  });
+
+  it("leaves no row created in the future, from which other processes would set their clocks", async () => {
+    const soon = new Date(Date.now() + 60_000).toISOString();
+    expect(await dbNumber(`SELECT COUNT(*) AS n FROM "Geofence" WHERE "createdAt" > ?`, soon)).toBe(0);
+    expect(await dbNumber(`SELECT COUNT(*) AS n FROM "Event" WHERE "createdAt" > ?`, soon)).toBe(0);
   });
 });
