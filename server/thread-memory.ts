@@ -1,8 +1,11 @@
+import path from "node:path";
+import type { Worker } from "node:worker_threads";
+
 /**
- * Memory shared by the threads of one app process: the server's thread and its workers
- * (server/tracking/thread.ts, server/routing/pool.ts). The server's thread makes it; each worker
- * is handed it at start (server/worker-boot.mjs puts it on globalThis before the worker's code
- * runs). Each use has its own fixed slots below.
+ * The worker threads of one app process (routing: server/routing/pool.ts; tracking:
+ * server/tracking/thread.ts) and the memory its threads share. The server's thread makes the
+ * memory; each worker is handed it at start (server/worker-boot.mjs puts it on globalThis before
+ * the worker's code runs). Each use has its own fixed slots below.
  */
 
 /** Slots (32-bit integers) of the shared memory. */
@@ -18,20 +21,30 @@ export const SLOT = {
 
 const SLOTS = 8;
 
-const shared = globalThis as unknown as { threadMemory?: SharedArrayBuffer };
+const shared = globalThis as unknown as { threadMemory?: SharedArrayBuffer; threadMemoryView?: Int32Array };
 
 export function threadMemory(): Int32Array {
-  if (!shared.threadMemory) {
-    shared.threadMemory = new SharedArrayBuffer(SLOTS * Int32Array.BYTES_PER_ELEMENT);
-    new Int32Array(shared.threadMemory)[SLOT.writeLockHolder] = -1;
+  if (!shared.threadMemoryView) {
+    if (!shared.threadMemory) {
+      shared.threadMemory = new SharedArrayBuffer(SLOTS * Int32Array.BYTES_PER_ELEMENT);
+      new Int32Array(shared.threadMemory)[SLOT.writeLockHolder] = -1;
+    }
+    shared.threadMemoryView = new Int32Array(shared.threadMemory);
   }
-  return new Int32Array(shared.threadMemory);
+  return shared.threadMemoryView;
 }
 
-/** What a new worker is handed (as workerData.threadMemory). */
-export function threadMemoryForWorker(): SharedArrayBuffer {
-  threadMemory();
-  return shared.threadMemory!;
+/**
+ * Starts a worker thread running `entry` (a file: URL of a TypeScript module) from the sources,
+ * through tsx as `npm start` does, with the shared memory and `data` in its workerData.
+ */
+export function startWorker(entry: string, data: Record<string, unknown> = {}): Worker {
+  // Taken from Node at run time: the bundler would otherwise try to bundle the worker's entry
+  // (tsx, esbuild's binary…).
+  const { Worker } = process.getBuiltinModule("node:worker_threads") as typeof import("node:worker_threads");
+  return new Worker(path.join(process.cwd(), "server", "worker-boot.mjs"), {
+    workerData: { ...data, entry, threadMemory: threadMemory().buffer },
+  });
 }
 
 /**

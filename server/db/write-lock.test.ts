@@ -1,19 +1,16 @@
 import path from "node:path";
 import { pathToFileURL } from "node:url";
-import { Worker } from "node:worker_threads";
+import type { Worker } from "node:worker_threads";
 import { describe, expect, it } from "vitest";
-import { forgetThread, threadMemoryForWorker } from "../thread-memory";
+import { forgetThread, startWorker } from "../thread-memory";
 import { withWriteLock } from "./write-lock";
 
 /** The process's write lock across threads (the server's thread and the tracking thread). */
 
-const boot = path.resolve(import.meta.dirname, "../worker-boot.mjs");
 const entry = pathToFileURL(path.resolve(import.meta.dirname, "write-lock.worker-fixture.ts")).href;
 
 function start(mode: "take-turns" | "die-holding", trace: SharedArrayBuffer, rounds = 0) {
-  return new Worker(boot, {
-    workerData: { entry, threadMemory: threadMemoryForWorker(), mode, rounds, trace },
-  });
+  return startWorker(entry, { mode, rounds, trace });
 }
 const message = (w: Worker) =>
   new Promise((resolve, reject) => (w.once("message", resolve), w.once("error", reject)));

@@ -69,6 +69,9 @@ export const replyEncoded = (encoded: string): Reply => ({ encoded });
 const ALLOWED_HEADERS = "Authorization, Content-Type, If-Match, X-Radar-*";
 const ALLOWED_HEADER = /^(authorization|content-type|if-match|x-radar-[a-z0-9-]+)$/i;
 
+/** Every answer in the envelope may be read cross-origin and is never cached. */
+const ENVELOPE_HEADERS = { "access-control-allow-origin": "*", "cache-control": "no-store" };
+
 export function json(
   status: number,
   payload: Record<string, unknown>,
@@ -76,21 +79,18 @@ export function json(
 ): Response {
   return Response.json(
     { meta: { code: status, ...meta }, ...payload },
-    { status, headers: { "access-control-allow-origin": "*", "cache-control": "no-store" } },
+    { status, headers: ENVELOPE_HEADERS },
   );
 }
-
-const JSON_HEADERS = {
-  "content-type": "application/json",
-  "access-control-allow-origin": "*",
-  "cache-control": "no-store",
-};
 
 /** As json(), for a payload already written as JSON text (an object's, at least one member). */
 function encodedJson(status: number, payload: string): Response {
   if (!payload.startsWith("{") || payload === "{}")
     throw new Error("an encoded reply must be a non-empty object");
-  return new Response(`{"meta":{"code":${status}},${payload.slice(1)}`, { status, headers: JSON_HEADERS });
+  return new Response(`{"meta":{"code":${status}},${payload.slice(1)}`, {
+    status,
+    headers: { ...ENVELOPE_HEADERS, "content-type": "application/json" },
+  });
 }
 
 /**

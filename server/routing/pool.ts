@@ -4,7 +4,7 @@ import { pathToFileURL } from "node:url";
 import type { Worker } from "node:worker_threads";
 import type { Position } from "../geo/distance";
 import { processOnce } from "../process-once";
-import { threadMemoryForWorker } from "../thread-memory";
+import { startWorker } from "../thread-memory";
 import type { Cell, RouteResult } from "./engine";
 import type { Mode } from "./profiles";
 import type { Departure } from "./schema";
@@ -46,18 +46,9 @@ class RoutingPool {
   constructor(private count: number) {}
 
   private spawn(): Slot {
-    const dir = path.join(process.cwd(), "server", "routing");
-    // Taken from Node at run time: the bundler would otherwise try to bundle the worker's entry
-    // (tsx, esbuild's binary…); the worker runs the sources, as `npm start` does.
-    const { Worker } = process.getBuiltinModule(
-      "node:worker_threads",
-    ) as typeof import("node:worker_threads");
-    const worker = new Worker(path.join(process.cwd(), "server", "worker-boot.mjs"), {
-      workerData: {
-        entry: pathToFileURL(path.join(dir, "worker.ts")).href,
-        threadMemory: threadMemoryForWorker(),
-      },
-    });
+    const worker = startWorker(
+      pathToFileURL(path.join(process.cwd(), "server", "routing", "worker.ts")).href,
+    );
     const slot: Slot = { worker, busy: 0 };
     worker.unref();
     worker.on("message", (m: { id: number; results?: unknown; error?: string }) => {

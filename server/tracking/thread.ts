@@ -4,7 +4,7 @@ import type { Worker } from "node:worker_threads";
 import type { AuthKey } from "../auth/keys";
 import { ApiError } from "../http/errors";
 import { processOnce } from "../process-once";
-import { forgetThread, threadMemoryForWorker } from "../thread-memory";
+import { forgetThread, startWorker } from "../thread-memory";
 import type { TrackInput } from "./schema";
 import type { TrackJob, TrackReply } from "./worker";
 
@@ -35,16 +35,7 @@ export class TrackingThread {
   constructor(private readonly entry = WORKER_ENTRY) {}
 
   private spawn(): Worker {
-    // Taken from Node at run time, as the routing workers are (server/routing/pool.ts).
-    const { Worker } = process.getBuiltinModule(
-      "node:worker_threads",
-    ) as typeof import("node:worker_threads");
-    const worker = new Worker(path.join(process.cwd(), "server", "worker-boot.mjs"), {
-      workerData: {
-        entry: this.entry,
-        threadMemory: threadMemoryForWorker(),
-      },
-    });
+    const worker = startWorker(this.entry);
     worker.unref();
     worker.on("message", (m: TrackReply) => {
       const p = this.pending.get(m.id);
