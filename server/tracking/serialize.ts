@@ -51,6 +51,9 @@ export function serializeUser(u: User, geofences: GeofenceFields[]) {
     ...optional("postalCode", u.postalCode),
     createdAt: u.createdAt.toISOString(),
     updatedAt: u.updatedAt.toISOString(),
+    // The time of the last update as the device sent it; updatedAt may be a few ms later (it is
+    // made distinct for the lists' cursors).
+    actualUpdatedAt: u.actualUpdatedAt.toISOString(),
     live: u.live,
   };
 }

@@ -160,7 +160,8 @@ async function findUser(read: TrackingReader, live: boolean, input: TrackInput):
 /**
  * The updatedAt a user is stored with: the update's time, or 1 ms later for each user of the
  * world already stored at that instant. User lists page on updatedAt alone (Radar's cursors are
- * datetimes), so two users with one updatedAt would let a page boundary skip one of them.
+ * datetimes), so two users with one updatedAt would let a page boundary skip one of them. It is
+ * the lists' key only: the device's own order is kept by actualUpdatedAt.
  */
 async function distinctUpdatedAt(
   read: TrackingReader,
@@ -185,7 +186,10 @@ async function decide(
 ): Promise<Decision<TrackResult>> {
   const at = input.updatedAt ?? now;
   const existing = await findUser(read, live, input);
-  if (existing && at < existing.updatedAt) {
+  // Which of a device's updates is newer is decided on the times it sent (actualUpdatedAt), never
+  // on updatedAt: that one is moved on to keep user lists' cursors apart, and may run ahead of
+  // the device's next update.
+  if (existing && at < existing.actualUpdatedAt) {
     // An update older than what we know changes nothing.
     const seqs = (await read.memberships(existing.seq)).map((m) => m.geofenceSeq);
     const geofences: GeofenceFields[] = (await read.geofencesBySeqs(seqs)).filter((g) => g.enabled);
@@ -211,6 +215,7 @@ async function decide(
     dma: regions.dma as User["dma"],
     place: placeChange.place as User["place"],
     placeEnteredAt: placeChange.enteredAt,
+    actualUpdatedAt: at,
     updatedAt: await distinctUpdatedAt(read, live, at, existing?.seq ?? null),
   };
   const user: User = prev

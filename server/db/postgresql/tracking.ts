@@ -23,7 +23,7 @@ import { type Queryable, inTransaction, jsonb, lockKey, row, rows } from "./sql"
 
 export const USER_COLUMNS = `"seq", "id", "live", "deviceId", "userId", "description", "metadata", "deviceType",
   "foreground", "stopped", "latitude", "longitude", "accuracy", "country", "state", "postalCode", "dma", "place",
-  "placeEnteredAt", "createdAt", "updatedAt"`;
+  "placeEnteredAt", "createdAt", "actualUpdatedAt", "updatedAt"`;
 
 export const GEOFENCE_COLUMNS = `"seq", "id", "live", "description", "tag", "externalId", "type", "geometry",
   "centerLng", "centerLat", "radius", "metadata", "enabled", "dwellThreshold", "createdAt", "updatedAt"`;
@@ -178,7 +178,7 @@ function reader(client: Queryable): TrackingReader {
 }
 
 const USER_WRITE = `"deviceId", "userId", "description", "metadata", "deviceType", "foreground", "stopped", "latitude",
-  "longitude", "accuracy", "country", "state", "postalCode", "dma", "place", "placeEnteredAt", "updatedAt"`;
+  "longitude", "accuracy", "country", "state", "postalCode", "dma", "place", "placeEnteredAt", "actualUpdatedAt", "updatedAt"`;
 
 function userValues(u: TrackingPlan["user"]["write"]) {
   return [
@@ -198,11 +198,12 @@ function userValues(u: TrackingPlan["user"]["write"]) {
     jsonb(u.dma),
     jsonb(u.place),
     u.placeEnteredAt,
+    u.actualUpdatedAt,
     u.updatedAt,
   ];
 }
 
-const USER_PARAMS = `$1, $2, $3, $4::jsonb, $5, $6, $7, $8, $9, $10, $11::jsonb, $12::jsonb, $13::jsonb, $14::jsonb, $15::jsonb, $16, $17`;
+const USER_PARAMS = `$1, $2, $3, $4::jsonb, $5, $6, $7, $8, $9, $10, $11::jsonb, $12::jsonb, $13::jsonb, $14::jsonb, $15::jsonb, $16, $17, $18`;
 
 /**
  * The plan's writes in one statement, one round trip: the user row (inserted or updated), its
@@ -212,9 +213,9 @@ const USER_PARAMS = `$1, $2, $3, $4::jsonb, $5, $6, $7, $8, $9, $10, $11::jsonb,
  */
 function writeStatement(insert: boolean) {
   const userPart = insert
-    ? `INSERT INTO "User" (${USER_WRITE}, "id", "live", "createdAt") VALUES (${USER_PARAMS}, $18, $19, $20) RETURNING "seq"`
-    : `UPDATE "User" SET (${USER_WRITE}) = (${USER_PARAMS}) WHERE "seq" = $18 RETURNING "seq"`;
-  const p = insert ? 21 : 19;
+    ? `INSERT INTO "User" (${USER_WRITE}, "id", "live", "createdAt") VALUES (${USER_PARAMS}, $19, $20, $21) RETURNING "seq"`
+    : `UPDATE "User" SET (${USER_WRITE}) = (${USER_PARAMS}) WHERE "seq" = $19 RETURNING "seq"`;
+  const p = insert ? 22 : 20;
   const n = (k: number) => `$${p + k}`;
   return `WITH u AS (${userPart}),
   l AS (INSERT INTO "UserLocation" ("userSeq", "latitude", "longitude", "accuracy", "recordedAt", "receivedAt")

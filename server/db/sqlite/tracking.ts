@@ -47,6 +47,7 @@ interface UserRow {
   place: string | null;
   placeEnteredAt: string | null;
   createdAt: string;
+  actualUpdatedAt: string;
   updatedAt: string;
 }
 
@@ -95,6 +96,7 @@ const userValues = (u: UserWrite) => [
   json(u.dma),
   json(u.place),
   u.placeEnteredAt && sqlDate(u.placeEnteredAt),
+  sqlDate(u.actualUpdatedAt),
 ];
 
 /** Whether a user of this world other than `exceptSeq` was last updated at exactly `at`. */
@@ -108,8 +110,8 @@ export function insertUser(id: string, live: boolean, u: UserWrite, createdAt: D
   const result = prepared(
     `INSERT INTO "User" ("id", "live", "deviceId", "userId", "description", "metadata", "deviceType", "foreground",
       "stopped", "latitude", "longitude", "accuracy", "country", "state", "postalCode", "dma", "place", "placeEnteredAt",
-      "createdAt", "updatedAt")
-     VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+      "actualUpdatedAt", "createdAt", "updatedAt")
+     VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
   ).run(id, live ? 1 : 0, ...userValues(u), sqlDate(createdAt), sqlDate(u.updatedAt));
   return Number(result.lastInsertRowid);
 }
@@ -118,7 +120,7 @@ export function updateUser(seq: number, u: UserWrite): void {
   prepared(
     `UPDATE "User" SET "deviceId" = ?, "userId" = ?, "description" = ?, "metadata" = ?, "deviceType" = ?,
       "foreground" = ?, "stopped" = ?, "latitude" = ?, "longitude" = ?, "accuracy" = ?, "country" = ?, "state" = ?,
-      "postalCode" = ?, "dma" = ?, "place" = ?, "placeEnteredAt" = ?, "updatedAt" = ?
+      "postalCode" = ?, "dma" = ?, "place" = ?, "placeEnteredAt" = ?, "actualUpdatedAt" = ?, "updatedAt" = ?
      WHERE "seq" = ?`,
   ).run(...userValues(u), sqlDate(u.updatedAt), seq);
 }
@@ -340,6 +342,7 @@ function userFromRow(r: UserRow): User {
     place: r.place === null ? null : (JSON.parse(r.place) as User["place"]),
     placeEnteredAt: r.placeEnteredAt === null ? null : new Date(r.placeEnteredAt),
     createdAt: new Date(r.createdAt),
+    actualUpdatedAt: new Date(r.actualUpdatedAt),
     updatedAt: new Date(r.updatedAt),
   };
 }

@@ -1,0 +1,91 @@
+import { describe, expect, it } from "vitest";
+import { api, keys, unique } from "../support/api";
+
+/**
+ * Devices whose updates carry the same timestamp (replays, clocks at a whole second, or simply
+ * more than 1,000 updates a second): each device's own updates decide what it keeps, and every
+ * user stays reachable through the lists' datetime cursor.
+ */
+
+type User = { _id: string; deviceId: string; updatedAt: string; location: { coordinates: [number, number] } };
+
+async function track(body: Record<string, unknown>) {
+  const res = await api("POST", "/v1/track", { json: body, key: keys.publishable });
+  expect(res.status, JSON.stringify(res.body)).toBe(200);
+  return res.body.user as User;
+}
+
+/** Every user of the window, a page of one at a time, following updatedBefore from the last one. */
+async function pageByOne(after: string, before: string): Promise<string[]> {
+  const seen: string[] = [];
+  for (let pages = 0; pages < 500; pages++) {
+    const q = `limit=1&updatedAfter=${encodeURIComponent(after)}&updatedBefore=${encodeURIComponent(before)}`;
+    const res = await api("GET", `/v1/users?${q}`);
+    const users = res.body.users as User[];
+    seen.push(...users.map((u) => u._id));
+    if (!res.body.meta.hasMore) return seen;
+    before = users[0]!.updatedAt;
+  }
+  throw new Error("paging did not end");
+}
+
+/** A random instant of a day in 2019 no other test uses. */
+const randomInstant = () => Date.UTC(2019, 0, 1) + Math.floor(Math.random() * 300) * 86_400_000 + 43_200_000;
+
+describe("updates sharing a timestamp", () => {
+  it("stores every acknowledged fix of devices that share one, and pages every user with limit=1", async () => {
+    const prefix = unique("same");
+    const t = randomInstant();
+    const n = 50;
+    const devices = Array.from({ length: n }, (_, i) => `${prefix}-${i}`);
+    const first: User[] = [];
+    for (const deviceId of devices) {
+      first.push(
+        await track({
+          deviceId,
+          latitude: 5,
+          longitude: 6,
+          accuracy: 5,
+          updatedAt: new Date(t).toISOString(),
+        }),
+      );
+    }
+    // Each device's next fix, 10 ms later than its first, somewhere else.
+    for (const [i, deviceId] of devices.entries()) {
+      const next = { latitude: 5.001 + i / 1e4, longitude: 6.001 };
+      const user = await track({ deviceId, ...next, accuracy: 5, updatedAt: new Date(t + 10).toISOString() });
+      expect(user.location.coordinates, `${deviceId}: the answer`).toEqual([next.longitude, next.latitude]);
+      const stored = (await api("GET", `/v1/users/${deviceId}`)).body.user as User;
+      expect(stored.location.coordinates, `${deviceId}: what is stored`).toEqual([
+        next.longitude,
+        next.latitude,
+      ]);
+    }
+    // An older fix than the device's own last one still changes nothing.
+    const late = await track({
+      deviceId: devices[0]!,
+      latitude: 7,
+      longitude: 8,
+      accuracy: 5,
+      updatedAt: new Date(t + 5).toISOString(),
+    });
+    expect(late.location.coordinates).toEqual([6.001, 5.001]);
+
+    const seen = await pageByOne(new Date(t - 1).toISOString(), new Date(t + 3_600_000).toISOString());
+    expect(new Set(seen).size, "no user twice").toBe(seen.length);
+    expect(seen.sort()).toEqual(first.map((u) => u._id).sort());
+  });
+
+  it("pages with limit=1 through users whose updates all carry the very same updatedAt", async () => {
+    const prefix = unique("tie3");
+    const t = randomInstant();
+    const at = new Date(t).toISOString();
+    const made = await Promise.all(
+      [0, 1, 2].map((i) =>
+        track({ deviceId: `${prefix}-${i}`, latitude: 1, longitude: 2, accuracy: 5, updatedAt: at }),
+      ),
+    );
+    const seen = await pageByOne(new Date(t - 1).toISOString(), new Date(t + 60_000).toISOString());
+    expect(seen.sort()).toEqual(made.map((u) => u._id).sort());
+  });
+});
