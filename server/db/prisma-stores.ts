@@ -203,12 +203,14 @@ export function prismaStores(lock: WriteLock) {
         return updated;
       }),
     async delete(seq) {
-      await lock(() =>
+      const [, removed] = await lock(() =>
         prisma.$transaction([
           prisma.eventVerification.deleteMany({ where: { eventSeq: seq } }),
           prisma.event.deleteMany({ where: { seq } }),
         ]),
       );
+      // Concurrent deletes of one event: the row lock makes all but one find nothing to remove.
+      return removed.count > 0;
     },
   };
 

@@ -76,5 +76,5 @@ export async function verifyEvent(
 
 export async function deleteEvent(key: AuthKey, id: string): Promise<void> {
   const event = await getEvent(key, id);
-  await storage().events.delete(event.seq);
+  if (!(await storage().events.delete(event.seq))) throw notFound(`event ${id}`);
 }

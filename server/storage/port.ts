@@ -266,8 +266,11 @@ export interface UserStore {
     userSeq: number,
     limit: number,
   ): Promise<{ latitude: number; longitude: number; accuracy: number; recordedAt: Date }[]>;
-  /** A user and everything about them (locations, memberships, events and their verifications), in one change. */
-  deleteEverything(seq: number): Promise<void>;
+  /**
+   * A user and everything about them (locations, memberships, events and their verifications), in
+   * one change; false when the user was no longer there (another delete came first).
+   */
+  deleteEverything(seq: number): Promise<boolean>;
 }
 
 /** What the confidence model groups events by (server/events/subject.ts). */
@@ -314,8 +317,8 @@ export interface EventStore {
   byId(live: boolean, id: string): Promise<StoredEvent | null>;
   /** Sets an event's verification and records the verdict, in one change; the event as it is then. */
   verify(seq: number, verdict: Verdict): Promise<StoredEvent>;
-  /** An event and the record of its verdicts, in one change. */
-  delete(seq: number): Promise<void>;
+  /** An event and the record of its verdicts, in one change; false when it was no longer there. */
+  delete(seq: number): Promise<boolean>;
 }
 
 /**

@@ -1,5 +1,6 @@
 import type { AuthKey } from "../auth/keys";
 import { storage } from "../storage";
+import { notFound } from "../http/errors";
 import { findUser } from "./read";
 
 /**
@@ -8,5 +9,6 @@ import { findUser } from "./read";
  */
 export async function deleteUser(key: AuthKey, ref: string): Promise<void> {
   const user = await findUser(key, ref);
-  await storage().users.deleteEverything(user.seq);
+  // Deleted meanwhile by a concurrent request: that one reports the deletion, this one finds nothing.
+  if (!(await storage().users.deleteEverything(user.seq))) throw notFound(`user ${ref}`);
 }

@@ -100,7 +100,10 @@ const users: UserStore = {
     ),
   deleteEverything: (seq) =>
     inTransaction(async (client) => {
-      await rows(`SELECT "seq" FROM "User" WHERE "seq" = $1 FOR UPDATE`, [seq], client);
+      // Locked first: an update of the user (which reads it FOR UPDATE) and another delete wait
+      // for this one, and then find no user.
+      const found = await rows(`SELECT "seq" FROM "User" WHERE "seq" = $1 FOR UPDATE`, [seq], client);
+      if (!found.length) return false;
       await rows(
         `DELETE FROM "EventVerification" WHERE "eventSeq" IN (SELECT "seq" FROM "Event" WHERE "userSeq" = $1)`,
         [seq],
@@ -110,6 +113,7 @@ const users: UserStore = {
       await rows(`DELETE FROM "UserLocation" WHERE "userSeq" = $1`, [seq], client);
       await rows(`DELETE FROM "UserGeofence" WHERE "userSeq" = $1`, [seq], client);
       await rows(`DELETE FROM "User" WHERE "seq" = $1`, [seq], client);
+      return true;
     }),
 };
 

@@ -94,15 +94,19 @@ function reader(client: Queryable): TrackingReader {
     return stored;
   };
   return {
+    // The user is read FOR UPDATE: a delete of it (which locks it too) either waits for this
+    // update to commit and then removes what it wrote, or commits first and this update finds no
+    // user and makes a new one. Without the lock, an update decided on a user deleted meanwhile
+    // wrote events of no user (a 500).
     userByUserId: (live, userId) =>
-      user(`SELECT ${USER_COLUMNS}${WITH_MEMBERSHIPS} FROM "User" WHERE "live" = $1 AND "userId" = $2`, [
-        live,
-        userId,
-      ]),
+      user(
+        `SELECT ${USER_COLUMNS}${WITH_MEMBERSHIPS} FROM "User" WHERE "live" = $1 AND "userId" = $2 FOR UPDATE`,
+        [live, userId],
+      ),
     userByDeviceId: (live, deviceId, anonymous) =>
       user(
         `SELECT ${USER_COLUMNS}${WITH_MEMBERSHIPS} FROM "User" WHERE "live" = $1 AND "deviceId" = $2${anonymous ? ` AND "userId" IS NULL` : ""}
-         ORDER BY "updatedAt" DESC LIMIT 1`,
+         ORDER BY "updatedAt" DESC LIMIT 1 FOR UPDATE`,
         [live, deviceId],
       ),
     userUpdatedAtTaken: async (live, at, exceptSeq) => {

@@ -315,14 +315,15 @@ export function userSeqsInBox(
 }
 
 /** A user and everything about them: locations, memberships, events and their verifications. */
-export function deleteUserEverything(seq: number): void {
+/** Whether there was such a user to delete. */
+export function deleteUserEverything(seq: number): boolean {
   prepared(
     `DELETE FROM "EventVerification" WHERE "eventSeq" IN (SELECT "seq" FROM "Event" WHERE "userSeq" = ?)`,
   ).run(seq);
   prepared(`DELETE FROM "Event" WHERE "userSeq" = ?`).run(seq);
   prepared(`DELETE FROM "UserLocation" WHERE "userSeq" = ?`).run(seq);
   prepared(`DELETE FROM "UserGeofence" WHERE "userSeq" = ?`).run(seq);
-  prepared(`DELETE FROM "User" WHERE "seq" = ?`).run(seq);
+  return prepared(`DELETE FROM "User" WHERE "seq" = ?`).run(seq).changes > 0;
 }
 
 const flag = (v: number | null) => (v === null ? null : v === 1);
