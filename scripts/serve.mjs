@@ -19,7 +19,11 @@
  *   are answered 404 in the envelope (an empty tag or id names nothing).
  * - An answer given before the request's body was read to its end (a 413 for a body too large,
  *   a 401 before reading) closes the connection: otherwise the unread rest of the body stays in
- *   the keep-alive connection and the client's next request on it hangs.
+ *   the keep-alive connection and the client's next request on it hangs. It closes it the way
+ *   mature servers do ("lingering close"): the answer and a FIN are sent, and what the client
+ *   still sends is read and thrown away (up to 5 s and 16 MB) before the socket is closed. Closing
+ *   at once would make the kernel reset the connection while the client is still sending, and
+ *   the client would see a broken pipe instead of the answer.
  */
 import { createServer } from "node:http";
 import path from "node:path";
@@ -92,7 +96,17 @@ function answer(
   res.end(body);
 }
 
-/** Closes the connection after an answer that leaves part of the request's body unread. */
+/** How long, and how much, a lingering close reads of a body nobody wants. */
+const LINGER_MS = 5000;
+const LINGER_BYTES = 16 * 1024 * 1024;
+
+/**
+ * Closes the connection after an answer that leaves part of the request's body unread, lingering:
+ * once the answer is sent (Node then calls the socket's destroySoon), only the sending side is
+ * closed, and the rest of the body is read and dropped until it ends, 16 MB have come or 5 s
+ * have passed. The server keeps half-open sockets (http's allowHalfOpen), so the client reads
+ * the whole answer and sees the connection end, not a reset.
+ */
 function closeIfBodyUnread(
   /** @type {import("node:http").IncomingMessage} */ req,
   /** @type {import("node:http").ServerResponse} */ res,
@@ -100,10 +114,43 @@ function closeIfBodyUnread(
   const writeHead = res.writeHead;
   res.writeHead = /** @type {typeof res.writeHead} */ (
     function (/** @type {any[]} */ ...args) {
-      if (!req.complete) res.shouldKeepAlive = false;
+      if (!req.complete) {
+        res.shouldKeepAlive = false;
+        lingerOnClose(req, res);
+      }
       return writeHead.apply(res, /** @type {any} */ (args));
     }
   );
+}
+
+function lingerOnClose(
+  /** @type {import("node:http").IncomingMessage} */ req,
+  /** @type {import("node:http").ServerResponse} */ res,
+) {
+  // The response's: a request whose body a route stopped reading (server/http/request.ts drains
+  // what it can first) has let go of it.
+  const socket = res.socket;
+  if (!socket) return;
+  const destroySoon = socket.destroySoon.bind(socket);
+  socket.destroySoon = () => {
+    if (req.complete || req.destroyed || socket.destroyed) return destroySoon();
+    socket.end();
+    let dropped = 0;
+    const close = () => {
+      clearTimeout(timer);
+      socket.destroy();
+    };
+    const timer = setTimeout(close, LINGER_MS);
+    timer.unref();
+    req.on("data", (/** @type {Buffer} */ chunk) => {
+      dropped += chunk.length;
+      if (dropped > LINGER_BYTES) close();
+    });
+    req.once("end", close);
+    req.once("error", close);
+    socket.once("close", () => clearTimeout(timer));
+    req.resume();
+  };
 }
 
 const API_PATH = /^\/(v1|api)(\/|$|\?)/;

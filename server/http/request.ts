@@ -57,6 +57,14 @@ export async function parseBody<T extends z.ZodType>(req: Request, schema: T): P
   return validate(schema, decodeBody(text, req.headers.get("content-type")));
 }
 
+/**
+ * How much of a body too large is still read (and dropped) before answering 413, and for how
+ * long. Stopping at once would reset the connection under a client still sending, which would
+ * then see a broken pipe instead of the 413; a body declared larger than the limit is never
+ * read here, and scripts/serve.mjs drops its rest after the answer ("lingering close").
+ */
+const DRAIN = { bytes: 16 * 1024 * 1024, ms: 5000 };
+
 export async function readLimited(req: Request, limit: number): Promise<string> {
   const tooLarge = () => new ApiError("payload_too_large", `body: larger than ${limit} bytes`, "body");
   const declared = Number(req.headers.get("content-length") ?? NaN);
@@ -70,12 +78,29 @@ export async function readLimited(req: Request, limit: number): Promise<string> 
     if (done) break;
     size += value.byteLength;
     if (size > limit) {
-      await reader.cancel();
+      await drain(reader, size);
       throw tooLarge();
     }
     chunks.push(value);
   }
   return Buffer.concat(chunks).toString("utf8");
+}
+
+/** Reads the rest of a body and drops it, within DRAIN's bounds (then gives up on it). */
+async function drain(reader: ReadableStreamDefaultReader<Uint8Array>, size: number): Promise<void> {
+  const deadline = Date.now() + DRAIN.ms;
+  let timer: NodeJS.Timeout | undefined;
+  const late = new Promise<"late">((resolve) => (timer = setTimeout(() => resolve("late"), DRAIN.ms)));
+  try {
+    while (size <= DRAIN.bytes && Date.now() < deadline) {
+      const next = await Promise.race([reader.read(), late]);
+      if (next === "late" || next.done) break;
+      size += next.value.byteLength;
+    }
+  } finally {
+    clearTimeout(timer);
+  }
+  await reader.cancel().catch(() => {});
 }
 
 /**
