@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { parseCursorDate } from "./datetime";
+import { MAX_DEPTH, tooDeep } from "./depth";
 
 /**
  * Zod building blocks for wire input. Query strings and form bodies carry only text, and the
@@ -82,16 +83,44 @@ export const booleanish = z.preprocess(
   z.boolean({ error: () => "must be true or false" }),
 );
 
-/** A structured value that may arrive as JSON text (form bodies, some SDKs). */
+/**
+ * One value of a key repeated in a form (`coordinates=7.42&coordinates=43.73`, as Radar's Python
+ * client sends a list): numeric text is a number, JSON text (`[7.42, 43.73]`) its value.
+ */
+const formItem = (v: unknown) => {
+  if (typeof v !== "string") return v;
+  const n = numberFromText(v);
+  if (typeof n === "number") return n;
+  try {
+    return JSON.parse(v) as unknown;
+  } catch {
+    return v;
+  }
+};
+
+/**
+ * A structured value that may arrive as JSON text (form bodies, some SDKs), or as a key repeated
+ * in a form, one item per value.
+ */
 export const jsonish = <T extends z.ZodType>(schema: T) =>
   z.preprocess((v, ctx) => {
-    if (typeof v !== "string") return v;
-    try {
-      return JSON.parse(v);
-    } catch {
-      ctx.addIssue({ code: "custom", message: "is not valid JSON", input: v });
+    let value: unknown;
+    if (Array.isArray(v) && v.some((item) => typeof item === "string")) value = v.map(formItem);
+    else if (typeof v !== "string") return v;
+    else {
+      try {
+        value = JSON.parse(v);
+      } catch {
+        ctx.addIssue({ code: "custom", message: "is not valid JSON", input: v });
+        return z.NEVER;
+      }
+    }
+    // Text parsed here was not seen by the request's own depth check.
+    if (tooDeep({ value }) !== null) {
+      ctx.addIssue({ code: "custom", message: `is nested deeper than ${MAX_DEPTH} levels`, input: v });
       return z.NEVER;
     }
+    return value;
   }, schema);
 
 /** A datetime cursor: ISO 8601, "YYYY-MM-DD HH:MM:SS" or epoch milliseconds. */

@@ -1,5 +1,6 @@
 import type { z } from "zod";
 import { env } from "../config/env";
+import { MAX_DEPTH, tooDeep } from "./depth";
 import { ApiError, invalid } from "./errors";
 
 /**
@@ -17,6 +18,17 @@ function nulAt(value: unknown, path: (string | number)[] = []): (string | number
   return null;
 }
 
+/** Refuses input nested deeper than MAX_DEPTH (a 400 naming the field), before any recursion. */
+function refuseDeep(input: unknown): void {
+  const field = tooDeep(input);
+  if (field === null) return;
+  throw new ApiError(
+    "invalid_input",
+    `${field || "body"}: is nested deeper than ${MAX_DEPTH} levels`,
+    field || "body",
+  );
+}
+
 /** Refuses input with a NUL character anywhere (a 400 naming where), before any schema sees it. */
 export function refuseNul(input: unknown): void {
   const path = nulAt(input);
@@ -31,6 +43,7 @@ export function refuseNul(input: unknown): void {
 
 /** Parses validated input; the first issue becomes a 400 naming its top-level field. */
 export function validate<T extends z.ZodType>(schema: T, input: unknown): z.output<T> {
+  refuseDeep(input);
   refuseNul(input);
   const result = schema.safeParse(input);
   if (result.success) return result.data;

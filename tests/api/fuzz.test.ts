@@ -170,8 +170,34 @@ const value = fc.oneof(
 const fields = fc.dictionary(fc.oneof(fc.constantFrom(...FIELDS), fc.string({ maxLength: 8 })), value, {
   maxKeys: 8,
 });
+/** A value nested far deeper than any field allows (arrays or objects), as JSON text. */
+const deepJson = fc
+  .tuple(fc.integer({ min: 33, max: 40_000 }), fc.boolean())
+  .map(([n, arrays]) =>
+    arrays ? "[".repeat(n) + "1" + "]".repeat(n) : '{"a":'.repeat(n) + "1" + "}".repeat(n),
+  );
+/** Form pairs whose keys repeat, as clients send lists (`coordinates=7.4&coordinates=43.7`). */
+const repeatedPairs = fc.array(
+  fc.tuple(
+    fc.constantFrom("coordinates", "radius", "metadata", "latitude", "deviceId", "verification"),
+    fc.oneof(text, fc.double().map(String), fc.integer().map(String), deepJson),
+  ),
+  { minLength: 2, maxLength: 8 },
+);
+
 const body = fc.oneof(
   fc.constant({ type: "application/json", data: "" }),
+  fc
+    .tuple(fc.constantFrom(...FIELDS), deepJson)
+    .map(([field, deep]) => ({ type: "application/json", data: `{"${field}":${deep}}` })),
+  fc.tuple(fc.constantFrom(...FIELDS), deepJson).map(([field, deep]) => ({
+    type: "application/x-www-form-urlencoded",
+    data: `${field}=${encodeURIComponent(deep)}`,
+  })),
+  repeatedPairs.map((pairs) => ({
+    type: "application/x-www-form-urlencoded",
+    data: new URLSearchParams(pairs).toString(),
+  })),
   fields.map((f) => ({ type: "application/json", data: JSON.stringify(f) })),
   fields.map((f) => ({
     type: "application/x-www-form-urlencoded",
