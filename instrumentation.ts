@@ -1,10 +1,19 @@
 /**
- * Runs once when the server starts: the embedded regions, postal codes and cities, the cities'
- * name index and the address parser load now, and the routing workers start (they load the
- * imports' road graphs) and so does the tracking thread, not on the first request.
+ * Runs once when the server starts: the environment is checked; the embedded regions, postal
+ * codes and cities, the cities' name index and the address parser load now, and the routing
+ * workers start (they load the imports' road graphs) and so does the tracking thread, not on the
+ * first request.
  */
 export async function register(): Promise<void> {
   if (process.env.NEXT_RUNTIME === "nodejs") {
+    // A bad setting stops the server here, with what is wrong, rather than failing requests.
+    const { env } = await import("./server/config/env");
+    try {
+      env();
+    } catch (e) {
+      console.error((e as Error).message);
+      process.exit(1);
+    }
     const { preloadEmbeddedRegions } = await import("./server/regions/embedded");
     preloadEmbeddedRegions();
     const { preloadPostalCodes } = await import("./server/regions/postal");

@@ -7,6 +7,9 @@ const nextConfig = {
   reactStrictMode: true,
   // Keep the API paths exact: /v1/geofences/ is not redirected to /v1/geofences.
   skipTrailingSlashRedirect: true,
+  // Types are checked by `npm run typecheck` (CI runs it before the tests), not again by every
+  // build: on a first `npm start` type-checking was a third of the wait (66 s of 3 min 20 s).
+  typescript: { ignoreBuildErrors: true },
 };
 
 export default nextConfig;

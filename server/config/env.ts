@@ -1,35 +1,94 @@
 import { z } from "zod";
 import { DEFAULT_DATABASE_URL } from "./database-url";
 
-const schema = z.object({
-  DATABASE_URL: z.string().min(1).default(DEFAULT_DATABASE_URL),
-  PORT: z.coerce.number().int().min(1).max(65535).default(3000),
-  HOST: z.string().min(1).default("0.0.0.0"),
-  /** Largest request body accepted, in bytes; larger ones get a 413. */
-  MAX_BODY_BYTES: z.coerce
-    .number()
-    .int()
-    .min(1024)
-    .default(1024 * 1024),
-  /** The dashboard map's tiles ({z}/{x}/{y}); without them a bundled world map still shows. */
-  TILE_URL: z.string().min(1).default("https://tile.openstreetmap.org/{z}/{x}/{y}.png"),
-  TILE_ATTRIBUTION: z
+/**
+ * Every environment variable the service reads (.env.example documents each), validated once: a
+ * bad value stops `npm start`, the server (instrumentation.ts) and the CLIs with a message naming
+ * the variable, what it holds and what it must be, instead of failing later on some request.
+ */
+
+const wholeNumber = (min: number, max: number, what: string) =>
+  z
     .string()
-    .default('&copy; <a href="https://www.openstreetmap.org/copyright">OpenStreetMap</a> contributors'),
+    .trim()
+    .regex(/^\d+$/, `must be ${what}`)
+    .transform(Number)
+    .refine((n) => n >= min && n <= max, `must be ${what}`);
+
+const yesNo = z
+  .string()
+  .trim()
+  .toLowerCase()
+  .refine((v) => ["", "true", "1", "yes", "false", "0", "no"].includes(v), "must be true or false")
+  .transform((v) => ["true", "1", "yes"].includes(v));
+
+/** Unset and empty are the same: the default. */
+const withDefault = <T extends z.ZodType>(schema: T, fallback: string) =>
+  z.preprocess((v) => (v === undefined || v === "" ? fallback : v), schema);
+const optional = <T extends z.ZodType>(schema: T) =>
+  z.preprocess((v) => (v === "" ? undefined : v), schema.optional());
+
+const schema = z.object({
+  DATABASE_URL: withDefault(
+    z
+      .string()
+      .refine(
+        (v) => /^(file:|postgres(ql)?:\/\/)/i.test(v),
+        "must be file:PATH (SQLite) or postgres://USER:PASSWORD@HOST/DATABASE",
+      ),
+    DEFAULT_DATABASE_URL,
+  ),
+  PORT: withDefault(wholeNumber(1, 65535, "a port number from 1 to 65535"), "3000"),
+  HOST: withDefault(z.string().trim().min(1), "0.0.0.0"),
+  /** Largest request body accepted, in bytes; larger ones get a 413. */
+  MAX_BODY_BYTES: withDefault(
+    wholeNumber(1024, 1024 ** 3, "a whole number of bytes from 1024 (1 KiB) to 1073741824 (1 GiB)"),
+    String(1024 * 1024),
+  ),
+  /** The dashboard map's tiles ({z}/{x}/{y}); without them a bundled world map still shows. */
+  TILE_URL: withDefault(
+    z.string().refine((v) => ["{z}", "{x}", "{y}"].every((p) => v.includes(p)), "must hold {z}, {x} and {y}"),
+    "https://tile.openstreetmap.org/{z}/{x}/{y}.png",
+  ),
+  TILE_ATTRIBUTION: withDefault(
+    z.string(),
+    '&copy; <a href="https://www.openstreetmap.org/copyright">OpenStreetMap</a> contributors',
+  ),
+  /** PostgreSQL connections per pool (each app process keeps two: server thread, tracking thread). */
+  PG_POOL_SIZE: withDefault(wholeNumber(1, 1000, "a whole number of connections from 1 to 1000"), "10"),
+  /** Routing worker threads; unset: the cores less one, 1 to 4. */
+  ROUTING_WORKERS: optional(wholeNumber(1, 64, "a whole number of threads from 1 to 64")),
+  COOKIE_SECURE: withDefault(yesNo, "false"),
+  TRUST_PROXY: withDefault(yesNo, "false"),
+  /** Where imported geodata bundles live (docs/data.md). */
+  GEODATA_DIR: optional(z.string()),
+  /** An MMDB file for IP geocoding instead of the bundled one. */
+  IP_DATABASE: optional(z.string()),
 });
 
-export type Env = z.infer<typeof schema>;
+export type Env = z.output<typeof schema>;
 
 let cached: Env | undefined;
 
-/** Environment, validated once; a bad value stops the process with a readable message. */
+/** The problems with the environment, one line each ("" when there are none). */
+export function environmentProblems(vars: Record<string, string | undefined> = process.env): string {
+  const parsed = schema.safeParse(vars);
+  if (parsed.success) return "";
+  return parsed.error.issues
+    .map((i) => {
+      const name = String(i.path[0]);
+      return `  ${name}=${JSON.stringify(vars[name] ?? "")}: ${i.message}`;
+    })
+    .join("\n");
+}
+
+/** Environment, validated once; a bad value throws a readable message. */
 export function env(): Env {
   if (cached) return cached;
-  const parsed = schema.safeParse(process.env);
-  if (!parsed.success) {
-    const lines = parsed.error.issues.map((i) => `  ${i.path.join(".")}: ${i.message}`);
-    throw new Error(`Invalid environment:\n${lines.join("\n")}`);
+  const problems = environmentProblems();
+  if (problems) {
+    throw new Error(`Invalid environment (fix these, or unset them for the defaults):\n${problems}`);
   }
-  cached = parsed.data;
+  cached = schema.parse(process.env);
   return cached;
 }

@@ -1,4 +1,5 @@
 import type { z } from "zod";
+import { env } from "../config/env";
 import { SESSION_COOKIE, type SessionView, tokenFromCookieHeader } from "../auth/sessions";
 import { type Input, type RolePermission, errorResponse, json, parseInput } from "./handler";
 import { checkOrigin } from "./origin";
@@ -47,7 +48,7 @@ export function sessionCookie(req: Request, token: string, maxAgeSeconds: number
   const https =
     new URL(req.url).protocol === "https:" ||
     req.headers.get("x-forwarded-proto") === "https" ||
-    process.env.COOKIE_SECURE === "true";
+    env().COOKIE_SECURE;
   return [
     `${SESSION_COOKIE}=${token}`,
     "Path=/",

@@ -1,4 +1,5 @@
 import os from "node:os";
+import { env } from "../config/env";
 import path from "node:path";
 import { pathToFileURL } from "node:url";
 import type { Worker } from "node:worker_threads";
@@ -33,8 +34,8 @@ interface Pending {
 }
 
 function size(): number {
-  const configured = Number(process.env.ROUTING_WORKERS);
-  if (Number.isInteger(configured) && configured > 0) return configured;
+  const configured = env().ROUTING_WORKERS;
+  if (configured !== undefined) return configured;
   return Math.max(1, Math.min(4, os.availableParallelism() - 1));
 }
 

@@ -47,3 +47,11 @@ describe("embedded datasets", () => {
     }
   });
 });
+
+describe("a bad setting", () => {
+  it("stops the server at start with the variable, its value and what it must be", async () => {
+    await expect(
+      serve(inject("databaseUrl"), { env: { GEODATA_DIR: inject("geodataDir"), MAX_BODY_BYTES: "abc" } }),
+    ).rejects.toThrow(/MAX_BODY_BYTES="abc": must be a whole number of bytes/);
+  });
+});

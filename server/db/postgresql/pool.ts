@@ -1,4 +1,5 @@
 import pg from "pg";
+import { env } from "../../config/env";
 
 /**
  * The PostgreSQL connections of the process, shared by Prisma (through its driver adapter) and
@@ -17,7 +18,7 @@ export function pool(): pg.Pool {
   if (!shared.pgPool) {
     shared.pgPool = new pg.Pool({
       connectionString: process.env.DATABASE_URL,
-      max: Number(process.env.PG_POOL_SIZE) || 10,
+      max: env().PG_POOL_SIZE,
     });
     // An idle connection the server closed (a restart, a failover) is replaced on next use; it
     // must not end the process.
