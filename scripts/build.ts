@@ -43,12 +43,12 @@ function fingerprint(): string {
  * Runs `next build` when no build exists or its sources changed since the last one, so that
  * `npm start` after `git pull` never serves stale code and a restart does not rebuild.
  */
-export function buildIfStale(): void {
+export function buildIfStale(force = false): void {
   const stamp = path.join(root, ".next/source-fingerprint");
   const current = fingerprint();
   const built =
     existsSync(path.join(root, ".next/BUILD_ID")) && existsSync(stamp) ? readFileSync(stamp, "utf8") : "";
-  if (built === current) return;
+  if (built === current && !force) return;
   console.log("Building the web app (first start or changed sources; about a minute)…");
   const result = spawnSync(process.execPath, [nextBin, "build"], {
     cwd: root,
@@ -58,3 +58,7 @@ export function buildIfStale(): void {
   if (result.status !== 0) throw new Error("next build failed");
   writeFileSync(stamp, current);
 }
+
+// `npm run build`: always builds, and stamps the build with its sources so that `npm start` then
+// serves it instead of building again (a plain `next build` leaves no stamp).
+if (import.meta.filename === process.argv[1]) buildIfStale(true);
