@@ -49,7 +49,7 @@ test("a reviewer says which place a user was at, from the detected place and its
 
   await signIn(page, "reviewer");
   await page.getByRole("link", { name: "Events" }).click();
-  await page.getByLabel("Geofence or place").fill("Bean There");
+  await page.getByLabel("Geofence, place or region").fill("Bean There");
   await page.getByRole("button", { name: new RegExp(deviceId) }).click();
   await expect(page.getByRole("heading", { name: "Entered place Bean There" })).toBeVisible();
   const picker = page.getByRole("group", { name: "Where was the user?" });

@@ -46,7 +46,7 @@ async function openQueue(page: Page, tag: string) {
   const queue = page.getByRole("region", { name: "Event queue" });
   // The page is interactive once the queue has been read (typing before that is not seen).
   await expect(queue.getByText("Loading events…")).toBeHidden();
-  await page.getByRole("searchbox", { name: "Geofence or place" }).fill(tag);
+  await page.getByRole("searchbox", { name: "Geofence, place or region" }).fill(tag);
   // Leave the text field, as a reviewer does with Esc, so the letters are shortcuts again.
   await page.keyboard.press("Escape");
   return queue;
@@ -138,7 +138,7 @@ test("J and K keep the open row in view; the filters and open event are in the a
   await expect(page).toHaveURL(new RegExp(`confidence=high.*q=${tag}.*event=${ids[5]}`));
   // A shared link opens the same queue and event.
   await page.goto(page.url());
-  await expect(page.getByRole("searchbox", { name: "Geofence or place" })).toHaveValue(tag);
+  await expect(page.getByRole("searchbox", { name: "Geofence, place or region" })).toHaveValue(tag);
   await expect(page.getByRole("combobox", { name: "Confidence" })).toHaveValue("high");
   await expect(openId(page)).toHaveText(ids[5]!);
   await expect(queue.locator("[aria-current]")).toBeInViewport();
@@ -177,5 +177,44 @@ test("the queue can keep to recent events, asked of the server, and a geofence l
   await expect(recent.getByRole("link")).toHaveCount(2);
   await recent.getByRole("link").first().click();
   await expect(openId(page)).toHaveText(ids[0]!);
+  expect(errors).toEqual([]);
+});
+
+test("region events can be picked by type, named in words, and an untagged geofence's event shows its name", async ({
+  page,
+}) => {
+  const errors = consoleErrors(page);
+  const deviceId = unique("border");
+  // Strasbourg, then Kehl across the Rhine: the second update leaves France and enters Germany.
+  for (const [latitude, longitude] of [
+    [48.5734, 7.7521],
+    [48.5724, 7.8156],
+  ]) {
+    await api("POST", "/v1/track", { deviceId, latitude, longitude, accuracy: 20 }, serverKeys().publishable);
+  }
+  const pier = unique("Pier");
+  const lat = 31 + Math.random();
+  const lng = -30 - Math.random();
+  await api("POST", "/v1/geofences", {
+    description: pier,
+    type: "circle",
+    coordinates: [lng, lat],
+    radius: 200,
+  });
+  await enter(lat, lng);
+
+  await signIn(page, "reviewer");
+  await page.goto("/events");
+  const queue = page.getByRole("region", { name: "Event queue" });
+  await expect(queue.getByText("Loading events…")).toBeHidden();
+  await page.getByRole("combobox", { name: "Type" }).selectOption({ label: "Exited country" });
+  await page.getByRole("searchbox", { name: "Geofence, place or region" }).fill("France");
+  await expect(queue.getByRole("listitem").filter({ hasText: deviceId })).toHaveText(/Exited country France/);
+
+  await page.getByRole("combobox", { name: "Type" }).selectOption({ label: "Entered geofence" });
+  await page.getByRole("searchbox", { name: "Geofence, place or region" }).fill(pier);
+  await queue.getByRole("listitem").first().getByRole("button").click();
+  const details = page.getByRole("region", { name: "Event" });
+  await expect(details.locator("dt:text-is('Geofence') + dd")).toHaveText(pier);
   expect(errors).toEqual([]);
 });

@@ -74,14 +74,28 @@ export interface Me {
 
 export const CONFIDENCE = { 3: "high", 2: "medium", 1: "low" } as const;
 
-/** The kinds of events tracking makes (the API's `types` filter takes these). */
-export const EVENT_TYPES = [
-  "user.entered_geofence",
-  "user.exited_geofence",
-  "user.dwelled_in_geofence",
-  "user.entered_place",
-  "user.exited_place",
-] as const;
+/**
+ * The kinds of events tracking makes, with their names in words (the API's `types` filter takes
+ * every one of these; a test holds tracking to this list).
+ */
+export const EVENT_TYPE_NAMES = {
+  "user.entered_geofence": "Entered geofence",
+  "user.exited_geofence": "Exited geofence",
+  "user.dwelled_in_geofence": "Dwelled in geofence",
+  "user.entered_place": "Entered place",
+  "user.exited_place": "Exited place",
+  "user.entered_region_country": "Entered country",
+  "user.exited_region_country": "Exited country",
+  "user.entered_region_state": "Entered state",
+  "user.exited_region_state": "Exited state",
+  "user.entered_region_postal_code": "Entered postal code",
+  "user.exited_region_postal_code": "Exited postal code",
+  "user.entered_region_dma": "Entered DMA",
+  "user.exited_region_dma": "Exited DMA",
+} as const;
+
+export type EventType = keyof typeof EVENT_TYPE_NAMES;
+export const EVENT_TYPES = Object.keys(EVENT_TYPE_NAMES) as EventType[];
 
 /** An address (forward, reverse geocoding and autocomplete: docs/api.md#address-object). */
 export interface GeoAddress {

@@ -60,7 +60,12 @@ export function EventDetails({
         {event.geofence && (
           <>
             <dt className="text-slate-500">Geofence</dt>
-            <dd>{`${event.geofence.tag ?? ""}/${event.geofence.externalId ?? ""}`}</dd>
+            <dd>
+              {event.geofence.description}
+              {event.geofence.tag !== undefined && (
+                <span className="text-slate-500">{` (${event.geofence.tag}/${event.geofence.externalId ?? ""})`}</span>
+              )}
+            </dd>
           </>
         )}
         {event.place && (

@@ -1,7 +1,7 @@
 "use client";
 
 import { Select, TextField } from "@/components/ui/field";
-import { EVENT_TYPES } from "@/lib/types";
+import { EVENT_TYPES, EVENT_TYPE_NAMES } from "@/lib/types";
 
 export interface EventFilter {
   show: "unverified" | "all";
@@ -40,7 +40,7 @@ export function EventFilters({
         <option value="">All types</option>
         {EVENT_TYPES.map((t) => (
           <option key={t} value={t}>
-            {t}
+            {EVENT_TYPE_NAMES[t]}
           </option>
         ))}
       </Select>
@@ -61,7 +61,7 @@ export function EventFilters({
         <option value="168">Last 7 days</option>
       </Select>
       <TextField
-        label="Geofence or place"
+        label="Geofence, place or region"
         value={value.about}
         onChange={(e) => set({ about: e.target.value })}
         className="w-40"

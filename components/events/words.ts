@@ -1,10 +1,12 @@
-import type { LocationEvent } from "@/lib/types";
+import { EVENT_TYPE_NAMES, type LocationEvent } from "@/lib/types";
 
 export type Verdict = 1 | -1 | 0;
 export const VERDICT = { 1: "accepted", [-1]: "rejected", 0: "unverified" } as const;
 
-/** "user.entered_geofence" → "Entered geofence". */
+/** "user.entered_geofence" → "Entered geofence"; a type this dashboard does not know, in words. */
 export const label = (type: string) => {
+  const known = (EVENT_TYPE_NAMES as Record<string, string>)[type];
+  if (known) return known;
   const words = type.replace(/^user\./, "").split("_");
   return words[0]![0]!.toUpperCase() + words.join(" ").slice(1);
 };

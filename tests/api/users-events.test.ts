@@ -405,6 +405,29 @@ describe("events", () => {
     expectError(await api("GET", "/v1/events?types=user.flew"), 400, "types", /'user.flew'/);
   });
 
+  it("filters on every type tracking makes, region entries and exits included", async () => {
+    const deviceId = unique("regions");
+    // Strasbourg (France), then Kehl (Germany), across the Rhine: country and state changes.
+    const first = await track({ deviceId, latitude: 48.5734, longitude: 7.7521, accuracy: 20 });
+    const second = await track({ deviceId, latitude: 48.5724, longitude: 7.8156, accuracy: 20 });
+    const made = [...first.events, ...second.events] as { _id: string; type: string }[];
+    const types = [...new Set(made.map((e) => e.type))];
+    expect(types).toEqual(
+      expect.arrayContaining(["user.entered_region_country", "user.exited_region_country"]),
+    );
+    for (const type of types) {
+      const res = await api("GET", `/v1/events?limit=1000&userId=${first.user._id}&types=${type}`);
+      expect(res.status, JSON.stringify(res.body)).toBe(200);
+      const listed = (res.body.events as { _id: string; type: string }[]).map((e) => e._id).sort();
+      expect(listed, type).toEqual(
+        made
+          .filter((e) => e.type === type)
+          .map((e) => e._id)
+          .sort(),
+      );
+    }
+  });
+
   it("deletes an event", async () => {
     const base = { lat: -41.4, lng: -11.1 };
     await api("POST", "/v1/geofences", {
