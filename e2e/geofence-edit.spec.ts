@@ -123,11 +123,16 @@ test("editing keeps what the form does not change, refuses another geofence's id
   );
   await edit.getByLabel("Dwell threshold (minutes)").fill("10");
   await edit.getByRole("button", { name: "Save geofence" }).click();
-  await expect(edit.getByRole("alert")).toContainText("after the version you edited");
+  await expect(edit.getByRole("alert")).toContainText(`Someone else saved this geofence at`);
+  await expect(edit.getByRole("alert")).toContainText(
+    `they changed the description (now “Elsewhere ${tag}”).`,
+  );
   expect(await get(x._id)).toMatchObject({ description: `Elsewhere ${tag}`, dwellThreshold: 45 });
+  // Reload shows their version; editing again starts from it.
+  await edit.getByRole("button", { name: "Reload" }).click();
+  await expect(page.getByRole("heading", { name: `Elsewhere ${tag}` })).toBeVisible();
 
   // 4. Clearing the dwell threshold returns it to the default.
-  await edit.getByRole("button", { name: "Cancel" }).click();
   await open(page, `Elsewhere ${tag}`);
   await page.getByRole("button", { name: "Edit geofence" }).click();
   edit = page.getByRole("form", { name: "Edit geofence" });

@@ -74,6 +74,9 @@ export interface Me {
 
 export const CONFIDENCE = { 3: "high", 2: "medium", 1: "low" } as const;
 
+/** Where each role lands after signing in: reviewers spend their day in the review queue. */
+export const HOME_FOR_ROLE: Record<string, string> = { admin: "/map", analyst: "/map", reviewer: "/events" };
+
 /**
  * The kinds of events tracking makes, with their names in words (the API's `types` filter takes
  * every one of these; a test holds tracking to this list).

@@ -6,7 +6,8 @@ export const metadata: Metadata = { title: "Sign in · Location platform" };
 export default async function LoginPage({ searchParams }: { searchParams: Promise<{ next?: string }> }) {
   const { next } = await searchParams;
   // Only paths on this site: never send people elsewhere after signing in.
-  const target = next?.startsWith("/") && !next.startsWith("//") ? next : "/map";
+  // Without one, the account's role decides (lib/types.ts HOME_FOR_ROLE).
+  const target = next?.startsWith("/") && !next.startsWith("//") ? next : null;
   return (
     <main className="flex min-h-screen items-center justify-center px-4">
       <div className="w-full max-w-sm space-y-6 rounded-lg border border-slate-200 bg-white p-8 shadow-sm">

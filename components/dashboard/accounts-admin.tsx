@@ -14,8 +14,13 @@ interface AccountRow {
   disabled: boolean;
 }
 
-/** Dashboard accounts: create one with a role (a generated password is shown once), disable. */
-export function AccountsAdmin() {
+const ROLE_NAMES: Record<string, string> = { admin: "Admin", analyst: "Analyst", reviewer: "Reviewer" };
+
+/**
+ * Dashboard accounts: create one with a role (a generated password is shown once), change a
+ * role, disable (after a confirmation) and enable again. The admin's own account is left alone.
+ */
+export function AccountsAdmin({ selfId }: { selfId: string }) {
   const queryClient = useQueryClient();
   const accounts = useQuery({
     queryKey: ["accounts"],
@@ -33,9 +38,26 @@ export function AccountsAdmin() {
       void queryClient.invalidateQueries({ queryKey: ["accounts"] });
     },
   });
-  const disable = useMutation({
-    mutationFn: (id: string) => call("DELETE", `/api/accounts/${id}`),
-    onSuccess: () => void queryClient.invalidateQueries({ queryKey: ["accounts"] }),
+  const [confirming, setConfirming] = useState<string | null>(null);
+  const [done, setDone] = useState<string | null>(null);
+  const change = useMutation({
+    mutationFn: (c: { account: AccountRow; role?: string; disabled?: boolean }) =>
+      call<{ account: AccountRow }>("PATCH", `/api/accounts/${c.account.id}`, {
+        ...(c.role !== undefined && { role: c.role }),
+        ...(c.disabled !== undefined && { disabled: c.disabled }),
+      }),
+    onSuccess: ({ account }, c) => {
+      setConfirming(null);
+      setDone(
+        c.role !== undefined
+          ? `${account.email} is now ${ROLE_NAMES[account.role] ?? account.role}.`
+          : account.disabled
+            ? `${account.email} is disabled and signed out everywhere.`
+            : `${account.email} can sign in again.`,
+      );
+      void queryClient.invalidateQueries({ queryKey: ["accounts"] });
+    },
+    onError: () => void queryClient.invalidateQueries({ queryKey: ["accounts"] }),
   });
   return (
     <section aria-labelledby="accounts-title" className="space-y-4">
@@ -68,7 +90,12 @@ export function AccountsAdmin() {
           Create account
         </button>
       </form>
-      <ErrorNote error={create.error ?? disable.error} />
+      <ErrorNote error={create.error ?? change.error} />
+      {done && !change.error && (
+        <p role="status" className="text-sm text-slate-700">
+          {done}
+        </p>
+      )}
       {created && (
         <p role="status" className="rounded border border-amber-300 bg-amber-50 p-3 text-sm">
           {created.email} can sign in with the password <code className="font-mono">{created.password}</code>{" "}
@@ -87,22 +114,66 @@ export function AccountsAdmin() {
         <tbody>
           {accounts.data?.map((a) => (
             <tr key={a.id} className="border-t border-slate-100">
-              <td className={cell}>{a.email}</td>
-              <td className={cell}>{a.role}</td>
+              <td className={cell}>
+                {a.email}
+                {a.id === selfId && <span className="text-slate-500"> (you)</span>}
+              </td>
+              <td className={cell}>
+                {a.id === selfId ? (
+                  ROLE_NAMES[a.role]
+                ) : (
+                  <select
+                    aria-label={`Role of ${a.email}`}
+                    value={a.role}
+                    disabled={change.isPending}
+                    onChange={(e) => change.mutate({ account: a, role: e.target.value })}
+                    className="rounded border border-slate-300 px-1 py-0.5"
+                  >
+                    {Object.entries(ROLE_NAMES).map(([value, name]) => (
+                      <option key={value} value={value}>
+                        {name}
+                      </option>
+                    ))}
+                  </select>
+                )}
+              </td>
               <td className={cell}>{when(a.createdAt)}</td>
               <td className={cell}>
-                {a.disabled ? (
-                  "disabled"
-                ) : (
-                  <button
-                    type="button"
-                    onClick={() => disable.mutate(a.id)}
-                    className="underline"
-                    aria-label={`Disable ${a.email}`}
-                  >
-                    Disable
-                  </button>
-                )}
+                <span className="mr-2">{a.disabled ? "Disabled" : "Active"}</span>
+                {a.id !== selfId &&
+                  (a.disabled ? (
+                    <button
+                      type="button"
+                      onClick={() => change.mutate({ account: a, disabled: false })}
+                      className="underline"
+                      aria-label={`Enable ${a.email}`}
+                    >
+                      Enable
+                    </button>
+                  ) : confirming === a.id ? (
+                    <span role="group" aria-label={`Confirm disabling ${a.email}`}>
+                      Signs {a.email} out everywhere.{" "}
+                      <button
+                        type="button"
+                        onClick={() => change.mutate({ account: a, disabled: true })}
+                        className="font-medium text-red-700 underline"
+                      >
+                        Disable
+                      </button>{" "}
+                      <button type="button" onClick={() => setConfirming(null)} className="underline">
+                        Cancel
+                      </button>
+                    </span>
+                  ) : (
+                    <button
+                      type="button"
+                      onClick={() => setConfirming(a.id)}
+                      className="underline"
+                      aria-label={`Disable ${a.email}`}
+                    >
+                      Disable
+                    </button>
+                  ))}
               </td>
             </tr>
           ))}

@@ -3,8 +3,10 @@
 import { ErrorNote } from "@/components/dashboard/error-note";
 import { useState } from "react";
 import { call, errorText } from "@/lib/api-client";
+import { HOME_FOR_ROLE } from "@/lib/types";
 
-export function SignInForm({ next }: { next: string }) {
+/** Signs in, then goes to `next`, or to the account's role's home page. */
+export function SignInForm({ next }: { next: string | null }) {
   const [error, setError] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
 
@@ -12,8 +14,11 @@ export function SignInForm({ next }: { next: string }) {
     setBusy(true);
     setError(null);
     try {
-      await call("POST", "/api/session", { email: form.get("email"), password: form.get("password") });
-      window.location.href = next;
+      const { account } = await call<{ account: { role: string } }>("POST", "/api/session", {
+        email: form.get("email"),
+        password: form.get("password"),
+      });
+      window.location.href = next ?? HOME_FOR_ROLE[account.role] ?? "/map";
     } catch (e) {
       setError(errorText(e));
       setBusy(false);

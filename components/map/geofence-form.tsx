@@ -6,6 +6,7 @@ import { useMutation, useQueryClient } from "@tanstack/react-query";
 import { ErrorNote } from "@/components/dashboard/error-note";
 import { ApiCallError, call, errorText } from "@/lib/api-client";
 import type { Geofence } from "@/lib/types";
+import { changesBetween } from "@/lib/geofence-changes";
 import { shapeOf } from "./shapes";
 
 /** A shape being drawn or edited, with the geofence it belongs to when it exists already. */
@@ -21,6 +22,8 @@ interface Refusal {
   param?: string;
   /** the geofence that already has the tag and external ID asked for */
   holder?: Geofence;
+  /** saved by someone else meanwhile (412): their version (null: deleted), and what they changed */
+  conflict?: { current: Geofence | null; changes: string[] };
 }
 
 /** The form's fields as the API's body; an empty optional field clears it. */
@@ -78,13 +81,22 @@ export function GeofenceForm({
     onError: async (e: Error, form: FormData) => {
       const param = e instanceof ApiCallError ? e.param : undefined;
       const holder = e instanceof ApiCallError && e.status === 409 ? await holderOf(form) : undefined;
-      // Changed by someone else meanwhile: show their version on the map.
-      if (e instanceof ApiCallError && e.status === 412)
+      let conflict: Refusal["conflict"];
+      if (e instanceof ApiCallError && e.status === 412 && g) {
+        // Changed by someone else meanwhile: say what they changed, and show their version.
+        const current = await currentVersion(g._id);
+        conflict = { current, changes: current ? changesBetween(g, current) : [] };
         void queryClient.invalidateQueries({ queryKey: ["geofences"] });
-      setRefusal({ message: errorText(e), param, holder });
+      }
+      setRefusal({ message: errorText(e), param, holder, conflict });
       // The API's answer, next to the shape.
+      const tip = holder
+        ? `Tag and external ID already used by “${holder.description}”`
+        : conflict
+          ? "Changed by someone else meanwhile: not saved"
+          : errorText(e);
       draft.layer
-        .bindTooltip(holder ? `Tag and external ID already used by “${holder.description}”` : errorText(e), {
+        .bindTooltip(tip, {
           permanent: true,
           direction: "top",
           className: "text-red-700",
@@ -139,7 +151,31 @@ export function GeofenceForm({
         <input type="checkbox" name="enabled" defaultChecked={g?.enabled ?? true} />
         Enabled
       </label>
-      {refusal?.holder ? (
+      {refusal?.conflict ? (
+        <div role="alert" className="space-y-2 rounded bg-red-50 px-3 py-2 text-sm text-red-700">
+          {refusal.conflict.current ? (
+            <p>
+              Someone else saved this geofence at{" "}
+              {new Date(refusal.conflict.current.updatedAt).toLocaleString()} while you were editing
+              {refusal.conflict.changes.length
+                ? `: they changed ${refusal.conflict.changes.join(", ")}.`
+                : "."}{" "}
+              Your changes were not saved. Reload their version, then make your changes again.
+            </p>
+          ) : (
+            <p>Someone else deleted this geofence while you were editing. Your changes were not saved.</p>
+          )}
+          {refusal.conflict.current ? (
+            <button type="button" onClick={() => onOpen(refusal.conflict!.current!)} className="underline">
+              Reload
+            </button>
+          ) : (
+            <button type="button" onClick={onCancel} className="underline">
+              Close
+            </button>
+          )}
+        </div>
+      ) : refusal?.holder ? (
         <div role="alert" className="space-y-2 rounded bg-red-50 px-3 py-2 text-sm text-red-700">
           <p>
             This tag and external ID are already used by “{refusal.holder.description}”. Change them, or open
@@ -170,6 +206,15 @@ export function GeofenceForm({
       </div>
     </form>
   );
+}
+
+/** The geofence as stored now, or null when it is gone. */
+async function currentVersion(id: string): Promise<Geofence | null> {
+  try {
+    return (await call<{ geofence: Geofence }>("GET", `/v1/geofences/${id}`)).geofence;
+  } catch {
+    return null;
+  }
 }
 
 /** The geofence that holds the tag and external ID a refused save asked for. */

@@ -48,12 +48,42 @@ export async function listAccounts(): Promise<AccountView[]> {
   return (await storage().accounts.list()).map(accountView);
 }
 
-/** Disables an account and ends its sessions; the last admin cannot be disabled. */
-export async function disableAccount(id: string, byAccountId: string): Promise<AccountView> {
-  if (id === byAccountId) throw new ApiError("invalid_input", "you cannot disable your own account", "id");
-  const disabled = await storage().accounts.disable(id, new Date());
-  if (!disabled) throw new ApiError("not_found", "account not found");
-  return accountView(disabled);
+/**
+ * Changes an account's role or enables/disables it (disabling signs it out everywhere; a new role
+ * applies to its next request). Nobody changes their own account here, and the last enabled
+ * admin stays one.
+ */
+export async function changeAccount(
+  id: string,
+  byAccountId: string,
+  change: { role?: string; disabled?: boolean },
+): Promise<AccountView> {
+  if (change.role !== undefined && !isRole(change.role)) {
+    throw invalid("role", "must be admin, analyst or reviewer");
+  }
+  if (id === byAccountId) {
+    throw new ApiError(
+      "invalid_input",
+      change.role !== undefined ? "you cannot change your own role" : "you cannot disable your own account",
+      "id",
+    );
+  }
+  const result = await storage().accounts.change(id, {
+    ...(change.role !== undefined && { role: change.role }),
+    ...(change.disabled !== undefined && { disabledAt: change.disabled ? new Date() : null }),
+  });
+  if (result === "not_found") throw new ApiError("not_found", "account not found");
+  if (result === "last_admin") {
+    throw new ApiError("conflict", "this is the last enabled admin: make another account admin first", "id");
+  }
+  return accountView(result);
+}
+
+/** The enabled admins' emails: who can change what an account may do. */
+export async function adminEmails(): Promise<string[]> {
+  return (await storage().accounts.list())
+    .filter((a) => a.role === "admin" && !a.disabledAt)
+    .map((a) => a.email);
 }
 
 /** On a database without accounts, creates the first admin and returns its password once. */

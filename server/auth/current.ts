@@ -5,7 +5,9 @@ import { type Permission, can } from "./roles";
 import { SESSION_COOKIE, type SessionView, sessionFromToken } from "./sessions";
 
 /** The request's session, looked up once per render however many components ask (layout, page). */
-const currentSession = cache(async () => sessionFromToken((await cookies()).get(SESSION_COOKIE)?.value));
+export const currentSession = cache(async () =>
+  sessionFromToken((await cookies()).get(SESSION_COOKIE)?.value),
+);
 
 /**
  * For dashboard pages (server components): the signed-in session, or a redirect to sign-in.

@@ -103,13 +103,29 @@ export function prismaStores(lock: WriteLock) {
     byId: (id) => prisma.account.findUnique({ where: { id } }),
     list: () => prisma.account.findMany({ orderBy: [{ createdAt: "asc" }, { id: "asc" }] }),
     count: () => prisma.account.count(),
-    disable: (id, at) =>
+    change: (id, change) =>
       lock(async () => {
-        const [updated] = await prisma.$transaction([
-          prisma.account.updateMany({ where: { id }, data: { disabledAt: at } }),
-          prisma.session.deleteMany({ where: { accountId: id } }),
-        ]);
-        return updated.count ? prisma.account.findUnique({ where: { id } }) : null;
+        const LastAdmin = class extends Error {};
+        try {
+          return await prisma.$transaction(async (tx) => {
+            // The enabled admins' rows are locked first (a write that changes nothing), so two
+            // changes at once (two admins demoting each other, through two processes) are made
+            // one after the other, and the second counts what the first left.
+            await tx.account.updateMany({
+              where: { role: "admin", disabledAt: null },
+              data: { role: "admin" },
+            });
+            const updated = await tx.account.updateMany({ where: { id }, data: change });
+            if (!updated.count) return "not_found" as const;
+            if (change.disabledAt) await tx.session.deleteMany({ where: { accountId: id } });
+            const admins = await tx.account.count({ where: { role: "admin", disabledAt: null } });
+            if (admins === 0) throw new LastAdmin();
+            return (await tx.account.findUnique({ where: { id } }))!;
+          });
+        } catch (e) {
+          if (e instanceof LastAdmin) return "last_admin" as const;
+          throw e;
+        }
       }),
     setPassword: (email, passwordHash) =>
       lock(async () => {

@@ -87,8 +87,15 @@ export interface AccountStore {
   /** Oldest first. */
   list(): Promise<StoredAccount[]>;
   count(): Promise<number>;
-  /** Disables an account and ends its sessions, in one change; null when there is none. */
-  disable(id: string, at: Date): Promise<StoredAccount | null>;
+  /**
+   * Changes an account's role and/or whether it is disabled (disabling ends its sessions), in one
+   * change that is refused ("last_admin") when no enabled admin would be left; "not_found" when
+   * there is no such account.
+   */
+  change(
+    id: string,
+    change: { role?: string; disabledAt?: Date | null },
+  ): Promise<StoredAccount | "not_found" | "last_admin">;
   /** Sets a password hash, enables the account and ends its sessions; false when there is none. */
   setPassword(email: string, passwordHash: string): Promise<boolean>;
 }

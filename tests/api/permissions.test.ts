@@ -118,7 +118,10 @@ const ROUTES: Record<string, { path: string; methods: Partial<Record<Method, Rul
   },
   "api/accounts/[id]": {
     path: `/api/accounts/${NONE}`,
-    methods: { DELETE: { access: "session", need: "accounts:manage" } },
+    methods: {
+      PATCH: { access: "session", need: "accounts:manage" },
+      DELETE: { access: "session", need: "accounts:manage" },
+    },
   },
   "api/events/[id]/prediction": {
     path: `/api/events/${NONE}/prediction`,

@@ -5,10 +5,10 @@ import { requireSession } from "@/server/auth/current";
 export const metadata: Metadata = { title: "Keys & accounts · Location platform" };
 
 export default async function KeysPage() {
-  await requireSession("keys:manage");
+  const session = await requireSession("keys:manage");
   return (
     <div className="h-full overflow-y-auto">
-      <KeysAdmin />
+      <KeysAdmin selfId={session.account.id} />
     </div>
   );
 }
