@@ -112,15 +112,13 @@ test("without a tile server the map draws the imported streets with their names"
   // No internet here: the tile server cannot be reached, so the imported streets are the basemap.
   await page.goto(`/map?view=0.0195,0.021,17`);
   const map = page.getByRole("region", { name: "Map of geofences and users" });
-  await expect(
-    map.getByText(/Tiles unreachable: streets from the imported OpenStreetMap data/),
-  ).toBeVisible();
+  await expect(map.getByText(/Tiles unreachable: roads from the imported OpenStreetMap data/)).toBeVisible();
   const streets = page.locator(".leaflet-streets-pane path");
   await expect.poll(() => streets.count()).toBeGreaterThanOrEqual(1);
   await expect(map.locator(".street-label", { hasText: "Main Street" })).toBeVisible();
   await page.screenshot({ path: info.outputPath("map-offline-streets.png") });
-  // Zoomed out beyond street zoom, no streets are read or drawn.
-  await page.goto(`/map?view=0.0195,0.021,10`);
+  // Zoomed out beyond the main roads' zoom (10), no roads are read or drawn.
+  await page.goto(`/map?view=0.0195,0.021,8`);
   await expect(map.getByText(/Tiles unreachable/)).toBeVisible();
   await expect(streets).toHaveCount(0);
   expect(errors).toEqual([]);

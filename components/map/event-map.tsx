@@ -7,7 +7,7 @@ import { useEffect } from "react";
 import { Circle, CircleMarker, MapContainer, Polygon, Tooltip, useMap } from "react-leaflet";
 import { call } from "@/lib/api-client";
 import type { Geofence, LocationEvent } from "@/lib/types";
-import { Basemap, type TileConfig } from "./basemap";
+import { Basemap, MAX_ZOOM, type TileConfig } from "./basemap";
 import { tagColor } from "./colors";
 import { boundsOf } from "./shapes";
 
@@ -27,7 +27,7 @@ export default function EventMap({ event, tiles }: { event: LocationEvent; tiles
   const g = geofence.data;
   return (
     <div role="region" aria-label="Event location">
-      <MapContainer center={[lat, lng]} zoom={16} className="h-72 w-full rounded">
+      <MapContainer center={[lat, lng]} zoom={16} maxZoom={MAX_ZOOM} className="h-72 w-full rounded">
         <Basemap tiles={tiles} />
         {g?.type === "polygon" && (
           <Polygon

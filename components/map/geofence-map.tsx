@@ -16,7 +16,7 @@ import { formatView, parseView } from "@/lib/map-view";
 import type { GeoAddress, Geofence } from "@/lib/types";
 import { AddressResultsLayer } from "./address-results-layer";
 import { AddressSearch } from "./address-search";
-import { Basemap, type TileConfig } from "./basemap";
+import { Basemap, MAX_ZOOM, type TileConfig } from "./basemap";
 import { DrawControls } from "./draw-controls";
 import { GeofenceDetails } from "./geofence-details";
 import { type Draft, GeofenceForm } from "./geofence-form";
@@ -136,6 +136,7 @@ export default function GeofenceMap({
         <MapContainer
           center={[start.center[1], start.center[0]]}
           zoom={start.zoom}
+          maxZoom={MAX_ZOOM}
           className="h-full w-full"
           ref={setMap}
         >

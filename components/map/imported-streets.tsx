@@ -7,6 +7,8 @@ import { useImportView } from "./use-import-view";
 
 /** From this zoom on the view is small enough to draw every street in it. */
 export const STREETS_ZOOM = 14;
+/** From this zoom on (below STREETS_ZOOM) the main roads are drawn; farther out, countries only. */
+export const MAIN_ROADS_ZOOM = 10;
 /** How many street names are written on the map at once (the longest in view). */
 const LABELS = 30;
 
@@ -32,21 +34,24 @@ const lengthOf = (line: number[]) => {
 };
 
 /**
- * The imported streets drawn as a basemap (when no tile server answers): grey lines, major roads
- * wider and amber, paths dashed, and the names of the longest streets in view.
- * Read for the view after every move, from street zoom on.
+ * The imported roads drawn as a basemap (when no tile server answers): grey lines, major roads
+ * wider and amber, paths dashed, and the names of the longest streets in view. Read for the view
+ * after every move: every street from street zoom on, the main roads from zoom 10.
  */
 export function ImportedStreets() {
   const current = useImportView(3);
-  const near = current.zoom >= STREETS_ZOOM;
+  const roads = current.zoom >= STREETS_ZOOM ? "all" : current.zoom >= MAIN_ROADS_ZOOM ? "main" : null;
   const streets = useQuery({
-    queryKey: ["geodata-streets", current.bbox],
-    enabled: near,
+    queryKey: ["geodata-streets", current.bbox, roads],
+    enabled: roads !== null,
     placeholderData: (previous) => previous,
     queryFn: () =>
-      call<{ streets: Street[]; truncated: boolean }>("GET", `/api/geodata/streets?bbox=${current.bbox}`),
+      call<{ streets: Street[]; truncated: boolean }>(
+        "GET",
+        `/api/geodata/streets?bbox=${current.bbox}&roads=${roads}`,
+      ),
   });
-  if (!near) return null;
+  if (roads === null) return null;
   const list = streets.data?.streets ?? [];
   const labelled = new Set(
     [...list]

@@ -7,7 +7,8 @@ import { useState } from "react";
 import { Circle, CircleMarker, MapContainer, Popup, Tooltip } from "react-leaflet";
 import { call } from "@/lib/api-client";
 import type { GeoAddress, Place } from "@/lib/types";
-import { Basemap, type TileConfig } from "./basemap";
+import { StartView } from "./start-view";
+import { Basemap, MAX_ZOOM, type TileConfig } from "./basemap";
 import { PLACE_COLOR } from "./imported-layer";
 import { AddressResultsLayer } from "./address-results-layer";
 import { AddressSearch, addressPoint } from "./address-search";
@@ -56,8 +57,9 @@ export default function Playground({ tiles }: { tiles: TileConfig }) {
   return (
     <div className="flex h-full flex-col lg:flex-row">
       <div className="relative min-h-[55%] min-w-0 flex-1" role="region" aria-label="Playground map">
-        <MapContainer center={[30, 0]} zoom={2} className="h-full w-full" ref={setMap}>
+        <MapContainer center={[30, 0]} zoom={2} maxZoom={MAX_ZOOM} className="h-full w-full" ref={setMap}>
           <Basemap tiles={tiles} />
+          <StartView enabled />
           <ClickToPick onPick={pick} />
           {point && (
             <CircleMarker center={point} radius={7} pathOptions={{ color: "#1d4ed8", fillOpacity: 0.8 }} />

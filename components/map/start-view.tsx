@@ -10,9 +10,15 @@ import type { Geofence, User } from "@/lib/types";
 /** How many of the newest geofences and users decide where the map opens. */
 const SAMPLE = 200;
 
+interface Imported {
+  kind: string;
+  bbox?: [number, number, number, number];
+}
+
 /**
  * Opens the map on the data that matters when the address names no view: the busiest area of
- * the newest geofences and users (one continent, not the whole world when data is on two).
+ * the newest geofences and users (one continent, not the whole world when data is on two), or,
+ * before there are any, the area of the imported OpenStreetMap data.
  */
 export function StartView({ enabled }: { enabled: boolean }) {
   const map = useMap();
@@ -22,14 +28,19 @@ export function StartView({ enabled }: { enabled: boolean }) {
     enabled,
     staleTime: Infinity,
     queryFn: async () => {
-      const [g, u] = await Promise.all([
+      // Either list may be closed to the role: the other, or the imports, still decide.
+      const [g, u] = await Promise.allSettled([
         call<{ geofences: Geofence[] }>("GET", `/v1/geofences?limit=${SAMPLE}`),
         call<{ users: User[] }>("GET", `/v1/users?limit=${SAMPLE}`),
       ]);
-      return busiestArea([
-        ...g.geofences.map((f) => f.geometryCenter.coordinates),
-        ...u.users.map((x) => x.location.coordinates),
+      const area = busiestArea([
+        ...(g.status === "fulfilled" ? g.value.geofences.map((f) => f.geometryCenter.coordinates) : []),
+        ...(u.status === "fulfilled" ? u.value.users.map((x) => x.location.coordinates) : []),
       ]);
+      if (area) return area;
+      const { imports } = await call<{ imports: Imported[] }>("GET", "/api/geodata");
+      const box = (imports.find((i) => i.kind === "osm" && i.bbox) ?? imports.find((i) => i.bbox))?.bbox;
+      return box ? { west: box[0], south: box[1], east: box[2], north: box[3] } : null;
     },
   });
   useEffect(() => {

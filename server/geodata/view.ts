@@ -54,15 +54,19 @@ export function placesInView(box: BBox) {
   return { places, regions, truncated };
 }
 
+/** The roads the offline basemap draws when zoomed out (OSM highway values). */
+export const MAIN_ROADS = ["motorway", "trunk", "primary", "secondary", "tertiary"] as const;
+
 /**
  * The imported streets in a map view, for the dashboard's offline basemap: name, kind (the OSM
- * highway value) and line as flat [lng, lat, …] rounded to about 10 cm.
+ * highway value) and line as flat [lng, lat, …] rounded to about 10 cm; only the main roads
+ * when `main` (a view zoomed out).
  */
-export function streetsInView(box: BBox) {
+export function streetsInView(box: BBox, main = false) {
   const streets: { name: string; kind: string; line: number[] }[] = [];
   let truncated = false;
   for (const file of imports()) {
-    const found = file.streetsIn(box, VIEW_STREETS + 1 - streets.length);
+    const found = file.streetsIn(box, VIEW_STREETS + 1 - streets.length, main ? MAIN_ROADS : undefined);
     if (streets.length + found.length > VIEW_STREETS) truncated = true;
     for (const s of found.slice(0, VIEW_STREETS - streets.length)) {
       streets.push({

@@ -844,12 +844,20 @@ export class GeodataFile {
     return (this.regions ??= new RegionLookup(this.db)).shape(id).region;
   }
 
-  /** Streets whose bounding box meets the box, with their lines (at most `limit`; -1: all). */
-  streetsIn(b: BBox, limit = -1): Omit<StreetRecord, "bbox">[] {
+  /**
+   * Streets whose bounding box meets the box, with their lines (at most `limit`; -1: all), of the
+   * given kinds (OSM highway values) only when `kinds` is given.
+   */
+  streetsIn(b: BBox, limit = -1, kinds?: readonly string[]): Omit<StreetRecord, "bbox">[] {
+    const only = kinds ? ` AND s.kind IN (${kinds.map(() => "?").join(",")})` : "";
     const rows = this.prepared(
       `SELECT s.name, s.kind, s.shape FROM streets_index i CROSS JOIN streets s ON s.id = i.id
-       WHERE i.minLng <= ? AND i.maxLng >= ? AND i.minLat <= ? AND i.maxLat >= ? LIMIT ?`,
-    ).all(b.maxLng, b.minLng, b.maxLat, b.minLat, limit) as { name: string; kind: string; shape: Buffer }[];
+       WHERE i.minLng <= ? AND i.maxLng >= ? AND i.minLat <= ? AND i.maxLat >= ?${only} LIMIT ?`,
+    ).all(b.maxLng, b.minLng, b.maxLat, b.minLat, ...(kinds ?? []), limit) as {
+      name: string;
+      kind: string;
+      shape: Buffer;
+    }[];
     return rows.map((r) => ({
       name: r.name,
       kind: r.kind,
