@@ -42,10 +42,49 @@ test("an analyst imports 1,000 geofences from a GeoJSON file, finds and sorts th
     mimeType: "application/geo+json",
     buffer: Buffer.from(JSON.stringify({ type: "FeatureCollection", features })),
   });
+  // What the import will do is shown first; nothing is written until it is confirmed.
+  const preview = page.getByRole("region", { name: "Import preview" });
+  await expect(preview).toContainText("kiosks.geojson: 1,000 to create, 0 to replace, 0 unchanged.");
+  expect((await api("GET", `/v1/geofences?tag=${tag}`)).body.geofences).toEqual([]);
+  await preview.getByRole("button", { name: "Import 1,000 geofences" }).click();
   await expect(page.getByRole("status").filter({ hasText: "Imported kiosks.geojson" })).toHaveText(
-    "Imported kiosks.geojson: 1000 created, 0 replaced.",
+    "Imported kiosks.geojson: 1000 created, 0 replaced, 0 unchanged.",
     { timeout: 60_000 },
   );
+
+  // A CSV of a few columns changes only what it has: the preview names the fields, Cancel
+  // writes nothing, and the import then replaces the one that changes.
+  const csvFile = {
+    name: "renamed.csv",
+    mimeType: "text/csv",
+    buffer: Buffer.from(
+      [
+        "tag,externalId,description",
+        `${tag},k7,Kiosk 0007 renamed ${tag}`,
+        `${tag},k8,Kiosk 0008 ${tag}`,
+      ].join("\n"),
+    ),
+  };
+  await page.getByLabel("Geofence file to import").setInputFiles(csvFile);
+  await expect(preview).toContainText("renamed.csv: 0 to create, 1 to replace, 1 unchanged.");
+  await expect(preview.getByRole("listitem")).toHaveText([`Kiosk 0007 ${tag} (line 2): description`]);
+  await page.screenshot({ path: info.outputPath("import-preview.png") });
+  await preview.getByRole("button", { name: "Cancel" }).click();
+  expect((await api("GET", `/v1/geofences/${tag}/k7`)).body.geofence).toMatchObject({
+    description: `Kiosk 0007 ${tag}`,
+  });
+  await page.getByLabel("Geofence file to import").setInputFiles(csvFile);
+  await preview.getByRole("button", { name: "Import 1 geofence" }).click();
+  await expect(page.getByRole("status").filter({ hasText: "Imported renamed.csv" })).toHaveText(
+    "Imported renamed.csv: 0 created, 1 replaced, 1 unchanged.",
+  );
+  expect((await api("GET", `/v1/geofences/${tag}/k7`)).body.geofence).toMatchObject({
+    description: `Kiosk 0007 renamed ${tag}`,
+    geometryRadius: 60,
+  });
+  await page.getByLabel("Geofence file to import").setInputFiles(csvFile);
+  await expect(preview).toContainText("0 to replace, 2 unchanged.");
+  await preview.getByRole("button", { name: "Close: nothing to import" }).click();
 
   // Search and sort on the server: the oldest-named kiosk first, then the last one.
   await table.getByRole("searchbox").fill(tag);

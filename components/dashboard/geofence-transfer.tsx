@@ -5,44 +5,74 @@ import { useRef, useState } from "react";
 
 const link = "rounded border border-slate-300 bg-white px-2 py-1 text-sm hover:bg-slate-50";
 
+interface Preview {
+  total: number;
+  created: number;
+  replaced: number;
+  unchanged: number;
+  changes: { where: string; _id: string; description: string; fields: string[] }[];
+}
+
 type Status =
   | { kind: "idle" }
-  | { kind: "sending"; name: string }
+  | { kind: "checking"; name: string }
+  | { kind: "preview"; file: File; preview: Preview }
   | { kind: "writing"; done: number; total: number }
   | { kind: "done"; text: string }
   | { kind: "failed"; text: string };
 
+const FIELD_NAMES: Record<string, string> = { externalId: "external ID", dwellThreshold: "dwell threshold" };
+const formatOf = (file: File) => (/\.csv$/i.test(file.name) ? "csv" : "geojson");
+
+/** Sends the file to the import route; with `dryRun`, nothing is written. */
+function send(file: File, dryRun: boolean) {
+  const format = formatOf(file);
+  return fetch(`/api/geofences/import?format=${format}${dryRun ? "&dryRun=true" : ""}`, {
+    method: "POST",
+    credentials: "same-origin",
+    headers: { "content-type": format === "csv" ? "text/csv" : "application/geo+json" },
+    body: file,
+  });
+}
+
+const refusal = async (res: Response) => {
+  const payload = (await res.json().catch(() => ({}))) as { meta?: { message?: string } };
+  return `Nothing was imported: ${payload.meta?.message ?? `the server answered ${res.status}`}.`;
+};
+
 /**
  * Bulk export (GeoJSON, CSV) and, for those who edit geofences, bulk import of a file: the
- * server checks every row first (a bad one refuses the file, naming it), then writes with
- * progress shown here.
+ * server checks every row first (a bad one refuses the file, naming it) and says what the import
+ * would create, replace (and which fields change) and leave unchanged; nothing is written until
+ * the person confirms. Then it writes, with progress shown here.
  */
 export function GeofenceTransfer({ canEdit }: { canEdit: boolean }) {
   const queryClient = useQueryClient();
   const input = useRef<HTMLInputElement>(null);
   const [status, setStatus] = useState<Status>({ kind: "idle" });
 
-  async function upload(file: File) {
-    const format = /\.csv$/i.test(file.name) ? "csv" : "geojson";
-    setStatus({ kind: "sending", name: file.name });
+  async function check(file: File) {
+    setStatus({ kind: "checking", name: file.name });
     let res: Response;
     try {
-      res = await fetch(`/api/geofences/import?format=${format}`, {
-        method: "POST",
-        credentials: "same-origin",
-        headers: { "content-type": format === "csv" ? "text/csv" : "application/geo+json" },
-        body: file,
-      });
+      res = await send(file, true);
     } catch {
       return setStatus({ kind: "failed", text: "The server cannot be reached; nothing was imported." });
     }
-    if (!res.ok || !res.body) {
-      const payload = (await res.json().catch(() => ({}))) as { meta?: { message?: string } };
-      return setStatus({
-        kind: "failed",
-        text: `Nothing was imported: ${payload.meta?.message ?? `the server answered ${res.status}`}.`,
-      });
+    if (!res.ok) return setStatus({ kind: "failed", text: await refusal(res) });
+    const { preview } = (await res.json()) as { preview: Preview };
+    setStatus({ kind: "preview", file, preview });
+  }
+
+  async function upload(file: File) {
+    setStatus({ kind: "writing", done: 0, total: 0 });
+    let res: Response;
+    try {
+      res = await send(file, false);
+    } catch {
+      return setStatus({ kind: "failed", text: "The server cannot be reached; nothing was imported." });
     }
+    if (!res.ok || !res.body) return setStatus({ kind: "failed", text: await refusal(res) });
     // JSON lines: progress after each chunk written, then the outcome.
     const reader = res.body.pipeThrough(new TextDecoderStream()).getReader();
     let buffered = "";
@@ -58,12 +88,13 @@ export function GeofenceTransfer({ canEdit }: { canEdit: boolean }) {
           meta?: { code: number; message?: string };
           created?: number;
           replaced?: number;
+          unchanged?: number;
         };
         if (msg.progress) setStatus({ kind: "writing", ...msg.progress });
         else if (msg.meta?.code === 200) {
           setStatus({
             kind: "done",
-            text: `Imported ${file.name}: ${msg.created} created, ${msg.replaced} replaced.`,
+            text: `Imported ${file.name}: ${msg.created} created, ${msg.replaced} replaced, ${msg.unchanged} unchanged.`,
           });
         } else
           setStatus({ kind: "failed", text: `Import stopped: ${msg.meta?.message ?? "unknown error"}.` });
@@ -72,7 +103,7 @@ export function GeofenceTransfer({ canEdit }: { canEdit: boolean }) {
     void queryClient.invalidateQueries();
   }
 
-  const busy = status.kind === "sending" || status.kind === "writing";
+  const busy = status.kind === "checking" || status.kind === "writing" || status.kind === "preview";
   return (
     <div className="flex flex-wrap items-center gap-2">
       <a href="/api/geofences/export?format=geojson" download className={link}>
@@ -95,16 +126,26 @@ export function GeofenceTransfer({ canEdit }: { canEdit: boolean }) {
             onChange={(e) => {
               const file = e.target.files?.[0];
               e.target.value = "";
-              if (file) void upload(file);
+              if (file) void check(file);
             }}
           />
         </>
       )}
-      {status.kind === "sending" && <p role="status">Checking {status.name}…</p>}
+      {status.kind === "checking" && <p role="status">Checking {status.name}…</p>}
+      {status.kind === "preview" && (
+        <ImportPreview
+          name={status.file.name}
+          preview={status.preview}
+          onConfirm={() => void upload(status.file)}
+          onCancel={() => setStatus({ kind: "idle" })}
+        />
+      )}
       {status.kind === "writing" && (
         <p role="status" className="flex items-center gap-2">
           <progress value={status.done} max={status.total} className="w-32" />
-          {status.done.toLocaleString("en")} of {status.total.toLocaleString("en")} written
+          {status.total
+            ? `${status.done.toLocaleString("en")} of ${status.total.toLocaleString("en")} written`
+            : "Writing…"}
         </p>
       )}
       {status.kind === "done" && (
@@ -118,5 +159,51 @@ export function GeofenceTransfer({ canEdit }: { canEdit: boolean }) {
         </p>
       )}
     </div>
+  );
+}
+
+/** What an import would do, and the choice to go ahead. */
+function ImportPreview(props: {
+  name: string;
+  preview: Preview;
+  onConfirm: () => void;
+  onCancel: () => void;
+}) {
+  const { preview: p } = props;
+  const writes = p.created + p.replaced;
+  return (
+    <section
+      aria-label="Import preview"
+      className="w-full space-y-2 rounded border border-slate-300 bg-white p-3 text-sm"
+    >
+      <p>
+        <strong>{props.name}</strong>: {p.created.toLocaleString("en")} to create,{" "}
+        {p.replaced.toLocaleString("en")} to replace, {p.unchanged.toLocaleString("en")} unchanged.
+      </p>
+      {p.changes.length > 0 && (
+        <ul className="max-h-48 list-disc overflow-y-auto pl-5 text-slate-700">
+          {p.changes.map((c) => (
+            <li key={c._id}>
+              {c.description} ({c.where}): {c.fields.map((f) => FIELD_NAMES[f] ?? f).join(", ")}
+            </li>
+          ))}
+          {p.replaced > p.changes.length && <li>and {p.replaced - p.changes.length} more</li>}
+        </ul>
+      )}
+      <div className="flex gap-2">
+        {writes > 0 && (
+          <button
+            type="button"
+            onClick={props.onConfirm}
+            className="rounded bg-slate-900 px-3 py-1 text-white"
+          >
+            Import {writes.toLocaleString("en")} {writes === 1 ? "geofence" : "geofences"}
+          </button>
+        )}
+        <button type="button" onClick={props.onCancel} className={link}>
+          {writes > 0 ? "Cancel" : "Close: nothing to import"}
+        </button>
+      </div>
+    </section>
   );
 }

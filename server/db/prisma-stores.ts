@@ -9,6 +9,7 @@ import type {
   SessionStore,
   SettingStore,
   SignInFailureStore,
+  StoredGeofence,
   StoredKey,
   UserStore,
 } from "../storage/port";
@@ -298,11 +299,10 @@ export function prismaStores(lock: WriteLock) {
       }
     }
   };
-  const identified = (c: GeofenceColumns): c is Identified => c.tag !== null && c.externalId !== null;
 
   const geofences: Pick<
     GeofenceStore,
-    "create" | "put" | "putMany" | "update" | "pageAfter" | "byRef" | "delete" | "list" | "table"
+    "create" | "put" | "applyMany" | "byRefs" | "update" | "pageAfter" | "byRef" | "delete" | "list" | "table"
   > = {
     async create(live, c) {
       try {
@@ -322,37 +322,57 @@ export function prismaStores(lock: WriteLock) {
           return putGeofence(prisma, live, c, stored?.updatedAt ?? null);
         }),
       ),
-    putMany: (live, rows) =>
-      lock(() =>
-        retryRefused(() =>
-          prisma.$transaction(async (tx) => {
-            // The versions stored now of those that may replace one, in one read.
-            const named = rows.filter(identified);
-            const versions = new Map<string, Date>();
-            const refKey = (tag: string, externalId: string) => JSON.stringify([tag, externalId]);
-            if (named.length) {
-              const stored = await tx.geofence.findMany({
-                where: { live, OR: named.map((c) => ({ tag: c.tag, externalId: c.externalId })) },
-                select: { tag: true, externalId: true, updatedAt: true },
-              });
-              for (const g of stored) versions.set(refKey(g.tag!, g.externalId!), g.updatedAt);
-            }
+    applyMany: (live, changes) =>
+      lock(async () => {
+        const Changed = class extends Error {
+          constructor(readonly seqs: number[]) {
+            super("changed");
+          }
+        };
+        try {
+          return await prisma.$transaction(async (tx) => {
             let created = 0;
-            const replaced: number[] = [];
-            for (const c of rows) {
-              if (!identified(c)) {
-                await tx.geofence.create({ data: newGeofence(live, c) });
+            const updated: number[] = [];
+            const changed: number[] = [];
+            for (const c of changes) {
+              if (c.seq === null) {
+                await tx.geofence.create({ data: newGeofence(live, c.columns) });
                 created++;
                 continue;
               }
-              const put = await putGeofence(tx, live, c, versions.get(refKey(c.tag, c.externalId)) ?? null);
-              if (put.replaced) replaced.push(put.geofence.seq);
-              else created++;
+              // Only the version the change was made from: another request or app process may
+              // have changed it since.
+              const { count } = await tx.geofence.updateMany({
+                where: { seq: c.seq, live, updatedAt: c.version },
+                data: { ...geofenceData(c.columns), updatedAt: nextVersion(c.version) },
+              });
+              if (count) updated.push(c.seq);
+              else changed.push(c.seq);
             }
-            return { created, replaced };
-          }),
-        ),
-      ),
+            if (changed.length) throw new Changed(changed);
+            return { status: "written" as const, created, updated };
+          });
+        } catch (e) {
+          if (e instanceof Changed) return { status: "changed" as const, seqs: e.seqs };
+          if (isUniqueViolation(e)) return { status: "taken" as const };
+          throw e;
+        }
+      }),
+    async byRefs(live, refs) {
+      const found: StoredGeofence[] = [];
+      // At most 401 parameters per statement: Prisma holds SQLite to 999.
+      for (let i = 0; i < refs.length; i += 200) {
+        const part = refs.slice(i, i + 200);
+        const ids = part.flatMap((r) => ("id" in r ? [r.id] : []));
+        const pairs = part.flatMap((r) => ("id" in r ? [] : [{ tag: r.tag, externalId: r.externalId }]));
+        found.push(
+          ...(await prisma.geofence.findMany({
+            where: { live, OR: [...(ids.length ? [{ id: { in: ids } }] : []), ...pairs] },
+          })),
+        );
+      }
+      return found;
+    },
     update: (seq, version, c) =>
       lock(async () => {
         let count: number;

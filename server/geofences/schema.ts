@@ -50,7 +50,8 @@ export const geofenceWriteSchema = z
       (v) => (v === "" ? null : v),
       metadataSchema(METADATA_MAX_KEYS).nullable().optional(),
     ),
-    enabled: booleanish.optional(),
+    // Empty (a CSV's empty cell) is the default, enabled.
+    enabled: z.preprocess((v) => (v === "" || v === null ? undefined : v), booleanish.optional()),
     dwellThreshold: optionalInt(1, 10_080),
   })
   .transform((input, ctx) => {

@@ -2,16 +2,14 @@ import { parse as parseCsv } from "csv-parse/sync";
 import { stringify } from "csv-stringify/sync";
 import type { AuthKey } from "../auth/keys";
 import { ApiError } from "../http/errors";
-import { validate } from "../http/request";
 import { type StoredGeofence as Geofence, storage } from "../storage";
-import { reconcileMembers } from "../tracking/memberships";
-import { type GeofenceWrite, geofenceColumns, geofenceWriteSchema, ringOf } from "./schema";
+import { ringOf } from "./schema";
 
 /**
  * Geofences in and out as files (the dashboard's bulk import and export): GeoJSON, where a
  * circle is a Point with `radius` and a polygon a Polygon of one ring; CSV, whose columns are
- * the API's own fields (`coordinates` as JSON). Every row is held to the rules of
- * POST /v1/geofences; one bad row refuses the file, before anything is written.
+ * the API's own fields (`coordinates` as JSON). What an import does with the rows is
+ * server/geofences/import.ts.
  */
 
 export const TRANSFER = { maxGeofences: 10_000, maxBytes: 32 * 1024 * 1024, chunk: 250 } as const;
@@ -34,16 +32,26 @@ export const CSV_COLUMNS = [
 
 export type FileFormat = "geojson" | "csv";
 
-/** A row of an import file as the API would take it, with where it came from (for messages). */
-interface Row {
+/**
+ * A row of an import file: the fields it has (a CSV's columns, a feature's properties and
+ * geometry), the `_id` it names, and where it is (for messages). A field it has with an empty
+ * value (an empty cell, null) clears that field; a field it does not have keeps the stored value.
+ */
+export interface ImportRow {
   where: string;
-  body: Record<string, unknown>;
+  id?: string;
+  fields: Record<string, unknown>;
 }
 
 const refuse = (param: string, message: string) =>
   new ApiError("invalid_input", `${param}: ${message}`, param);
 
-function featureRows(text: string): Row[] {
+/** What a file carries that is not written: the export's own stamps, and the world. */
+const NOT_WRITTEN = new Set(["_id", "createdAt", "updatedAt", "live"]);
+
+const idOf = (v: unknown) => (typeof v === "string" && v.trim() !== "" ? v.trim() : undefined);
+
+function featureRows(text: string): ImportRow[] {
   let doc: unknown;
   try {
     doc = JSON.parse(text);
@@ -64,22 +72,28 @@ function featureRows(text: string): Row[] {
       geometry?: { type?: string; coordinates?: unknown };
       properties?: Record<string, unknown> | null;
     };
-    const p = properties ?? {};
+    const p = properties && typeof properties === "object" ? properties : {};
+    const fields = Object.fromEntries(Object.entries(p).filter(([k]) => !NOT_WRITTEN.has(k)));
+    const id = idOf(p._id);
     if (geometry?.type === "Point") {
-      return { where, body: { ...p, type: "circle", coordinates: geometry.coordinates } };
+      return { where, id, fields: { ...fields, type: "circle", coordinates: geometry.coordinates } };
     }
     if (geometry?.type === "Polygon") {
       const rings = geometry.coordinates as unknown[] | undefined;
       if (Array.isArray(rings) && rings.length > 1) {
         throw refuse(`${where}.geometry`, "polygons with holes are not supported (one ring only)");
       }
-      return { where, body: { ...p, type: "polygon", coordinates: Array.isArray(rings) ? rings[0] : rings } };
+      return {
+        where,
+        id,
+        fields: { ...fields, type: "polygon", coordinates: Array.isArray(rings) ? rings[0] : rings },
+      };
     }
     throw refuse(`${where}.geometry`, "must be a Point (a circle, with properties.radius) or a Polygon");
   });
 }
 
-function csvRows(text: string): Row[] {
+function csvRows(text: string): ImportRow[] {
   let records: Record<string, string>[];
   try {
     records = parseCsv(text, { columns: true, bom: true, skip_empty_lines: true, trim: true }) as Record<
@@ -90,79 +104,22 @@ function csvRows(text: string): Row[] {
     throw refuse("file", `is not readable CSV: ${(e as Error).message}`);
   }
   return records.map((r, i) => {
-    const body: Record<string, unknown> = {};
-    // Empty cells are absent fields; the export's _id, createdAt and updatedAt are not written.
-    for (const [k, v] of Object.entries(r)) {
-      if (v !== "" && !["_id", "createdAt", "updatedAt", "live"].includes(k)) body[k] = v;
-    }
+    // A column the file has is a field of every row, an empty cell clearing it; a column it
+    // leaves out keeps the stored values.
+    const fields = Object.fromEntries(Object.entries(r).filter(([k]) => !NOT_WRITTEN.has(k)));
     // The header is line 1.
-    return { where: `line ${i + 2}`, body };
+    return { where: `line ${i + 2}`, id: idOf(r._id), fields };
   });
 }
 
-/**
- * The geofences an import file describes, each validated as POST /v1/geofences would; the
- * first problem refuses the file, naming the feature or line and the field.
- */
-export function readGeofenceFile(text: string, format: FileFormat): GeofenceWrite[] {
+/** The rows of an import file, within the import's limits. */
+export function readGeofenceFile(text: string, format: FileFormat): ImportRow[] {
   const rows = format === "csv" ? csvRows(text) : featureRows(text);
   if (rows.length === 0) throw refuse("file", "holds no geofences");
   if (rows.length > TRANSFER.maxGeofences) {
     throw refuse("file", `holds ${rows.length} geofences; at most ${TRANSFER.maxGeofences} per import`);
   }
-  const seen = new Map<string, string>();
-  return rows.map(({ where, body }) => {
-    let write: GeofenceWrite;
-    try {
-      write = validate(geofenceWriteSchema, body);
-    } catch (e) {
-      if (e instanceof ApiError) {
-        const field = e.param === "body" ? "" : e.param;
-        throw new ApiError("invalid_input", `${where}: ${e.message}`, field ? `${where}.${field}` : where);
-      }
-      throw e;
-    }
-    if ((write.tag === undefined) !== (write.externalId === undefined)) {
-      throw refuse(`${where}.externalId`, "tag and externalId go together (both or neither)");
-    }
-    if (write.tag !== undefined) {
-      const identity = `${write.tag}/${write.externalId}`;
-      const first = seen.get(identity);
-      if (first)
-        throw refuse(`${where}.externalId`, `tag and externalId ${identity} are also those of ${first}`);
-      seen.set(identity, where);
-    }
-    return write;
-  });
-}
-
-export interface ImportProgress {
-  done: number;
-  total: number;
-}
-
-/**
- * Writes validated geofences: those with a tag and externalId replace the geofence that has
- * them (or are created), the others are created. Written in chunks, each one change of the
- * store, so tracking goes on between them; `onProgress` hears after each chunk.
- */
-export async function importGeofences(
-  key: AuthKey,
-  writes: GeofenceWrite[],
-  onProgress: (p: ImportProgress) => void = () => {},
-): Promise<{ created: number; replaced: number }> {
-  let created = 0;
-  let replaced = 0;
-  for (let start = 0; start < writes.length; start += TRANSFER.chunk) {
-    const chunk = writes.slice(start, start + TRANSFER.chunk);
-    const written = await storage().geofences.putMany(key.live, chunk.map(geofenceColumns));
-    created += written.created;
-    replaced += written.replaced.length;
-    // Users a replaced shape no longer contains are taken out of it.
-    for (const seq of written.replaced) await reconcileMembers(seq);
-    onProgress({ done: Math.min(start + TRANSFER.chunk, writes.length), total: writes.length });
-  }
-  return { created, replaced };
+  return rows;
 }
 
 /** Every geofence of the key's world (of one tag, if given), oldest first, a page at a time. */
@@ -210,7 +167,8 @@ export function geofenceCsv(rows: Geofence[], header: boolean): string {
       g.tag ?? "",
       g.externalId ?? "",
       g.metadata === null ? "" : JSON.stringify(g.metadata),
-      g.enabled,
+      // In words: csv-stringify writes false as an empty cell, which an import reads as "clear".
+      String(g.enabled),
       g.dwellThreshold ?? "",
       g.id,
       g.createdAt.toISOString(),

@@ -51,7 +51,7 @@ export async function upsertGeofence(key: AuthKey, tag: string, externalId: stri
 }
 
 /** A stored geofence as the write body that would make it: what a partial update applies to. */
-function asWrite(g: StoredGeofence): Record<string, unknown> {
+export function asWrite(g: StoredGeofence): Record<string, unknown> {
   return {
     description: g.description,
     type: g.type,

@@ -184,6 +184,18 @@ export type GeofenceUpdate =
   /** not written: deleted */
   | { status: "gone" };
 
+/** One geofence an import writes: a new one (seq null), or a stored one as of `version`. */
+export type GeofenceChange =
+  { seq: null; columns: GeofenceColumns } | { seq: number; version: Date; columns: GeofenceColumns };
+
+/** How a batch of geofence changes ended. */
+export type GeofenceBatch =
+  | { status: "written"; created: number; updated: number[] }
+  /** nothing written: these geofences changed since their versions, or were deleted */
+  | { status: "changed"; seqs: number[] }
+  /** nothing written: one of the tags and externalIds is another geofence's */
+  | { status: "taken" };
+
 export interface GeofenceStore {
   /**
    * Stores a new geofence (its _id and times given by the store, increasing in the order
@@ -199,13 +211,13 @@ export interface GeofenceStore {
     columns: GeofenceColumns & { tag: string; externalId: string },
   ): Promise<{ geofence: StoredGeofence; replaced: boolean }>;
   /**
-   * Writes many geofences in one change: those with a tag and externalId as `put` does, the
-   * others as new ones. Nothing is written when one fails. The seqs of those replaced.
+   * Writes many geofences in one change (an import's chunk): new ones, and changes of stored ones
+   * each made from the version it names. Nothing is written when one cannot be: a geofence
+   * changed since its version (or deleted), or a tag and externalId another geofence has.
    */
-  putMany(
-    live: boolean,
-    columns: readonly GeofenceColumns[],
-  ): Promise<{ created: number; replaced: number[] }>;
+  applyMany(live: boolean, changes: readonly GeofenceChange[]): Promise<GeofenceBatch>;
+  /** Geofences by _id or by tag and externalId, many at once (those not found left out). */
+  byRefs(live: boolean, refs: readonly GeofenceRef[]): Promise<StoredGeofence[]>;
   /** Sets a geofence's columns if it is still the version last updated at `version`. */
   update(seq: number, version: Date, columns: GeofenceColumns): Promise<GeofenceUpdate>;
   /** The world's geofences (of one tag, if given) after seq `after`, oldest first, at most `take`. */

@@ -24,6 +24,18 @@ async function send(cookie: string, format: "geojson" | "csv", file: string) {
   };
 }
 
+/** What an import would do, written nowhere. */
+async function preview(cookie: string, format: "geojson" | "csv", file: string) {
+  const res = await fetch(`${baseUrl}/api/geofences/import?format=${format}&dryRun=true`, {
+    method: "POST",
+    headers: { cookie, "content-type": format === "csv" ? "text/csv" : "application/geo+json" },
+    body: file,
+  });
+  const body = (await res.json()) as { preview: Record<string, unknown> };
+  expect(res.status, JSON.stringify(body)).toBe(200);
+  return body.preview;
+}
+
 const download = async (cookie: string, path: string) => {
   const res = await fetch(`${baseUrl}${path}`, { headers: { cookie } });
   expect(res.status).toBe(200);
@@ -69,7 +81,7 @@ describe("geofence import and export", () => {
       { done: 250, total: 301 },
       { done: 301, total: 301 },
     ]);
-    expect(first.lines.at(-1)).toEqual({ meta: { code: 200 }, created: 301, replaced: 0 });
+    expect(first.lines.at(-1)).toEqual({ meta: { code: 200 }, created: 301, replaced: 0, unchanged: 0 });
     const stop = await api("GET", `/v1/geofences/${tag}/s7`);
     expect(stop.body.geofence).toMatchObject({
       description: "Stop 7",
@@ -78,14 +90,23 @@ describe("geofence import and export", () => {
       metadata: { n: 7 },
     });
 
-    // The same file with one change: replaced, not doubled.
+    // The same file with one change: that one replaced, the others left as they are, none doubled.
     features[7] = feature(tag, 7, { description: "Stop seven" });
-    const again = await send(
-      cookie,
-      "geojson",
-      JSON.stringify({ type: "FeatureCollection", features: features.slice(0, 300) }),
-    );
-    expect(again.lines.at(-1)).toEqual({ meta: { code: 200 }, created: 0, replaced: 300 });
+    const file = JSON.stringify({ type: "FeatureCollection", features: features.slice(0, 300) });
+    expect(await preview(cookie, "geojson", file)).toEqual({
+      total: 300,
+      created: 0,
+      replaced: 1,
+      unchanged: 299,
+      changes: [
+        { where: "features[7]", _id: expect.any(String), description: "Stop 7", fields: ["description"] },
+      ],
+    });
+    expect((await api("GET", `/v1/geofences/${tag}/s7`)).body.geofence).toMatchObject({
+      description: "Stop 7",
+    });
+    const again = await send(cookie, "geojson", file);
+    expect(again.lines.at(-1)).toEqual({ meta: { code: 200 }, created: 0, replaced: 1, unchanged: 299 });
     expect((await api("GET", `/v1/geofences/${tag}/s7`)).body.geofence).toMatchObject({
       description: "Stop seven",
     });
@@ -111,7 +132,7 @@ describe("geofence import and export", () => {
       `Park,polygon,"[[5.6,45.2],[5.61,45.2],[5.61,45.21],[5.6,45.2]]",,${tag},b,,false,`,
     ].join("\n");
     const imported = await send(cookie, "csv", csv);
-    expect(imported.lines.at(-1)).toEqual({ meta: { code: 200 }, created: 2, replaced: 0 });
+    expect(imported.lines.at(-1)).toEqual({ meta: { code: 200 }, created: 2, replaced: 0, unchanged: 0 });
     expect((await api("GET", `/v1/geofences/${tag}/a`)).body.geofence).toMatchObject({
       description: "Shop, north",
       geometryRadius: 150,
@@ -128,11 +149,135 @@ describe("geofence import and export", () => {
       "description,type,coordinates,radius,tag,externalId,metadata,enabled,dwellThreshold,_id,createdAt,updatedAt",
     );
     const back = await send(cookie, "csv", out.text);
-    expect(back.lines.at(-1)).toEqual({ meta: { code: 200 }, created: 0, replaced: 2 });
+    expect(back.lines.at(-1)).toEqual({ meta: { code: 200 }, created: 0, replaced: 0, unchanged: 2 });
     expect((await api("GET", `/v1/geofences/${tag}/a`)).body.geofence).toMatchObject({
       description: "Shop, north",
       geometryCenter: { coordinates: [5.5, 45.1] },
       metadata: { floor: 2 },
+    });
+  });
+
+  it("keeps the fields of columns a CSV leaves out; an empty cell clears one; the preview says what changes", async () => {
+    const cookie = await signIn(FRESH_ACCOUNTS.analyst, FRESH_PASSWORD);
+    const tag = unique("zone");
+    const made = await api("PUT", `/v1/geofences/${tag}/staedtle`, {
+      json: {
+        description: "Städtle",
+        type: "circle",
+        coordinates: [9.52, 47.14],
+        radius: 200,
+        metadata: { owner: "town" },
+        dwellThreshold: 12,
+      },
+    });
+    expect(made.status).toBe(200);
+    const partial = [
+      "description,type,coordinates,radius,tag,externalId",
+      `Städtle Mitte,circle,"[9.52,47.14]",200,${tag},staedtle`,
+    ].join("\n");
+    expect(await preview(cookie, "csv", partial)).toMatchObject({
+      created: 0,
+      replaced: 1,
+      unchanged: 0,
+      changes: [{ where: "line 2", description: "Städtle", fields: ["description"] }],
+    });
+    const res = await send(cookie, "csv", partial);
+    expect(res.lines.at(-1)).toEqual({ meta: { code: 200 }, created: 0, replaced: 1, unchanged: 0 });
+    expect((await api("GET", `/v1/geofences/${tag}/staedtle`)).body.geofence).toMatchObject({
+      description: "Städtle Mitte",
+      metadata: { owner: "town" },
+      dwellThreshold: 12,
+    });
+    // A column that is there with an empty cell clears the field; a type change needs coordinates.
+    const clearing = ["tag,externalId,metadata,dwellThreshold", `${tag},staedtle,,`].join("\n");
+    expect(await preview(cookie, "csv", clearing)).toMatchObject({
+      changes: [{ fields: ["metadata", "dwellThreshold"] }],
+    });
+    await send(cookie, "csv", clearing);
+    const cleared = (await api("GET", `/v1/geofences/${tag}/staedtle`)).body.geofence as Record<
+      string,
+      unknown
+    >;
+    expect(cleared).toMatchObject({ description: "Städtle Mitte", geometryRadius: 200 });
+    expect(cleared).not.toHaveProperty("metadata");
+    expect(cleared).not.toHaveProperty("dwellThreshold");
+    const retype = await send(cookie, "csv", ["tag,externalId,type", `${tag},staedtle,polygon`].join("\n"));
+    expect(retype.lines[0]).toMatchObject({ meta: { code: 400, param: "line 2.coordinates" } });
+  });
+
+  it("re-imports its own export by _id: untagged geofences are not doubled, an edited one is replaced", async () => {
+    const cookie = await signIn(FRESH_ACCOUNTS.analyst, FRESH_PASSWORD);
+    const marker = unique("plain");
+    const ids: string[] = [];
+    for (let i = 0; i < 3; i++) {
+      const r = await api("POST", "/v1/geofences", {
+        json: {
+          description: `${marker} ${i}`,
+          type: "circle",
+          coordinates: [12 + i * 0.01, -12],
+          radius: 80,
+        },
+      });
+      ids.push((r.body.geofence as { _id: string })._id);
+    }
+    const count = async () =>
+      ((await api("GET", `/v1/geofences?limit=1000&search=${marker}`)).body.geofences as unknown[]).length;
+    for (const format of ["geojson", "csv"] as const) {
+      const exported = (await download(cookie, `/api/geofences/export?format=${format}`)).text;
+      // Only this test's rows: the whole world's export holds other tests' geofences too.
+      const mine =
+        format === "csv"
+          ? [exported.split("\n")[0], ...exported.split("\n").filter((l) => l.includes(marker))].join("\n")
+          : JSON.stringify({
+              type: "FeatureCollection",
+              features: (
+                JSON.parse(exported) as { features: { properties: { description: string } }[] }
+              ).features.filter((f) => f.properties.description.startsWith(marker)),
+            });
+      const same = await send(cookie, format, mine);
+      expect(same.lines.at(-1), format).toEqual({
+        meta: { code: 200 },
+        created: 0,
+        replaced: 0,
+        unchanged: 3,
+      });
+      expect(await count()).toBe(3);
+      const edited = await send(cookie, format, mine.replace(`${marker} 1`, `${marker} one`));
+      expect(edited.lines.at(-1), format).toEqual({
+        meta: { code: 200 },
+        created: 0,
+        replaced: 1,
+        unchanged: 2,
+      });
+      expect((await api("GET", `/v1/geofences/${ids[1]}`)).body.geofence).toMatchObject({
+        description: `${marker} one`,
+      });
+      await api("PATCH", `/v1/geofences/${ids[1]}`, { json: { description: `${marker} 1` } });
+      expect(await count()).toBe(3);
+    }
+  });
+
+  it("refuses a row that gives a geofence another one's tag and externalId, naming both", async () => {
+    const cookie = await signIn(FRESH_ACCOUNTS.analyst, FRESH_PASSWORD);
+    const tag = unique("taken");
+    const held = await api("PUT", `/v1/geofences/${tag}/held`, {
+      json: { description: "Holder", type: "circle", coordinates: [3, 3], radius: 50 },
+    });
+    const other = await api("PUT", `/v1/geofences/${tag}/other`, {
+      json: { description: "Other", type: "circle", coordinates: [3.01, 3], radius: 50 },
+    });
+    const otherId = (other.body.geofence as { _id: string })._id;
+    const csv = ["_id,tag,externalId", `${otherId},${tag},held`].join("\n");
+    const res = await send(cookie, "csv", csv);
+    expect(res.status).toBe(409);
+    expect(res.lines[0]).toMatchObject({
+      meta: {
+        param: "line 2.externalId",
+        message: expect.stringContaining((held.body.geofence as { _id: string })._id),
+      },
+    });
+    expect((await api("GET", `/v1/geofences/${otherId}`)).body.geofence).toMatchObject({
+      externalId: "other",
     });
   });
 
