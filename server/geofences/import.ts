@@ -2,7 +2,7 @@ import type { AuthKey } from "../auth/keys";
 import { ApiError } from "../http/errors";
 import { validate } from "../http/request";
 import { type GeofenceChange, type GeofenceColumns, type StoredGeofence, storage } from "../storage";
-import { reconcileMembers } from "../tracking/memberships";
+import { reconcileMembers } from "./memberships";
 import { geofenceColumns, geofenceWriteSchema } from "./schema";
 import { TRANSFER, type ImportRow } from "./transfer";
 import { asWrite } from "./write";

@@ -1,6 +1,6 @@
 import type { AuthKey } from "../auth/keys";
 import { type StoredGeofence, storage } from "../storage";
-import { reconcileMembers } from "../tracking/memberships";
+import { reconcileMembers } from "./memberships";
 import { ApiError, notFound } from "../http/errors";
 import { validate } from "../http/request";
 import {

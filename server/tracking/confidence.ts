@@ -1,15 +1,9 @@
 /**
  * The confidence model (docs/confidence.md). Pure functions: geometry gives the probability
- * that the user is inside a geofence; verifications of earlier events of the same class update
+ * that the user is inside a geofence (../geofences/inside.ts); verifications of earlier events of the same class update
  * the estimated precision of that class (Beta-Bernoulli); the estimate decides confidence.
  */
 
-/** A user outside enters when at least half the accuracy circle is inside... */
-export const ENTER_AT = 0.5;
-/** ...and a user inside leaves only when at most a fifth still is (hysteresis). */
-export const EXIT_AT = 0.2;
-/** Accuracy below this many meters is treated as this: no fix is a perfect point. */
-export const MIN_ACCURACY = 5;
 /** Events at least this sure from geometry are "core"; the rest happened near the boundary. */
 export const CORE_AT = 0.95;
 /**
@@ -20,18 +14,6 @@ export const PRIOR_WEIGHT = 4;
 
 export type Confidence = 1 | 2 | 3;
 export type Band = "core" | "edge";
-
-/**
- * The share of the accuracy circle that lies inside the geofence, treating the boundary as a
- * straight line at `signedDistance` meters from the location (positive inside). A geofence
- * smaller than the accuracy circle can hold at most its own area's share of it.
- */
-export function insideFraction(signedDistance: number, accuracy: number, geofenceArea = Infinity): number {
-  const r = Math.max(accuracy, MIN_ACCURACY);
-  const x = signedDistance / r;
-  const straight = x >= 1 ? 1 : x <= -1 ? 0 : 1 - (Math.acos(x) - x * Math.sqrt(1 - x * x)) / Math.PI;
-  return Math.min(straight, geofenceArea / (Math.PI * r * r));
-}
 
 export const bandOf = (p: number): Band => (p >= CORE_AT ? "core" : "edge");
 

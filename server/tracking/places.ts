@@ -57,25 +57,42 @@ export function tally(verdicts: Verdict[]): Map<string, { for: number; against: 
   return votes;
 }
 
-/** The place a stopped user is at, with the alternatives; undefined when none is near. */
-export function detectPlace(
+/**
+ * What place detection weighs at a stopped user's fix: the imported places within reach, and
+ * those that verdicts nearby name even a little beyond it (read from the imports here; the
+ * choice itself, detectPlace, is pure).
+ */
+export interface PlaceEvidence {
+  candidates: PlaceCandidate[];
+  verdicts: Verdict[];
+}
+
+export function placeEvidence(
   lng: number,
   lat: number,
   accuracy: number,
   verdicts: Verdict[],
-): Detection | undefined {
+): PlaceEvidence {
   const reach = reachOf(accuracy);
   const candidates: PlaceCandidate[] = placeCandidates(lng, lat, reach);
-  const votes = tally(verdicts);
   // A place reviewers verified here counts even a little beyond the usual reach.
-  for (const [id, v] of votes) {
+  for (const [id, v] of tally(verdicts)) {
     if (v.for <= v.against || candidates.some((c) => c.place.oid === id)) continue;
     const place = placeById(id);
     if (!place) continue;
     const distance = distanceToPlace(lng, lat, place);
     if (distance <= reach + VERDICT_RADIUS_M) candidates.push({ place, distance, score: distance });
   }
+  return { candidates, verdicts };
+}
+
+/** The place a stopped user is at, with the alternatives; undefined when none is near. */
+export function detectPlace(
+  accuracy: number,
+  { candidates, verdicts }: PlaceEvidence,
+): Detection | undefined {
   if (!candidates.length) return undefined;
+  const votes = tally(verdicts);
   const spread = Math.max(10, accuracy / 2);
   const weighted = candidates
     .map((c) => {

@@ -1,6 +1,5 @@
 import { storage } from "../storage";
-import { EXIT_AT } from "./confidence";
-import { insideProbability } from "./track";
+import { EXIT_AT, insideProbability } from "./inside";
 
 /**
  * After a geofence's shape or state changed: users it no longer contains (or all of them, if it

@@ -1,0 +1,216 @@
+import type { GeofenceFields } from "../geofences/schema";
+import type {
+  Decision,
+  EventWrite,
+  StoredEvent as Event,
+  StoredUser,
+  StoredUser as User,
+  TrackingPlan,
+  TrackingReader,
+  UserWrite,
+} from "../storage";
+import { eventSubject } from "../events/subject";
+import { estimatedPrecision, gradeOf } from "./confidence";
+import { geofences } from "./detectors/geofences";
+import { places } from "./detectors/places";
+import { regions } from "./detectors/regions";
+import type { Detector, EventDraft, MembershipChanges } from "./detectors/types";
+import type { TrackInput } from "./schema";
+import { embeddedGeofence, trimUser } from "./serialize";
+import { type Fix, isStopped, loadSnapshot } from "./snapshot";
+
+/** Every kind of event, in the order its events are listed: a new kind is a new detector here. */
+export const DETECTORS: readonly Detector[] = [geofences, places, regions];
+
+export interface TrackResult {
+  user: User;
+  geofences: GeofenceFields[];
+  events: Event[];
+}
+
+/** Where time and identifiers come from: passed in, so a decision can be replayed in a test. */
+export interface Clock {
+  /** now; each call later than the one before (events' createdAt order lists) */
+  now(): Date;
+  /** a new _id, made at `ms` when given */
+  newId(ms?: number): string;
+}
+
+async function findUser(read: TrackingReader, live: boolean, input: TrackInput): Promise<StoredUser | null> {
+  if (!input.userId) return read.userByDeviceId(live, input.deviceId, false);
+  // A device seen before without a userId is adopted by the user it now reports.
+  return (await read.userByUserId(live, input.userId)) ?? read.userByDeviceId(live, input.deviceId, true);
+}
+
+/**
+ * The updatedAt a user is stored with: the update's time, or 1 ms later for each user of the
+ * world already stored at that instant. User lists page on updatedAt alone (Radar's cursors are
+ * datetimes), so two users with one updatedAt would let a page boundary skip one of them. It is
+ * the lists' key only: the device's own order is kept by actualUpdatedAt.
+ */
+async function distinctUpdatedAt(read: TrackingReader, live: boolean, at: Date, seq: number | null) {
+  let t = at;
+  while (await read.userUpdatedAtTaken(live, t, seq)) t = new Date(t.getTime() + 1);
+  return t;
+}
+
+/**
+ * What one update changes: the snapshot is read through the store (inside the transaction that
+ * will write the plan), the detectors decide from it alone, and the events are graded on the
+ * verdicts given to their classes so far.
+ */
+export async function decide(
+  read: TrackingReader,
+  live: boolean,
+  input: TrackInput,
+  clock: Clock,
+): Promise<Decision<TrackResult>> {
+  const now = clock.now();
+  const at = input.updatedAt ?? now;
+  const before = await findUser(read, live, input);
+  // Which of a device's updates is newer is decided on the times it sent (actualUpdatedAt), never
+  // on updatedAt: that one is moved on to keep user lists' cursors apart, and may run ahead of
+  // the device's next update.
+  if (before && at < before.actualUpdatedAt) return unchanged(read, before);
+
+  const fix: Fix = {
+    latitude: input.latitude,
+    longitude: input.longitude,
+    accuracy: input.accuracy,
+    at,
+    stopped: isStopped(input.stopped, input.longitude, input.latitude, before),
+  };
+  const snapshot = await loadSnapshot(read, live, fix, before);
+  const after: UserWrite = {
+    deviceId: input.deviceId,
+    userId: input.userId ?? before?.userId ?? null,
+    description: input.description ?? before?.description ?? null,
+    metadata: input.metadata !== undefined ? input.metadata : (before?.metadata ?? null),
+    deviceType: input.deviceType ?? before?.deviceType ?? null,
+    foreground: input.foreground ?? before?.foreground ?? null,
+    stopped: input.stopped ?? before?.stopped ?? null,
+    latitude: input.latitude,
+    longitude: input.longitude,
+    accuracy: input.accuracy,
+    country: null,
+    state: null,
+    postalCode: null,
+    dma: null,
+    place: null,
+    placeEnteredAt: null,
+    ...DETECTORS.reduce((kept, d) => ({ ...kept, ...d.next?.(before, fix, snapshot) }), {}),
+    actualUpdatedAt: at,
+    updatedAt: await distinctUpdatedAt(read, live, at, before?.seq ?? null),
+  };
+  const user: User = before
+    ? { ...before, ...after }
+    : { ...after, seq: 0, id: clock.newId(now.getTime()), live, createdAt: at };
+
+  const drafts: EventDraft[] = [];
+  const memberships: MembershipChanges = { entered: [], exited: [], dwelled: [] };
+  for (const detector of DETECTORS) {
+    const found = detector.detect({ before, after, fix, snapshot });
+    drafts.push(...found.events);
+    if (found.memberships) {
+      memberships.entered.push(...found.memberships.entered);
+      memberships.exited.push(...found.memberships.exited);
+      memberships.dwelled.push(...found.memberships.dwelled);
+    }
+  }
+  const events = await graded(read, live, eventsOf(drafts, user, fix, live, clock));
+  const plan: TrackingPlan = {
+    user: { seq: before ? before.seq : null, id: user.id, live, createdAt: user.createdAt, write: after },
+    location: {
+      latitude: fix.latitude,
+      longitude: fix.longitude,
+      accuracy: fix.accuracy,
+      recordedAt: at,
+      receivedAt: now,
+    },
+    ...memberships,
+    events,
+  };
+  const enteredSeqs = new Set(memberships.entered.map((m) => m.geofenceSeq));
+  const left = new Set(memberships.exited);
+  const inside = snapshot.geofences.filter(
+    (g) => g.enabled && !left.has(g.seq) && (snapshot.memberships.has(g.seq) || enteredSeqs.has(g.seq)),
+  );
+  return {
+    plan,
+    answer: (written) => {
+      const userSeq = written?.userSeq ?? user.seq;
+      return {
+        user: { ...user, seq: userSeq },
+        geofences: inside,
+        events: events.map((e, i) => ({
+          ...e,
+          seq: written?.eventSeqs[i] ?? 0,
+          userSeq,
+          verification: 0,
+          verifiedAt: null,
+          verifiedPlaceId: null,
+          verifiedPlace: null,
+        })),
+      };
+    },
+  };
+}
+
+/** An update older than what the store holds: nothing changes, and the answer is the user as stored. */
+async function unchanged(read: TrackingReader, user: StoredUser): Promise<Decision<TrackResult>> {
+  const seqs = (await read.memberships(user.seq)).map((m) => m.geofenceSeq);
+  const geofences: GeofenceFields[] = (await read.geofencesBySeqs(seqs)).filter((g) => g.enabled);
+  return { plan: null, answer: () => ({ user, geofences, events: [] }) };
+}
+
+/** The drafts as events of this update: ids, times, the user as it is after it, and subjects. */
+function eventsOf(drafts: EventDraft[], user: User, fix: Fix, live: boolean, clock: Clock): EventWrite[] {
+  // Every event of the update copies the user as it is after it.
+  const userCopy = trimUser(user);
+  return drafts.map((d) => {
+    const about = {
+      geofenceId: d.geofence?.id ?? null,
+      geofence: (d.geofence ? embeddedGeofence(d.geofence) : null) as Event["geofence"],
+      region: (d.region ?? null) as unknown as Event["region"],
+      place: (d.place ?? null) as Event["place"],
+      placeId: d.place?._id ?? null,
+      alternatePlaces: (d.alternatePlaces ?? null) as Event["alternatePlaces"],
+      probability: d.probability,
+      band: d.band,
+      duration: d.duration,
+    };
+    return {
+      id: clock.newId(),
+      live,
+      type: d.type,
+      user: userCopy,
+      latitude: fix.latitude,
+      longitude: fix.longitude,
+      accuracy: fix.accuracy,
+      createdAt: clock.now(),
+      actualCreatedAt: fix.at,
+      ...about,
+      subject: eventSubject({ ...about, region: d.region ?? null }),
+      // Set by graded(), from the verdicts on the event's class.
+      confidence: 0,
+    };
+  });
+}
+
+/**
+ * Each event's confidence: the estimated precision of its class (subject, type and band), given
+ * the verdicts on the class's earlier events (docs/confidence.md), read for all events at once.
+ */
+async function graded(read: TrackingReader, live: boolean, events: EventWrite[]): Promise<EventWrite[]> {
+  const classified = events.filter((e) => e.subject !== null);
+  const counts = await read.verificationCounts(
+    live,
+    classified.map((e) => ({ subject: e.subject!, type: e.type, band: e.band })),
+  );
+  const countsOf = new Map(classified.map((e, i) => [e, counts[i]!]));
+  for (const e of events) {
+    const { accepted, rejected } = countsOf.get(e) ?? { accepted: 0, rejected: 0 };
+    e.confidence = gradeOf(e.type)(estimatedPrecision(e.probability, accepted, rejected));
+  }
+  return events;
+}

@@ -1,0 +1,55 @@
+import { ENTER_AT, EXIT_AT, insideProbability } from "../../geofences/inside";
+import { bandOf } from "../confidence";
+import type { Detected, Detector, EventDraft, MembershipChanges } from "./types";
+
+/** Minutes inside before user.dwelled_in_geofence, for geofences without their own dwellThreshold. */
+export const DEFAULT_DWELL_MINUTES = 5;
+
+const minutesBetween = (from: Date, to: Date) =>
+  Math.round(Math.max(0, (to.getTime() - from.getTime()) / 60_000) * 100) / 100;
+
+/**
+ * Geofence entries, exits and dwells (docs/confidence.md): a user outside enters when at least
+ * half its accuracy circle is inside, leaves when at most a fifth still is, and dwells once per
+ * visit after the geofence's dwell threshold. A disabled geofence makes no events; a user in
+ * one is simply no longer counted inside.
+ */
+export const geofences: Detector = {
+  detect({ fix, snapshot }): Detected {
+    const { latitude: lat, longitude: lng, accuracy, at } = fix;
+    const events: EventDraft[] = [];
+    const memberships: MembershipChanges = { entered: [], exited: [], dwelled: [] };
+    const event = (
+      type: string,
+      g: (typeof snapshot.geofences)[number],
+      p: number,
+      duration: number | null,
+    ) => events.push({ type, geofence: g, probability: p, band: bandOf(p), duration });
+    for (const g of snapshot.geofences) {
+      const member = snapshot.memberships.get(g.seq);
+      if (!g.enabled) {
+        if (member) memberships.exited.push(g.seq);
+        continue;
+      }
+      const p = insideProbability(g, lat, lng, accuracy);
+      if (!member) {
+        if (p >= ENTER_AT) {
+          memberships.entered.push({ geofenceSeq: g.seq, enteredAt: at });
+          event("user.entered_geofence", g, p, null);
+        }
+        continue;
+      }
+      if (p <= EXIT_AT) {
+        memberships.exited.push(g.seq);
+        event("user.exited_geofence", g, 1 - p, minutesBetween(member.enteredAt, at));
+        continue;
+      }
+      const dwell = (g.dwellThreshold ?? DEFAULT_DWELL_MINUTES) * 60_000;
+      if (!member.dwelled && at.getTime() - member.enteredAt.getTime() >= dwell) {
+        memberships.dwelled.push(g.seq);
+        event("user.dwelled_in_geofence", g, p, null);
+      }
+    }
+    return { events, memberships };
+  },
+};

@@ -1,0 +1,49 @@
+import type { Region } from "../../regions/embedded";
+import type { WirePlace } from "../../geodata/places";
+import type { StoredUser, TrackedGeofence, UserWrite } from "../../storage";
+import type { Band } from "../confidence";
+import type { Fix, Snapshot } from "../snapshot";
+
+/**
+ * One kind of event (geofences, places, regions; trips or beacons next): a pure detector that,
+ * from the user before the update, the user after it, the fix and the snapshot, says what
+ * happened. It may also keep state of its own on the user (`next`: its fields after the fix).
+ */
+export interface Detector {
+  /** The user fields this kind keeps, as they are after the fix (leave it out when none). */
+  next?(before: StoredUser | null, fix: Fix, snapshot: Snapshot): Partial<UserWrite>;
+  detect(input: DetectorInput): Detected;
+}
+
+export interface DetectorInput {
+  before: StoredUser | null;
+  /** the user's fields after the update (every detector's `next` applied) */
+  after: UserWrite;
+  fix: Fix;
+  snapshot: Snapshot;
+}
+
+/** An event as a detector sees it: what it is about, and how likely from geometry alone. */
+export interface EventDraft {
+  type: string;
+  geofence?: TrackedGeofence;
+  place?: WirePlace;
+  alternatePlaces?: WirePlace[];
+  region?: Region;
+  probability: number;
+  band: Band;
+  /** minutes (exits) */
+  duration: number | null;
+}
+
+/** Which geofences the user enters, leaves and has now dwelled in. */
+export interface MembershipChanges {
+  entered: { geofenceSeq: number; enteredAt: Date }[];
+  exited: number[];
+  dwelled: number[];
+}
+
+export interface Detected {
+  events: EventDraft[];
+  memberships?: MembershipChanges;
+}
