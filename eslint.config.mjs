@@ -59,11 +59,7 @@ const config = [
     // The same for Prisma (the database client) and the process's write lock: only adapters
     // use them.
     files: ["server/**/*.ts", "app/**/*.ts", "lib/**/*.ts", "components/**/*.{ts,tsx}"],
-    ignores: [
-      "server/db/**",
-      // the record types of the port are the model's generated types (plain data)
-      "server/storage/port.ts",
-    ],
+    ignores: ["server/db/**"],
     rules: {
       "@typescript-eslint/no-restricted-imports": [
         "error",

@@ -16,7 +16,7 @@ import type {
 import type { GeofenceFields } from "../geofences/schema";
 import { type ApiKey, Prisma, containsText, prisma } from "./client";
 import { dateWindow } from "./paging";
-import { isRefusedByTrigger, isUniqueViolation } from "./errors";
+import { isRecordNotFound, isRefusedByTrigger, isUniqueViolation } from "./errors";
 import { monotonicNow, newId } from "./ids";
 
 /**
@@ -195,29 +195,35 @@ export function prismaStores(lock: WriteLock) {
     byId: (live, id) => prisma.event.findFirst({ where: { id, live } }),
     verify: (seq, v) =>
       lock(async () => {
-        const [updated] = await prisma.$transaction([
-          prisma.event.update({
-            where: { seq },
-            data: {
-              verification: v.verification,
-              verifiedAt: v.at,
-              ...(v.place && {
-                verifiedPlaceId: v.place.id,
-                verifiedPlace: v.place.wire as Prisma.InputJsonValue,
-              }),
-            },
-          }),
-          prisma.eventVerification.create({
-            data: {
-              eventSeq: seq,
-              verification: v.verification,
-              verifiedPlaceId: v.place?.id ?? null,
-              keyId: v.keyId,
-              createdAt: v.at,
-            },
-          }),
-        ]);
-        return updated;
+        try {
+          const [updated] = await prisma.$transaction([
+            prisma.event.update({
+              where: { seq },
+              data: {
+                verification: v.verification,
+                verifiedAt: v.at,
+                ...(v.place && {
+                  verifiedPlaceId: v.place.id,
+                  verifiedPlace: v.place.wire as Prisma.InputJsonValue,
+                }),
+              },
+            }),
+            prisma.eventVerification.create({
+              data: {
+                eventSeq: seq,
+                verification: v.verification,
+                verifiedPlaceId: v.place?.id ?? null,
+                keyId: v.keyId,
+                createdAt: v.at,
+              },
+            }),
+          ]);
+          return updated;
+        } catch (e) {
+          // Deleted since it was read: there is nothing to verify.
+          if (isRecordNotFound(e)) return null;
+          throw e;
+        }
       }),
     async delete(seq) {
       const [, removed] = await lock(() =>

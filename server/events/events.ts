@@ -66,12 +66,15 @@ export async function verifyEvent(
     }
     verifiedPlace = serializePlace(place);
   }
-  return storage().events.verify(event.seq, {
+  const verified = await storage().events.verify(event.seq, {
     verification: input.verification,
     at: new Date(),
     keyId: key.id,
     ...(verifiedPlace !== undefined && { place: { id: input.verifiedPlaceId!, wire: verifiedPlace } }),
   });
+  // Deleted meanwhile (another request, a user's erasure).
+  if (!verified) throw notFound(`event ${id}`);
+  return verified;
 }
 
 export async function deleteEvent(key: AuthKey, id: string): Promise<void> {

@@ -2,7 +2,7 @@ import type { AuthKey } from "../auth/keys";
 import { page } from "../db/paging";
 import { notFound } from "../http/errors";
 import type { z } from "zod";
-import { type GeofenceRef, storage } from "../storage";
+import { GEOFENCE_SORTS, type GeofenceRef, storage } from "../storage";
 import type { listQuerySchema } from "./schema";
 import { type TableQuery, pageOf } from "../http/table";
 
@@ -42,15 +42,7 @@ export async function listGeofences(key: AuthKey, q: z.output<typeof listQuerySc
   return { geofences: items, hasMore };
 }
 
-export const GEOFENCE_SORTS = [
-  "createdAt",
-  "updatedAt",
-  "description",
-  "tag",
-  "externalId",
-  "type",
-  "enabled",
-] as const;
+export { GEOFENCE_SORTS };
 
 /** The geofences table: searched (description, tag, external ID), sorted and paged by the database. */
 export async function geofenceTable(key: AuthKey, q: TableQuery<(typeof GEOFENCE_SORTS)[number]>) {

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import type { StoredGeofence as Geofence } from "../storage/port";
+import type { GeofenceColumns, GeofenceFields, StoredGeofence } from "../storage";
 import type { Position } from "../geo/distance";
 import {
   booleanish,
@@ -91,7 +91,7 @@ export type GeofencePatch = z.output<typeof geofencePatchSchema>;
 export const tagRefSchema = z.object({ tag: requiredString(256), externalId: requiredString(256) });
 
 /** Column values for a validated write (identity and timestamps are added by the caller). */
-export function geofenceColumns(input: GeofenceWrite) {
+export function geofenceColumns(input: GeofenceWrite): GeofenceColumns {
   const s: Shape = input.shape;
   return {
     description: input.description,
@@ -138,35 +138,13 @@ export const searchQuerySchema = z.object({
   includeGeometry: booleanish.optional().default(true),
 });
 
-/** The geofence as stored, with its JSON columns decoded. */
-export type GeofenceRecord = Omit<Geofence, "geometry" | "metadata"> & {
-  geometry: unknown;
-  metadata: unknown;
-};
+/** The geofence as stored (its JSON columns decoded). */
+export type GeofenceRecord = StoredGeofence;
+export type { GeofenceFields };
 
 export function ringOf(g: Pick<GeofenceRecord, "geometry">): Position[] {
   return ((g.geometry as Position[][] | null)?.[0] ?? []) as Position[];
 }
-
-/** What the wire form is made of. */
-export type GeofenceFields = Pick<
-  GeofenceRecord,
-  | "id"
-  | "createdAt"
-  | "updatedAt"
-  | "live"
-  | "description"
-  | "tag"
-  | "externalId"
-  | "type"
-  | "geometry"
-  | "centerLng"
-  | "centerLat"
-  | "radius"
-  | "metadata"
-  | "enabled"
-  | "dwellThreshold"
->;
 
 /** The wire form of a geofence. Embedded copies (in users, events, context) omit geometry. */
 export function serializeGeofence(g: GeofenceFields, opts: { includeGeometry?: boolean } = {}) {

@@ -4,7 +4,6 @@ import type { Permission } from "../auth/roles";
 import { sessionAuthKey, tokenFromCookieHeader } from "../auth/sessions";
 import { getSettings } from "../settings";
 import { authorizeSession } from "./session-auth";
-import { isRecordNotFound, isUniqueViolation } from "../db/errors";
 import { ApiError } from "./errors";
 import { parseBody, parseQuery, refuseNul } from "./request";
 
@@ -152,9 +151,9 @@ export function unknownRoute(req: Request): Response {
 }
 
 function toApiError(e: unknown): ApiError {
+  // The stores turn what a database refuses into answers of their own (null, false, a status):
+  // anything else that reaches here is unexpected.
   if (e instanceof ApiError) return e;
-  if (isUniqueViolation(e)) return new ApiError("conflict", "a record with the same identity already exists");
-  if (isRecordNotFound(e)) return new ApiError("not_found", "not found");
   console.error("unexpected error", e);
   return new ApiError("internal", "internal error; the details are in the server log");
 }

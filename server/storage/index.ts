@@ -4,6 +4,7 @@ import { sqliteStorage } from "../db/sqlite/storage";
 import type { Storage } from "./port";
 
 export type * from "./port";
+export { GEOFENCE_SORTS, USER_SORTS } from "./records";
 
 /**
  * The storage adapter DATABASE_URL names: file:… is SQLite, the embedded default (one process);

@@ -9,19 +9,26 @@
  * (The imported bundles are read-only files of their own, read where they are used.)
  */
 
-import type { Event, Geofence, User } from "../db/client";
 import type { BBox, Position } from "../geo/distance";
-import type { GEOFENCE_SORTS } from "../geofences/read";
-import type { GeofenceFields, geofenceColumns } from "../geofences/schema";
-import type { USER_SORTS } from "../users/read";
+import type {
+  GEOFENCE_SORTS,
+  GeofenceColumns,
+  GeofenceFields,
+  StoredEvent,
+  StoredGeofence,
+  StoredUser,
+  USER_SORTS,
+} from "./records";
 
-/**
- * Records as the domain reads them: the Prisma model types, which are plain data generated from
- * the one model both engines share (prisma/schema.prisma), with booleans, dates and JSON decoded.
- */
-export type StoredUser = User;
-export type StoredEvent = Event;
-export type StoredGeofence = Geofence;
+export type {
+  GeofenceColumns,
+  GeofenceFields,
+  Json,
+  StoredEvent,
+  StoredGeofence,
+  StoredUser,
+} from "./records";
+export { GEOFENCE_SORTS, USER_SORTS } from "./records";
 
 export type KeyKind = "secret" | "publishable";
 
@@ -169,9 +176,6 @@ export interface GeofenceTableQuery {
   skip: number;
   take: number;
 }
-
-/** What a geofence write sets: its shape, box and fields (server/geofences/schema.ts). */
-export type GeofenceColumns = ReturnType<typeof geofenceColumns>;
 
 /** How a conditional geofence update ended. */
 export type GeofenceUpdate =
@@ -334,8 +338,11 @@ export interface EventStore {
   /** Newest first (createdAt, then id), at most `take`. */
   list(filter: EventFilter, take: number): Promise<StoredEvent[]>;
   byId(live: boolean, id: string): Promise<StoredEvent | null>;
-  /** Sets an event's verification and records the verdict, in one change; the event as it is then. */
-  verify(seq: number, verdict: Verdict): Promise<StoredEvent>;
+  /**
+   * Sets an event's verification and records the verdict, in one change; the event as it is
+   * then, or null when it was deleted meanwhile.
+   */
+  verify(seq: number, verdict: Verdict): Promise<StoredEvent | null>;
   /** An event and the record of its verdicts, in one change; false when it was no longer there. */
   delete(seq: number): Promise<boolean>;
 }

@@ -1,6 +1,6 @@
 import type { z } from "zod";
 import type { AuthKey } from "../auth/keys";
-import { type StoredUser as User, storage } from "../storage";
+import { type StoredUser as User, USER_SORTS, storage } from "../storage";
 import { page } from "../db/paging";
 import { bboxAround, haversine } from "../geo/distance";
 import { notFound } from "../http/errors";
@@ -68,7 +68,7 @@ export async function searchUsers(key: AuthKey, q: z.output<typeof searchUsersSc
   return wire.map((u, i) => ({ ...u, distance: distance.get(users[i]!.seq)! }));
 }
 
-export const USER_SORTS = ["updatedAt", "createdAt", "userId", "deviceId", "description"] as const;
+export { USER_SORTS };
 
 /** The users table: searched (user ID, device ID, description), sorted and paged by the database. */
 export async function userTable(key: AuthKey, q: TableQuery<(typeof USER_SORTS)[number]>) {

@@ -89,4 +89,18 @@ describe("races", () => {
     });
     await deleteSixTimes(`/v1/geofences/${(other.body.geofence as { _id: string })._id}`);
   });
+
+  it("a verification racing the deletion of its event answers 200 or 404, never 500", async () => {
+    for (let trial = 0; trial < 10; trial++) {
+      const tracked = await track(unique("verify"), 47.17);
+      const id = (tracked.body.events as Event[])[0]!._id;
+      const [verified, deleted] = await Promise.all([
+        api("PUT", `/v1/events/${id}/verification`, { json: { verification: 1 } }),
+        new Promise((r) => setTimeout(r, trial % 5)).then(() => api("DELETE", `/v1/events/${id}`)),
+      ]);
+      expect([200, 404], JSON.stringify(verified.body)).toContain(verified.status);
+      expect(deleted.status).toBe(200);
+      expect((await api("GET", `/v1/events/${id}`)).status).toBe(404);
+    }
+  });
 });

@@ -1,0 +1,151 @@
+/**
+ * The records the storage port hands the domain: plain data of its own, whatever the engine and
+ * its client (the adapters map their rows onto these). JSON columns are decoded values.
+ */
+
+import type { Position } from "../geo/distance";
+
+/** A decoded JSON column: the domain says what it expects where it reads one. */
+export type Json = unknown;
+
+export interface StoredGeofence {
+  /** integer key for the spatial indexes */
+  seq: number;
+  id: string;
+  live: boolean;
+  description: string;
+  tag: string | null;
+  externalId: string | null;
+  /** "circle" or "polygon" */
+  type: string;
+  /** GeoJSON Polygon coordinates ([[[lng, lat], …]]); circles are stored as their ring */
+  geometry: Json;
+  centerLng: number;
+  centerLat: number;
+  /** meters: a circle's radius, or a polygon's distance from center to its farthest vertex */
+  radius: number;
+  minLng: number;
+  minLat: number;
+  maxLng: number;
+  maxLat: number;
+  metadata: Json;
+  enabled: boolean;
+  dwellThreshold: number | null;
+  createdAt: Date;
+  /** the version: every write makes it later */
+  updatedAt: Date;
+}
+
+export interface StoredUser {
+  seq: number;
+  id: string;
+  live: boolean;
+  deviceId: string;
+  userId: string | null;
+  description: string | null;
+  metadata: Json;
+  deviceType: string | null;
+  foreground: boolean | null;
+  stopped: boolean | null;
+  latitude: number;
+  longitude: number;
+  accuracy: number;
+  /** the region objects ({type, name, code}) of the last location */
+  country: Json;
+  state: Json;
+  postalCode: Json;
+  dma: Json;
+  /** the place the user is stopped at (wire form), and since when */
+  place: Json;
+  placeEnteredAt: Date | null;
+  createdAt: Date;
+  /** the last update's time as the device sent it: which of its updates is newer */
+  actualUpdatedAt: Date;
+  /** that time made distinct within the world: what user lists sort and page on */
+  updatedAt: Date;
+}
+
+export interface StoredEvent {
+  seq: number;
+  id: string;
+  live: boolean;
+  type: string;
+  userSeq: number;
+  /** the user as it was when the event happened (trimmed) */
+  user: Json;
+  geofenceId: string | null;
+  /** the geofence as it was when the event happened (without geometry) */
+  geofence: Json;
+  /** the class its verdicts are pooled over (server/events/subject.ts) */
+  subject: string | null;
+  region: Json;
+  place: Json;
+  placeId: string | null;
+  alternatePlaces: Json;
+  verifiedPlace: Json;
+  latitude: number;
+  longitude: number;
+  accuracy: number;
+  confidence: number;
+  probability: number;
+  /** "core" or "edge" */
+  band: string;
+  verification: number;
+  verifiedAt: Date | null;
+  verifiedPlaceId: string | null;
+  duration: number | null;
+  createdAt: Date;
+  actualCreatedAt: Date;
+}
+
+/** What a geofence's wire form is made of (server/geofences/schema.ts serializes it). */
+export type GeofenceFields = Pick<
+  StoredGeofence,
+  | "id"
+  | "createdAt"
+  | "updatedAt"
+  | "live"
+  | "description"
+  | "tag"
+  | "externalId"
+  | "type"
+  | "geometry"
+  | "centerLng"
+  | "centerLat"
+  | "radius"
+  | "metadata"
+  | "enabled"
+  | "dwellThreshold"
+>;
+
+/** What a geofence write sets: its shape, box and fields (server/geofences/schema.ts makes it). */
+export interface GeofenceColumns {
+  description: string;
+  tag: string | null;
+  externalId: string | null;
+  type: "circle" | "polygon";
+  geometry: Position[][];
+  centerLng: number;
+  centerLat: number;
+  radius: number;
+  minLng: number;
+  minLat: number;
+  maxLng: number;
+  maxLat: number;
+  /** undefined: none */
+  metadata: Record<string, string | number | boolean> | undefined;
+  enabled: boolean;
+  dwellThreshold: number | null;
+}
+
+/** The columns the dashboard's tables sort by. */
+export const GEOFENCE_SORTS = [
+  "createdAt",
+  "updatedAt",
+  "description",
+  "tag",
+  "externalId",
+  "type",
+  "enabled",
+] as const;
+export const USER_SORTS = ["updatedAt", "createdAt", "userId", "deviceId", "description"] as const;
