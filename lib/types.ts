@@ -117,3 +117,46 @@ export interface GeoAddress {
   confidence: string;
   distance?: number;
 }
+
+/** Route distance, matrix and transit answers as the playground reads them (docs/routing.md). */
+export interface Measure {
+  value: number;
+  text: string;
+}
+
+export interface RoutePlace {
+  name?: string;
+  stopId?: string;
+  latitude: number;
+  longitude: number;
+}
+
+export interface TransitLegAnswer {
+  mode: "walk" | "transit";
+  distance: Measure;
+  duration: Measure;
+  departureTime: string;
+  arrivalTime: string;
+  from: RoutePlace;
+  to: RoutePlace;
+  route?: { id: string; shortName: string; longName: string };
+  trip?: { id: string; headsign?: string };
+  stops?: number;
+  seated?: boolean;
+  geometry?: { type: "LineString"; coordinates: [number, number][] };
+}
+
+export interface RouteAnswer {
+  distance?: Measure;
+  duration?: Measure;
+  geometry?: { type: "LineString"; coordinates: [number, number][] };
+  unavailable?: string;
+  /** transit */
+  departureTime?: string;
+  arrivalTime?: string;
+  walkingOnly?: boolean;
+  walking?: { distance: Measure; duration: Measure };
+  legs?: TransitLegAnswer[];
+}
+
+export type RouteAnswers = Record<string, RouteAnswer>;

@@ -3,7 +3,8 @@
 import L from "leaflet";
 import { useEffect } from "react";
 import { Polyline, Tooltip, useMap } from "react-leaflet";
-import { ROUTE_COLORS, type RouteAnswers } from "./route-panel";
+import type { RouteAnswers } from "@/lib/types";
+import { ROUTE_COLORS } from "./route-panel";
 
 /** Each routed mode's line on the map, in its colour; the map moves to show them (transit's legs too). */
 export function RouteLayer({ routes }: { routes: RouteAnswers | null }) {

@@ -4,6 +4,7 @@ import { useMutation } from "@tanstack/react-query";
 import { useState } from "react";
 import { ErrorNote } from "@/components/dashboard/error-note";
 import { call } from "@/lib/api-client";
+import type { RouteAnswers } from "@/lib/types";
 import { TransitLegs } from "./transit-legs";
 
 export const ROUTE_COLORS: Record<string, string> = {
@@ -13,48 +14,6 @@ export const ROUTE_COLORS: Record<string, string> = {
   transit: "#7c3aed",
 };
 const MODES = ["car", "bike", "foot", "transit"] as const;
-
-interface Measure {
-  value: number;
-  text: string;
-}
-
-interface Place {
-  name?: string;
-  stopId?: string;
-  latitude: number;
-  longitude: number;
-}
-
-export interface TransitLegAnswer {
-  mode: "walk" | "transit";
-  distance: Measure;
-  duration: Measure;
-  departureTime: string;
-  arrivalTime: string;
-  from: Place;
-  to: Place;
-  route?: { id: string; shortName: string; longName: string };
-  trip?: { id: string; headsign?: string };
-  stops?: number;
-  seated?: boolean;
-  geometry?: { type: "LineString"; coordinates: [number, number][] };
-}
-
-export interface RouteAnswer {
-  distance?: Measure;
-  duration?: Measure;
-  geometry?: { type: "LineString"; coordinates: [number, number][] };
-  unavailable?: string;
-  /** transit */
-  departureTime?: string;
-  arrivalTime?: string;
-  walkingOnly?: boolean;
-  walking?: { distance: Measure; duration: Measure };
-  legs?: TransitLegAnswer[];
-}
-
-export type RouteAnswers = Record<string, RouteAnswer>;
 
 const asText = (p: [number, number] | null) => (p ? `${p[0].toFixed(5)},${p[1].toFixed(5)}` : "");
 

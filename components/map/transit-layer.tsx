@@ -1,7 +1,7 @@
 "use client";
 
 import { CircleMarker, Polyline, Tooltip } from "react-leaflet";
-import type { RouteAnswers } from "./route-panel";
+import type { RouteAnswers } from "@/lib/types";
 import { clockOf } from "./transit-legs";
 
 /** The transit itinerary on the map: rides through their stops, walks dashed, times at the stops. */

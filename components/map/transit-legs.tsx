@@ -1,6 +1,6 @@
 "use client";
 
-import type { RouteAnswer } from "./route-panel";
+import type { RouteAnswer } from "@/lib/types";
 
 /** "2026-06-01T08:02:29+01:00" → "08:02": the feed's local clock, as the timetable shows it. */
 export const clockOf = (iso?: string) => iso?.slice(11, 16) ?? "";

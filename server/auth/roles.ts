@@ -38,6 +38,12 @@ const GRANTS: Record<Role, readonly Permission[]> = {
   reviewer: ["geofences:read", "users:read", "events:read", "events:verify"],
 };
 
+/**
+ * What a dashboard session's role needs to call a route: a permission, several (all needed),
+ * "signed-in" (any role), or null: sessions may not call it at all.
+ */
+export type RolePermission = Permission | readonly Permission[] | "signed-in" | null;
+
 export const isRole = (value: unknown): value is Role => ROLES.includes(value as Role);
 
 export const can = (role: Role, permission: Permission): boolean => GRANTS[role].includes(permission);

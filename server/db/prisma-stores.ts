@@ -13,7 +13,7 @@ import type {
   StoredKey,
   UserStore,
 } from "../storage/port";
-import type { GeofenceFields } from "../geofences/schema";
+import type { GeofenceFields } from "../storage/records";
 import { type ApiKey, Prisma, containsText, prisma } from "./client";
 import { dateWindow } from "./paging";
 import { isRecordNotFound, isRefusedByTrigger, isUniqueViolation } from "./errors";

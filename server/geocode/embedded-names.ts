@@ -3,7 +3,7 @@ import stateNamesByCode from "us-state-codes/states.json";
 import type { Position } from "../geo/distance";
 import { citiesNamed } from "../regions/cities";
 import { countryCenter } from "../regions/embedded";
-import type { Candidate } from "./forward";
+import type { Candidate } from "./candidate";
 import { processOnce } from "../process-once";
 import { fold, foldings, words } from "./normalize";
 

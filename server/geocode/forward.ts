@@ -6,6 +6,14 @@ import { imports } from "../geodata/store";
 import { processOnce } from "../process-once";
 import { type Address, addressLabel, formatAddress, pointFields } from "./address";
 import { areaFieldsOf } from "./areas";
+import {
+  type Candidate,
+  type CandidateSource,
+  LAYERS,
+  type Layer,
+  type Term,
+  type TextSearch,
+} from "./candidate";
 import { embeddedCandidates } from "./embedded-names";
 import { fold, indexTokens, nameKey, queryTerms, words } from "./normalize";
 import { parseAddress } from "./parse";
@@ -28,58 +36,11 @@ import { TypoIndex } from "./typos";
  *    street (`fallback`).
  */
 
-export const LAYERS = [
-  "address",
-  "street",
-  "place",
-  "postalCode",
-  "locality",
-  "county",
-  "state",
-  "country",
-] as const satisfies readonly Address["layer"][];
-export type Layer = (typeof LAYERS)[number];
+export { LAYERS };
+export type { Layer, TextSearch };
 
 /** The longest query accepted (characters). */
 export const MAX_QUERY_LENGTH = 256;
-
-export interface TextSearch {
-  /** the layers to answer with; all when absent */
-  layers?: readonly Layer[];
-  /** ISO 3166-1 alpha-2 codes the results must lie in */
-  countries?: readonly string[];
-  /** a bias: nearer results first among equally good ones, and `distance` on each */
-  near?: Position;
-  limit: number;
-  /** autocomplete: the last word may be the start of a word */
-  prefix?: boolean;
-}
-
-/** A typed word: what may satisfy it, in which column, and whether it may be a prefix. */
-interface Term {
-  word: string;
-  alternatives: string[];
-  /** indexed words one letter away (typos), weaker matches */
-  corrections: string[];
-  role: "number" | "postcode" | "any";
-  prefix: boolean;
-  /** the words of one area's name ("Andorra la Vella") share a group: missed or left out together */
-  group: number;
-}
-
-/** A candidate answer before it becomes an Address. */
-export interface Candidate {
-  layer: Layer;
-  score: number;
-  position: Position;
-  /** fills the Address fields that are the candidate's own (after the areas of its point) */
-  fields: (areas: Partial<Address>) => Omit<Address, "formattedAddress" | "layer" | "confidence">;
-  confidence: Address["confidence"];
-  /** two candidates with one key are one answer (an imported town and the GeoNames one) */
-  key: string;
-  /** the answer's exact point, when it costs more to find than ranking needs (once chosen) */
-  refine?: () => Position;
-}
 
 /** What a word in a candidate's text matched: where, and how well (1 exact, less for a typo). */
 interface Match {
@@ -678,22 +639,35 @@ function areasFor(layer: Layer, areas: Partial<Address>): Partial<Address> {
   return Object.fromEntries(Object.entries(areas).filter(([k]) => keep.includes(k as keyof Address)));
 }
 
+/** The imports searched by text (those made before the text index had its layout are not). */
+const textFiles = () => imports().filter((f) => f.hasTextIndex());
+
+/** Addresses, streets, places and areas in each import's text index. */
+const importedText: CandidateSource = ({ terms, options }) =>
+  textFiles().flatMap((file) => importCandidates(file, terms, options.limit));
+
+/** Postal codes of each import. */
+const importedPostcodes: CandidateSource = ({ terms }) =>
+  textFiles().flatMap((file) => postcodeCandidates(file, terms));
+
+/** The embedded countries, US states and GeoNames cities (./embedded-names.ts). */
+const embeddedNames: CandidateSource = ({ text, terms, options }) =>
+  embeddedCandidates(text, { ...options, prefix: options.prefix ?? false }, (name, area) => {
+    const { score, missing, named } = scoreText(terms, name, "", area);
+    return named ? score - penalty(missing) : undefined;
+  }).map((c) => ({ ...c, score: c.score + LAYER_PRIOR[c.layer] }));
+
+/** Where forward geocoding's candidates come from; a new source is one more here. */
+const SOURCES: readonly CandidateSource[] = [importedText, importedPostcodes, embeddedNames];
+
 /** Text to ranked addresses: forward geocoding (`prefix` false) and autocomplete (`prefix` true). */
 export function searchText(text: string, options: TextSearch): Address[] {
   const all = imports();
-  const files = all.filter((f) => f.hasTextIndex());
-  const terms = termsOf(text, options.prefix ?? false, files);
+  const terms = termsOf(text, options.prefix ?? false, textFiles());
   if (!terms.length) return [];
-  const candidates = [
-    ...files.flatMap((file) => [
-      ...importCandidates(file, terms, options.limit),
-      ...postcodeCandidates(file, terms),
-    ]),
-    ...embeddedCandidates(text, { ...options, prefix: options.prefix ?? false }, (name, area) => {
-      const { score, missing, named } = scoreText(terms, name, "", area);
-      return named ? score - penalty(missing) : undefined;
-    }).map((c) => ({ ...c, score: c.score + LAYER_PRIOR[c.layer] })),
-  ].filter((c) => !options.layers || options.layers.includes(c.layer));
+  const candidates = SOURCES.flatMap((source) => source({ text, terms, options })).filter(
+    (c) => !options.layers || options.layers.includes(c.layer),
+  );
   const near = options.near;
   const distanceOf = (c: Candidate) => (near ? haversine(near[0], near[1], ...c.position) : 0);
   // The bias of `near`: up to half a word for what is close, halved at 10 km.

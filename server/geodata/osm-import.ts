@@ -11,7 +11,7 @@ import {
   turnRestrictionOf,
 } from "../routing/graph";
 import { MODES, barrierBlocks, wayProfile } from "../routing/profiles";
-import { contract } from "../routing/ch";
+import { contract } from "../routing/contract";
 import { encodePolygons, joinRings, packedBBox, polygonsOf, positionsOf } from "../geo/rings";
 import { ringAreaAndCentroid } from "../geo/polygon";
 import { type Tags, placeOf } from "./taxonomy";

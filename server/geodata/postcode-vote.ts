@@ -1,6 +1,19 @@
+import type KDBush from "kdbush";
 import { around } from "geokdbush";
 import { type BBox, bboxAround, haversine } from "../geo/distance";
-import type { PostcodePoints } from "../db/sqlite/geodata";
+
+/** The postcodes of an import's addresses, indexed by point (GeodataFile.postcodePoints). */
+export interface PostcodePoints {
+  index: KDBush;
+  /** distinct postcodes */
+  codes: string[];
+  /** by the index's item id: each address's postcode (a position in `codes`) and point */
+  codeOf: Uint32Array;
+  lngs: Float32Array;
+  lats: Float32Array;
+  /** the bounding box of these addresses */
+  extent: BBox;
+}
 
 /**
  * The postcode of a point from addresses' postcodes (server/geodata/postcodes.ts): the three

@@ -1,4 +1,4 @@
-import type { PostcodePoints } from "../db/sqlite/geodata";
+import type { PostcodePoints } from "./postcode-vote";
 import { votePostcode } from "./postcode-vote";
 import { imports } from "./store";
 

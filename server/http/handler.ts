@@ -1,6 +1,6 @@
 import type { z } from "zod";
 import { type AuthKey, authenticate } from "../auth/keys";
-import type { Permission } from "../auth/roles";
+import type { RolePermission } from "../auth/roles";
 import { sessionAuthKey, tokenFromCookieHeader } from "../auth/sessions";
 import { getSettings } from "../settings";
 import { authorizeSession } from "./session-auth";
@@ -13,12 +13,7 @@ import { parseBody, parseQuery, refuseNul } from "./request";
  * (the publishableSearch setting, server/settings.ts).
  */
 export type Access = "secret" | "publishable" | "search";
-
-/**
- * What a dashboard session's role needs to call a route (server/auth/roles.ts): a permission,
- * several (all needed), "signed-in" (any role), or null: sessions may not call it at all.
- */
-export type RolePermission = Permission | readonly Permission[] | "signed-in" | null;
+export type { RolePermission };
 
 /**
  * Everything a route requires of a request, declared next to its handler; `params` names the

@@ -1,7 +1,6 @@
-import { can } from "../auth/roles";
+import { type RolePermission, can } from "../auth/roles";
 import { type SessionView, sessionFromToken } from "../auth/sessions";
 import { ApiError } from "./errors";
-import type { RolePermission } from "./handler";
 import { checkOrigin } from "./origin";
 
 /**

@@ -9,7 +9,8 @@ import {
 import { MODES, type Mode, type Tags, wayProfile } from "./profiles";
 import { haversine } from "../geo/distance";
 import { turnCrossing } from "../../tests/support/turn-crossing";
-import { contract, hierarchyMatrix, hierarchyRoute } from "./ch";
+import { hierarchyMatrix, hierarchyRoute } from "./ch-query";
+import { contract } from "./contract";
 import { type Snap, arcsOfEdges, dijkstra, edgeIndex, snap } from "./search";
 
 /**

@@ -3,7 +3,7 @@ import type { GeodataFile } from "../db/sqlite/geodata";
 import { type Position, haversine } from "../geo/distance";
 import { imports } from "../geodata/store";
 import { processOnce } from "../process-once";
-import { hierarchyMatrix, hierarchyRoute } from "./ch";
+import { hierarchyMatrix, hierarchyRoute } from "./ch-query";
 import type { RoadGraph } from "./graph";
 import { MODES, type Mode } from "./profiles";
 import {

@@ -6,7 +6,7 @@ import { GeodataFile } from "../db/sqlite/geodata";
 import { importOsm } from "../geodata/osm-import";
 import type { RoadGraph } from "./graph";
 import { MODES, type Mode } from "./profiles";
-import { hierarchyRoute } from "./ch";
+import { hierarchyRoute } from "./ch-query";
 import { type Snap, arcsOfEdges, dijkstra, edgeIndex, fastestRoute, snap } from "./search";
 
 /**

@@ -1,5 +1,5 @@
 import { haversine } from "../geo/distance";
-import { HIERARCHY_PARTS, type Hierarchy } from "./ch";
+import { HIERARCHY_PARTS, type Hierarchy } from "./hierarchy";
 import { MODES, type Mode, type WayProfile } from "./profiles";
 
 /**

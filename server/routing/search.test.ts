@@ -3,7 +3,8 @@ import { type Barriers, type RoutableWay, buildGraph, turnRestrictionOf } from "
 import { ROADLAND_BARRIERS, ROADLAND_NODES, ROADLAND_WAYS } from "../../tests/support/road-fixture";
 import { MODES, type Mode, type Tags, barrierBlocks, wayProfile } from "./profiles";
 import { haversine } from "../geo/distance";
-import { contract, hierarchyMatrix, hierarchyRoute } from "./ch";
+import { hierarchyMatrix, hierarchyRoute } from "./ch-query";
+import { contract } from "./contract";
 import { turnCrossing } from "../../tests/support/turn-crossing";
 import { arcsOfEdges, dijkstra, dijkstraMany, edgeIndex, Heap, snap } from "./search";
 

@@ -4,7 +4,9 @@ import { type BBox, type Position } from "../../geo/distance";
 import { type BandedRing, bandRing, pointInBandedRing, ringAreaAndCentroid } from "../../geo/polygon";
 import { decodePolygons, floatsOf, positionsOf } from "../../geo/rings";
 import { indexTokens, nameKey } from "../../geocode/normalize";
-import { votePostcode } from "../../geodata/postcode-vote";
+import { type PostcodePoints, votePostcode } from "../../geodata/postcode-vote";
+
+export type { PostcodePoints };
 import { type RoadGraph, graphFromParts, graphParts } from "../../routing/graph";
 import { type Timetable, timetableFromParts, timetableParts } from "../../transit/timetable";
 
@@ -69,19 +71,6 @@ export const BUNDLE_FORMAT = 6;
 const TRANSIT_FORMAT = 6;
 const TEXT_INDEX_FORMAT = 3;
 const ROAD_GRAPH_FORMAT = 4;
-
-/** The postcodes of an import's addresses, indexed by point (GeodataFile.postcodePoints). */
-export interface PostcodePoints {
-  index: KDBush;
-  /** distinct postcodes */
-  codes: string[];
-  /** by the index's item id: each address's postcode (a position in `codes`) and point */
-  codeOf: Uint32Array;
-  lngs: Float32Array;
-  lats: Float32Array;
-  /** the bounding box of these addresses */
-  extent: BBox;
-}
 
 /**
  * A document of the text index: what it stands for (the row `ref` of its layer's table), where,
