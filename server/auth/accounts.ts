@@ -1,5 +1,5 @@
 import { newId } from "../db/ids";
-import { ApiError, invalid } from "../http/errors";
+import { ApiError, invalid } from "../errors";
 import { type StoredAccount, storage } from "../storage";
 import { generatePassword, hashPassword } from "./passwords";
 import { type Role, isRole } from "./roles";

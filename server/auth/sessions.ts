@@ -1,5 +1,5 @@
 import { createHash, randomBytes } from "node:crypto";
-import { ApiError } from "../http/errors";
+import { ApiError } from "../errors";
 import { storage } from "../storage";
 import { type AccountView, accountView } from "./accounts";
 import type { AuthKey } from "./keys";

@@ -2,7 +2,7 @@ import path from "node:path";
 import { pathToFileURL } from "node:url";
 import type { Worker } from "node:worker_threads";
 import { describe, expect, it } from "vitest";
-import { forgetThread, startWorker } from "../thread-memory";
+import { forgetThread, startWorker } from "../workers/thread-memory";
 import { withWriteLock } from "./write-lock";
 
 /** The process's write lock across threads (the server's thread and the tracking thread). */

@@ -1,5 +1,5 @@
 import { threadId } from "node:worker_threads";
-import { SLOT, threadMemory } from "../thread-memory";
+import { SLOT, threadMemory } from "../workers/thread-memory";
 
 /**
  * One writer at a time in this process, across its threads (the server's and the tracking

@@ -2,7 +2,7 @@ import type { z } from "zod";
 import type { AuthKey } from "../auth/keys";
 import { page } from "../db/paging";
 import { type StoredEvent as Event, storage } from "../storage";
-import { ApiError, notFound } from "../http/errors";
+import { ApiError, notFound } from "../errors";
 import { type WirePlace, placeById, serializePlace } from "../geodata/places";
 import { CONFIDENCES, VERIFICATIONS, type listEventsSchema, type verifySchema } from "./schema";
 

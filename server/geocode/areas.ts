@@ -1,6 +1,6 @@
 import { importedRegionsAt, regionsAt } from "../geodata/regions";
 import { cityAt, neighborhoodAt } from "../regions/cities";
-import { type Address, countryFields } from "./address";
+import { type Address, countryFields } from "../text/address";
 
 /** The areas a point is in, as address fields (no point, no layer). */
 export function areaFields(lng: number, lat: number): Partial<Address> {

@@ -1,5 +1,5 @@
 import type { Position } from "../geo/distance";
-import type { Address } from "./address";
+import type { Address } from "../text/address";
 
 /**
  * What forward geocoding and autocomplete rank (./forward.ts): candidates, each from one of the

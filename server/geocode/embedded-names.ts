@@ -5,7 +5,7 @@ import { citiesNamed } from "../regions/cities";
 import { countryCenter } from "../regions/embedded";
 import type { Candidate } from "./candidate";
 import { processOnce } from "../process-once";
-import { fold, foldings, words } from "./normalize";
+import { fold, foldings, words } from "../text/normalize";
 
 /**
  * Geocoding without an import (docs/geocoding.md#worldwide): the embedded GeoNames cities,

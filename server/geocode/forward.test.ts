@@ -7,7 +7,7 @@ import { GEOLAND, geoland } from "../../tests/support/geocode-fixture";
 import { writeOsmPbf } from "../../tests/support/osm-pbf";
 import { haversine } from "../geo/distance";
 import { importOsm } from "../geodata/osm-import";
-import type { Address } from "./address";
+import type { Address } from "../text/address";
 import { interpolate, searchText } from "./forward";
 
 /**

@@ -4,7 +4,7 @@ import { nearestOnPath } from "../geo/polygon";
 import { positionsOf } from "../geo/rings";
 import { imports } from "../geodata/store";
 import { processOnce } from "../process-once";
-import { type Address, addressLabel, formatAddress, pointFields } from "./address";
+import { type Address, addressLabel, formatAddress, pointFields } from "../text/address";
 import { areaFieldsOf } from "./areas";
 import {
   type Candidate,
@@ -15,7 +15,7 @@ import {
   type TextSearch,
 } from "./candidate";
 import { embeddedCandidates } from "./embedded-names";
-import { fold, indexTokens, nameKey, queryTerms, words } from "./normalize";
+import { fold, indexTokens, nameKey, queryTerms, words } from "../text/normalize";
 import { parseAddress } from "./parse";
 import { anyOf, quote } from "./text-query";
 import { TypoIndex } from "./typos";

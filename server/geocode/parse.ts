@@ -1,7 +1,7 @@
 import AddressParser from "pelias-parser/parser/AddressParser";
 import Tokenizer from "pelias-parser/tokenization/Tokenizer";
 import { processOnce } from "../process-once";
-import { words } from "./normalize";
+import { words } from "../text/normalize";
 
 /**
  * What an address query says, as pelias-parser reads it (docs/geocoding.md#parsing): the house

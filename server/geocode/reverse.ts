@@ -4,7 +4,7 @@ import { nearestOnPath } from "../geo/polygon";
 import { positionsOf } from "../geo/rings";
 import { placeAt } from "../geodata/places";
 import { imports } from "../geodata/store";
-import { type Address, addressLabel, formatAddress, pointFields } from "./address";
+import { type Address, addressLabel, formatAddress, pointFields } from "../text/address";
 import { areaFields } from "./areas";
 
 /**

@@ -1,4 +1,4 @@
-import { queryTerms } from "./normalize";
+import { queryTerms } from "../text/normalize";
 
 /**
  * FTS5 expressions for the text index (server/db/sqlite/geodata.ts): the one place that writes

@@ -2,7 +2,7 @@ import { readdirSync, statSync } from "node:fs";
 import path from "node:path";
 import { databaseEngine, databaseFile } from "../config/database-url";
 import { GeodataFile } from "../db/sqlite/geodata";
-import { SLOT, threadMemory } from "../thread-memory";
+import { SLOT, threadMemory } from "../workers/thread-memory";
 
 /**
  * The imports the service answers from: every finished `<name>.sqlite` in the geodata folder

@@ -1,5 +1,5 @@
 import type { AuthKey } from "../auth/keys";
-import { ApiError } from "../http/errors";
+import { ApiError } from "../errors";
 import { validate } from "../http/request";
 import { type GeofenceChange, type GeofenceColumns, type StoredGeofence, storage } from "../storage";
 import { reconcileMembers } from "./memberships";

@@ -1,6 +1,6 @@
 import type { AuthKey } from "../auth/keys";
 import { page } from "../db/paging";
-import { notFound } from "../http/errors";
+import { notFound } from "../errors";
 import type { z } from "zod";
 import { GEOFENCE_SORTS, type GeofenceRef, storage } from "../storage";
 import type { listQuerySchema } from "./schema";

@@ -1,7 +1,7 @@
 import { parse as parseCsv } from "csv-parse/sync";
 import { stringify } from "csv-stringify/sync";
 import type { AuthKey } from "../auth/keys";
-import { ApiError } from "../http/errors";
+import { ApiError } from "../errors";
 import { type StoredGeofence as Geofence, storage } from "../storage";
 import { ringOf } from "./schema";
 

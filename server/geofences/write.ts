@@ -1,7 +1,7 @@
 import type { AuthKey } from "../auth/keys";
 import { type StoredGeofence, storage } from "../storage";
 import { reconcileMembers } from "./memberships";
-import { ApiError, notFound } from "../http/errors";
+import { ApiError, notFound } from "../errors";
 import { validate } from "../http/request";
 import {
   type GeofencePatch,

@@ -4,7 +4,7 @@ import type { RolePermission } from "../auth/roles";
 import { sessionAuthKey, tokenFromCookieHeader } from "../auth/sessions";
 import { getSettings } from "../settings";
 import { authorizeSession } from "./session-auth";
-import { ApiError } from "./errors";
+import { ApiError } from "../errors";
 import { parseBody, parseQuery, refuseNul } from "./request";
 
 /**

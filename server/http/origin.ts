@@ -1,4 +1,4 @@
-import { ApiError } from "./errors";
+import { ApiError } from "../errors";
 
 /** The host of an Origin header, or null when it names no origin ("null", or malformed). */
 function originHost(origin: string): string | null {

@@ -1,5 +1,5 @@
 import { parseCursorDate } from "./datetime";
-import { invalid } from "./errors";
+import { invalid } from "../errors";
 
 /**
  * The version a change applies to: `If-Match` carrying the record's `updatedAt` (quoted as an

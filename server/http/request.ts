@@ -1,7 +1,7 @@
 import type { z } from "zod";
 import { env } from "../config/env";
 import { MAX_DEPTH, tooDeep } from "./depth";
-import { ApiError, invalid } from "./errors";
+import { ApiError, invalid } from "../errors";
 
 /**
  * Where in `value` a string holds the NUL character, as a path, or null. No text column can

@@ -1,6 +1,6 @@
 import { type RolePermission, can } from "../auth/roles";
 import { type SessionView, sessionFromToken } from "../auth/sessions";
-import { ApiError } from "./errors";
+import { ApiError } from "../errors";
 import { checkOrigin } from "./origin";
 
 /**

@@ -3,7 +3,7 @@ import { readFileSync } from "node:fs";
 import KDBush from "kdbush";
 import { around, distance } from "geokdbush";
 import { PbfReader } from "pbf";
-import { fold, foldings } from "../geocode/normalize";
+import { fold, foldings } from "../text/normalize";
 import { packageFile } from "./package-file";
 
 /**

@@ -3,8 +3,8 @@ import { readFileSync } from "node:fs";
 import { BlockList, isIP } from "node:net";
 import path from "node:path";
 import { Reader, type Response as MmdbResponse } from "mmdb-lib";
-import { type Address, countryFields, pointFields } from "../geocode/address";
-import { ApiError } from "../http/errors";
+import { type Address, countryFields, pointFields } from "../text/address";
+import { ApiError } from "../errors";
 import { countryCenter } from "./embedded";
 import { packageFile } from "./package-file";
 

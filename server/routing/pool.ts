@@ -5,7 +5,7 @@ import { pathToFileURL } from "node:url";
 import type { Worker } from "node:worker_threads";
 import type { Position } from "../geo/distance";
 import { processOnce } from "../process-once";
-import { startWorker } from "../thread-memory";
+import { startWorker } from "../workers/thread-memory";
 import type { Cell, RouteResult } from "./engine";
 import type { Mode } from "./profiles";
 import type { Departure } from "./schema";

@@ -1,7 +1,7 @@
 import path from "node:path";
 import { pathToFileURL } from "node:url";
 import { afterEach, describe, expect, it } from "vitest";
-import { ApiError } from "../http/errors";
+import { ApiError } from "../errors";
 import type { TrackInput } from "./schema";
 import { TrackingThread } from "./thread";
 

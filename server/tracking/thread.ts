@@ -2,9 +2,9 @@ import path from "node:path";
 import { pathToFileURL } from "node:url";
 import type { Worker } from "node:worker_threads";
 import type { AuthKey } from "../auth/keys";
-import { ApiError } from "../http/errors";
+import { ApiError } from "../errors";
 import { processOnce } from "../process-once";
-import { forgetThread, startWorker } from "../thread-memory";
+import { forgetThread, startWorker } from "../workers/thread-memory";
 import type { TrackInput } from "./schema";
 import type { TrackJob, TrackReply } from "./worker";
 

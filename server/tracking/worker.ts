@@ -1,6 +1,6 @@
 import { parentPort } from "node:worker_threads";
 import type { AuthKey } from "../auth/keys";
-import { ApiError } from "../http/errors";
+import { ApiError } from "../errors";
 import { preloadEmbeddedRegions } from "../regions/embedded";
 import { preloadPostalCodes } from "../regions/postal";
 import type { TrackInput } from "./schema";

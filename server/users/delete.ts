@@ -1,6 +1,6 @@
 import type { AuthKey } from "../auth/keys";
 import { storage } from "../storage";
-import { notFound } from "../http/errors";
+import { notFound } from "../errors";
 import { findUser } from "./read";
 
 /**

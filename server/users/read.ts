@@ -3,7 +3,7 @@ import type { AuthKey } from "../auth/keys";
 import { type StoredUser as User, USER_SORTS, storage } from "../storage";
 import { page } from "../db/paging";
 import { bboxAround, haversine } from "../geo/distance";
-import { notFound } from "../http/errors";
+import { notFound } from "../errors";
 import { serializeUser } from "../tracking/serialize";
 import type { geofenceUsersSchema, listUsersSchema, searchUsersSchema } from "./schema";
 import { type TableQuery, pageOf } from "../http/table";

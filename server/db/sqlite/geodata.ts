@@ -3,7 +3,7 @@ import KDBush from "kdbush";
 import { type BBox, type Position } from "../../geo/distance";
 import { type BandedRing, bandRing, pointInBandedRing, ringAreaAndCentroid } from "../../geo/polygon";
 import { decodePolygons, floatsOf, positionsOf } from "../../geo/rings";
-import { indexTokens, nameKey } from "../../geocode/normalize";
+import { indexTokens, nameKey } from "../../text/normalize";
 import { type PostcodePoints, votePostcode } from "../../geodata/postcode-vote";
 
 export type { PostcodePoints };

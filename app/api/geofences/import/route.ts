@@ -2,7 +2,7 @@ import { z } from "zod";
 import { sessionAuthKey } from "@/server/auth/sessions";
 import { applyImport, planImport, previewOf } from "@/server/geofences/import";
 import { TRANSFER, readGeofenceFile } from "@/server/geofences/transfer";
-import { ApiError } from "@/server/http/errors";
+import { ApiError } from "@/server/errors";
 import { booleanish } from "@/server/http/fields";
 import { dashboardHandler, ok } from "@/server/http/dashboard";
 import { otherMethods } from "@/server/http/handler";

@@ -1,7 +1,7 @@
 import { revokeKey } from "@/server/auth/keys";
 import { keyView } from "@/server/auth/key-view";
 import { dashboardHandler, ok } from "@/server/http/dashboard";
-import { notFound } from "@/server/http/errors";
+import { notFound } from "@/server/errors";
 import { otherMethods } from "@/server/http/handler";
 
 export const { GET, POST, PUT, PATCH } = otherMethods("DELETE");

@@ -7,7 +7,7 @@ import { DateTime } from "luxon";
 import { distanceOf, durationOf } from "@/server/routing/format";
 import { encodePolyline } from "@/server/routing/polyline";
 import type { Mode } from "@/server/routing/profiles";
-import { invalid } from "@/server/http/errors";
+import { invalid } from "@/server/errors";
 import { UNAVAILABLE, avoidMask, distanceQuery, farPoint } from "@/server/routing/schema";
 
 export { OPTIONS } from "@/server/http/handler";

@@ -1,7 +1,7 @@
 // The entry of the server's worker threads (routing: server/routing/pool.ts; tracking:
 // server/tracking/thread.ts): plain JavaScript that registers tsx, so a worker runs the
 // TypeScript sources as `npm start` does (worker_threads ignore --import). The memory the
-// process's threads share (server/thread-memory.ts) is put in place before the worker's code runs.
+// process's threads share (server/workers/thread-memory.ts) is put in place before the worker's code runs.
 import { register } from "tsx/esm/api";
 
 register();

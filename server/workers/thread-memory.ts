@@ -4,7 +4,7 @@ import type { Worker } from "node:worker_threads";
 /**
  * The worker threads of one app process (routing: server/routing/pool.ts; tracking:
  * server/tracking/thread.ts) and the memory its threads share. The server's thread makes the
- * memory; each worker is handed it at start (server/worker-boot.mjs puts it on globalThis before
+ * memory; each worker is handed it at start (server/workers/worker-boot.mjs puts it on globalThis before
  * the worker's code runs). Each use has its own fixed slots below.
  */
 
@@ -42,7 +42,7 @@ export function startWorker(entry: string, data: Record<string, unknown> = {}): 
   // Taken from Node at run time: the bundler would otherwise try to bundle the worker's entry
   // (tsx, esbuild's binary…).
   const { Worker } = process.getBuiltinModule("node:worker_threads") as typeof import("node:worker_threads");
-  return new Worker(path.join(process.cwd(), "server", "worker-boot.mjs"), {
+  return new Worker(path.join(process.cwd(), "server", "workers", "worker-boot.mjs"), {
     workerData: { ...data, entry, threadMemory: threadMemory().buffer },
   });
 }
