@@ -226,10 +226,13 @@ export function prismaStores(lock: WriteLock) {
         }
       }),
     async delete(seq) {
-      const [, removed] = await lock(() =>
+      // The event first: its row lock makes a verification under way finish before (and its
+      // record is then deleted too) or find no event; deleting the records first left a
+      // verification committed in between without its event.
+      const [removed] = await lock(() =>
         prisma.$transaction([
-          prisma.eventVerification.deleteMany({ where: { eventSeq: seq } }),
           prisma.event.deleteMany({ where: { seq } }),
+          prisma.eventVerification.deleteMany({ where: { eventSeq: seq } }),
         ]),
       );
       // Concurrent deletes of one event: the row lock makes all but one find nothing to remove.

@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { api, keys, unique } from "../support/api";
+import { dbNumber } from "../support/db";
 
 /**
  * Requests that race each other on one record, as two app processes or a retrying client make
@@ -102,5 +103,11 @@ describe("races", () => {
       expect(deleted.status).toBe(200);
       expect((await api("GET", `/v1/events/${id}`)).status).toBe(404);
     }
+    // No verdict is left behind without its event.
+    expect(
+      await dbNumber(
+        `SELECT COUNT(*) AS n FROM "EventVerification" WHERE "eventSeq" NOT IN (SELECT "seq" FROM "Event")`,
+      ),
+    ).toBe(0);
   });
 });

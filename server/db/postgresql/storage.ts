@@ -104,12 +104,18 @@ const users: UserStore = {
       // for this one, and then find no user.
       const found = await rows(`SELECT "seq" FROM "User" WHERE "seq" = $1 FOR UPDATE`, [seq], client);
       if (!found.length) return false;
-      await rows(
-        `DELETE FROM "EventVerification" WHERE "eventSeq" IN (SELECT "seq" FROM "Event" WHERE "userSeq" = $1)`,
+      // The events before their verdicts: a verification under way holds its event's row, so it
+      // either commits first (and its record goes below) or finds no event.
+      const events = await rows<{ seq: number }>(
+        `DELETE FROM "Event" WHERE "userSeq" = $1 RETURNING "seq"`,
         [seq],
         client,
       );
-      await rows(`DELETE FROM "Event" WHERE "userSeq" = $1`, [seq], client);
+      await rows(
+        `DELETE FROM "EventVerification" WHERE "eventSeq" = ANY($1::int[])`,
+        [events.map((e) => e.seq)],
+        client,
+      );
       await rows(`DELETE FROM "UserLocation" WHERE "userSeq" = $1`, [seq], client);
       await rows(`DELETE FROM "UserGeofence" WHERE "userSeq" = $1`, [seq], client);
       await rows(`DELETE FROM "User" WHERE "seq" = $1`, [seq], client);
