@@ -23,6 +23,8 @@ interface Imported {
 export function StartView({ enabled }: { enabled: boolean }) {
   const map = useMap();
   const done = useRef(false);
+  // The view the map opened with: once it has moved (a search result, the person), it stays.
+  const opened = useRef(`${map.getCenter().toString()} ${map.getZoom()}`);
   const sample = useQuery({
     queryKey: ["map-start", SAMPLE],
     enabled,
@@ -47,6 +49,7 @@ export function StartView({ enabled }: { enabled: boolean }) {
     const area = sample.data;
     if (done.current || !enabled || !area) return;
     done.current = true;
+    if (`${map.getCenter().toString()} ${map.getZoom()}` !== opened.current) return;
     map.fitBounds(
       [
         [area.south, area.west],
