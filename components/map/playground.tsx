@@ -60,7 +60,7 @@ export default function Playground({ tiles }: { tiles: TileConfig }) {
       <div className="relative min-h-[55%] min-w-0 flex-1" role="region" aria-label="Playground map">
         <MapContainer center={[30, 0]} zoom={2} maxZoom={MAX_ZOOM} className="h-full w-full" ref={setMap}>
           <Basemap tiles={tiles} />
-          <StartView enabled />
+          <StartView enabled importsOnly />
           <ClickToPick onPick={pick} />
           {point && (
             <CircleMarker center={point} radius={7} pathOptions={{ color: "#1d4ed8", fillOpacity: 0.8 }} />

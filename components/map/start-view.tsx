@@ -18,15 +18,15 @@ interface Imported {
 /**
  * Opens the map on the data that matters when the address names no view: the busiest area of
  * the newest geofences and users (one continent, not the whole world when data is on two), or,
- * before there are any, the area of the imported OpenStreetMap data.
+ * before there are any, the area of the imported OpenStreetMap data (`importsOnly`: only that).
  */
-export function StartView({ enabled }: { enabled: boolean }) {
+export function StartView({ enabled, importsOnly = false }: { enabled: boolean; importsOnly?: boolean }) {
   const map = useMap();
   const done = useRef(false);
   // The view the map opened with: once it has moved (a search result, the person), it stays.
   const opened = useRef(`${map.getCenter().toString()} ${map.getZoom()}`);
   const sample = useQuery({
-    queryKey: ["map-start", SAMPLE],
+    queryKey: ["map-start", SAMPLE, importsOnly],
     enabled,
     staleTime: Infinity,
     queryFn: async () => {
@@ -39,7 +39,8 @@ export function StartView({ enabled }: { enabled: boolean }) {
         ...(g.status === "fulfilled" ? g.value.geofences.map((f) => f.geometryCenter.coordinates) : []),
         ...(u.status === "fulfilled" ? u.value.users.map((x) => x.location.coordinates) : []),
       ]);
-      if (area) return area;
+      // The playground keeps its world view once there is data of the service's own.
+      if (area) return importsOnly ? null : area;
       const { imports } = await call<{ imports: Imported[] }>("GET", "/api/geodata");
       const box = (imports.find((i) => i.kind === "osm" && i.bbox) ?? imports.find((i) => i.bbox))?.bbox;
       return box ? { west: box[0], south: box[1], east: box[2], north: box[3] } : null;
