@@ -80,8 +80,12 @@ test("forward geocoding in the playground lists every answer with its layer and 
   await expect(results.getByRole("option").first()).toContainText("address · interpolated");
   await expect(page.getByRole("tooltip", { name: /7 Hauptstraße.*interpolated/ })).toBeVisible();
   await page.screenshot({ path: "test-results/e2e/geocoding-playground.png" });
-  // Clicking the map reverse geocodes the point (the map now shows Neustadt at street zoom).
-  await page.getByRole("region", { name: "Playground map" }).click({ position: { x: 200, y: 300 } });
+  // Clicking the map reverse geocodes the point (the map now shows Neustadt at street zoom): a
+  // little beside the chosen address, once the map has flown there.
+  const map = page.getByRole("region", { name: "Playground map" });
+  await page.waitForTimeout(1000);
+  const size = (await map.boundingBox())!;
+  await map.click({ position: { x: size.width / 2 - 40, y: size.height / 2 + 30 } });
   await expect(
     page
       .getByRole("definition")
