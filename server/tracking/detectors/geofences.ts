@@ -1,12 +1,15 @@
 import { ENTER_AT, EXIT_AT, insideProbability } from "../../geofences/inside";
 import { bandOf } from "../confidence";
-import type { Detected, Detector, EventDraft, MembershipChanges } from "./types";
+import {
+  type Detected,
+  type Detector,
+  type EventDraft,
+  type MembershipChanges,
+  minutesBetween,
+} from "./types";
 
 /** Minutes inside before user.dwelled_in_geofence, for geofences without their own dwellThreshold. */
 export const DEFAULT_DWELL_MINUTES = 5;
-
-const minutesBetween = (from: Date, to: Date) =>
-  Math.round(Math.max(0, (to.getTime() - from.getTime()) / 60_000) * 100) / 100;
 
 /**
  * Geofence entries, exits and dwells (docs/confidence.md): a user outside enters when at least

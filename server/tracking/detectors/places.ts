@@ -2,10 +2,7 @@ import { type WirePlace, distanceToPlace, serializePlace } from "../../geodata/p
 import type { StoredUser, UserWrite } from "../../storage";
 import { LEAVE_AT_M } from "../places";
 import type { Fix, Snapshot } from "../snapshot";
-import type { Detector, EventDraft } from "./types";
-
-const minutesBetween = (from: Date, to: Date) =>
-  Math.round(Math.max(0, (to.getTime() - from.getTime()) / 60_000) * 100) / 100;
+import { type Detector, type EventDraft, minutesBetween } from "./types";
 
 interface PlaceChange {
   place: WirePlace | null;

@@ -47,3 +47,7 @@ export interface Detected {
   events: EventDraft[];
   memberships?: MembershipChanges;
 }
+
+/** Minutes from one time to a later one, to the hundredth (a visit's duration). */
+export const minutesBetween = (from: Date, to: Date) =>
+  Math.round(Math.max(0, (to.getTime() - from.getTime()) / 60_000) * 100) / 100;
