@@ -35,25 +35,25 @@ const config = [
   },
   {
     // Storage is a port (issue 15): the domain talks to async interfaces; only adapters (under
-    // server/db/) know a driver. The imported bundles (geodata, geocoding, routing, transit) are
-    // read-only SQLite files on every app node by design, whichever engine holds the rest; place
-    // detection reads their place type.
+    // server/db/) know a driver. The import bundles are read-only SQLite files on every app node
+    // by design, whichever engine holds the rest: only server/bundles/ opens them (issue 26).
     files: ["server/**/*.ts", "app/**/*.ts", "lib/**/*.ts", "components/**/*.{ts,tsx}"],
     ignores: [
       "server/db/**",
       // where the configuration picks the adapter
       "server/storage/index.ts",
-      "server/geodata/**",
-      "server/geocode/**",
-      "server/routing/**",
-      "server/transit/**",
-      "server/tracking/places.ts",
+      "server/bundles/**",
     ],
     rules: {
       "no-restricted-imports": [
         "error",
         {
-          paths: [{ name: "better-sqlite3", message: "Only adapters under server/db/ use a driver." }],
+          paths: [
+            {
+              name: "better-sqlite3",
+              message: "Only adapters under server/db/ and the bundle files (server/bundles/) use a driver.",
+            },
+          ],
           patterns: [
             {
               group: ["**/db/sqlite/*", "@/server/db/sqlite/*"],

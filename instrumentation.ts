@@ -22,7 +22,7 @@ export async function register(): Promise<void> {
     preloadCities();
     const { preloadAddressParser } = await import("./server/geocode/parse");
     preloadAddressParser();
-    const { startRoutingWorkers } = await import("./server/routing/pool");
+    const { startRoutingWorkers } = await import("./server/planner/pool");
     startRoutingWorkers();
     const { startTrackingThread } = await import("./server/tracking/thread");
     startTrackingThread();

@@ -1,9 +1,10 @@
 import { existsSync, mkdirSync } from "node:fs";
 import path from "node:path";
 import { databaseFile } from "../server/config/database-url";
-import { type AddressRecord, GeodataFile } from "../server/db/sqlite/geodata";
+import { Bundle } from "../server/bundles/file";
+import { type AddressRecord, features } from "../server/geodata/features";
 import { destination } from "../server/geo/distance";
-import { importOsm } from "../server/geodata/osm-import";
+import { importOsm } from "../server/imports/osm-import";
 import { rng } from "./geofence-data";
 import type { Bench } from "./suite";
 
@@ -26,8 +27,8 @@ export async function geocodingSuite(b: Bench): Promise<void> {
   const geodata = path.join(path.dirname(databaseFile(b.server.databaseUrl)), "geodata");
   mkdirSync(geodata, { recursive: true });
   const summary = await importOsm(EXTRACT, { dir: geodata });
-  const file = new GeodataFile(summary.file);
-  const rows = file.streetAddresses();
+  const file = new Bundle(summary.file);
+  const rows = features(file).streetAddresses();
   file.close();
   const secret = { authorization: b.server.keys.secret };
   const get = async (p: string) =>

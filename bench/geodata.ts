@@ -3,9 +3,9 @@ import { existsSync, mkdirSync, mkdtempSync, rmSync, statSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { databaseFile } from "../server/config/database-url";
-import type { GeodataWriter } from "../server/db/sqlite/geodata";
+import type { ImportWriter } from "../server/imports/import-file";
 import { reverseGeocode } from "../server/geocode/reverse";
-import { writeImport } from "../server/geodata/import-file";
+import { writeImport } from "../server/imports/import-file";
 import { placeAt } from "../server/geodata/places";
 import { postcodeFromAddresses } from "../server/geodata/postcodes";
 import { regionsAt } from "../server/geodata/regions";
@@ -91,7 +91,7 @@ function writeSynthetic(geodata: string, count: number) {
   });
 }
 
-function fillSynthetic(w: GeodataWriter, count: number) {
+function fillSynthetic(w: ImportWriter, count: number) {
   const r = rng(count);
   for (let i = 0; i < count; i++) {
     const lng = AREA.minLng + r() * (AREA.maxLng - AREA.minLng);

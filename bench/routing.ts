@@ -1,9 +1,10 @@
 import { existsSync, mkdirSync } from "node:fs";
 import path from "node:path";
 import { databaseFile } from "../server/config/database-url";
-import { importOsm } from "../server/geodata/osm-import";
+import { importOsm } from "../server/imports/osm-import";
 import type { Position } from "../server/geo/distance";
-import { GeodataFile } from "../server/db/sqlite/geodata";
+import { Bundle } from "../server/bundles/file";
+import { roadGraphOf } from "../server/routing/graph-bundle";
 import { SNAP_REACH_M, routeModes } from "../server/routing/engine";
 import type { RoadGraph } from "../server/routing/graph";
 import { arcsOfEdges, dijkstra, edgeIndex, snap } from "../server/routing/search";
@@ -73,7 +74,7 @@ export async function routingSuite(b: Bench): Promise<void> {
       if (i > 100) throw new Error(`the server did not pick up the ${area.name} import`);
       await new Promise((r) => setTimeout(r, 200));
     }
-    const graph = new GeodataFile(summary.file).roadGraph()!;
+    const graph = roadGraphOf(new Bundle(summary.file))!;
     await routeArea(b, area, graph, secret);
     if (area.http) valley = graph;
   }

@@ -3,7 +3,7 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { DateTime } from "luxon";
 import { databaseFile } from "../server/config/database-url";
-import { importGtfs } from "../server/transit/import";
+import { importGtfs } from "../server/imports/gtfs-import";
 import { transitRoute } from "../server/transit/engine";
 import { rng } from "./geofence-data";
 import type { Bench } from "./suite";

@@ -2,7 +2,7 @@ import { mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { expect, test } from "@playwright/test";
-import { importOsm } from "../server/geodata/osm-import";
+import { importOsm } from "../server/imports/osm-import";
 import { geoland } from "../tests/support/geocode-fixture";
 import { writeOsmPbf } from "../tests/support/osm-pbf";
 import { api, consoleErrors, serverKeys, signIn } from "./support";

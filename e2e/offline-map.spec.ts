@@ -2,7 +2,7 @@ import { mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { type Page, expect, test } from "@playwright/test";
-import { importOsm } from "../server/geodata/osm-import";
+import { importOsm } from "../server/imports/osm-import";
 import { FRESH_ACCOUNTS, FRESH_PASSWORD, type FreshServer, startFreshServer } from "../scripts/fresh-server";
 import type { TestOsm } from "../tests/support/osm-pbf";
 import { writeOsmPbf } from "../tests/support/osm-pbf";

@@ -2,14 +2,15 @@ import { existsSync, mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { parseArgs } from "node:util";
-import { GeodataFile } from "../server/db/sqlite/geodata";
+import { Bundle } from "../server/bundles/file";
+import { features } from "../server/geodata/features";
 import { destination, haversine } from "../server/geo/distance";
 import type { Address } from "../server/text/address";
 import { areaFields } from "../server/geocode/areas";
 import { searchText } from "../server/geocode/forward";
 import { fold, nameKey } from "../server/text/normalize";
 import { reverseGeocode } from "../server/geocode/reverse";
-import { importOsm } from "../server/geodata/osm-import";
+import { importOsm } from "../server/imports/osm-import";
 import { rng } from "../bench/geofence-data";
 import { runCli } from "./cli";
 
@@ -53,8 +54,8 @@ const ms = (times: number[]) => {
 };
 
 /** The sampled addresses: with a street and a number, the town from the data or its areas. */
-function sample(file: GeodataFile, size: number, next: () => number): Sample[] {
-  const rows = file.streetAddresses();
+function sample(file: Bundle, size: number, next: () => number): Sample[] {
+  const rows = features(file).streetAddresses();
   const byText = new Map<string, Sample>();
   for (const r of rows) {
     const areas = areaFields(r.lng, r.lat);
@@ -119,7 +120,7 @@ async function main(): Promise<number> {
     console.log(
       `Imported ${summary.name}: ${summary.addresses} addresses, ${summary.streets} street ways, ${summary.places} places (${summary.seconds.toFixed(1)} s)`,
     );
-    const file = new GeodataFile(summary.file);
+    const file = new Bundle(summary.file);
     const samples = sample(file, Number(values.sample), rng(Number(values.seed)));
     file.close();
     console.log(`Sampled ${samples.length} distinct addresses (seed ${values.seed})\n`);

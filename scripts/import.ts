@@ -7,12 +7,12 @@ import {
   GeojsonImportError,
   type GeojsonRegionType,
   importGeojsonRegions,
-} from "../server/geodata/geojson-import";
-import { type ImportProgress, importOsm } from "../server/geodata/osm-import";
-import { geodataDir } from "../server/geodata/store";
-import { importList } from "../server/geodata/view";
+} from "../server/imports/geojson-import";
+import { type ImportProgress, importOsm } from "../server/imports/osm-import";
+import { geodataDir } from "../server/bundles/folder";
+import { importList } from "../server/imports/view";
 import { GtfsError } from "../server/transit/gtfs";
-import { importGtfs } from "../server/transit/import";
+import { importGtfs } from "../server/imports/gtfs-import";
 import { runCli } from "./cli";
 
 const USAGE = `Import OpenStreetMap extracts, GeoJSON regions and GTFS feeds (docs/data.md#osm-import,

@@ -1,4 +1,4 @@
-import { newId } from "../db/ids";
+import { newId } from "../storage/ids";
 import { ApiError, invalid } from "../errors";
 import { type StoredAccount, storage } from "../storage";
 import { generatePassword, hashPassword } from "./passwords";

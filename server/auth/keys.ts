@@ -1,5 +1,5 @@
 import { createHash, randomBytes } from "node:crypto";
-import { newId } from "../db/ids";
+import { newId } from "../storage/ids";
 import { type KeyKind, storage } from "../storage";
 
 export type { KeyKind };

@@ -15,9 +15,9 @@ import type {
 } from "../storage/port";
 import type { GeofenceFields } from "../storage/records";
 import { type ApiKey, Prisma, containsText, prisma } from "./client";
-import { dateWindow } from "./paging";
+import { dateWindow } from "../storage/paging";
 import { isRecordNotFound, isRefusedByTrigger, isUniqueViolation } from "./errors";
-import { monotonicNow, newId } from "./ids";
+import { monotonicNow, newId } from "../storage/ids";
 
 /**
  * The parts of the storage port that both adapters serve alike through Prisma (one model, two

@@ -1,6 +1,6 @@
 import type { z } from "zod";
 import type { AuthKey } from "../auth/keys";
-import { page } from "../db/paging";
+import { page } from "../storage/paging";
 import { type StoredEvent as Event, storage } from "../storage";
 import { ApiError, notFound } from "../errors";
 import { type WirePlace, placeById, serializePlace } from "../geodata/places";

@@ -1,6 +1,6 @@
 import type { AuthKey } from "../auth/keys";
 import { storage } from "../storage";
-import { type Confidence, estimatedPrecision, gradeOf } from "../tracking/confidence";
+import { type Confidence, estimatedPrecision, gradeOf } from "./confidence";
 import { getEvent } from "./events";
 
 export interface Outcome {

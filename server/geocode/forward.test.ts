@@ -6,7 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { GEOLAND, geoland } from "../../tests/support/geocode-fixture";
 import { writeOsmPbf } from "../../tests/support/osm-pbf";
 import { haversine } from "../geo/distance";
-import { importOsm } from "../geodata/osm-import";
+import { importOsm } from "../imports/osm-import";
 import type { Address } from "../text/address";
 import { interpolate, searchText } from "./forward";
 

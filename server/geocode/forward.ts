@@ -1,8 +1,10 @@
-import type { GeodataFile, TextDocument } from "../db/sqlite/geodata";
+import type { Bundle } from "../bundles/file";
+import { features } from "../geodata/features";
+import { type TextDocument, hasTextIndex, matchDocuments, textTokens } from "./text-index";
 import { type Position, bboxAround, haversine } from "../geo/distance";
 import { nearestOnPath } from "../geo/polygon";
 import { positionsOf } from "../geo/rings";
-import { imports } from "../geodata/store";
+import { imports } from "../bundles/folder";
 import { processOnce } from "../process-once";
 import { type Address, addressLabel, formatAddress, pointFields } from "../text/address";
 import { areaFieldsOf } from "./areas";
@@ -91,15 +93,15 @@ const READ_LIMIT = 300;
 const isNumeric = (word: string) => /\d/.test(word);
 
 // Per import file, shared by the forward and autocomplete route bundles (server/process-once.ts).
-const typoIndexes = processOnce("typo-indexes", () => new WeakMap<GeodataFile, TypoIndex>());
-const typoIndex = (file: GeodataFile) => {
+const typoIndexes = processOnce("typo-indexes", () => new WeakMap<Bundle, TypoIndex>());
+const typoIndex = (file: Bundle) => {
   let index = typoIndexes.get(file);
-  if (!index) typoIndexes.set(file, (index = new TypoIndex(file.textTokens())));
+  if (!index) typoIndexes.set(file, (index = new TypoIndex(textTokens(file))));
   return index;
 };
 
 /** The words of a query as terms, with their roles from the parse. */
-function termsOf(text: string, prefix: boolean, files: GeodataFile[]): Term[] {
+function termsOf(text: string, prefix: boolean, files: Bundle[]): Term[] {
   const parsed = parseAddress(text);
   const typed = words(text);
   const alternatives = queryTerms(text);
@@ -171,12 +173,12 @@ function expression(terms: Term[]): string | undefined {
  * The documents matching all terms, or all terms but one. Only addresses have house numbers:
  * the other layers are sought without them.
  */
-function retrieve(file: GeodataFile, terms: Term[], enough: number): TextDocument[] {
+function retrieve(file: Bundle, terms: Term[], enough: number): TextDocument[] {
   const found = new Map<number, TextDocument>();
   const read = (subset: Term[], layers: TextDocument["layer"][]) => {
     const expr = expression(subset);
     if (!expr) return 0;
-    const docs = file.searchText(expr, layers, READ_LIMIT);
+    const docs = matchDocuments(file, expr, layers, READ_LIMIT);
     for (const doc of docs) found.set(doc.id, doc);
     return docs.length;
   };
@@ -205,20 +207,17 @@ interface PostcodeArea {
   position: Position;
 }
 
-const postcodeAreas = processOnce(
-  "postcode-areas",
-  () => new WeakMap<GeodataFile, Map<string, PostcodeArea>>(),
-);
+const postcodeAreas = processOnce("postcode-areas", () => new WeakMap<Bundle, Map<string, PostcodeArea>>());
 
 /**
  * The postcodes an import's addresses carry, each at the address nearest the middle of its
  * addresses: where no postal-code boundary is mapped, this is what a postcode is found by.
  */
-function postcodesOf(file: GeodataFile): Map<string, PostcodeArea> {
+function postcodesOf(file: Bundle): Map<string, PostcodeArea> {
   let areas = postcodeAreas.get(file);
   if (areas) return areas;
   areas = new Map();
-  const points = file.postcodePoints();
+  const points = features(file).postcodePoints();
   if (points) {
     const sums = points.codes.map(() => ({ lng: 0, lat: 0, n: 0 }));
     points.codeOf.forEach((c, i) => {
@@ -242,7 +241,7 @@ function postcodesOf(file: GeodataFile): Map<string, PostcodeArea> {
 }
 
 /** Postcodes typed (whole, or while typing their start) that an import's addresses carry. */
-function postcodeCandidates(file: GeodataFile, terms: Term[]): Candidate[] {
+function postcodeCandidates(file: Bundle, terms: Term[]): Candidate[] {
   const codes = postcodesOf(file);
   const out: Candidate[] = [];
   for (const t of terms) {
@@ -390,7 +389,7 @@ const numericPart = (number: string) => Number.parseInt(number, 10);
  * each with its house number (the first word of the document's number: the unit follows it).
  */
 function addressesOf(
-  file: GeodataFile,
+  file: Bundle,
   street: TextDocument,
   named: Map<string, TextDocument[]>,
 ): (TextDocument & { house: string })[] {
@@ -400,7 +399,7 @@ function addressesOf(
     const expr = words(street.name)
       .map((w) => `name : ${quote(w)}`)
       .join(" AND ");
-    docs = expr ? file.searchText(expr, ["address"], 5000).filter((d) => nameKey(d.name) === key) : [];
+    docs = expr ? matchDocuments(file, expr, ["address"], 5000).filter((d) => nameKey(d.name) === key) : [];
     named.set(key, docs);
   }
   // The areas' names (not postcodes: a street may have several) the addresses must lie in too.
@@ -450,12 +449,12 @@ export function interpolate(
 }
 
 /** The point of a street nearest its middle, on the street itself. */
-function pointOnStreet(file: GeodataFile, doc: TextDocument): Position {
+function pointOnStreet(file: Bundle, doc: TextDocument): Position {
   // A street known only from its addresses' addr:street has no line: its addresses' middle.
   if (doc.kind === "addresses") return [doc.lng, doc.lat];
   for (const reach of [300, 3000]) {
     let best: { distance: number; position: Position } | undefined;
-    for (const s of file.streetsNamedIn(bboxAround(doc.lng, doc.lat, reach), doc.name)) {
+    for (const s of features(file).streetsNamedIn(bboxAround(doc.lng, doc.lat, reach), doc.name)) {
       const hit = nearestOnPath(doc.lng, doc.lat, positionsOf(s.line));
       if (!best || hit.distance < best.distance) best = hit;
     }
@@ -465,7 +464,7 @@ function pointOnStreet(file: GeodataFile, doc: TextDocument): Position {
 }
 
 function addressCandidate(
-  file: GeodataFile,
+  file: Bundle,
   doc: TextDocument,
   score: number,
   confidence: Address["confidence"],
@@ -481,7 +480,7 @@ function addressCandidate(
     key: `address:${fold(doc.name)}:${fold(house)}:${Math.round(doc.lng * 1e4)}:${Math.round(doc.lat * 1e4)}`,
     fields: (areas) => {
       // The row itself only for the answers given (ranking reads the document's copy of its text).
-      const record = file.addressById(doc.ref);
+      const record = features(file).addressById(doc.ref);
       const n = number ?? record?.number ?? house;
       return {
         ...(record?.city && { city: record.city }),
@@ -509,7 +508,7 @@ interface StreetHit {
  * along it (exact or interpolated) when `interpolateIt`, else the street itself.
  */
 function streetCandidate(
-  file: GeodataFile,
+  file: Bundle,
   hit: StreetHit,
   interpolateIt: boolean,
   named: Map<string, TextDocument[]>,
@@ -549,7 +548,7 @@ function streetCandidate(
 }
 
 /** Candidates from one import's text index. */
-function importCandidates(file: GeodataFile, terms: Term[], enough: number): Candidate[] {
+function importCandidates(file: Bundle, terms: Term[], enough: number): Candidate[] {
   const out: Candidate[] = [];
   const streets: StreetHit[] = [];
   for (const doc of retrieve(file, terms, enough)) {
@@ -581,7 +580,7 @@ function importCandidates(file: GeodataFile, terms: Term[], enough: number): Can
       });
       continue;
     }
-    const region = file.regionById(doc.ref);
+    const region = features(file).regionById(doc.ref);
     if (!region) continue;
     out.push({
       layer,
@@ -640,7 +639,7 @@ function areasFor(layer: Layer, areas: Partial<Address>): Partial<Address> {
 }
 
 /** The imports searched by text (those made before the text index had its layout are not). */
-const textFiles = () => imports().filter((f) => f.hasTextIndex());
+const textFiles = () => imports().filter(hasTextIndex);
 
 /** Addresses, streets, places and areas in each import's text index. */
 const importedText: CandidateSource = ({ terms, options }) =>

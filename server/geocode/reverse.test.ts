@@ -2,7 +2,7 @@ import { existsSync, mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { importOsm } from "../geodata/osm-import";
+import { importOsm } from "../imports/osm-import";
 import { regionsAt } from "../geodata/regions";
 import { reverseGeocode } from "./reverse";
 

@@ -1,9 +1,9 @@
-import type { AddressRecord } from "../db/sqlite/geodata";
+import { type AddressRecord, features } from "../geodata/features";
 import { type Position, bboxAround, haversine } from "../geo/distance";
 import { nearestOnPath } from "../geo/polygon";
 import { positionsOf } from "../geo/rings";
 import { placeAt } from "../geodata/places";
-import { imports } from "../geodata/store";
+import { imports } from "../bundles/folder";
 import { type Address, addressLabel, formatAddress, pointFields } from "../text/address";
 import { areaFields } from "./areas";
 
@@ -29,7 +29,7 @@ interface Found<T> {
 function nearestAddress(lng: number, lat: number) {
   let best: Found<AddressRecord> | undefined;
   for (const file of imports()) {
-    for (const a of file.addressesIn(bboxAround(lng, lat, ADDRESS_REACH_M))) {
+    for (const a of features(file).addressesIn(bboxAround(lng, lat, ADDRESS_REACH_M))) {
       const distance = haversine(lng, lat, a.lng, a.lat);
       if (distance <= ADDRESS_REACH_M && (!best || distance < best.distance)) {
         best = { item: a, distance, position: [a.lng, a.lat] };
@@ -42,7 +42,7 @@ function nearestAddress(lng: number, lat: number) {
 function nearestStreet(lng: number, lat: number) {
   let best: Found<string> | undefined;
   for (const file of imports()) {
-    for (const s of file.streetsIn(bboxAround(lng, lat, STREET_REACH_M))) {
+    for (const s of features(file).streetsIn(bboxAround(lng, lat, STREET_REACH_M))) {
       const { distance, position } = nearestOnPath(lng, lat, positionsOf(s.line));
       if (distance <= STREET_REACH_M && (!best || distance < best.distance)) {
         best = { item: s.name, distance, position };

@@ -1,7 +1,7 @@
 import { queryTerms } from "../text/normalize";
 
 /**
- * FTS5 expressions for the text index (server/db/sqlite/geodata.ts): the one place that writes
+ * FTS5 expressions for the text index (./text-index.ts): the one place that writes
  * them, for forward geocoding's candidates (server/geocode/forward.ts) and for typed text.
  */
 

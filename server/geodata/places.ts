@@ -1,8 +1,8 @@
-import type { StoredPlace } from "../db/sqlite/geodata";
+import { type StoredPlace, features } from "./features";
 import { bboxAround, haversine } from "../geo/distance";
 import { distanceToRing, ringAreaAndCentroid } from "../geo/polygon";
 import { positionsOf } from "../geo/rings";
-import { imports } from "./store";
+import { imports } from "../bundles/folder";
 
 /** Places from the imports (docs/data.md#places): search, detection, lookup by id. */
 
@@ -50,7 +50,7 @@ function within(lng: number, lat: number, radius: number, filter: PlaceFilter): 
       ? filter.groups.map((g) => `group:${g}`)
       : filter.categories?.map((c) => `category:${c}`);
   for (const file of imports()) {
-    for (const place of tags ? file.placesTaggedIn(box, tags) : file.placePointsIn(box)) {
+    for (const place of tags ? features(file).placesTaggedIn(box, tags) : features(file).placePointsIn(box)) {
       if (seen.has(place.oid) || !matches(place, filter)) continue;
       seen.add(place.oid);
       const distance = haversine(lng, lat, place.lng, place.lat);
@@ -86,7 +86,7 @@ export function searchPlaces(
 
 export function placeById(oid: string): StoredPlace | undefined {
   for (const file of imports()) {
-    const p = file.placeById(oid);
+    const p = features(file).placeById(oid);
     if (p) return p;
   }
   return undefined;
@@ -111,7 +111,7 @@ export function placeCandidates(lng: number, lat: number, reach: number): PlaceC
   const out: PlaceCandidate[] = [];
   const seen = new Set<string>();
   for (const file of imports()) {
-    for (const place of file.placesIn(bboxAround(lng, lat, reach))) {
+    for (const place of features(file).placesIn(bboxAround(lng, lat, reach))) {
       if (seen.has(place.oid)) continue;
       seen.add(place.oid);
       const distance = distanceToPlace(lng, lat, place);

@@ -1,6 +1,7 @@
 import type { PostcodePoints } from "./postcode-vote";
+import { features } from "./features";
 import { votePostcode } from "./postcode-vote";
-import { imports } from "./store";
+import { imports } from "../bundles/folder";
 
 export { POSTCODE_REACH_M } from "./postcode-vote";
 
@@ -12,7 +13,7 @@ export { POSTCODE_REACH_M } from "./postcode-vote";
  */
 export function postcodeFromAddresses(lng: number, lat: number): string | undefined {
   const sets = imports()
-    .map((file) => file.postcodePoints())
+    .map((file) => features(file).postcodePoints())
     .filter((p): p is PostcodePoints => p !== null);
   return votePostcode(sets, lng, lat);
 }

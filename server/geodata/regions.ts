@@ -1,8 +1,8 @@
 import { type Region, type RegionType, embeddedRegionsAt } from "../regions/embedded";
 import { embeddedPostalCodeAt } from "../regions/postal";
-import type { StoredRegion } from "../db/sqlite/geodata";
+import { features, type StoredRegion } from "./features";
 import { postcodeFromAddresses } from "./postcodes";
-import { imports } from "./store";
+import { imports } from "../bundles/folder";
 
 /**
  * The regions of a point, as context and tracked users carry them: imported boundaries first
@@ -20,7 +20,7 @@ export type Regions = Partial<Record<(typeof REGION_TYPES)[number], Region>>;
 export function importedRegionsAt(lng: number, lat: number): Partial<Record<string, StoredRegion>> {
   const found: Partial<Record<string, StoredRegion>> = {};
   for (const file of imports()) {
-    for (const r of file.regionsAt(lng, lat)) {
+    for (const r of features(file).regionsAt(lng, lat)) {
       const current = found[r.type];
       if (!current || r.area < current.area) found[r.type] = r;
     }

@@ -1,5 +1,5 @@
 import type { AuthKey } from "../auth/keys";
-import { page } from "../db/paging";
+import { page } from "../storage/paging";
 import { notFound } from "../errors";
 import type { z } from "zod";
 import { GEOFENCE_SORTS, type GeofenceRef, storage } from "../storage";

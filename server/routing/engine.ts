@@ -1,7 +1,8 @@
 import type Flatbush from "flatbush";
-import type { GeodataFile } from "../db/sqlite/geodata";
+import type { Bundle } from "../bundles/file";
+import { roadGraphOf } from "./graph-bundle";
 import { type Position, haversine } from "../geo/distance";
-import { imports } from "../geodata/store";
+import { imports } from "../bundles/folder";
 import { processOnce } from "../process-once";
 import { hierarchyMatrix, hierarchyRoute } from "./ch-query";
 import type { RoadGraph } from "./graph";
@@ -38,7 +39,7 @@ interface Prepared {
 }
 
 /** Per import file, shared by every route bundle and the start-up preload (server/process-once.ts). */
-const prepared = processOnce("road-graphs", () => new WeakMap<GeodataFile, Prepared | null>());
+const prepared = processOnce("road-graphs", () => new WeakMap<Bundle, Prepared | null>());
 
 /** Union-find over the vertices joined by the mode's arcs; each edge's component and the biggest. */
 function componentsOf(g: RoadGraph, arcs: Uint32Array, mode: Mode): { of: Uint32Array; main: number } {
@@ -76,9 +77,9 @@ function componentsOf(g: RoadGraph, arcs: Uint32Array, mode: Mode): { of: Uint32
   return { of, main };
 }
 
-function prepare(file: GeodataFile): Prepared | null {
+function prepare(file: Bundle): Prepared | null {
   if (prepared.has(file)) return prepared.get(file)!;
-  const graph = file.roadGraph();
+  const graph = roadGraphOf(file);
   let p: Prepared | null = null;
   if (graph && graph.edgeLength.length) {
     const arcs = arcsOfEdges(graph);

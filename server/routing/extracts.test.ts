@@ -2,8 +2,9 @@ import { existsSync, mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
-import { GeodataFile } from "../db/sqlite/geodata";
-import { importOsm } from "../geodata/osm-import";
+import { Bundle } from "../bundles/file";
+import { roadGraphOf } from "./graph-bundle";
+import { importOsm } from "../imports/osm-import";
 import type { RoadGraph } from "./graph";
 import { MODES, type Mode } from "./profiles";
 import { hierarchyRoute } from "./ch-query";
@@ -25,7 +26,7 @@ describe.runIf(existsSync(shared))("routing on Andorra (shared extract)", () => 
   beforeAll(async () => {
     const dir = mkdtempSync(path.join(tmpdir(), "routing-"));
     const summary = await importOsm(shared, { dir });
-    g = new GeodataFile(summary.file).roadGraph()!;
+    g = roadGraphOf(new Bundle(summary.file))!;
   }, 60_000);
 
   it("answers every random trip as the Dijkstra does, never shorter than the straight line", () => {
@@ -83,7 +84,7 @@ describe.runIf(existsSync(path.join(data, "andorra-2013.osm.pbf")))(
     beforeAll(async () => {
       const dir = mkdtempSync(path.join(tmpdir(), "routing-"));
       const summary = await importOsm(path.join(data, "andorra-2013.osm.pbf"), { dir });
-      trip = tripOn(new GeodataFile(summary.file).roadGraph()!);
+      trip = tripOn(roadGraphOf(new Bundle(summary.file))!);
     }, 60_000);
 
     it("drives it only against its drawing, walks it both ways", () => {
@@ -106,7 +107,7 @@ describe.runIf(existsSync(path.join(data, "monaco-2016.osm.pbf")))("steps, by ha
   beforeAll(async () => {
     const dir = mkdtempSync(path.join(tmpdir(), "routing-"));
     const summary = await importOsm(path.join(data, "monaco-2016.osm.pbf"), { dir });
-    trip = tripOn(new GeodataFile(summary.file).roadGraph()!);
+    trip = tripOn(roadGraphOf(new Bundle(summary.file))!);
   }, 60_000);
 
   it("takes people down and up the steps, pushes bikes at walking pace, sends cars round", () => {

@@ -10,7 +10,7 @@ import type {
   UserWrite,
 } from "../storage";
 import { eventSubject } from "../events/subject";
-import { estimatedPrecision, gradeOf } from "./confidence";
+import { estimatedPrecision, gradeOf } from "../events/confidence";
 import { geofences } from "./detectors/geofences";
 import { places } from "./detectors/places";
 import { regions } from "./detectors/regions";

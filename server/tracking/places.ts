@@ -1,6 +1,6 @@
-import type { StoredPlace } from "../db/sqlite/geodata";
+import type { StoredPlace } from "../geodata/features";
 import { type PlaceCandidate, distanceToPlace, placeById, placeCandidates } from "../geodata/places";
-import { type Confidence, confidenceOfPlace } from "./confidence";
+import { type Confidence, confidenceOfPlace } from "../events/confidence";
 
 /**
  * Place detection for tracked users (docs/confidence.md#place-events). A stopped user is at one

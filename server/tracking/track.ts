@@ -1,5 +1,5 @@
 import type { AuthKey } from "../auth/keys";
-import { monotonicNow, newId } from "../db/ids";
+import { monotonicNow, newId } from "../storage/ids";
 import { storage } from "../storage";
 import { type Clock, type TrackResult, decide } from "./decide";
 import type { TrackInput } from "./schema";

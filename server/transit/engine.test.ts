@@ -3,10 +3,11 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { strToU8, zipSync } from "fflate";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { GeodataFile } from "../db/sqlite/geodata";
-import { importOsm } from "../geodata/osm-import";
+import { Bundle } from "../bundles/file";
+import { timetableOf } from "./timetable-bundle";
+import { importOsm } from "../imports/osm-import";
 import { GtfsError } from "./gtfs";
-import { importGtfs } from "./import";
+import { importGtfs } from "../imports/gtfs-import";
 import { transitRoute } from "./engine";
 import { clock, serviceDayStart } from "./timetable";
 
@@ -39,7 +40,7 @@ describe("GTFS imports", () => {
     const dir = path.join(work, "geodata");
     const first = await importGtfs(write(path.join(work, "v1", "city"), feed("8:00:00")), { dir });
     expect(first.name).toBe("city");
-    const departureOf = () => new GeodataFile(first.file).timetable()!.departure[0];
+    const departureOf = () => timetableOf(new Bundle(first.file))!.departure[0];
     expect(departureOf()).toBe(8 * 3600);
     await importGtfs(write(path.join(work, "v2", "city"), feed("9:00:00")), { dir });
     expect(departureOf()).toBe(9 * 3600);
@@ -52,7 +53,7 @@ describe("GTFS imports", () => {
     cpSync(path.join(work, "v2", "city"), path.join(work, "other"), { recursive: true });
     const other = await importGtfs(path.join(work, "other"), { dir });
     expect(other.name).toBe("other");
-    expect(new GeodataFile(first.file).timetable()).not.toBeNull();
+    expect(timetableOf(new Bundle(first.file))).not.toBeNull();
     const zip = path.join(work, "zipped.zip");
     writeFileSync(
       zip,
@@ -60,7 +61,7 @@ describe("GTFS imports", () => {
     );
     const zipped = await importGtfs(zip, { dir });
     expect(zipped.name).toBe("zipped");
-    expect(new GeodataFile(zipped.file).timetable()!.departure[0]).toBe(7 * 3600);
+    expect(timetableOf(new Bundle(zipped.file))!.departure[0]).toBe(7 * 3600);
   });
 });
 

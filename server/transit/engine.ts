@@ -1,8 +1,9 @@
 import Flatbush from "flatbush";
 import { DateTime } from "luxon";
-import type { GeodataFile } from "../db/sqlite/geodata";
+import type { Bundle } from "../bundles/file";
+import { timetableOf } from "./timetable-bundle";
 import { type Position, haversine } from "../geo/distance";
-import { imports } from "../geodata/store";
+import { imports } from "../bundles/folder";
 import { processOnce } from "../process-once";
 import { walkingTimes } from "../routing/engine";
 import type { Departure } from "../routing/schema";
@@ -33,7 +34,7 @@ interface PreparedFeed {
   located: number[];
 }
 
-const feeds = processOnce("transit-feeds", () => new WeakMap<GeodataFile, PreparedFeed | null>());
+const feeds = processOnce("transit-feeds", () => new WeakMap<Bundle, PreparedFeed | null>());
 
 /** Straight-line walking: meters a third longer than the line, at 5 km/h. */
 const estimate = (a: Position, b: Position): RoadLeg => {
@@ -56,9 +57,9 @@ function stopsNear(f: PreparedFeed, [lng, lat]: Position, seconds: number): numb
 
 const position = (tt: Timetable, s: number): Position => [tt.stops[s]!.lng, tt.stops[s]!.lat];
 
-function prepareFeed(file: GeodataFile): PreparedFeed | null {
+function prepareFeed(file: Bundle): PreparedFeed | null {
   if (feeds.has(file)) return feeds.get(file)!;
-  const tt = file.timetable();
+  const tt = timetableOf(file);
   let prepared: PreparedFeed | null = null;
   if (tt) {
     const located = tt.stops.flatMap((s, i) =>

@@ -1,7 +1,7 @@
 import type { z } from "zod";
 import type { AuthKey } from "../auth/keys";
 import { type StoredUser as User, USER_SORTS, storage } from "../storage";
-import { page } from "../db/paging";
+import { page } from "../storage/paging";
 import { bboxAround, haversine } from "../geo/distance";
 import { notFound } from "../errors";
 import { serializeUser } from "../tracking/serialize";

@@ -2,7 +2,7 @@ import path from "node:path";
 import type { Worker } from "node:worker_threads";
 
 /**
- * The worker threads of one app process (routing: server/routing/pool.ts; tracking:
+ * The worker threads of one app process (routing: server/planner/pool.ts; tracking:
  * server/tracking/thread.ts) and the memory its threads share. The server's thread makes the
  * memory; each worker is handed it at start (server/workers/worker-boot.mjs puts it on globalThis before
  * the worker's code runs). Each use has its own fixed slots below.
@@ -15,7 +15,7 @@ export const SLOT = {
   writeLockServing: 1,
   /** the threadId of the thread holding the write lock, -1 when none */
   writeLockHolder: 2,
-  /** how many changes of the geodata folder a thread has noticed (server/geodata/store.ts) */
+  /** how many changes of the geodata folder a thread has noticed (server/bundles/folder.ts) */
   geodataChanges: 3,
 } as const;
 

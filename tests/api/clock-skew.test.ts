@@ -37,7 +37,7 @@ const circle = (lng: number, description: string) => ({
 /**
  * Creates the geofence on time (the server under test), so that no row of the shared database
  * is created in the future: a process opening the database sets its clock past the newest
- * creation time (server/db/ids.ts), which would move the clocks of processes other test files
+ * creation time (server/storage/ids.ts), which would move the clocks of processes other test files
  * start. The process an hour ahead only replaces.
  */
 async function createOnTime(pathname: string, json: unknown) {

@@ -2,7 +2,7 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it, inject } from "vitest";
-import { importGeojsonRegions } from "../../server/geodata/geojson-import";
+import { importGeojsonRegions } from "../../server/imports/geojson-import";
 import { api, keys } from "../support/api";
 
 /**

@@ -3,7 +3,7 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import { FRESH_ACCOUNTS, FRESH_PASSWORD } from "../../scripts/fresh-server";
-import { importOsm } from "../../server/geodata/osm-import";
+import { importOsm } from "../../server/imports/osm-import";
 import { api, expectError, keys, signIn } from "../support/api";
 import { GEOLAND, geoland } from "../support/geocode-fixture";
 import { writeOsmPbf } from "../support/osm-pbf";

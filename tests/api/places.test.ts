@@ -3,7 +3,7 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { inject } from "vitest";
-import { importOsm } from "../../server/geodata/osm-import";
+import { importOsm } from "../../server/imports/osm-import";
 import { api, expectError, keys } from "../support/api";
 import { TESTLAND, testland } from "../support/osm-fixture";
 import { writeOsmPbf } from "../support/osm-pbf";

@@ -2,7 +2,7 @@ import { mkdirSync, mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
-import { importOsm } from "../../server/geodata/osm-import";
+import { importOsm } from "../../server/imports/osm-import";
 import { api, expectError } from "../support/api";
 import { writeOsmPbf } from "../support/osm-pbf";
 import { roadland, roadlandOsm } from "../support/road-fixture";

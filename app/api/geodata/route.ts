@@ -1,4 +1,4 @@
-import { importList } from "@/server/geodata/view";
+import { importList } from "@/server/imports/view";
 import { dashboardHandler, ok } from "@/server/http/dashboard";
 import { otherMethods } from "@/server/http/handler";
 

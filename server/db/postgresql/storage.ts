@@ -10,7 +10,7 @@ import type {
   StoredKey,
   UserStore,
 } from "../../storage/port";
-import { seedClock } from "../ids";
+import { seedClock } from "../../storage/ids";
 import { prismaStores } from "../prisma-stores";
 import { pool } from "./pool";
 import { inTransaction, row, rows } from "./sql";

@@ -1,6 +1,6 @@
 import Database from "better-sqlite3";
 import { databaseFile } from "../../config/database-url";
-import { seedClock } from "../ids";
+import { seedClock } from "../../storage/ids";
 
 /**
  * The SQLite dialect's own connection, beside Prisma's: the files in this folder are the only

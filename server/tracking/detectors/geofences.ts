@@ -1,5 +1,5 @@
 import { ENTER_AT, EXIT_AT, insideProbability } from "../../geofences/inside";
-import { bandOf } from "../confidence";
+import { bandOf } from "../../events/confidence";
 import {
   type Detected,
   type Detector,

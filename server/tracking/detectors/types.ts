@@ -1,7 +1,7 @@
 import type { Region } from "../../regions/embedded";
 import type { WirePlace } from "../../geodata/places";
 import type { StoredUser, TrackedGeofence, UserWrite } from "../../storage";
-import type { Band } from "../confidence";
+import type { Band } from "../../events/confidence";
 import type { Fix, Snapshot } from "../snapshot";
 
 /**

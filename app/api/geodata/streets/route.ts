@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { mapBox } from "@/server/geodata/map-box";
-import { streetsInView } from "@/server/geodata/view";
+import { streetsInView } from "@/server/imports/view";
 import { dashboardHandler, ok } from "@/server/http/dashboard";
 import { otherMethods } from "@/server/http/handler";
 

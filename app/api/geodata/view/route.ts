@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { mapBox } from "@/server/geodata/map-box";
-import { placesInView } from "@/server/geodata/view";
+import { placesInView } from "@/server/imports/view";
 import { dashboardHandler, ok } from "@/server/http/dashboard";
 import { otherMethods } from "@/server/http/handler";
 

@@ -1,7 +1,7 @@
 import { type Position } from "@/server/geo/distance";
 import { handler, otherMethods, reply } from "@/server/http/handler";
 import { geodesicMeters } from "@/server/routing/engine";
-import { routeInWorker, transitInWorker } from "@/server/routing/pool";
+import { routeInWorker, transitInWorker } from "@/server/planner/pool";
 import type { TransitResult } from "@/server/transit/engine";
 import { DateTime } from "luxon";
 import { distanceOf, durationOf } from "@/server/routing/format";

@@ -1,7 +1,7 @@
 import { type Position } from "@/server/geo/distance";
 import { handler, otherMethods, reply } from "@/server/http/handler";
 import { distanceOf, durationOf } from "@/server/routing/format";
-import { matrixInWorker } from "@/server/routing/pool";
+import { matrixInWorker } from "@/server/planner/pool";
 import { invalid } from "@/server/errors";
 import { UNAVAILABLE, avoidMask, farPoint, matrixQuery } from "@/server/routing/schema";
 

@@ -2,7 +2,8 @@ import { mkdtempSync, readdirSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
-import { GeodataFile } from "../db/sqlite/geodata";
+import { Bundle } from "../bundles/file";
+import { features as featuresOf } from "../geodata/features";
 import { GeojsonImportError, importGeojsonRegions } from "./geojson-import";
 
 const square = (lng: number, lat: number, size: number) => [
@@ -44,13 +45,17 @@ describe("GeoJSON region import", () => {
     const { dir, input } = writeGeojson([plains, islands, point]);
     const summary = await importGeojsonRegions(input, { dir, type: "dma" });
     expect(summary).toMatchObject({ name: "dma", regions: 2, skippedFeatures: 1 });
-    const file = new GeodataFile(summary.file);
-    expect(file.regionsAt(-96.2, 38.7)).toMatchObject([{ type: "dma", name: "Plains", code: "700" }]);
+    const file = new Bundle(summary.file);
+    expect(featuresOf(file).regionsAt(-96.2, 38.7)).toMatchObject([
+      { type: "dma", name: "Plains", code: "700" },
+    ]);
     // A MultiPolygon is one region; its code falls back to the feature's id.
-    expect(file.regionsAt(-88.95, 30.05)).toMatchObject([{ type: "dma", name: "Islands", code: "701" }]);
-    expect(file.regionsAt(-89.5, 30.05)).toEqual([]);
+    expect(featuresOf(file).regionsAt(-88.95, 30.05)).toMatchObject([
+      { type: "dma", name: "Islands", code: "701" },
+    ]);
+    expect(featuresOf(file).regionsAt(-89.5, 30.05)).toEqual([]);
     // 0.5° × 0.5° at 38.5–39°N: 55.6 km × 43.4 km, about 2,411 km².
-    expect(file.regionsAt(-96.2, 38.7)[0]!.area / 1e6).toBeCloseTo(2411, -1);
+    expect(featuresOf(file).regionsAt(-96.2, 38.7)[0]!.area / 1e6).toBeCloseTo(2411, -1);
     expect(JSON.parse(file.meta().counts!)).toMatchObject({ regions: 2, skippedFeatures: 1 });
     // The extent of every region, for the dashboard's "Show" button.
     expect(JSON.parse(file.meta().bbox!)).toEqual([-96.5, 30, -88.9, 39]);
@@ -71,8 +76,8 @@ describe("GeoJSON region import", () => {
       nameField: "dma_name",
       codeField: "dma_code",
     });
-    const file = new GeodataFile(summary.file);
-    expect(file.regionsAt(-96.2, 38.7)).toMatchObject([{ name: "Plains", code: "700" }]);
+    const file = new Bundle(summary.file);
+    expect(featuresOf(file).regionsAt(-96.2, 38.7)).toMatchObject([{ name: "Plains", code: "700" }]);
     expect(path.basename(summary.file)).toBe("nielsen.sqlite");
     file.close();
   });
@@ -135,8 +140,8 @@ describe("GeoJSON region import", () => {
       GeojsonImportError,
     );
     expect(readdirSync(dir)).toEqual(["dma.sqlite"]);
-    const file = new GeodataFile(path.join(dir, "dma.sqlite"));
-    expect(file.regionsAt(-96.2, 38.7)).toMatchObject([{ name: "Plains" }]);
+    const file = new Bundle(path.join(dir, "dma.sqlite"));
+    expect(featuresOf(file).regionsAt(-96.2, 38.7)).toMatchObject([{ name: "Plains" }]);
     file.close();
   });
 

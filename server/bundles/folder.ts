@@ -1,11 +1,11 @@
 import { readdirSync, statSync } from "node:fs";
 import path from "node:path";
 import { databaseEngine, databaseFile } from "../config/database-url";
-import { GeodataFile } from "../db/sqlite/geodata";
+import { Bundle } from "./file";
 import { SLOT, threadMemory } from "../workers/thread-memory";
 
 /**
- * The imports the service answers from: every finished `<name>.sqlite` in the geodata folder
+ * The bundles the service answers from: every finished `<name>.sqlite` in the geodata folder
  * (GEODATA_DIR, default `geodata/` beside the SQLite database, or `data/geodata` with PostgreSQL:
  * bundles are read-only files on every app node, whichever engine holds the rest). The folder is looked at again at most
  * once a second; a new or replaced file is opened and a removed one closed, so a finished import
@@ -23,7 +23,7 @@ export function geodataDir(): string {
 }
 
 interface Opened {
-  file: GeodataFile;
+  file: Bundle;
   /** inode and mtime: a rename over the file changes them */
   stamp: string;
 }
@@ -37,7 +37,7 @@ const shared = globalThis as unknown as {
     /** the process's count of folder changes seen, when this thread last looked */
     seen: number;
     dirStamp: string;
-    list: GeodataFile[];
+    list: Bundle[];
   };
 };
 
@@ -66,8 +66,8 @@ function rescan(state: NonNullable<typeof shared.geodata>) {
     const current = state.open.get(name);
     if (current?.stamp === stamp) continue;
     try {
-      const file = new GeodataFile(full);
-      file.meta(); // refuses a file that is not a finished import
+      const file = new Bundle(full);
+      file.meta(); // refuses a file that is not a finished bundle
       current?.file.close();
       state.open.set(name, { file, stamp });
     } catch (error) {
@@ -84,7 +84,7 @@ function rescan(state: NonNullable<typeof shared.geodata>) {
 }
 
 /** The open imports, newest folder state (checked at most once a second). */
-export function imports(): GeodataFile[] {
+export function imports(): Bundle[] {
   const dir = geodataDir();
   let state = shared.geodata;
   if (!state || state.dir !== dir) {

@@ -1,6 +1,6 @@
 import { createReadStream, statSync } from "node:fs";
 import { OSMTransform } from "osm-pbf-parser-node";
-import type { AddressRecord } from "../db/sqlite/geodata";
+import type { AddressRecord } from "../geodata/features";
 import { importName, polygonArea, writeImport } from "./import-file";
 import { type BBox, haversine } from "../geo/distance";
 import {
@@ -14,11 +14,11 @@ import { MODES, barrierBlocks, wayProfile } from "../routing/profiles";
 import { contract } from "../routing/contract";
 import { encodePolygons, joinRings, packedBBox, polygonsOf, positionsOf } from "../geo/rings";
 import { ringAreaAndCentroid } from "../geo/polygon";
-import { type Tags, placeOf } from "./taxonomy";
+import { type Tags, placeOf } from "../geodata/taxonomy";
 
 /**
  * The OpenStreetMap import (docs/data.md#osm-import): reads an .osm.pbf extract twice, streaming
- * (osm-pbf-parser-node), and writes one geodata file (server/db/sqlite/geodata.ts).
+ * (osm-pbf-parser-node), and writes one bundle (server/bundles/, through ./import-file.ts).
  *
  * Pass 1 reads only relations: which ways the boundaries and area places need.
  * Pass 2 keeps every node's location (16 bytes each), turns tagged nodes and ways into places,

@@ -4,7 +4,10 @@ import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { osmPbf, writeOsmPbf } from "../../tests/support/osm-pbf";
 import { TESTLAND, testland } from "../../tests/support/osm-fixture";
-import { GeodataFile } from "../db/sqlite/geodata";
+import { Bundle } from "../bundles/file";
+import { features } from "../geodata/features";
+import { hasTextIndex, matchDocuments } from "../geocode/text-index";
+import { roadGraphOf } from "../routing/graph-bundle";
 import { importName } from "./import-file";
 import { importOsm, placeId } from "./osm-import";
 import { ftsExpression } from "../geocode/text-query";
@@ -18,18 +21,22 @@ async function importTestland(dir = fresh()) {
   writeOsmPbf(pbf, testland());
   const progress: number[] = [];
   const summary = await importOsm(pbf, { dir, onProgress: (p) => progress.push(p.fraction) });
-  return { dir, pbf, summary, progress, file: new GeodataFile(summary.file) };
+  return { dir, pbf, summary, progress, file: new Bundle(summary.file) };
 }
 
 describe("OSM import of a synthetic extract", () => {
   it("builds a text index of addresses, streets, places and regions, searched as people type", async () => {
     const { file, progress } = await importTestland();
-    expect(file.hasTextIndex()).toBe(true);
+    expect(hasTextIndex(file)).toBe(true);
     const find = (text: string, prefix = false) =>
-      file.searchText(ftsExpression(text, { prefix }), [...ALL_LAYERS], 50).map((d) => `${d.layer}:${d.ref}`);
+      matchDocuments(file, ftsExpression(text, { prefix }), [...ALL_LAYERS], 50).map(
+        (d) => `${d.layer}:${d.ref}`,
+      );
     const layers = (text: string, prefix = false) =>
       [
-        ...new Set(file.searchText(ftsExpression(text, { prefix }), [...ALL_LAYERS], 50).map((d) => d.layer)),
+        ...new Set(
+          matchDocuments(file, ftsExpression(text, { prefix }), [...ALL_LAYERS], 50).map((d) => d.layer),
+        ),
       ].sort();
     // "Main St": the street (its three ways in one document) and its two house numbers.
     expect(layers("Main St")).toEqual(["address", "street"]);
@@ -40,7 +47,9 @@ describe("OSM import of a synthetic extract", () => {
     const named = (text: string) =>
       [
         ...new Set(
-          file.searchText(ftsExpression(text, { columns: "name" }), [...ALL_LAYERS], 50).map((d) => d.layer),
+          matchDocuments(file, ftsExpression(text, { columns: "name" }), [...ALL_LAYERS], 50).map(
+            (d) => d.layer,
+          ),
         ),
       ].sort();
     expect(named("Testland")).toEqual(["place", "region"]);
@@ -62,7 +71,7 @@ describe("OSM import of a synthetic extract", () => {
 
   it("builds the road graph of the extract's ways, which routes can be found on", async () => {
     const { file } = await importTestland();
-    const g = file.roadGraph()!;
+    const g = roadGraphOf(file)!;
     // Main Street (3 nodes: its middle is no junction), the unnamed street and Garden Path.
     expect(g.edgeLength.length).toBe(3);
     expect(g.lng.length).toBe(6);
@@ -90,7 +99,9 @@ describe("OSM import of a synthetic extract", () => {
   it("joins open ways into rings, and finds regions by containment, holes included", async () => {
     const { file } = await importTestland();
     const at = (p: { lng: number; lat: number }) =>
-      file.regionsAt(p.lng, p.lat).map((r) => `${r.type}:${r.code ?? r.name}`);
+      features(file)
+        .regionsAt(p.lng, p.lat)
+        .map((r) => `${r.type}:${r.code ?? r.name}`);
     expect(at(TESTLAND.north)).toEqual(["state:NO", "country:XT"]);
     expect(at(TESTLAND.postal)).toEqual(["postalCode:10001", "county:Lower County", "country:XT"]);
     expect(at(TESTLAND.hole)).toEqual([
@@ -100,7 +111,9 @@ describe("OSM import of a synthetic extract", () => {
       "country:XT",
     ]);
     expect(at({ lng: 0.2, lat: 0.2 })).toEqual([]);
-    const [country] = file.regionsAt(0.05, 0.01).filter((r) => r.type === "country");
+    const [country] = features(file)
+      .regionsAt(0.05, 0.01)
+      .filter((r) => r.type === "country");
     expect(country).toMatchObject({ name: "Testland", code: "XT" });
     // 0.1° square at the equator: about 123 km².
     expect(country!.area / 1e6).toBeCloseTo(123.6, 0);
@@ -109,7 +122,7 @@ describe("OSM import of a synthetic extract", () => {
 
   it("keeps named places with categories, chain and group, under stable ids", async () => {
     const { file } = await importTestland();
-    const places = file.placesIn({ minLng: -1, minLat: -1, maxLng: 1, maxLat: 1 });
+    const places = features(file).placesIn({ minLng: -1, minLat: -1, maxLng: 1, maxLat: 1 });
     const byName = Object.fromEntries(places.map((p) => [p.name, p]));
     expect(Object.keys(byName).sort()).toEqual([
       "Bean There",
@@ -139,7 +152,7 @@ describe("OSM import of a synthetic extract", () => {
 
   it("replaces the import of the same name, and a failed import leaves the previous one", async () => {
     const { dir, pbf, file } = await importTestland();
-    const ids = file
+    const ids = features(file)
       .placesIn({ minLng: -1, minLat: -1, maxLng: 1, maxLat: 1 })
       .map((p) => p.oid)
       .sort();
@@ -147,9 +160,9 @@ describe("OSM import of a synthetic extract", () => {
     const again = await importOsm(pbf, { dir });
     expect(again.places).toBe(6);
     // Place ids survive a re-import (verifications refer to them).
-    const reopened = new GeodataFile(again.file);
+    const reopened = new Bundle(again.file);
     expect(
-      reopened
+      features(reopened)
         .placesIn({ minLng: -1, minLat: -1, maxLng: 1, maxLat: 1 })
         .map((p) => p.oid)
         .sort(),
@@ -163,8 +176,8 @@ describe("OSM import of a synthetic extract", () => {
     await expect(importOsm(truncated, { dir, name: "testland" })).rejects.toThrow();
     // No partial file left, and the previous import still answers.
     expect(readdirSync(dir).filter((n) => n.includes("partial"))).toEqual([]);
-    const still = new GeodataFile(path.join(dir, "testland.sqlite"));
-    expect(still.regionsAt(TESTLAND.north.lng, TESTLAND.north.lat)).toHaveLength(2);
+    const still = new Bundle(path.join(dir, "testland.sqlite"));
+    expect(features(still).regionsAt(TESTLAND.north.lng, TESTLAND.north.lat)).toHaveLength(2);
     still.close();
   });
 
@@ -191,9 +204,13 @@ describe.runIf(existsSync(shared))("OSM import of the shared real extracts", () 
       const summary = await importOsm(path.join(shared, `${name}.osm.pbf`), { dir });
       expect(summary.nodes).toBeGreaterThan(1000);
       expect(summary.streets).toBeGreaterThan(10);
-      const file = new GeodataFile(summary.file);
+      const file = new Bundle(summary.file);
       if (country) {
-        expect(file.regionsAt(point.lng, point.lat).find((r) => r.type === "country")?.code).toBe(country);
+        expect(
+          features(file)
+            .regionsAt(point.lng, point.lat)
+            .find((r) => r.type === "country")?.code,
+        ).toBe(country);
       }
       file.close();
     },

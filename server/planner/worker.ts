@@ -1,13 +1,13 @@
 import { parentPort } from "node:worker_threads";
 import type { Position } from "../geo/distance";
-import { preloadRoadGraphs, routeMatrix, routeModes } from "./engine";
-import type { Mode } from "./profiles";
-import type { Departure } from "./schema";
-import type { AvoidMask } from "./search";
+import { preloadRoadGraphs, routeMatrix, routeModes } from "../routing/engine";
+import type { Mode } from "../routing/profiles";
+import type { Departure } from "../routing/schema";
+import type { AvoidMask } from "../routing/search";
 import { preloadTransit, transitRoute } from "../transit/engine";
 
 /**
- * A routing worker (server/routing/pool.ts): loads the imports' road graphs itself (the bundles
+ * A routing worker (server/planner/pool.ts): loads the imports' road graphs itself (the bundles
  * are read-only files) and answers route jobs, so searches never run on the event loop that
  * serves tracking.
  */

@@ -1,6 +1,8 @@
 import type { BBox } from "../geo/distance";
-import { serializePlace } from "./places";
-import { imports } from "./store";
+import { serializePlace } from "../geodata/places";
+import { imports } from "../bundles/folder";
+import { hasTextIndex } from "../geocode/text-index";
+import { features } from "../geodata/features";
 
 /** At most this many places and boundaries in one map view; the answer says when there are more. */
 export const VIEW_PLACES = 1000;
@@ -20,7 +22,7 @@ export function importList() {
       kind: meta.kind === "gtfs" ? ("gtfs" as const) : ("osm" as const),
       counts: JSON.parse(meta.counts ?? "{}") as Record<string, number>,
       // Made before the text index had its present layout: not searched by text until re-imported.
-      searchable: file.hasTextIndex(),
+      searchable: hasTextIndex(file),
       ...(meta.bbox && { bbox: JSON.parse(meta.bbox) as [number, number, number, number] }),
     };
   });
@@ -32,10 +34,10 @@ export function placesInView(box: BBox) {
   const regions = [];
   let truncated = false;
   for (const file of imports()) {
-    const found = file.placesIn(box, VIEW_PLACES + 1 - places.length);
+    const found = features(file).placesIn(box, VIEW_PLACES + 1 - places.length);
     if (places.length + found.length > VIEW_PLACES) truncated = true;
     places.push(...found.slice(0, VIEW_PLACES - places.length).map(serializePlace));
-    for (const r of file.regionsIn(box, VIEW_REGIONS - regions.length)) {
+    for (const r of features(file).regionsIn(box, VIEW_REGIONS - regions.length)) {
       regions.push({
         type: r.region.type,
         name: r.region.name,
@@ -66,7 +68,11 @@ export function streetsInView(box: BBox, main = false) {
   const streets: { name: string; kind: string; line: number[] }[] = [];
   let truncated = false;
   for (const file of imports()) {
-    const found = file.streetsIn(box, VIEW_STREETS + 1 - streets.length, main ? MAIN_ROADS : undefined);
+    const found = features(file).streetsIn(
+      box,
+      VIEW_STREETS + 1 - streets.length,
+      main ? MAIN_ROADS : undefined,
+    );
     if (streets.length + found.length > VIEW_STREETS) truncated = true;
     for (const s of found.slice(0, VIEW_STREETS - streets.length)) {
       streets.push({

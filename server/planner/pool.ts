@@ -6,10 +6,10 @@ import type { Worker } from "node:worker_threads";
 import type { Position } from "../geo/distance";
 import { processOnce } from "../process-once";
 import { startWorker } from "../workers/thread-memory";
-import type { Cell, RouteResult } from "./engine";
-import type { Mode } from "./profiles";
-import type { Departure } from "./schema";
-import type { AvoidMask } from "./search";
+import type { Cell, RouteResult } from "../routing/engine";
+import type { Mode } from "../routing/profiles";
+import type { Departure } from "../routing/schema";
+import type { AvoidMask } from "../routing/search";
 import type { TransitResult } from "../transit/engine";
 import type { RouteJob } from "./worker";
 
@@ -48,7 +48,7 @@ class RoutingPool {
 
   private spawn(): Slot {
     const worker = startWorker(
-      pathToFileURL(path.join(process.cwd(), "server", "routing", "worker.ts")).href,
+      pathToFileURL(path.join(process.cwd(), "server", "planner", "worker.ts")).href,
     );
     const slot: Slot = { worker, busy: 0 };
     worker.unref();

@@ -1,0 +1,141 @@
+import type { BundleWriter } from "../bundles/file";
+import type { BBox } from "../geo/distance";
+import {
+  addressRows,
+  addressStreets,
+  placeRows,
+  regionRows,
+  streetClusters,
+  streetPostcodesIn,
+  wayNamesIn,
+} from "../geodata/feature-scan";
+import { postcodePointsOf } from "../geodata/features";
+import { votePostcode } from "../geodata/postcode-vote";
+import { RegionLookup } from "../geodata/region-lookup";
+import { indexTokens, nameKey } from "../text/normalize";
+import type { TextDocument } from "./text-index";
+
+/** How far around a street its addresses' postcodes and same-named ways are looked for (degrees). */
+const NEAR = 0.001;
+
+const widened = (b: BBox): BBox => ({
+  minLng: b.minLng - NEAR,
+  minLat: b.minLat - NEAR,
+  maxLng: b.maxLng + NEAR,
+  maxLat: b.maxLat + NEAR,
+});
+
+type Document = Omit<TextDocument, "id" | "number" | "area" | "kind"> &
+  Partial<Pick<TextDocument, "number" | "area" | "kind">>;
+
+/** Adds documents to the text index of the bundle being written. */
+function documentWriter(w: BundleWriter) {
+  const clean = (text: string) => text.replace(/\s+/g, " ").trim();
+  return (d: Document) => {
+    const [name, number, area] = [clean(d.name), clean(d.number ?? ""), clean(d.area ?? "")];
+    const { id } = w
+      .statement(
+        `INSERT INTO search (layer, ref, lng, lat, kind, name, number, area) VALUES (?,?,?,?,?,?,?,?)`,
+      )
+      .run(d.layer, d.ref, d.lng, d.lat, d.kind ?? null, name, number, area);
+    w.statement(`INSERT INTO search_text (rowid, name, number, area) VALUES (?,?,?,?)`).run(
+      id,
+      indexTokens(name).join(" "),
+      indexTokens(number).join(" "),
+      indexTokens(area).join(" "),
+    );
+  };
+}
+
+/**
+ * Builds the text index from the features written (every kind of import gets one), reporting
+ * the share done. Streets are indexed once per name and neighbourhood: OSM splits a street into
+ * many ways, and a name used in two villages is two streets.
+ */
+export function buildTextIndex(
+  w: BundleWriter,
+  counts: { places: number; regions: number; addresses: number; streets: number },
+  onProgress: (fraction: number) => void = () => {},
+) {
+  w.checkpoint();
+  const total = counts.addresses + counts.streets + counts.places + counts.regions || 1;
+  let done = 0;
+  let lastReport = 0;
+  const tick = () => {
+    done++;
+    const now = performance.now();
+    if (now - lastReport > 100) {
+      lastReport = now;
+      onProgress(done / total);
+    }
+    w.step();
+  };
+  const add = documentWriter(w);
+  // What an address, street or place lies in, by name ("Landstrasse 12, Vaduz" where the
+  // address itself has no addr:city): the import's own city, county, state and country.
+  const within = new RegionLookup(w);
+  const areas = (lng: number, lat: number) =>
+    within
+      .at(lng, lat)
+      .filter((r) => r.type !== "dma")
+      .map((r) => (r.type === "postalCode" ? (r.code ?? r.name) : r.name))
+      .join(" ");
+  indexAddresses(w, add, areas, tick);
+  indexStreets(w, add, areas, tick);
+  for (const p of placeRows(w)) {
+    const name = p.chainName && p.chainName !== p.name ? `${p.name} ${p.chainName}` : p.name;
+    add({ layer: "place", ref: p.id, lng: p.lng, lat: p.lat, name, area: areas(p.lng, p.lat) });
+    tick();
+  }
+  for (const r of regionRows(w)) {
+    // A postal code is found by its code; the others by name (and code: "LI", "NY").
+    const postal = r.type === "postalCode";
+    const [lng, lat] = within.pointIn(r.id) ?? [r.lng, r.lat];
+    const name = postal ? "" : r.name;
+    add({ layer: "region", ref: r.id, lng, lat, name, area: r.code ?? (postal ? r.name : ""), kind: r.type });
+    tick();
+  }
+  onProgress(1);
+}
+
+type Areas = (lng: number, lat: number) => string;
+
+/** An address is found by its street, number and unit, in its postcode, city and regions. */
+function indexAddresses(w: BundleWriter, add: (d: Document) => void, areas: Areas, tick: () => void) {
+  // An address without a postcode is found by its neighbours' (as the server answers it).
+  const postcodes = postcodePointsOf(w);
+  for (const a of addressRows(w)) {
+    const postcode = a.postcode ?? (postcodes ? votePostcode([postcodes], a.lng, a.lat) : undefined);
+    add({
+      layer: "address",
+      ref: a.id,
+      lng: a.lng,
+      lat: a.lat,
+      name: a.street ?? "",
+      number: `${a.number} ${a.unit ?? ""}`,
+      area: `${postcode ?? ""} ${a.city ?? ""} ${areas(a.lng, a.lat)}`,
+    });
+    tick();
+  }
+}
+
+/**
+ * A street is found by its name in its addresses' postcodes and its regions; streets known only
+ * from addresses (their ways unnamed, mapped under another spelling, or outside the extract) get
+ * one document per name and neighbourhood of its addresses, kind "addresses", ref the first
+ * address.
+ */
+function indexStreets(w: BundleWriter, add: (d: Document) => void, areas: Areas, tick: () => void) {
+  for (const street of streetClusters(w, tick)) {
+    const postcodes = streetPostcodesIn(w, widened(street.bbox), street.name);
+    const area = `${postcodes.join(" ")} ${areas(street.lng, street.lat)}`;
+    add({ layer: "street", ref: street.id, lng: street.lng, lat: street.lat, name: street.name, area });
+  }
+  for (const street of addressStreets(w)) {
+    const key = nameKey(street.name);
+    if (wayNamesIn(w, widened(street.bbox)).some((name) => nameKey(name) === key)) continue;
+    const area = `${street.postcodes.join(" ")} ${areas(street.lng, street.lat)}`;
+    const { id: ref, lng, lat, name } = street;
+    add({ layer: "street", ref, lng, lat, name, area, kind: "addresses" });
+  }
+}
