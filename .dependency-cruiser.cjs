@@ -79,6 +79,14 @@ module.exports = {
       from: { path: "^components/" },
       to: { path: "^(server|app)/" },
     },
+    {
+      name: "components-primitives",
+      comment:
+        "components/ui and components/map are the primitives every feature uses; they import no feature folder.",
+      severity: "error",
+      from: { path: "^components/(ui|map)/" },
+      to: { path: "^components/(?!ui/|map/)" },
+    },
     ...layerRules,
   ],
   options: {

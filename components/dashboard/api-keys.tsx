@@ -2,7 +2,7 @@
 
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { useState } from "react";
-import { ErrorNote } from "@/components/dashboard/error-note";
+import { ErrorNote } from "@/components/ui/error-note";
 import { call } from "@/lib/api-client";
 import { cell, when } from "./admin-format";
 

@@ -1,6 +1,6 @@
 "use client";
 
-import { ErrorNote } from "@/components/dashboard/error-note";
+import { ErrorNote } from "@/components/ui/error-note";
 import { useState } from "react";
 import { call, errorText } from "@/lib/api-client";
 import { HOME_FOR_ROLE } from "@/lib/types";

@@ -8,7 +8,7 @@ import { EventPrediction } from "./event-prediction";
 import { PlacePicker } from "./place-picker";
 import { VERDICT, type Verdict, label, subject, when } from "./words";
 
-const EventMap = dynamic(() => import("../map/event-map"), {
+const EventMap = dynamic(() => import("./event-map"), {
   ssr: false,
   loading: () => <div className="h-64 rounded bg-slate-100" />,
 });

@@ -3,7 +3,7 @@
 import { useQuery } from "@tanstack/react-query";
 import type L from "leaflet";
 import { useEffect, useId, useState } from "react";
-import { ErrorNote } from "@/components/dashboard/error-note";
+import { ErrorNote } from "@/components/ui/error-note";
 import { call } from "@/lib/api-client";
 import type { GeoAddress } from "@/lib/types";
 

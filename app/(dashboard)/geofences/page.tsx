@@ -1,5 +1,5 @@
 import type { Metadata } from "next";
-import { GeofencesTable } from "@/components/dashboard/geofences-table";
+import { GeofencesTable } from "@/components/geofences/geofences-table";
 import { requireSession } from "@/server/auth/current";
 import { can } from "@/server/auth/roles";
 

@@ -1,5 +1,5 @@
 import type { Metadata } from "next";
-import { MapLoader } from "@/components/map/map-loader";
+import { MapLoader } from "@/components/geofences/map-loader";
 import { requireSession } from "@/server/auth/current";
 import { can } from "@/server/auth/roles";
 import { env } from "@/server/config/env";

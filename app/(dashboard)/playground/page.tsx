@@ -1,5 +1,5 @@
 import type { Metadata } from "next";
-import { PlaygroundLoader } from "@/components/map/playground-loader";
+import { PlaygroundLoader } from "@/components/playground/playground-loader";
 import { requireSession } from "@/server/auth/current";
 import { env } from "@/server/config/env";
 

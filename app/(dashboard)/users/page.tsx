@@ -1,5 +1,5 @@
 import type { Metadata } from "next";
-import { UsersTable } from "@/components/dashboard/users-table";
+import { UsersTable } from "@/components/users/users-table";
 import { requireSession } from "@/server/auth/current";
 
 export const metadata: Metadata = { title: "Users · Location platform" };

@@ -1,7 +1,7 @@
 "use client";
 
 import dynamic from "next/dynamic";
-import type { TileConfig } from "./basemap";
+import type { TileConfig } from "../map/basemap";
 
 const Playground = dynamic(() => import("./playground"), {
   ssr: false,

@@ -3,7 +3,7 @@
 import { Marker } from "react-leaflet";
 import MarkerClusterGroup from "react-leaflet-cluster";
 import type { User } from "@/lib/types";
-import L from "./leaflet-global";
+import L from "../map/leaflet-global";
 
 const userIcon = L.divIcon({
   className: "",

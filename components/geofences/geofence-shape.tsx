@@ -2,7 +2,7 @@
 
 import { Circle, Polygon } from "react-leaflet";
 import type { Geofence } from "@/lib/types";
-import { tagColor } from "./colors";
+import { tagColor } from "../map/colors";
 
 /** A geofence on the map, coloured by tag; dashed when disabled, thicker when selected. */
 export function GeofenceShape({

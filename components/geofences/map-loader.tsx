@@ -1,7 +1,7 @@
 "use client";
 
 import dynamic from "next/dynamic";
-import type { TileConfig } from "./basemap";
+import type { TileConfig } from "../map/basemap";
 
 /** Leaflet needs a browser: the map is rendered on the client only. */
 const GeofenceMap = dynamic(() => import("./geofence-map"), {

@@ -1,7 +1,7 @@
 "use client";
 
 import type { UseMutationResult } from "@tanstack/react-query";
-import { ErrorNote } from "@/components/dashboard/error-note";
+import { ErrorNote } from "@/components/ui/error-note";
 import type { Geofence, Place, RegionObject } from "@/lib/types";
 
 export interface ContextAnswer {

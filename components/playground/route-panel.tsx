@@ -2,7 +2,7 @@
 
 import { useMutation } from "@tanstack/react-query";
 import { useState } from "react";
-import { ErrorNote } from "@/components/dashboard/error-note";
+import { ErrorNote } from "@/components/ui/error-note";
 import { call } from "@/lib/api-client";
 import type { RouteAnswers } from "@/lib/types";
 import { TransitLegs } from "./transit-legs";

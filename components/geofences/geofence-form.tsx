@@ -1,13 +1,13 @@
 "use client";
 
-import L from "./leaflet-global";
+import L from "../map/leaflet-global";
 import { useEffect, useState } from "react";
 import { useMutation, useQueryClient } from "@tanstack/react-query";
-import { ErrorNote } from "@/components/dashboard/error-note";
+import { ErrorNote } from "@/components/ui/error-note";
 import { ApiCallError, call, errorText } from "@/lib/api-client";
 import type { Geofence } from "@/lib/types";
 import { changesBetween } from "@/lib/geofence-changes";
-import { shapeOf } from "./shapes";
+import { shapeOf } from "../map/shapes";
 
 /** A shape being drawn or edited, with the geofence it belongs to when it exists already. */
 export interface Draft {

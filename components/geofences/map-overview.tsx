@@ -1,9 +1,9 @@
 "use client";
 
-import { ErrorNote } from "@/components/dashboard/error-note";
+import { ErrorNote } from "@/components/ui/error-note";
 import type { Geofence } from "@/lib/types";
-import { tagColor } from "./colors";
-import { ImportList } from "./imported-layer";
+import { tagColor } from "../map/colors";
+import { ImportList } from "../map/imported-layer";
 
 const input = "w-full rounded border border-slate-300 px-2 py-1.5 text-sm";
 

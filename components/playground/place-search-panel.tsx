@@ -1,7 +1,7 @@
 "use client";
 
 import { useMutation } from "@tanstack/react-query";
-import { ErrorNote } from "@/components/dashboard/error-note";
+import { ErrorNote } from "@/components/ui/error-note";
 import { call } from "@/lib/api-client";
 import type { Place } from "@/lib/types";
 

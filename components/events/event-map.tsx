@@ -7,9 +7,9 @@ import { useEffect } from "react";
 import { Circle, CircleMarker, MapContainer, Polygon, Tooltip, useMap } from "react-leaflet";
 import { call } from "@/lib/api-client";
 import type { Geofence, LocationEvent } from "@/lib/types";
-import { Basemap, MAX_ZOOM, type TileConfig } from "./basemap";
-import { tagColor } from "./colors";
-import { boundsOf } from "./shapes";
+import { Basemap, MAX_ZOOM, type TileConfig } from "../map/basemap";
+import { tagColor } from "../map/colors";
+import { boundsOf } from "../map/shapes";
 
 /**
  * An event on a small map: the user's accuracy circle and the geofence it is about, or the place

@@ -4,7 +4,7 @@ import { keepPreviousData, useQuery } from "@tanstack/react-query";
 import { call } from "@/lib/api-client";
 import { boundsParam } from "@/lib/map-view";
 import type { Geofence, User } from "@/lib/types";
-import type { MapView } from "./view-tracker";
+import type { MapView } from "../map/view-tracker";
 
 /** The most the map loads of each kind for one view (the API's page limit). */
 export const MAP_LIMIT = 1000;
