@@ -177,7 +177,7 @@ function timeInProcess(b: Bench, label: string, point: () => [number, number]) {
   b.note(
     `In-process (${label}), ${LOOKUPS} random points: context's place and regions ` +
       `${timeLookups(point, (lng, lat) => (placeAt(lng, lat), regionsAt(lng, lat)))}; reverse geocoding ` +
-      `${timeLookups(point, (lng, lat) => reverseGeocode(lat, lng))}`,
+      `${timeLookups(point, (lng, lat) => reverseGeocode([lng, lat]))}`,
   );
 }
 

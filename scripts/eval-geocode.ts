@@ -156,7 +156,7 @@ async function main(): Promise<number> {
     let reversed = 0;
     let reversedStreet = 0;
     for (const s of samples) {
-      const [a] = timed(reverseTimes, () => reverseGeocode(s.lat, s.lng));
+      const [a] = timed(reverseTimes, () => reverseGeocode([s.lng, s.lat]));
       if (sameStreet(a, s.street)) {
         reversedStreet++;
         if (a?.number && fold(a.number) === fold(s.number)) reversed++;

@@ -4,6 +4,7 @@ import L from "leaflet";
 import { Marker, Tooltip } from "react-leaflet";
 import type { GeoAddress } from "@/lib/types";
 import { addressPoint } from "./address-search";
+import { leafletPoint } from "@/lib/position";
 
 const COLOR = "#7c3aed";
 
@@ -38,7 +39,7 @@ export function AddressResultsLayer({
         return (
           <Marker
             key={`${a.formattedAddress}-${i}-${isChosen}`}
-            position={point}
+            position={leafletPoint(point)}
             icon={isChosen ? LARGE : SMALL}
             zIndexOffset={isChosen ? 1000 : 0}
           >

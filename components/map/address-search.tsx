@@ -6,6 +6,7 @@ import { useEffect, useId, useState } from "react";
 import { ErrorNote } from "@/components/ui/error-note";
 import { call } from "@/lib/api-client";
 import type { GeoAddress } from "@/lib/types";
+import { type LngLat, leafletPoint } from "@/lib/position";
 
 /** How far in to zoom on an answer of each layer. */
 const ZOOM: Record<string, number> = {
@@ -22,8 +23,8 @@ const ZOOM: Record<string, number> = {
 /** Waiting this long after the last keystroke before asking (autocomplete). */
 const DEBOUNCE_MS = 200;
 
-export const addressPoint = (a: GeoAddress): [number, number] | null =>
-  a.latitude !== undefined && a.longitude !== undefined ? [a.latitude, a.longitude] : null;
+export const addressPoint = (a: GeoAddress): LngLat | null =>
+  a.latitude !== undefined && a.longitude !== undefined ? [a.longitude, a.latitude] : null;
 
 /** What the list shows of an answer: its line, layer and confidence, and how far it is. */
 function AnswerLine({ a }: { a: GeoAddress }) {
@@ -93,7 +94,7 @@ export function AddressSearch({
 
   function choose(a: GeoAddress, all: GeoAddress[]) {
     const point = addressPoint(a);
-    if (point) map?.flyTo(point, ZOOM[a.layer] ?? 15, { duration: 0.6 });
+    if (point) map?.flyTo(leafletPoint(point), ZOOM[a.layer] ?? 15, { duration: 0.6 });
     onResults(all, a);
     setOpen(false);
   }
@@ -103,7 +104,7 @@ export function AddressSearch({
     if (submitted === null || !found.data) return;
     const [best] = found.data;
     const point = best && addressPoint(best);
-    if (point) map?.flyTo(point, ZOOM[best.layer] ?? 15, { duration: 0.6 });
+    if (point) map?.flyTo(leafletPoint(point), ZOOM[best.layer] ?? 15, { duration: 0.6 });
     onResults(found.data, best ?? null);
     // onResults and map are the parent's; only new answers matter here.
     // eslint-disable-next-line react-hooks/exhaustive-deps

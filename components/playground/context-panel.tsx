@@ -3,6 +3,7 @@
 import type { UseMutationResult } from "@tanstack/react-query";
 import { ErrorNote } from "@/components/ui/error-note";
 import type { Geofence, Place, RegionObject } from "@/lib/types";
+import { type LngLat, latLngText, parseLatLngText } from "@/lib/position";
 
 export interface ContextAnswer {
   context: {
@@ -36,10 +37,10 @@ export function ContextPanel({
   context,
   reverse,
 }: {
-  point: [number, number] | null;
-  onPick: (lat: number, lng: number) => void;
-  context: UseMutationResult<ContextAnswer["context"], Error, [number, number]>;
-  reverse: UseMutationResult<Address | null, Error, [number, number]>;
+  point: LngLat | null;
+  onPick: (point: LngLat) => void;
+  context: UseMutationResult<ContextAnswer["context"], Error, LngLat>;
+  reverse: UseMutationResult<Address | null, Error, LngLat>;
 }) {
   return (
     <section aria-labelledby="context-title" className="space-y-2">
@@ -52,8 +53,8 @@ export function ContextPanel({
         onSubmit={(e) => {
           e.preventDefault();
           const text = String(new FormData(e.currentTarget).get("coordinates") ?? "");
-          const [lat, lng] = text.split(",").map((v) => Number(v.trim()));
-          if (Number.isFinite(lat) && Number.isFinite(lng)) onPick(lat!, lng!);
+          const typed = parseLatLngText(text);
+          if (typed) onPick(typed);
         }}
       >
         <input
@@ -71,9 +72,7 @@ export function ContextPanel({
       {context.data && point && (
         <dl aria-label="Context result" className="grid grid-cols-[6rem_1fr] gap-y-1 text-sm">
           <dt className="text-slate-500">Point</dt>
-          <dd>
-            {point[0].toFixed(5)}, {point[1].toFixed(5)}
-          </dd>
+          <dd>{latLngText(point, 5).replace(",", ", ")}</dd>
           <dt className="text-slate-500">Address</dt>
           <dd>
             {reverse.data?.formattedAddress ?? "—"}

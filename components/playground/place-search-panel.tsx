@@ -4,9 +4,10 @@ import { useMutation } from "@tanstack/react-query";
 import { ErrorNote } from "@/components/ui/error-note";
 import { call } from "@/lib/api-client";
 import type { Place } from "@/lib/types";
+import { type LngLat, latLngText } from "@/lib/position";
 
 export interface PlaceQuery {
-  near: [number, number];
+  near: LngLat;
   radius: string;
   categories: string;
   chains: string;
@@ -19,12 +20,12 @@ export function PlaceSearchPanel({
   point,
   onResults,
 }: {
-  point: [number, number] | null;
+  point: LngLat | null;
   onResults: (found: { query: PlaceQuery; places: Place[] } | null) => void;
 }) {
   const places = useMutation({
     mutationFn: (q: PlaceQuery) => {
-      const params = new URLSearchParams({ near: `${q.near[0]},${q.near[1]}` });
+      const params = new URLSearchParams({ near: latLngText(q.near) });
       for (const k of ["radius", "categories", "chains", "groups", "limit"] as const) {
         if (q[k].trim()) params.set(k, q[k].trim());
       }

@@ -20,6 +20,7 @@ import { ClickToPick } from "./click-to-pick";
 import { type ContextAnswer, ContextPanel, type ReverseAnswer } from "./context-panel";
 import { type IpAnswer, IpPanel } from "./ip-panel";
 import { type PlaceQuery, PlaceSearchPanel } from "./place-search-panel";
+import { type LngLat, latLngText, leafletPoint } from "@/lib/position";
 
 /**
  * Try context and reverse geocoding (click the map), forward geocoding and autocomplete (the
@@ -27,7 +28,7 @@ import { type PlaceQuery, PlaceSearchPanel } from "./place-search-panel";
  * the map.
  */
 export default function Playground({ tiles }: { tiles: TileConfig }) {
-  const [point, setPoint] = useState<[number, number] | null>(null);
+  const [point, setPoint] = useState<LngLat | null>(null);
   const [map, setMap] = useState<L.Map | null>(null);
   const [found, setFound] = useState<{ results: GeoAddress[]; chosen: GeoAddress | null }>({
     results: [],
@@ -35,25 +36,25 @@ export default function Playground({ tiles }: { tiles: TileConfig }) {
   });
   const [routes, setRoutes] = useState<RouteAnswers | null>(null);
   const context = useMutation({
-    mutationFn: ([lat, lng]: [number, number]) =>
-      call<ContextAnswer>("GET", `/v1/context?coordinates=${lat},${lng}`).then((r) => r.context),
+    mutationFn: (p: LngLat) =>
+      call<ContextAnswer>("GET", `/v1/context?coordinates=${latLngText(p)}`).then((r) => r.context),
   });
   const reverse = useMutation({
-    mutationFn: ([lat, lng]: [number, number]) =>
-      call<ReverseAnswer>("GET", `/v1/geocode/reverse?coordinates=${lat},${lng}`).then(
+    mutationFn: (p: LngLat) =>
+      call<ReverseAnswer>("GET", `/v1/geocode/reverse?coordinates=${latLngText(p)}`).then(
         (r) => r.addresses[0] ?? null,
       ),
   });
   const [ip, setIp] = useState<IpAnswer | null>(null);
   const [places, setPlaces] = useState<{ query: PlaceQuery; places: Place[] } | null>(null);
-  const pick = (lat: number, lng: number) => {
-    setPoint([lat, lng]);
-    context.mutate([lat, lng]);
-    reverse.mutate([lat, lng]);
+  const pick = (p: LngLat) => {
+    setPoint(p);
+    context.mutate(p);
+    reverse.mutate(p);
   };
   const ipPoint =
     ip?.address.latitude !== undefined && ip.address.longitude !== undefined
-      ? ([ip.address.latitude, ip.address.longitude] as [number, number])
+      ? ([ip.address.longitude, ip.address.latitude] as LngLat)
       : null;
   return (
     <div className="flex h-full flex-col lg:flex-row">
@@ -63,7 +64,11 @@ export default function Playground({ tiles }: { tiles: TileConfig }) {
           <StartView enabled importsOnly />
           <ClickToPick onPick={pick} />
           {point && (
-            <CircleMarker center={point} radius={7} pathOptions={{ color: "#1d4ed8", fillOpacity: 0.8 }} />
+            <CircleMarker
+              center={leafletPoint(point)}
+              radius={7}
+              pathOptions={{ color: "#1d4ed8", fillOpacity: 0.8 }}
+            />
           )}
           {reverse.data?.latitude !== undefined &&
             reverse.data.longitude !== undefined &&
@@ -78,7 +83,7 @@ export default function Playground({ tiles }: { tiles: TileConfig }) {
             )}
           {places && (
             <Circle
-              center={places.query.near}
+              center={leafletPoint(places.query.near)}
               radius={Number(places.query.radius) || 1000}
               pathOptions={{ color: PLACE_COLOR, weight: 1, fill: false, dashArray: "4 3" }}
             />
@@ -99,7 +104,11 @@ export default function Playground({ tiles }: { tiles: TileConfig }) {
           <RouteLayer routes={routes} />
           <TransitLayer routes={routes} />
           {ipPoint && (
-            <CircleMarker center={ipPoint} radius={9} pathOptions={{ color: "#b45309", fillOpacity: 0.6 }}>
+            <CircleMarker
+              center={leafletPoint(ipPoint)}
+              radius={9}
+              pathOptions={{ color: "#b45309", fillOpacity: 0.6 }}
+            >
               <Popup>
                 {ip?.ip}: {ip?.address.country}
               </Popup>
@@ -113,7 +122,7 @@ export default function Playground({ tiles }: { tiles: TileConfig }) {
               setFound({ results, chosen });
               // A chosen answer is the picked point too: its context, and a route's end.
               const p = chosen && addressPoint(chosen);
-              if (p) pick(p[0], p[1]);
+              if (p) pick(p);
             }}
           />
         </div>

@@ -6,6 +6,7 @@ import { ErrorNote } from "@/components/ui/error-note";
 import { call } from "@/lib/api-client";
 import type { RouteAnswers } from "@/lib/types";
 import { TransitLegs } from "./transit-legs";
+import { type LngLat, latLngText } from "@/lib/position";
 
 export const ROUTE_COLORS: Record<string, string> = {
   car: "#dc2626",
@@ -15,7 +16,7 @@ export const ROUTE_COLORS: Record<string, string> = {
 };
 const MODES = ["car", "bike", "foot", "transit"] as const;
 
-const asText = (p: [number, number] | null) => (p ? `${p[0].toFixed(5)},${p[1].toFixed(5)}` : "");
+const asText = (p: LngLat | null) => (p ? latLngText(p, 5) : "");
 
 /**
  * The playground's route section: origin and destination (typed, or the point picked on the map
@@ -27,7 +28,7 @@ export function RoutePanel({
   point,
   onRoutes,
 }: {
-  point: [number, number] | null;
+  point: LngLat | null;
   onRoutes: (routes: RouteAnswers | null) => void;
 }) {
   const [origin, setOrigin] = useState("");

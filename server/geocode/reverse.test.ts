@@ -26,7 +26,7 @@ describe.runIf(existsSync(shared))("reverse geocoding in Liechtenstein (shared e
   });
 
   it("answers the house number at Vaduz's centre, with the municipality from the import", () => {
-    const [address] = reverseGeocode(47.1415, 9.5215);
+    const [address] = reverseGeocode([9.5215, 47.1415]);
     expect(address).toMatchObject({
       layer: "address",
       confidence: "exact",
@@ -41,7 +41,7 @@ describe.runIf(existsSync(shared))("reverse geocoding in Liechtenstein (shared e
 
   it("names the street where no house number is near, and the municipality up in the Alps", () => {
     // A point of Planknerstrasse between Schaan and Planken, where no house number is near.
-    const [road] = reverseGeocode(47.1706688, 9.5172609);
+    const [road] = reverseGeocode([9.5172609, 47.1706688]);
     expect(road).toMatchObject({
       layer: "street",
       street: "Planknerstrasse",
@@ -52,7 +52,7 @@ describe.runIf(existsSync(shared))("reverse geocoding in Liechtenstein (shared e
       formattedAddress: "Planknerstrasse, 9494 Schaan, LI",
     });
     // A mountainside above Triesen: no street; the municipality and its postcode.
-    const [mountain] = reverseGeocode(47.09, 9.55);
+    const [mountain] = reverseGeocode([9.55, 47.09]);
     expect(mountain).toMatchObject({
       layer: "postalCode",
       city: "Triesen",
@@ -60,7 +60,7 @@ describe.runIf(existsSync(shared))("reverse geocoding in Liechtenstein (shared e
       formattedAddress: "9495 Triesen, LI",
     });
     // Malbun's house numbers carry their own addr:city, which comes first.
-    expect(reverseGeocode(47.1018, 9.6097)[0]).toMatchObject({ layer: "address", city: "Malbun" });
+    expect(reverseGeocode([9.6097, 47.1018])[0]).toMatchObject({ layer: "address", city: "Malbun" });
   });
 
   it("gives every municipality its postcode from the addresses (the extract maps no postal-code boundary)", () => {

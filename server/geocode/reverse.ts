@@ -55,7 +55,7 @@ function nearestStreet(lng: number, lat: number) {
 const round = (meters: number) => Math.round(meters * 10) / 10;
 
 /** The addresses at a coordinate: one, or none where nothing is known (open sea). */
-export function reverseGeocode(lat: number, lng: number): Address[] {
+export function reverseGeocode([lng, lat]: Position): Address[] {
   const areas = areaFields(lng, lat);
   const address = nearestAddress(lng, lat);
   const street = address ? undefined : nearestStreet(lng, lat);

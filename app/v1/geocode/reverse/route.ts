@@ -10,5 +10,5 @@ export const { POST, PUT, PATCH, DELETE } = otherMethods("GET");
 export const GET = handler(
   { access: "search", permission: "context:read", query: z.object({ coordinates: coordinatePair }) },
   async ({ query: { coordinates } }) =>
-    reply({ addresses: reverseGeocode(coordinates.latitude, coordinates.longitude) }),
+    reply({ addresses: reverseGeocode([coordinates.longitude, coordinates.latitude]) }),
 );
