@@ -50,8 +50,8 @@ const tableOrder = (sort: string, dir: "asc" | "desc", nullable: readonly string
   { seq: dir },
 ];
 
-export function prismaStores(lock: WriteLock) {
-  const keys: Omit<KeyStore, "byHash"> = {
+function keyStore(lock: WriteLock): Omit<KeyStore, "byHash"> {
+  return {
     async create(key) {
       return fromPrisma(await lock(() => prisma.apiKey.create({ data: key })));
     },
@@ -74,8 +74,10 @@ export function prismaStores(lock: WriteLock) {
       await lock(() => prisma.apiKey.updateMany({ where: { id }, data: { lastUsedAt: at } }));
     },
   };
+}
 
-  const settings: Pick<SettingStore, "set"> = {
+function settingStore(lock: WriteLock): Pick<SettingStore, "set"> {
+  return {
     async set(values, at) {
       await lock(() =>
         prisma.$transaction(
@@ -90,8 +92,10 @@ export function prismaStores(lock: WriteLock) {
       );
     },
   };
+}
 
-  const accounts: AccountStore = {
+function accountStore(lock: WriteLock): AccountStore {
+  return {
     async create(account) {
       try {
         return await lock(() => prisma.account.create({ data: account }));
@@ -139,8 +143,10 @@ export function prismaStores(lock: WriteLock) {
         return true;
       }),
   };
+}
 
-  const sessions: SessionStore = {
+function sessionStore(lock: WriteLock): SessionStore {
+  return {
     async create(session) {
       await lock(() => prisma.session.create({ data: session }));
     },
@@ -152,8 +158,10 @@ export function prismaStores(lock: WriteLock) {
       await lock(() => prisma.session.updateMany({ where: { id }, data: { live } }));
     },
   };
+}
 
-  const signInFailures: SignInFailureStore = {
+function signInFailureStore(lock: WriteLock): SignInFailureStore {
+  return {
     async nthSince(key, since, nth) {
       const rows = await prisma.signInFailure.findMany({
         where: { key, at: { gt: since } },
@@ -176,8 +184,10 @@ export function prismaStores(lock: WriteLock) {
       await lock(() => prisma.signInFailure.deleteMany({ where: { key } }));
     },
   };
+}
 
-  const events: Omit<EventStore, "verificationCounts"> = {
+function eventStore(lock: WriteLock): Omit<EventStore, "verificationCounts"> {
+  return {
     list: (f, take) =>
       prisma.event.findMany({
         where: {
@@ -239,80 +249,78 @@ export function prismaStores(lock: WriteLock) {
       return removed.count > 0;
     },
   };
+}
 
-  const whereRef = (live: boolean, ref: GeofenceRef) =>
-    "id" in ref ? { id: ref.id, live } : { live, tag: ref.tag, externalId: ref.externalId };
-  /** Geofences whose description, tag or external ID contains the text, ignoring case. */
-  const wordsMatch = (text: string) => ({
-    OR: [
-      { description: containsText(text) },
-      { tag: containsText(text) },
-      { externalId: containsText(text) },
-    ],
-  });
-  // A box meets the view when it overlaps in latitude and in longitude (both sides of the
-  // antimeridian when the view crosses it).
-  const longitude = (west: number, east: number) => ({ minLng: { lte: east }, maxLng: { gte: west } });
+const whereRef = (live: boolean, ref: GeofenceRef) =>
+  "id" in ref ? { id: ref.id, live } : { live, tag: ref.tag, externalId: ref.externalId };
+/** Geofences whose description, tag or external ID contains the text, ignoring case. */
+const wordsMatch = (text: string) => ({
+  OR: [{ description: containsText(text) }, { tag: containsText(text) }, { externalId: containsText(text) }],
+});
+// A box meets the view when it overlaps in latitude and in longitude (both sides of the
+// antimeridian when the view crosses it).
+const longitude = (west: number, east: number) => ({ minLng: { lte: east }, maxLng: { gte: west } });
 
-  /** A geofence write's columns as Prisma stores them (no metadata: SQL NULL). */
-  const geofenceData = (c: GeofenceColumns) => ({ ...c, metadata: c.metadata ?? Prisma.DbNull });
-  /** A new geofence's row: its _id follows its createdAt, taken under the write lock. */
-  const newGeofence = (live: boolean, c: GeofenceColumns) => {
-    const now = monotonicNow();
-    return { id: newId(now.getTime()), live, ...geofenceData(c), createdAt: now, updatedAt: now };
-  };
-  /**
-   * A geofence's next version: its updatedAt is later than the one it replaces whatever this
-   * process's clock says (another app process, or this one's clock run ahead by a burst of
-   * writes, may have stamped that one later than now). Versions key If-Match preconditions and
-   * the decoded geofences of tracking and search (server/geofences/decoded.ts); a trigger refuses
-   * any change that does not make the version later (migration 20261128000000_geofence_version).
-   */
-  const nextVersion = (version: Date) => new Date(Math.max(monotonicNow().getTime(), version.getTime() + 1));
-  type Identified = GeofenceColumns & { tag: string; externalId: string };
-  const identity = (live: boolean, c: Identified) => ({
-    live_tag_externalId: { live, tag: c.tag, externalId: c.externalId },
+/** A geofence write's columns as Prisma stores them (no metadata: SQL NULL). */
+const geofenceData = (c: GeofenceColumns) => ({ ...c, metadata: c.metadata ?? Prisma.DbNull });
+/** A new geofence's row: its _id follows its createdAt, taken under the write lock. */
+const newGeofence = (live: boolean, c: GeofenceColumns) => {
+  const now = monotonicNow();
+  return { id: newId(now.getTime()), live, ...geofenceData(c), createdAt: now, updatedAt: now };
+};
+/**
+ * A geofence's next version: its updatedAt is later than the one it replaces whatever this
+ * process's clock says (another app process, or this one's clock run ahead by a burst of
+ * writes, may have stamped that one later than now). Versions key If-Match preconditions and
+ * the decoded geofences of tracking and search (server/geofences/decoded.ts); a trigger refuses
+ * any change that does not make the version later (migration 20261128000000_geofence_version).
+ */
+const nextVersion = (version: Date) => new Date(Math.max(monotonicNow().getTime(), version.getTime() + 1));
+type Identified = GeofenceColumns & { tag: string; externalId: string };
+const identity = (live: boolean, c: Identified) => ({
+  live_tag_externalId: { live, tag: c.tag, externalId: c.externalId },
+});
+/**
+ * Replaces the geofence with the columns' tag and externalId or creates it, in one statement,
+ * given the version stored now (null: none). It was created when its createdAt is the time
+ * given to the new row (each is unique).
+ */
+const putGeofence = async (
+  db: Pick<typeof prisma, "geofence">,
+  live: boolean,
+  c: Identified,
+  stored: Date | null,
+) => {
+  const create = newGeofence(live, c);
+  const geofence = await db.geofence.upsert({
+    where: identity(live, c),
+    create,
+    update: { ...geofenceData(c), updatedAt: stored ? nextVersion(stored) : create.createdAt },
   });
-  /**
-   * Replaces the geofence with the columns' tag and externalId or creates it, in one statement,
-   * given the version stored now (null: none). It was created when its createdAt is the time
-   * given to the new row (each is unique).
-   */
-  const putGeofence = async (
-    db: Pick<typeof prisma, "geofence">,
-    live: boolean,
-    c: Identified,
-    stored: Date | null,
-  ) => {
-    const create = newGeofence(live, c);
-    const geofence = await db.geofence.upsert({
-      where: identity(live, c),
-      create,
-      update: { ...geofenceData(c), updatedAt: stored ? nextVersion(stored) : create.createdAt },
-    });
-    return { geofence, replaced: geofence.createdAt.getTime() !== create.createdAt.getTime() };
-  };
-  /**
-   * Runs a replacement again, from the versions stored then, when the version trigger refused it:
-   * another write to one of its geofences landed between reading the version and writing. An
-   * attempt fails only when another write landed, so n replacements sent at once all land within
-   * n attempts each; the bound only stops one starving under a stream of writes.
-   */
-  const PUT_ATTEMPTS = 32;
-  const retryRefused = async <T>(write: () => Promise<T>): Promise<T> => {
-    for (let attempt = 1; ; attempt++) {
-      try {
-        return await write();
-      } catch (e) {
-        if (!isRefusedByTrigger(e) || attempt >= PUT_ATTEMPTS) throw e;
-      }
+  return { geofence, replaced: geofence.createdAt.getTime() !== create.createdAt.getTime() };
+};
+/**
+ * Runs a replacement again, from the versions stored then, when the version trigger refused it:
+ * another write to one of its geofences landed between reading the version and writing. An
+ * attempt fails only when another write landed, so n replacements sent at once all land within
+ * n attempts each; the bound only stops one starving under a stream of writes.
+ */
+const PUT_ATTEMPTS = 32;
+const retryRefused = async <T>(write: () => Promise<T>): Promise<T> => {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await write();
+    } catch (e) {
+      if (!isRefusedByTrigger(e) || attempt >= PUT_ATTEMPTS) throw e;
     }
-  };
+  }
+};
 
-  const geofences: Pick<
-    GeofenceStore,
-    "create" | "put" | "applyMany" | "byRefs" | "update" | "pageAfter" | "byRef" | "delete" | "list" | "table"
-  > = {
+/** Geofence writes: each under the write lock, conditional on the version it was made from. */
+function geofenceWrites(
+  lock: WriteLock,
+): Pick<GeofenceStore, "create" | "put" | "applyMany" | "update" | "delete"> {
+  return {
     async create(live, c) {
       try {
         return await lock(() => prisma.geofence.create({ data: newGeofence(live, c) }));
@@ -367,21 +375,6 @@ export function prismaStores(lock: WriteLock) {
           throw e;
         }
       }),
-    async byRefs(live, refs) {
-      const found: StoredGeofence[] = [];
-      // At most 401 parameters per statement: Prisma holds SQLite to 999.
-      for (let i = 0; i < refs.length; i += 200) {
-        const part = refs.slice(i, i + 200);
-        const ids = part.flatMap((r) => ("id" in r ? [r.id] : []));
-        const pairs = part.flatMap((r) => ("id" in r ? [] : [{ tag: r.tag, externalId: r.externalId }]));
-        found.push(
-          ...(await prisma.geofence.findMany({
-            where: { live, OR: [...(ids.length ? [{ id: { in: ids } }] : []), ...pairs] },
-          })),
-        );
-      }
-      return found;
-    },
     update: (seq, version, c) =>
       lock(async () => {
         let count: number;
@@ -400,6 +393,32 @@ export function prismaStores(lock: WriteLock) {
         if (!geofence) return { status: "gone" as const };
         return { status: count ? ("updated" as const) : ("changed" as const), geofence };
       }),
+    async delete(live, ref) {
+      // A trigger takes the geofence's users out of it in the same statement.
+      const { count } = await lock(() => prisma.geofence.deleteMany({ where: whereRef(live, ref) }));
+      return count > 0;
+    },
+  };
+}
+
+/** Geofence reads: by reference, in pages, and the dashboard's table. */
+function geofenceReads(): Pick<GeofenceStore, "byRefs" | "pageAfter" | "byRef" | "list" | "table"> {
+  return {
+    async byRefs(live, refs) {
+      const found: StoredGeofence[] = [];
+      // At most 401 parameters per statement: Prisma holds SQLite to 999.
+      for (let i = 0; i < refs.length; i += 200) {
+        const part = refs.slice(i, i + 200);
+        const ids = part.flatMap((r) => ("id" in r ? [r.id] : []));
+        const pairs = part.flatMap((r) => ("id" in r ? [] : [{ tag: r.tag, externalId: r.externalId }]));
+        found.push(
+          ...(await prisma.geofence.findMany({
+            where: { live, OR: [...(ids.length ? [{ id: { in: ids } }] : []), ...pairs] },
+          })),
+        );
+      }
+      return found;
+    },
     pageAfter: (live, after, take, tag) =>
       prisma.geofence.findMany({
         where: { live, seq: { gt: after }, ...(tag !== undefined && { tag }) },
@@ -407,11 +426,6 @@ export function prismaStores(lock: WriteLock) {
         take,
       }),
     byRef: (live, ref) => prisma.geofence.findFirst({ where: whereRef(live, ref) }),
-    async delete(live, ref) {
-      // A trigger takes the geofence's users out of it in the same statement.
-      const { count } = await lock(() => prisma.geofence.deleteMany({ where: whereRef(live, ref) }));
-      return count > 0;
-    },
     list: (f, take) => {
       const b = f.bounds;
       return prisma.geofence.findMany({
@@ -450,22 +464,25 @@ export function prismaStores(lock: WriteLock) {
       return { rows, total };
     },
   };
+}
 
-  const userWhere = (live: boolean, search?: string) => ({
-    live,
-    ...(search && {
-      OR: [
-        { userId: containsText(search) },
-        { deviceId: containsText(search) },
-        { description: containsText(search) },
-      ],
-    }),
-  });
+const userWhere = (live: boolean, search?: string) => ({
+  live,
+  ...(search && {
+    OR: [
+      { userId: containsText(search) },
+      { deviceId: containsText(search) },
+      { description: containsText(search) },
+    ],
+  }),
+});
 
-  const users: Pick<
-    UserStore,
-    "locations" | "seqById" | "list" | "matching" | "bySeqs" | "geofencesOf" | "table"
-  > = {
+/** User reads (tracking writes users through each adapter's own TrackingStore). */
+function userStore(): Pick<
+  UserStore,
+  "locations" | "seqById" | "list" | "matching" | "bySeqs" | "geofencesOf" | "table"
+> {
+  return {
     list: (f, take) => {
       const b = f.bounds;
       return prisma.user.findMany({
@@ -526,6 +543,17 @@ export function prismaStores(lock: WriteLock) {
         select: { latitude: true, longitude: true, accuracy: true, recordedAt: true },
       }),
   };
+}
 
-  return { keys, settings, accounts, sessions, signInFailures, users, events, geofences };
+export function prismaStores(lock: WriteLock) {
+  return {
+    keys: keyStore(lock),
+    settings: settingStore(lock),
+    accounts: accountStore(lock),
+    sessions: sessionStore(lock),
+    signInFailures: signInFailureStore(lock),
+    users: userStore(),
+    events: eventStore(lock),
+    geofences: { ...geofenceWrites(lock), ...geofenceReads() },
+  };
 }

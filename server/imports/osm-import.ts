@@ -1,7 +1,7 @@
 import { createReadStream, statSync } from "node:fs";
 import { OSMTransform } from "osm-pbf-parser-node";
 import type { AddressRecord } from "../geodata/features";
-import { importName, polygonArea, writeImport } from "./import-file";
+import { type ImportWriter, importName, polygonArea, writeImport } from "./import-file";
 import { type BBox, haversine } from "../geo/distance";
 import {
   type Barriers,
@@ -259,24 +259,10 @@ async function readPass(
   for await (const batch of parser as AsyncIterable<OsmItem[]>) for (const item of batch) visit(item);
 }
 
-export async function importOsm(
-  file: string,
-  options: { dir: string; name?: string; onProgress?: (p: ImportProgress) => void },
-): Promise<ImportSummary> {
-  const started = performance.now();
-  const size = statSync(file).size;
-  const name = options.name ?? importName(file);
+type Report = (pass: 1 | 2, read: number, force?: boolean) => void;
 
-  const counts = { nodes: 0, ways: 0, relations: 0 };
-  let lastReport = 0;
-  const report = (pass: 1 | 2, read: number, force = false) => {
-    const now = performance.now();
-    if (!force && now - lastReport < 100) return;
-    lastReport = now;
-    options.onProgress?.({ pass, fraction: (0.8 * (pass - 1 + read / size)) / 2, ...counts });
-  };
-
-  // Pass 1: relations that make areas, and the ways they need.
+/** Pass 1: the relations that make areas, the ways they need, and the turn restrictions. */
+async function readRelations(file: string, size: number, report: Report) {
   const relations: OsmRelation[] = [];
   const neededWays = new Set<number>();
   const restrictions: TurnRestriction[] = [];
@@ -300,160 +286,218 @@ export async function importOsm(
     },
   );
   report(1, size, true);
+  return { relations, neededWays, restrictions };
+}
 
+/**
+ * Pass 2 as it goes: nodes' locations, the places, addresses, streets and regions of nodes and
+ * ways written at once, the lines of the ways relations need kept for later, and the road graph's
+ * makings (routable ways, their parts inside the extract, and barriers).
+ */
+class FeaturePass {
+  readonly nodes = new NodeLocations();
+  readonly memberLines = new Map<number, Float64Array>();
+  readonly roads: RoutableWay[] = [];
+  readonly barriers: Barriers = new Map();
+  readonly extent = { minLng: Infinity, minLat: Infinity, maxLng: -Infinity, maxLat: -Infinity };
+  private sealed = false;
+
+  constructor(
+    private writer: ImportWriter,
+    private neededWays: Set<number>,
+    private counts: { nodes: number; ways: number },
+  ) {}
+
+  visit(item: OsmItem) {
+    if (item.type === "node") this.node(item);
+    else if (item.type === "way") this.way(item);
+  }
+
+  private node(item: OsmNode) {
+    this.counts.nodes++;
+    this.nodes.add(item.id, item.lon, item.lat);
+    const e = this.extent;
+    if (item.lon < e.minLng) e.minLng = item.lon;
+    if (item.lon > e.maxLng) e.maxLng = item.lon;
+    if (item.lat < e.minLat) e.minLat = item.lat;
+    if (item.lat > e.maxLat) e.maxLat = item.lat;
+    const tags = item.tags;
+    if (!tags) return;
+    if (tags.barrier) {
+      const stopped = MODES.filter((m) => barrierBlocks(tags, m));
+      if (stopped.length) this.barriers.set(item.id, new Set(stopped));
+    }
+    const place = placeOf(tags);
+    const point = { minLng: item.lon, maxLng: item.lon, minLat: item.lat, maxLat: item.lat };
+    if (place)
+      this.writer.place({
+        ...place,
+        oid: placeId("node", item.id),
+        lng: item.lon,
+        lat: item.lat,
+        bbox: point,
+      });
+    const address = addressOf(tags, item.lon, item.lat);
+    if (address) this.writer.address(address);
+  }
+
+  private way(item: OsmWay) {
+    this.counts.ways++;
+    if (!this.sealed) {
+      this.nodes.seal();
+      this.sealed = true;
+    }
+    const tags = item.tags;
+    const needed = this.neededWays.has(item.id);
+    if (tags && (tags.highway || tags.route === "ferry")) this.road(item, tags);
+    if (!needed && !tags) return;
+    const line = this.nodes.line(item.refs);
+    if (!line || line.length < 4) return;
+    if (needed) this.memberLines.set(item.id, line);
+    if (tags) this.wayFeatures(item.id, tags, line);
+  }
+
+  /** A routable way's runs of nodes inside the extract, each with its profile. */
+  private road(item: OsmWay, tags: Tags) {
+    for (const run of this.nodes.runs(item.refs)) {
+      let length = 0;
+      for (let i = 1; i < run.nodes.length; i++) {
+        length += haversine(run.lngs[i - 1]!, run.lats[i - 1]!, run.lngs[i]!, run.lats[i]!);
+      }
+      const profile = wayProfile(tags, length);
+      if (profile) this.roads.push({ ...run, id: item.id, profile });
+    }
+  }
+
+  /** What a tagged way is: a place, an address, a street, a region (several at once). */
+  private wayFeatures(id: number, tags: Tags, line: Float64Array) {
+    const area = isArea(line);
+    const bbox = lineBBox(line);
+    const [lng, lat] = area ? ringAreaAndCentroid(positionsOf(line)).centroid : midpoint(line);
+    const place = placeOf(tags);
+    if (place)
+      this.writer.place({ ...place, oid: placeId("way", id), lng, lat, ...(area && { ring: line }), bbox });
+    const address = addressOf(tags, lng, lat);
+    if (address) this.writer.address(address);
+    if (tags.highway && tags.name && STREET_KINDS.has(tags.highway)) {
+      this.writer.street({ name: tags.name, kind: tags.highway, line, bbox });
+    }
+    const region = area ? regionOf(tags) : null;
+    if (region) {
+      const polygons = [[line]];
+      this.writer.region({
+        ...region,
+        osm: `way/${id}`,
+        area: polygonArea(polygons),
+        shape: encodePolygons(polygons),
+        bbox,
+      });
+    }
+  }
+}
+
+/** The areas of relations, from their member ways' lines; how many could not be closed. */
+function writeRelations(
+  writer: ImportWriter,
+  relations: OsmRelation[],
+  memberLines: Map<number, Float64Array>,
+) {
+  let skipped = 0;
+  for (const rel of relations) {
+    const lines: Float64Array[] = [];
+    let complete = true;
+    for (const m of rel.members) {
+      if (m.type !== "way") continue;
+      if (m.role !== "outer" && m.role !== "inner" && m.role !== "") continue;
+      const line = memberLines.get(m.ref);
+      if (!line) {
+        complete = false;
+        break;
+      }
+      lines.push(line);
+    }
+    const rings = complete ? joinRings(lines) : null;
+    if (!rings?.length) {
+      skipped++;
+      continue;
+    }
+    const polygons = polygonsOf(rings);
+    const bbox = packedBBox(polygons);
+    const areas = polygons.map((p) => polygonArea([p]));
+    const region = regionOf(rel.tags!);
+    if (region) {
+      writer.region({
+        ...region,
+        osm: `relation/${rel.id}`,
+        area: areas.reduce((a, b) => a + b, 0),
+        shape: encodePolygons(polygons),
+        bbox,
+      });
+    }
+    const place = placeOf(rel.tags!);
+    if (place) {
+      const outer = polygons[areas.indexOf(Math.max(...areas))]![0]!;
+      const [lng, lat] = ringAreaAndCentroid(positionsOf(outer)).centroid;
+      writer.place({ ...place, oid: placeId("relation", rel.id), lng, lat, ring: outer, bbox });
+    }
+  }
+  return skipped;
+}
+
+/** The road graph of the pass's roads, with each mode's contraction hierarchy (server/routing/contract.ts). */
+function roadGraphOf(
+  pass: FeaturePass,
+  restrictions: TurnRestriction[],
+  onProgress: (fraction: number) => void,
+) {
+  const graph = buildGraph(pass.roads, pass.barriers, restrictions);
+  pass.roads.length = 0;
+  // The searches without `avoid` run on these.
+  graph.hierarchies = {};
+  MODES.forEach((mode, i) => {
+    graph.hierarchies![mode] = contract(graph, mode, (f) => onProgress((i + f) / MODES.length));
+  });
+  return graph;
+}
+
+export async function importOsm(
+  file: string,
+  options: { dir: string; name?: string; onProgress?: (p: ImportProgress) => void },
+): Promise<ImportSummary> {
+  const started = performance.now();
+  const size = statSync(file).size;
+  const name = options.name ?? importName(file);
+
+  const counts = { nodes: 0, ways: 0, relations: 0 };
+  let lastReport = 0;
+  const report: Report = (pass, read, force = false) => {
+    const now = performance.now();
+    if (!force && now - lastReport < 100) return;
+    lastReport = now;
+    options.onProgress?.({ pass, fraction: (0.8 * (pass - 1 + read / size)) / 2, ...counts });
+  };
+  const { relations, neededWays, restrictions } = await readRelations(file, size, report);
   const onIndexProgress = (f: number) =>
     options.onProgress?.({ pass: 4, fraction: 0.9 + 0.1 * f, ...counts });
   const written = await writeImport(
     { dir: options.dir, name, source: file, onIndexProgress },
     async (writer) => {
-      const nodes = new NodeLocations();
-      const memberLines = new Map<number, Float64Array>();
-      // The road graph's makings: routable ways (their parts inside the extract) and barriers.
-      const roads: RoutableWay[] = [];
-      const barriers: Barriers = new Map();
-      const extent = { minLng: Infinity, minLat: Infinity, maxLng: -Infinity, maxLat: -Infinity };
-      let sealed = false;
+      const pass = new FeaturePass(writer, neededWays, counts);
       await readPass(
         file,
         { node: true, way: true, relation: false },
         (read) => report(2, read),
-        (item) => {
-          if (item.type === "node") {
-            counts.nodes++;
-            nodes.add(item.id, item.lon, item.lat);
-            if (item.lon < extent.minLng) extent.minLng = item.lon;
-            if (item.lon > extent.maxLng) extent.maxLng = item.lon;
-            if (item.lat < extent.minLat) extent.minLat = item.lat;
-            if (item.lat > extent.maxLat) extent.maxLat = item.lat;
-            const tags = item.tags;
-            if (!tags) return;
-            if (tags.barrier) {
-              const stopped = MODES.filter((m) => barrierBlocks(tags, m));
-              if (stopped.length) barriers.set(item.id, new Set(stopped));
-            }
-            const place = placeOf(tags);
-            const point = { minLng: item.lon, maxLng: item.lon, minLat: item.lat, maxLat: item.lat };
-            if (place)
-              writer.place({
-                ...place,
-                oid: placeId("node", item.id),
-                lng: item.lon,
-                lat: item.lat,
-                bbox: point,
-              });
-            const address = addressOf(tags, item.lon, item.lat);
-            if (address) writer.address(address);
-          } else if (item.type === "way") {
-            counts.ways++;
-            if (!sealed) {
-              nodes.seal();
-              sealed = true;
-            }
-            const tags = item.tags;
-            const needed = neededWays.has(item.id);
-            if (tags && (tags.highway || tags.route === "ferry")) {
-              for (const run of nodes.runs(item.refs)) {
-                let length = 0;
-                for (let i = 1; i < run.nodes.length; i++) {
-                  length += haversine(run.lngs[i - 1]!, run.lats[i - 1]!, run.lngs[i]!, run.lats[i]!);
-                }
-                const profile = wayProfile(tags, length);
-                if (profile) roads.push({ ...run, id: item.id, profile });
-              }
-            }
-            if (!needed && !tags) return;
-            const line = nodes.line(item.refs);
-            if (!line || line.length < 4) return;
-            if (needed) memberLines.set(item.id, line);
-            if (!tags) return;
-            const area = isArea(line);
-            const bbox = lineBBox(line);
-            const [cLng, cLat] = area ? ringAreaAndCentroid(positionsOf(line)).centroid : midpoint(line);
-            const place = placeOf(tags);
-            if (place) {
-              writer.place({
-                ...place,
-                oid: placeId("way", item.id),
-                lng: cLng,
-                lat: cLat,
-                ...(area && { ring: line }),
-                bbox,
-              });
-            }
-            const address = addressOf(tags, cLng, cLat);
-            if (address) writer.address(address);
-            if (tags.highway && tags.name && STREET_KINDS.has(tags.highway)) {
-              writer.street({ name: tags.name, kind: tags.highway, line, bbox });
-            }
-            const region = area ? regionOf(tags) : null;
-            if (region) {
-              const polygons = [[line]];
-              writer.region({
-                ...region,
-                osm: `way/${item.id}`,
-                area: polygonArea(polygons),
-                shape: encodePolygons(polygons),
-                bbox,
-              });
-            }
-          }
-        },
+        (item) => pass.visit(item),
       );
       counts.relations = relations.length;
       report(2, size, true);
-
-      let skipped = 0;
-      for (const rel of relations) {
-        const lines: Float64Array[] = [];
-        let complete = true;
-        for (const m of rel.members) {
-          if (m.type !== "way") continue;
-          if (m.role !== "outer" && m.role !== "inner" && m.role !== "") continue;
-          const line = memberLines.get(m.ref);
-          if (!line) {
-            complete = false;
-            break;
-          }
-          lines.push(line);
-        }
-        const rings = complete ? joinRings(lines) : null;
-        if (!rings?.length) {
-          skipped++;
-          continue;
-        }
-        const polygons = polygonsOf(rings);
-        const bbox = packedBBox(polygons);
-        const areas = polygons.map((p) => polygonArea([p]));
-        const region = regionOf(rel.tags!);
-        if (region) {
-          writer.region({
-            ...region,
-            osm: `relation/${rel.id}`,
-            area: areas.reduce((a, b) => a + b, 0),
-            shape: encodePolygons(polygons),
-            bbox,
-          });
-        }
-        const place = placeOf(rel.tags!);
-        if (place) {
-          const outer = polygons[areas.indexOf(Math.max(...areas))]![0]!;
-          const [lng, lat] = ringAreaAndCentroid(positionsOf(outer)).centroid;
-          writer.place({ ...place, oid: placeId("relation", rel.id), lng, lat, ring: outer, bbox });
-        }
-      }
-
-      const graph = buildGraph(roads, barriers, restrictions);
-      roads.length = 0;
-      // Each mode's contraction hierarchy (server/routing/ch.ts): the searches without `avoid`.
-      graph.hierarchies = {};
-      MODES.forEach((mode, i) => {
-        graph.hierarchies![mode] = contract(graph, mode, (f) =>
-          options.onProgress?.({ pass: 3, fraction: 0.8 + (0.1 * (i + f)) / MODES.length, ...counts }),
-        );
-      });
+      const skipped = writeRelations(writer, relations, pass.memberLines);
+      const graph = roadGraphOf(pass, restrictions, (f) =>
+        options.onProgress?.({ pass: 3, fraction: 0.8 + 0.1 * f, ...counts }),
+      );
       writer.roadGraph(graph);
-      if (counts.nodes)
-        writer.meta("bbox", JSON.stringify([extent.minLng, extent.minLat, extent.maxLng, extent.maxLat]));
+      const e = pass.extent;
+      if (counts.nodes) writer.meta("bbox", JSON.stringify([e.minLng, e.minLat, e.maxLng, e.maxLat]));
       return { ...counts, skippedRelations: skipped };
     },
   );
