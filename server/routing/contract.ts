@@ -22,64 +22,99 @@ const WITNESS_SETTLE_LIMIT = 400;
  * Contracts the mode's graph. `onProgress` gets the share of nodes contracted (0..1) now and then.
  */
 export function contract(g: RoadGraph, mode: Mode, onProgress: (f: number) => void = () => {}): Hierarchy {
-  const V = g.lng.length;
-  const A = g.head.length;
-  const secs = g.seconds[mode];
-  const tail = tailsOf(g);
-  const turns = mode === "car" && g.turnBans.length > 0;
-  const restricted = (v: number) => turns && g.restrictedVia[v] === 1;
+  const c = new Contraction(g, mode);
+  c.run(onProgress);
+  return c.hierarchy();
+}
 
-  // Nodes: the vertices, then one copy per usable arc into a restricted vertex.
-  const copyArc: number[] = [];
-  const arcHeadNode = new Uint32Array(A);
-  for (let a = 0; a < A; a++) {
-    arcHeadNode[a] = restricted(g.head[a]!) && secs[a] !== Infinity ? V + copyArc.push(a) - 1 : g.head[a]!;
+/** The search graph as it is contracted: nodes, arcs (the graph's and the shortcuts) and ranks. */
+class Contraction {
+  /** per node beyond the vertices: the arc into a restricted vertex that the copy stands for */
+  readonly copyArc: number[] = [];
+  readonly arcHeadNode: Uint32Array;
+  readonly N: number;
+  // The arcs, by id: tail and head nodes, seconds, meters, and the two arcs a shortcut joins
+  // (a graph arc: its own id and -1).
+  readonly aTail: number[] = [];
+  readonly aHead: number[] = [];
+  readonly aSecs: number[] = [];
+  readonly aMeters: number[] = [];
+  readonly aA: number[] = [];
+  readonly aB: number[] = [];
+  readonly out: number[][];
+  readonly into: number[][];
+  readonly contracted: Uint8Array;
+  readonly rank: Uint32Array;
+  readonly upOf: number[][];
+  readonly downOf: number[][];
+  private deletedNeighbours: Uint32Array;
+  // The witness searches' state, reused.
+  private dist: Float64Array;
+  private touched: number[] = [];
+  private heap = new Heap();
+
+  constructor(g: RoadGraph, mode: Mode) {
+    const V = g.lng.length;
+    const A = g.head.length;
+    const secs = g.seconds[mode];
+    const turns = mode === "car" && g.turnBans.length > 0;
+    const restricted = (v: number) => turns && g.restrictedVia[v] === 1;
+    // Nodes: the vertices, then one copy per usable arc into a restricted vertex.
+    this.arcHeadNode = new Uint32Array(A);
+    for (let a = 0; a < A; a++) {
+      this.arcHeadNode[a] =
+        restricted(g.head[a]!) && secs[a] !== Infinity ? V + this.copyArc.push(a) - 1 : g.head[a]!;
+    }
+    const N = (this.N = V + this.copyArc.length);
+    this.out = Array.from({ length: N }, () => []);
+    this.into = Array.from({ length: N }, () => []);
+    this.contracted = new Uint8Array(N);
+    this.rank = new Uint32Array(N);
+    this.upOf = Array.from({ length: N }, () => []);
+    this.downOf = Array.from({ length: N }, () => []);
+    this.deletedNeighbours = new Uint32Array(N);
+    this.dist = new Float64Array(N).fill(Infinity);
+    this.addGraphArcs(g, secs, restricted);
   }
-  const N = V + copyArc.length;
-  const copies = copiesOf(g, copyArc);
 
-  // The arcs: the graph's usable arcs, from every node their tail is (each copy its allowed turns).
-  const aTail: number[] = [];
-  const aHead: number[] = [];
-  const aSecs: number[] = [];
-  const aMeters: number[] = [];
-  const aA: number[] = [];
-  const aB: number[] = [];
-  const out: number[][] = Array.from({ length: N }, () => []);
-  const into: number[][] = Array.from({ length: N }, () => []);
-  const addArc = (t: number, h: number, s: number, m: number, a: number, b: number) => {
-    const id = aTail.push(t) - 1;
-    aHead.push(h);
-    aSecs.push(s);
-    aMeters.push(m);
-    aA.push(a);
-    aB.push(b);
-    out[t]!.push(id);
-    into[h]!.push(id);
+  /** The graph's usable arcs, from every node their tail is (each copy its allowed turns). */
+  private addGraphArcs(g: RoadGraph, secs: RoadGraph["seconds"][Mode], restricted: (v: number) => boolean) {
+    const V = g.lng.length;
+    const tail = tailsOf(g);
+    const copies = copiesOf(g, this.copyArc);
+    for (let a = 0; a < g.head.length; a++) {
+      if (secs[a] === Infinity) continue;
+      const u = tail[a]!;
+      const meters = g.edgeLength[g.edgeOf[a]!]!;
+      const head = this.arcHeadNode[a]!;
+      // A restricted vertex itself, entered by no arc, is where an origin at it starts: every
+      // turn is open from it; its copies have the turns allowed after their arc.
+      this.addArc(u, head, secs[a]!, meters, a, -1);
+      if (!restricted(u)) continue;
+      for (const copy of copies.get(u) ?? []) {
+        if (!banned(g.turnBans, this.copyArc[copy - V]!, a)) this.addArc(copy, head, secs[a]!, meters, a, -1);
+      }
+    }
+  }
+
+  addArc(t: number, h: number, s: number, m: number, a: number, b: number) {
+    const id = this.aTail.push(t) - 1;
+    this.aHead.push(h);
+    this.aSecs.push(s);
+    this.aMeters.push(m);
+    this.aA.push(a);
+    this.aB.push(b);
+    this.out[t]!.push(id);
+    this.into[h]!.push(id);
     return id;
-  };
-  for (let a = 0; a < A; a++) {
-    if (secs[a] === Infinity) continue;
-    const u = tail[a]!;
-    const meters = g.edgeLength[g.edgeOf[a]!]!;
-    if (!restricted(u)) {
-      addArc(u, arcHeadNode[a]!, secs[a]!, meters, a, -1);
-      continue;
-    }
-    // The vertex itself, entered by no arc, is where an origin at it starts: every turn is open.
-    addArc(u, arcHeadNode[a]!, secs[a]!, meters, a, -1);
-    for (const copy of copies.get(u) ?? []) {
-      if (!banned(g.turnBans, copyArc[copy - V]!, a)) addArc(copy, arcHeadNode[a]!, secs[a]!, meters, a, -1);
-    }
   }
 
-  // Witness searches: bounded Dijkstras among the nodes not yet contracted.
-  const contracted = new Uint8Array(N);
-  const dist = new Float64Array(N).fill(Infinity);
-  const touched: number[] = [];
-  const heap = new Heap();
-  /** Whether a path from `s` to `t` avoiding `skip` takes at most `limit` seconds. */
-  const witnessTo = (s: number, skip: number, targets: Map<number, number>, limit: number) => {
+  /**
+   * Which of `targets` a path from `s` avoiding `skip` reaches within its need (seconds): a
+   * bounded Dijkstra among the nodes not yet contracted.
+   */
+  private witnessTo(s: number, skip: number, targets: Map<number, number>, limit: number) {
+    const { dist, touched, heap, out, aHead, aSecs, contracted } = this;
     dist[s] = 0;
     touched.push(s);
     heap.push(s, 0);
@@ -114,12 +149,13 @@ export function contract(g: RoadGraph, mode: Mode, onProgress: (f: number) => vo
     touched.length = 0;
     heap.clear();
     return found;
-  };
+  }
 
   /** The shortcuts contracting `v` needs: [arc in, arc out] pairs with no witness. */
-  const shortcutsOf = (v: number): [number, number][] => {
-    const ins = into[v]!.filter((id) => !contracted[aTail[id]!]);
-    const outs = out[v]!.filter((id) => !contracted[aHead[id]!]);
+  private shortcutsOf(v: number): [number, number][] {
+    const { aTail, aHead, aSecs, contracted } = this;
+    const ins = this.into[v]!.filter((id) => !contracted[aTail[id]!]);
+    const outs = this.out[v]!.filter((id) => !contracted[aHead[id]!]);
     const needed: [number, number][] = [];
     if (!ins.length || !outs.length) return needed;
     for (const i of ins) {
@@ -134,7 +170,7 @@ export function contract(g: RoadGraph, mode: Mode, onProgress: (f: number) => vo
         limit = Math.max(limit, via);
       }
       if (!targets.size) continue;
-      const witnessed = witnessTo(u, v, targets, limit);
+      const witnessed = this.witnessTo(u, v, targets, limit);
       for (const o of outs) {
         const x = aHead[o]!;
         if (x === u || witnessed.has(x)) continue;
@@ -145,34 +181,47 @@ export function contract(g: RoadGraph, mode: Mode, onProgress: (f: number) => vo
       }
     }
     return needed;
-  };
+  }
 
-  const deletedNeighbours = new Uint32Array(N);
-  const priority = (v: number) => {
+  /** Edge difference (shortcuts added less arcs removed), and how many neighbours went before. */
+  private priority(v: number) {
+    const { aTail, aHead, contracted } = this;
     const degree =
-      into[v]!.filter((id) => !contracted[aTail[id]!]).length +
-      out[v]!.filter((id) => !contracted[aHead[id]!]).length;
-    return 2 * (shortcutsOf(v).length - degree) + deletedNeighbours[v]!;
-  };
+      this.into[v]!.filter((id) => !contracted[aTail[id]!]).length +
+      this.out[v]!.filter((id) => !contracted[aHead[id]!]).length;
+    return 2 * (this.shortcutsOf(v).length - degree) + this.deletedNeighbours[v]!;
+  }
 
-  const queue = new Heap(N);
-  for (let v = 0; v < N; v++) queue.push(v, priority(v));
-  const rank = new Uint32Array(N);
-  const upOf: number[][] = Array.from({ length: N }, () => []);
-  const downOf: number[][] = Array.from({ length: N }, () => []);
-  let order = 0;
-  let lastReport = performance.now();
-  while (queue.size) {
-    const key = queue.peekKey();
-    const v = queue.pop();
-    if (contracted[v]) continue;
-    // Lazy update: a node whose priority rose goes back in line.
-    const p = priority(v);
-    if (queue.size && p > key && p > queue.peekKey()) {
-      queue.push(v, p);
-      continue;
+  /** Contracts every node, least important first (lazy updates of the priorities). */
+  run(onProgress: (f: number) => void) {
+    const queue = new Heap(this.N);
+    for (let v = 0; v < this.N; v++) queue.push(v, this.priority(v));
+    let order = 0;
+    let lastReport = performance.now();
+    while (queue.size) {
+      const key = queue.peekKey();
+      const v = queue.pop();
+      if (this.contracted[v]) continue;
+      // Lazy update: a node whose priority rose goes back in line.
+      const p = this.priority(v);
+      if (queue.size && p > key && p > queue.peekKey()) {
+        queue.push(v, p);
+        continue;
+      }
+      this.contractNode(v, order++);
+      const now = performance.now();
+      if (now - lastReport > 100) {
+        lastReport = now;
+        onProgress(order / this.N);
+      }
     }
-    for (const [i, o] of shortcutsOf(v)) {
+    onProgress(1);
+  }
+
+  /** Adds `v`'s shortcuts, ranks it, and files its arcs to the nodes left as up and down arcs. */
+  private contractNode(v: number, rank: number) {
+    const { aTail, aHead, aSecs, aMeters, out, into } = this;
+    for (const [i, o] of this.shortcutsOf(v)) {
       const u = aTail[i]!;
       const x = aHead[o]!;
       const s = aSecs[i]! + aSecs[o]!;
@@ -183,54 +232,52 @@ export function contract(g: RoadGraph, mode: Mode, onProgress: (f: number) => vo
         out[u]!.splice(out[u]!.indexOf(existing), 1);
         into[x]!.splice(into[x]!.indexOf(existing), 1);
       }
-      addArc(u, x, s, aMeters[i]! + aMeters[o]!, i, o);
+      this.addArc(u, x, s, aMeters[i]! + aMeters[o]!, i, o);
     }
-    contracted[v] = 1;
-    rank[v] = order++;
+    this.contracted[v] = 1;
+    this.rank[v] = rank;
     for (const id of out[v]!) {
       const x = aHead[id]!;
-      if (!contracted[x]) {
-        upOf[v]!.push(id);
-        deletedNeighbours[x]!++;
+      if (!this.contracted[x]) {
+        this.upOf[v]!.push(id);
+        this.deletedNeighbours[x]!++;
       }
     }
     for (const id of into[v]!) {
       const u = aTail[id]!;
-      if (!contracted[u]) {
-        downOf[v]!.push(id);
-        deletedNeighbours[u]!++;
+      if (!this.contracted[u]) {
+        this.downOf[v]!.push(id);
+        this.deletedNeighbours[u]!++;
       }
     }
-    const now = performance.now();
-    if (now - lastReport > 100) {
-      lastReport = now;
-      onProgress(order / N);
-    }
   }
-  onProgress(1);
 
-  const csr = (lists: number[][]) => {
-    const first = new Uint32Array(N + 1);
-    for (let n = 0; n < N; n++) first[n + 1] = first[n]! + lists[n]!.length;
-    const flat = new Uint32Array(first[N]!);
-    for (let n = 0; n < N; n++) flat.set(lists[n]!, first[n]!);
-    return { first, flat };
-  };
-  const upCsr = csr(upOf);
-  const downCsr = csr(downOf);
-  return {
-    copyArc: Uint32Array.from(copyArc),
-    arcHeadNode,
-    rank,
-    arcTail: Uint32Array.from(aTail),
-    arcHead: Uint32Array.from(aHead),
-    arcSeconds: Float64Array.from(aSecs),
-    arcMeters: Float64Array.from(aMeters),
-    arcA: Int32Array.from(aA),
-    arcB: Int32Array.from(aB),
-    upFirst: upCsr.first,
-    up: upCsr.flat,
-    downFirst: downCsr.first,
-    down: downCsr.flat,
-  };
+  /** The hierarchy as the query reads it: typed arrays, up and down arcs in CSR form. */
+  hierarchy(): Hierarchy {
+    const N = this.N;
+    const csr = (lists: number[][]) => {
+      const first = new Uint32Array(N + 1);
+      for (let n = 0; n < N; n++) first[n + 1] = first[n]! + lists[n]!.length;
+      const flat = new Uint32Array(first[N]!);
+      for (let n = 0; n < N; n++) flat.set(lists[n]!, first[n]!);
+      return { first, flat };
+    };
+    const upCsr = csr(this.upOf);
+    const downCsr = csr(this.downOf);
+    return {
+      copyArc: Uint32Array.from(this.copyArc),
+      arcHeadNode: this.arcHeadNode,
+      rank: this.rank,
+      arcTail: Uint32Array.from(this.aTail),
+      arcHead: Uint32Array.from(this.aHead),
+      arcSeconds: Float64Array.from(this.aSecs),
+      arcMeters: Float64Array.from(this.aMeters),
+      arcA: Int32Array.from(this.aA),
+      arcB: Int32Array.from(this.aB),
+      upFirst: upCsr.first,
+      up: upCsr.flat,
+      downFirst: downCsr.first,
+      down: downCsr.flat,
+    };
+  }
 }
