@@ -86,6 +86,19 @@ export type Barriers = Map<number, Set<Mode>>;
 const NO_MODES: ReadonlySet<Mode> = new Set();
 const seconds = (meters: number, kmh: number) => (kmh > 0 ? meters / (kmh / 3.6) : Infinity);
 
+/** A stretch of a way between two vertices, as the graph builder cuts it. */
+interface Edge {
+  from: number;
+  to: number;
+  length: number;
+  shape: number[]; // lng, lat pairs, ends included
+  profile: WayProfile;
+  /** modes a barrier at the edge's start (end) stops: they cannot leave it along the edge */
+  blockedFrom: ReadonlySet<Mode>;
+  blockedTo: ReadonlySet<Mode>;
+  way?: number;
+}
+
 /**
  * Builds the graph from routable ways. A barrier node splits its way there and is a vertex the
  * modes it stops may reach but not leave: they cannot pass it.
@@ -95,7 +108,26 @@ export function buildGraph(
   barriers: Barriers = new Map(),
   restrictions: TurnRestriction[] = [],
 ): RoadGraph {
-  // Which nodes are vertices: ends of ways, nodes used more than once, barriers.
+  const { edges, vertexOf, vLng, vLat } = edgesOf(ways, barriers);
+  const arcs = arcsOf(edges, vLng.length);
+  const { turnBans, restrictedVia } = turnBansOf(restrictions, vertexOf, edges, arcs);
+  return {
+    turnBans,
+    restrictedVia,
+    lng: Float64Array.from(vLng),
+    lat: Float64Array.from(vLat),
+    firstArc: arcs.firstArc,
+    head: arcs.head,
+    edgeOf: arcs.edgeOf,
+    reversed: arcs.reversed,
+    seconds: arcs.secs,
+    flags: arcs.flags,
+    ...shapesOf(edges),
+  };
+}
+
+/** The ways cut at their vertices (ends of ways, nodes used more than once, barriers) into edges. */
+function edgesOf(ways: RoutableWay[], barriers: Barriers) {
   const uses = new Map<number, number>();
   for (const w of ways) {
     for (const id of w.nodes) uses.set(id, (uses.get(id) ?? 0) + 1);
@@ -112,18 +144,6 @@ export function buildGraph(
     }
     return v;
   };
-
-  interface Edge {
-    from: number;
-    to: number;
-    length: number;
-    shape: number[]; // lng, lat pairs, ends included
-    profile: WayProfile;
-    /** modes a barrier at the edge's start (end) stops: they cannot leave it along the edge */
-    blockedFrom: ReadonlySet<Mode>;
-    blockedTo: ReadonlySet<Mode>;
-    way?: number;
-  }
   const edges: Edge[] = [];
   for (const w of ways) {
     let start = 0;
@@ -150,9 +170,11 @@ export function buildGraph(
       start = i;
     }
   }
+  return { edges, vertexOf, vLng, vLat };
+}
 
-  // Arcs: two per edge, then sorted into rows by their tail vertex.
-  const V = vLng.length;
+/** Arcs: two per edge, sorted into rows by their tail vertex, with each mode's seconds. */
+function arcsOf(edges: Edge[], V: number) {
   const count = new Uint32Array(V + 1);
   for (const e of edges) {
     count[e.from]!++;
@@ -167,23 +189,8 @@ export function buildGraph(
   const reversed = new Uint8Array(A);
   const flags = new Uint8Array(A);
   const secs = Object.fromEntries(MODES.map((m) => [m, new Float32Array(A)])) as Record<Mode, Float32Array>;
-  const edgeLength = new Float64Array(edges.length);
   const edgeArcs = new Uint32Array(2 * edges.length);
-  const edgeFirstPoint = new Uint32Array(edges.length + 1);
-  let points = 0;
   edges.forEach((e, i) => {
-    edgeFirstPoint[i] = points;
-    points += e.shape.length / 2;
-  });
-  edgeFirstPoint[edges.length] = points;
-  const pointLng = new Float64Array(points);
-  const pointLat = new Float64Array(points);
-  edges.forEach((e, i) => {
-    edgeLength[i] = e.length;
-    for (let k = 0; k < e.shape.length / 2; k++) {
-      pointLng[edgeFirstPoint[i]! + k] = e.shape[2 * k]!;
-      pointLat[edgeFirstPoint[i]! + k] = e.shape[2 * k + 1]!;
-    }
     const flag =
       (e.profile.ferry ? FLAG_FERRY : 0) |
       (e.profile.toll ? FLAG_TOLL : 0) |
@@ -203,9 +210,44 @@ export function buildGraph(
       }
     }
   });
-  // Turn restrictions: the arcs of the from-way into the via vertex, and of the to-way out of it.
+  return { firstArc, head, edgeOf, reversed, flags, secs, edgeArcs };
+}
+
+/** The edges' lengths and shapes, packed: each edge's points from edgeFirstPoint on. */
+function shapesOf(edges: Edge[]) {
+  const edgeLength = new Float64Array(edges.length);
+  const edgeFirstPoint = new Uint32Array(edges.length + 1);
+  let points = 0;
+  edges.forEach((e, i) => {
+    edgeFirstPoint[i] = points;
+    points += e.shape.length / 2;
+  });
+  edgeFirstPoint[edges.length] = points;
+  const pointLng = new Float64Array(points);
+  const pointLat = new Float64Array(points);
+  edges.forEach((e, i) => {
+    edgeLength[i] = e.length;
+    for (let k = 0; k < e.shape.length / 2; k++) {
+      pointLng[edgeFirstPoint[i]! + k] = e.shape[2 * k]!;
+      pointLat[edgeFirstPoint[i]! + k] = e.shape[2 * k + 1]!;
+    }
+  });
+  return { edgeLength, edgeFirstPoint, pointLng, pointLat };
+}
+
+/**
+ * Turn restrictions as banned (arc in, arc out) pairs, sorted: the arcs of the from-way into the
+ * via vertex, and of the to-way out of it (an "only" restriction bans every other way out).
+ */
+function turnBansOf(
+  restrictions: TurnRestriction[],
+  vertexOf: Map<number, number>,
+  edges: Edge[],
+  arcs: ReturnType<typeof arcsOf>,
+) {
+  const { firstArc, edgeOf, reversed, edgeArcs } = arcs;
   const bans: [number, number][] = [];
-  const restrictedVia = new Uint8Array(V);
+  const restrictedVia = new Uint8Array(firstArc.length - 1);
   for (const r of restrictions) {
     const v = vertexOf.get(r.via);
     if (v === undefined) continue;
@@ -226,22 +268,7 @@ export function buildGraph(
     restrictedVia[v] = 1;
   }
   bans.sort((x, y) => x[0] - y[0] || x[1] - y[1]);
-  return {
-    turnBans: Uint32Array.from(bans.flat()),
-    restrictedVia,
-    lng: Float64Array.from(vLng),
-    lat: Float64Array.from(vLat),
-    firstArc,
-    head,
-    edgeOf,
-    reversed,
-    seconds: secs,
-    flags,
-    edgeLength,
-    edgeFirstPoint,
-    pointLng,
-    pointLat,
-  };
+  return { turnBans: Uint32Array.from(bans.flat()), restrictedVia };
 }
 
 /** The length in meters of an arc (its edge's). */
