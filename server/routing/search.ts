@@ -250,6 +250,57 @@ export function fastestRoute(
   return dijkstraMany(g, mode, from, [to], { ...options, goalDirected: true })[0];
 }
 
+/** A target reached from a vertex: along `arc` for its `share`; `free` when it is at the vertex. */
+interface Arrival {
+  k: number;
+  arc: number;
+  share: number;
+  free?: boolean;
+}
+
+/**
+ * Targets by the vertices they are reached from: each end of their edge, with the share left.
+ * A target on the origin's edge, ahead in a direction the mode may take, is offered at once
+ * (`direct`: no vertex in between).
+ */
+function arrivalsOf(
+  g: RoadGraph,
+  from: Snap,
+  targets: Snap[],
+  allowed: (arc: number) => boolean,
+  direct: (k: number, arc: number, share: number) => void,
+) {
+  const arrivals = new Map<number, Arrival[]>();
+  const arrive = (vertex: number, entry: Arrival) => {
+    let list = arrivals.get(vertex);
+    if (!list) arrivals.set(vertex, (list = []));
+    list.push(entry);
+  };
+  targets.forEach((to, k) => {
+    for (const [arc, forward] of [
+      [from.forwardArc, true],
+      [from.backwardArc, false],
+    ] as const) {
+      if (from.edge !== to.edge || !allowed(arc)) continue;
+      const share = forward ? to.t - from.t : from.t - to.t;
+      if (share >= 0) direct(k, arc, share);
+    }
+    for (const [arc, share, tailArc] of [
+      [to.forwardArc, to.t, to.backwardArc],
+      [to.backwardArc, 1 - to.t, to.forwardArc],
+    ] as const) {
+      if (allowed(arc)) arrive(g.head[tailArc]!, { k, arc, share });
+    }
+    // A destination at a vertex is reached on reaching the vertex, whichever way.
+    const at = vertexAt(g, to);
+    if (at >= 0) {
+      const arc = at === g.head[to.backwardArc] ? to.forwardArc : to.backwardArc;
+      arrive(at, { k, arc, share: 0, free: true });
+    }
+  });
+  return arrivals;
+}
+
 /**
  * The fastest routes from one snapped point to several (the matrix's rows): one search that
  * stops once every target's best route is settled. Starts from the origin's virtual vertex
@@ -281,39 +332,9 @@ export function dijkstraMany(
       via[k] = { state, arc };
     }
   };
-  // Targets by the vertices they are reached from: each end of their edge, with the share left.
-  const arrivals = new Map<number, { k: number; arc: number; share: number; free?: boolean }[]>();
-  targets.forEach((to, k) => {
-    // On the origin's edge, in the direction it allows: no vertex in between.
-    for (const [arc, forward] of [
-      [from.forwardArc, true],
-      [from.backwardArc, false],
-    ] as const) {
-      if (from.edge !== to.edge || !allowed(arc)) continue;
-      const share = forward ? to.t - from.t : from.t - to.t;
-      if (share >= 0) offer(k, { seconds: share * secs[arc]!, meters: share * length(arc) }, -1, arc);
-    }
-    const arrive = (vertex: number, entry: { k: number; arc: number; share: number; free?: boolean }) => {
-      let list = arrivals.get(vertex);
-      if (!list) arrivals.set(vertex, (list = []));
-      list.push(entry);
-    };
-    for (const [arc, share, tailArc] of [
-      [to.forwardArc, to.t, to.backwardArc],
-      [to.backwardArc, 1 - to.t, to.forwardArc],
-    ] as const) {
-      if (allowed(arc)) arrive(g.head[tailArc]!, { k, arc, share });
-    }
-    // A destination at a vertex is reached on reaching the vertex, whichever way.
-    const at = vertexAt(g, to);
-    if (at >= 0)
-      arrive(at, {
-        k,
-        arc: at === g.head[to.backwardArc] ? to.forwardArc : to.backwardArc,
-        share: 0,
-        free: true,
-      });
-  });
+  const arrivals = arrivalsOf(g, from, targets, allowed, (k, arc, share) =>
+    offer(k, { seconds: share * secs[arc]!, meters: share * length(arc) }, -1, arc),
+  );
   // The lower bound: straight to the single target at the mode's fastest speed on this graph
   // (consistent, so the first time a state is taken its time is final). Otherwise 0: Dijkstra.
   const goal = goalDirected && targets.length === 1 ? targets[0]! : undefined;
