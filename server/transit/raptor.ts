@@ -57,147 +57,122 @@ export function earliestArrival(
   destination: Access[],
   departure: number,
 ): Itinerary | undefined {
-  const S = tt.stops.length;
-  // Service days around the departure: yesterday's trips past midnight, today's, tomorrow's.
-  const dates = [-1, 0, 1, 2].map((d) => serviceDateOf(tt.timezone, departure, d));
-  const starts = dates.map((d) => serviceDayStart(tt.timezone, d));
-  const running = dates.map((d) => tt.services.map((s) => runsOn(s, d)));
+  const search = new Raptor(tt, departure, destination);
+  let marked = search.start(origin);
+  for (let k = 1; k <= MAX_ROUNDS && marked.size; k++) marked = search.round(k, marked);
+  return search.itinerary();
+}
 
-  const best = new Float64Array(S).fill(Infinity);
-  const arrivals: Float64Array[] = [];
-  const labels: (Label | undefined)[][] = [];
-  const round0 = new Float64Array(S).fill(Infinity);
-  const labels0: (Label | undefined)[] = [];
-  let marked = new Set<number>();
-  for (const a of origin) {
-    const t = departure + a.seconds;
-    if (t < round0[a.stop]!) {
-      round0[a.stop] = best[a.stop] = t;
-      labels0[a.stop] = { kind: "access" };
-      marked.add(a.stop);
-    }
+/** One earliest-arrival search: its service days, and each round's arrivals and labels. */
+class Raptor {
+  private dates: number[];
+  private starts: number[];
+  private running: boolean[][];
+  private best: Float64Array;
+  private arrivals: Float64Array[] = [];
+  private labels: (Label | undefined)[][] = [];
+  /** the earliest arrival at the destination so far, and how */
+  private target = Infinity;
+  private reached: { round: number; stop: number; egress: number } | undefined;
+
+  constructor(
+    private tt: Timetable,
+    private departure: number,
+    private destination: Access[],
+  ) {
+    // Service days around the departure: yesterday's trips past midnight, today's, tomorrow's.
+    this.dates = [-1, 0, 1, 2].map((d) => serviceDateOf(tt.timezone, departure, d));
+    this.starts = this.dates.map((d) => serviceDayStart(tt.timezone, d));
+    this.running = this.dates.map((d) => tt.services.map((s) => runsOn(s, d)));
+    this.best = new Float64Array(tt.stops.length).fill(Infinity);
   }
-  arrivals.push(round0);
-  labels.push(labels0);
-  let target = Infinity;
-  let reached: { round: number; stop: number; egress: number } | undefined;
-  const check = (k: number) => {
-    for (const e of destination) {
-      const t = arrivals[k]![e.stop]! + e.seconds;
-      if (t < target) {
-        target = t;
-        reached = { round: k, stop: e.stop, egress: e.seconds };
+
+  /** Round 0: the stops walked to from the origin. Returns the stops marked. */
+  start(origin: Access[]) {
+    const round0 = new Float64Array(this.tt.stops.length).fill(Infinity);
+    const labels0: (Label | undefined)[] = [];
+    const marked = new Set<number>();
+    for (const a of origin) {
+      const t = this.departure + a.seconds;
+      if (t < round0[a.stop]!) {
+        round0[a.stop] = this.best[a.stop] = t;
+        labels0[a.stop] = { kind: "access" };
+        marked.add(a.stop);
       }
     }
-  };
-  check(0);
+    this.arrivals.push(round0);
+    this.labels.push(labels0);
+    this.check(0);
+    return marked;
+  }
 
-  const tripTime = (times: Int32Array, t: number, pos: number) => times[tt.tripFirstTime[t]! + pos]!;
+  /** Whether round k reaches the destination earlier than any round before. */
+  private check(k: number) {
+    for (const e of this.destination) {
+      const t = this.arrivals[k]![e.stop]! + e.seconds;
+      if (t < this.target) {
+        this.target = t;
+        this.reached = { round: k, stop: e.stop, egress: e.seconds };
+      }
+    }
+  }
+
+  private tripTime(times: Int32Array, t: number, pos: number) {
+    return times[this.tt.tripFirstTime[t]! + pos]!;
+  }
+
   /** The earliest trip of a pattern leaving position `pos` at `ready` or later, on any service day. */
-  const earliestTrip = (p: number, pos: number, ready: number) => {
+  private earliestTrip(p: number, pos: number, ready: number) {
+    const tt = this.tt;
     let found: { trip: number; day: number; at: number } | undefined;
     const first = tt.patternFirstTrip[p]!;
     const end = tt.patternFirstTrip[p + 1]!;
-    for (let day = 0; day < dates.length; day++) {
-      const local = ready - starts[day]!;
+    for (let day = 0; day < this.dates.length; day++) {
+      const local = ready - this.starts[day]!;
       let lo = first;
       let hi = end;
       while (lo < hi) {
         const mid = (lo + hi) >>> 1;
-        if (tripTime(tt.departure, tt.patternTrips[mid]!, pos) < local) lo = mid + 1;
+        if (this.tripTime(tt.departure, tt.patternTrips[mid]!, pos) < local) lo = mid + 1;
         else hi = mid;
       }
       for (let k = lo; k < end; k++) {
         const t = tt.patternTrips[k]!;
-        if (!running[day]![tt.tripService[t]!]) continue;
-        const at = starts[day]! + tripTime(tt.departure, t, pos);
+        if (!this.running[day]![tt.tripService[t]!]) continue;
+        const at = this.starts[day]! + this.tripTime(tt.departure, t, pos);
         if (!found || at < found.at) found = { trip: t, day, at };
         break;
       }
     }
     return found;
-  };
+  }
+
   /** When a rider who reached stop s in round k can board a trip of `route` there. */
-  const ready = (k: number, s: number, route: number) => {
-    const at = arrivals[k]![s]!;
-    const label = labels[k]![s];
+  private ready(k: number, s: number, route: number) {
+    const at = this.arrivals[k]![s]!;
+    const label = this.labels[k]![s];
     if (at === Infinity || !label) return Infinity;
     if (label.kind !== "ride") return at;
-    const seconds = transferSeconds(tt, s, tt.tripRoute[label.ride.trip]!, route);
+    const seconds = transferSeconds(this.tt, s, this.tt.tripRoute[label.ride.trip]!, route);
     return seconds === NO_TRANSFER ? Infinity : at + seconds;
-  };
+  }
 
-  for (let k = 1; k <= MAX_ROUNDS && marked.size; k++) {
-    const now = new Float64Array(S).fill(Infinity);
+  /** Round k: one more vehicle from the stops the round before marked, then footpaths. */
+  round(k: number, marked: Set<number>) {
+    const tt = this.tt;
+    const now = new Float64Array(tt.stops.length).fill(Infinity);
     const nowLabels: (Label | undefined)[] = [];
-    arrivals.push(now);
-    labels.push(nowLabels);
+    this.arrivals.push(now);
+    this.labels.push(nowLabels);
     const improved = new Set<number>();
     const arrive = (s: number, at: number, label: Label) => {
-      if (at < best[s]! && at < target) {
-        now[s] = best[s] = at;
+      if (at < this.best[s]! && at < this.target) {
+        now[s] = this.best[s] = at;
         nowLabels[s] = label;
         improved.add(s);
       }
     };
-    // The patterns to scan, each from the first position a marked stop has in it.
-    const queue = new Map<number, number>();
-    for (const s of marked) {
-      for (let k2 = tt.stopFirstPattern[s]!; k2 < tt.stopFirstPattern[s + 1]!; k2++) {
-        const p = tt.stopPatterns[k2]!;
-        const pos = tt.stopPatternPosition[k2]!;
-        if (pos < (queue.get(p) ?? Infinity)) queue.set(p, pos);
-      }
-    }
-    /** Rides a trip from position `from` to its end, then on into the block's next trip. */
-    const rideOn = (ride: Ride, from: number, depth: number) => {
-      const p = tt.tripPattern[ride.trip]!;
-      const base = tt.patternFirstStop[p]!;
-      const length = tt.patternFirstStop[p + 1]! - base;
-      for (let pos = from; pos < length; pos++) {
-        arrive(tt.patternStops[base + pos]!, starts[ride.day]! + tripTime(tt.arrival, ride.trip, pos), {
-          kind: "ride",
-          ride,
-          alight: pos,
-        });
-      }
-      if (depth < MAX_SEATED) seatedInto(ride, depth + 1);
-    };
-    /** The block's next trip running that service day, ridden on from its second stop. */
-    const seatedInto = (ride: Ride, depth: number) => {
-      for (const next of tt.blockNext.get(ride.trip) ?? []) {
-        if (!running[ride.day]![tt.tripService[next]!]) continue;
-        const stop = tt.patternStops[tt.patternFirstStop[tt.tripPattern[next]!]!]!;
-        rideOn({ trip: next, day: ride.day, board: 0, boardStop: stop, seatedFrom: ride }, 1, depth);
-        return;
-      }
-    };
-    for (const [p, first] of queue) {
-      const base = tt.patternFirstStop[p]!;
-      const length = tt.patternFirstStop[p + 1]! - base;
-      const route = tt.tripRoute[tt.patternTrips[tt.patternFirstTrip[p]!]!]!;
-      let ride: Ride | undefined;
-      for (let pos = first; pos < length; pos++) {
-        const s = tt.patternStops[base + pos]!;
-        if (ride) {
-          arrive(s, starts[ride.day]! + tripTime(tt.arrival, ride.trip, pos), {
-            kind: "ride",
-            ride,
-            alight: pos,
-          });
-        }
-        const at = ready(k - 1, s, route);
-        if (at === Infinity) continue;
-        const leaving = ride ? starts[ride.day]! + tripTime(tt.departure, ride.trip, pos) : Infinity;
-        if (at > leaving) continue;
-        const caught = earliestTrip(p, pos, at);
-        if (caught && caught.at < leaving) {
-          ride = { trip: caught.trip, day: caught.day, board: pos, boardStop: s };
-        }
-      }
-      // Seated into the block's next trip: ridden on in this round (no transfer).
-      if (ride) seatedInto(ride, 1);
-    }
+    for (const [p, first] of this.patternsAt(marked)) this.scanPattern(k, p, first, arrive);
     // Footpaths from the stops vehicles reached.
     for (const s of [...improved]) {
       for (let f = tt.pathFirst[s]!; f < tt.pathFirst[s + 1]!; f++) {
@@ -205,35 +180,127 @@ export function earliestArrival(
         arrive(tt.pathTo[f]!, now[s]! + tt.pathSeconds[f]!, { kind: "walk", from: s });
       }
     }
-    check(k);
-    marked = improved;
+    this.check(k);
+    return improved;
   }
 
-  if (!reached) return undefined;
-  // Back from the stop the destination is walked to, round by round.
-  const legs: Leg[] = [];
-  let { round: k, stop: s } = reached;
-  legs.push({ kind: "walk", fromStop: s, departure: arrivals[k]![s]!, arrival: target });
-  for (;;) {
-    const label = labels[k]![s]!;
-    if (label.kind === "access") {
-      legs.push({ kind: "walk", toStop: s, departure, arrival: arrivals[k]![s]! });
-      break;
+  /** The patterns calling at marked stops, each from the first position a marked stop has in it. */
+  private patternsAt(marked: Set<number>) {
+    const tt = this.tt;
+    const queue = new Map<number, number>();
+    for (const s of marked) {
+      for (let k = tt.stopFirstPattern[s]!; k < tt.stopFirstPattern[s + 1]!; k++) {
+        const p = tt.stopPatterns[k]!;
+        const pos = tt.stopPatternPosition[k]!;
+        if (pos < (queue.get(p) ?? Infinity)) queue.set(p, pos);
+      }
     }
-    if (label.kind === "walk") {
-      legs.push({
-        kind: "walk",
-        fromStop: label.from,
-        toStop: s,
-        departure: arrivals[k]![label.from]!,
-        arrival: arrivals[k]![s]!,
-      });
-      s = label.from;
-      continue;
+    return queue;
+  }
+
+  /** Rides pattern p from position `first`: alighting everywhere, boarding the earliest trip catchable. */
+  private scanPattern(k: number, p: number, first: number, arrive: Arrive) {
+    const tt = this.tt;
+    const base = tt.patternFirstStop[p]!;
+    const length = tt.patternFirstStop[p + 1]! - base;
+    const route = tt.tripRoute[tt.patternTrips[tt.patternFirstTrip[p]!]!]!;
+    let ride: Ride | undefined;
+    for (let pos = first; pos < length; pos++) {
+      const s = tt.patternStops[base + pos]!;
+      if (ride) {
+        arrive(s, this.starts[ride.day]! + this.tripTime(tt.arrival, ride.trip, pos), {
+          kind: "ride",
+          ride,
+          alight: pos,
+        });
+      }
+      const at = this.ready(k - 1, s, route);
+      if (at === Infinity) continue;
+      const leaving = ride ? this.starts[ride.day]! + this.tripTime(tt.departure, ride.trip, pos) : Infinity;
+      if (at > leaving) continue;
+      const caught = this.earliestTrip(p, pos, at);
+      if (caught && caught.at < leaving) {
+        ride = { trip: caught.trip, day: caught.day, board: pos, boardStop: s };
+      }
     }
-    // A ride, or rides seated through a block: each trip its leg.
-    let ride: Ride | undefined = label.ride;
-    let alight = label.alight;
+    // Seated into the block's next trip: ridden on in this round (no transfer).
+    if (ride) this.seatedInto(ride, 1, arrive);
+  }
+
+  /** Rides a trip from position `from` to its end, then on into the block's next trip. */
+  private rideOn(ride: Ride, from: number, depth: number, arrive: Arrive) {
+    const tt = this.tt;
+    const p = tt.tripPattern[ride.trip]!;
+    const base = tt.patternFirstStop[p]!;
+    const length = tt.patternFirstStop[p + 1]! - base;
+    for (let pos = from; pos < length; pos++) {
+      arrive(
+        tt.patternStops[base + pos]!,
+        this.starts[ride.day]! + this.tripTime(tt.arrival, ride.trip, pos),
+        {
+          kind: "ride",
+          ride,
+          alight: pos,
+        },
+      );
+    }
+    if (depth < MAX_SEATED) this.seatedInto(ride, depth + 1, arrive);
+  }
+
+  /** The block's next trip running that service day, ridden on from its second stop. */
+  private seatedInto(ride: Ride, depth: number, arrive: Arrive) {
+    const tt = this.tt;
+    for (const next of tt.blockNext.get(ride.trip) ?? []) {
+      if (!this.running[ride.day]![tt.tripService[next]!]) continue;
+      const stop = tt.patternStops[tt.patternFirstStop[tt.tripPattern[next]!]!]!;
+      this.rideOn(
+        { trip: next, day: ride.day, board: 0, boardStop: stop, seatedFrom: ride },
+        1,
+        depth,
+        arrive,
+      );
+      return;
+    }
+  }
+
+  /** The journey to the destination, back from the stop it is walked to, round by round. */
+  itinerary(): Itinerary | undefined {
+    if (!this.reached) return undefined;
+    const { arrivals, labels, departure, target } = this;
+    const legs: Leg[] = [];
+    let { round: k, stop: s } = this.reached;
+    legs.push({ kind: "walk", fromStop: s, departure: arrivals[k]![s]!, arrival: target });
+    for (;;) {
+      const label = labels[k]![s]!;
+      if (label.kind === "access") {
+        legs.push({ kind: "walk", toStop: s, departure, arrival: arrivals[k]![s]! });
+        break;
+      }
+      if (label.kind === "walk") {
+        legs.push({
+          kind: "walk",
+          fromStop: label.from,
+          toStop: s,
+          departure: arrivals[k]![label.from]!,
+          arrival: arrivals[k]![s]!,
+        });
+        s = label.from;
+        continue;
+      }
+      const { rides, boardStop } = this.ridesOf(label.ride, label.alight);
+      legs.push(...rides);
+      s = boardStop;
+      k--;
+    }
+    return { departure, arrival: target, legs: legs.reverse() };
+  }
+
+  /** A ride, or rides seated through a block: each trip its leg (last first), and where it began. */
+  private ridesOf(last: Ride, lastAlight: number) {
+    const tt = this.tt;
+    let ride: Ride | undefined = last;
+    let alight = lastAlight;
+    let boardStop = last.boardStop;
     const rides: Leg[] = [];
     while (ride) {
       const p = tt.tripPattern[ride.trip]!;
@@ -243,20 +310,20 @@ export function earliestArrival(
         trip: ride.trip,
         fromStop: ride.boardStop,
         toStop: stopAt(alight),
-        departure: starts[ride.day]! + tripTime(tt.departure, ride.trip, ride.board),
-        arrival: starts[ride.day]! + tripTime(tt.arrival, ride.trip, alight),
+        departure: this.starts[ride.day]! + this.tripTime(tt.departure, ride.trip, ride.board),
+        arrival: this.starts[ride.day]! + this.tripTime(tt.arrival, ride.trip, alight),
         ...(ride.seatedFrom && { seated: true }),
       });
-      s = ride.boardStop;
+      boardStop = ride.boardStop;
       if (ride.seatedFrom)
         alight = tt.tripFirstTime[ride.seatedFrom.trip + 1]! - tt.tripFirstTime[ride.seatedFrom.trip]! - 1;
       ride = ride.seatedFrom;
     }
-    legs.push(...rides);
-    k--;
+    return { rides, boardStop };
   }
-  return { departure, arrival: target, legs: legs.reverse() };
 }
+
+type Arrive = (s: number, at: number, label: Label) => void;
 
 /**
  * Seconds needed to change at stop s from a trip of `fromRoute` to one of `toRoute`
