@@ -57,13 +57,48 @@ export interface Footpath {
   seconds: number;
 }
 
+/** A trip as it runs: a feed trip, or one departure of a frequency-based trip (its times shifted). */
+interface Run {
+  id: string;
+  template: number;
+  shift: number;
+}
+
+/** Runs of the same stops in the same order, none overtaking another. */
+interface Pattern {
+  stops: number[];
+  runs: number[];
+}
+
 export function buildTimetable(feed: Feed, footpaths: Footpath[] = []): Timetable {
-  // Trips: frequencies expanded (each departure from start while before end, at the headway).
-  interface Run {
-    id: string;
-    template: number;
-    shift: number;
-  }
+  const runs = runsOf(feed);
+  const patterns = patternsOf(feed, runs);
+  const trips = tripsOf(feed, runs, patterns);
+  const { order: _order, ...tripArrays } = trips;
+  const S = feed.stops.length;
+  const { stopTransfers, paths } = transfersOf(feed, footpaths);
+  const serviceIds = [...feed.services.keys()];
+  return {
+    timezone: feed.timezone,
+    stops: feed.stops.map((s) => ({ id: s.id, name: s.name, lat: s.lat, lng: s.lng })),
+    routes: feed.routes.map((r) => ({
+      id: r.id,
+      shortName: r.shortName,
+      longName: r.longName,
+      type: r.type,
+    })),
+    ...tripArrays,
+    ...stopPatternsOf(S, patterns),
+    serviceIds,
+    services: serviceIds.map((id) => feed.services.get(id)!),
+    stopTransfers,
+    ...footpathRows(S, paths),
+    blockNext: blocksOf(feed, runs, trips),
+  };
+}
+
+/** Trips with frequencies expanded: each departure from start while before end, at the headway. */
+function runsOf(feed: Feed): Run[] {
   const runs: Run[] = [];
   feed.trips.forEach((trip, t) => {
     const windows = feed.frequencies.get(t);
@@ -78,8 +113,11 @@ export function buildTimetable(feed: Feed, footpaths: Footpath[] = []): Timetabl
       }
     }
   });
+  return runs;
+}
 
-  // Patterns: the same stops in the same order, then split so that no trip overtakes another.
+/** Patterns: the same stops in the same order, then split so that no trip overtakes another. */
+function patternsOf(feed: Feed, runs: Run[]): Pattern[] {
   const byStops = new Map<string, number[]>();
   runs.forEach((run, r) => {
     const key = feed.trips[run.template]!.stopTimes.map((st) => st.stop).join(",");
@@ -89,7 +127,7 @@ export function buildTimetable(feed: Feed, footpaths: Footpath[] = []): Timetabl
   });
   const time = (r: number, i: number, kind: "arrival" | "departure") =>
     feed.trips[runs[r]!.template]!.stopTimes[i]![kind] + runs[r]!.shift;
-  const patterns: { stops: number[]; runs: number[] }[] = [];
+  const patterns: Pattern[] = [];
   for (const [key, list] of byStops) {
     const stops = key.split(",").map(Number);
     list.sort((a, b) => time(a, 0, "departure") - time(b, 0, "departure"));
@@ -109,12 +147,14 @@ export function buildTimetable(feed: Feed, footpaths: Footpath[] = []): Timetabl
     }
     for (const g of groups) patterns.push({ stops, runs: g });
   }
+  return patterns;
+}
 
-  // Trips numbered pattern by pattern, in departure order.
+/** Trips numbered pattern by pattern, in departure order, with their times and patterns' rows. */
+function tripsOf(feed: Feed, runs: Run[], patterns: Pattern[]) {
   const order: number[] = patterns.flatMap((p) => p.runs);
   const T = order.length;
-  const serviceIds = [...feed.services.keys()];
-  const serviceIndex = new Map(serviceIds.map((id, i) => [id, i]));
+  const serviceIndex = new Map([...feed.services.keys()].map((id, i) => [id, i]));
   const tripRoute = new Uint32Array(T);
   const tripService = new Uint32Array(T);
   const tripPattern = new Uint32Array(T);
@@ -149,9 +189,25 @@ export function buildTimetable(feed: Feed, footpaths: Footpath[] = []): Timetabl
   patterns.forEach((p, i) => {
     for (let k = patternFirstTrip[i]!; k < patternFirstTrip[i + 1]!; k++) tripPattern[k] = i;
   });
+  return {
+    order,
+    tripId,
+    tripHeadsign,
+    tripRoute,
+    tripService,
+    tripPattern,
+    tripFirstTime,
+    arrival,
+    departure,
+    patternFirstStop,
+    patternStops,
+    patternFirstTrip,
+    patternTrips,
+  };
+}
 
-  // Stops to patterns.
-  const S = feed.stops.length;
+/** Stops to the patterns calling there, and at which position. */
+function stopPatternsOf(S: number, patterns: Pattern[]) {
   const calls: [number, number, number][] = [];
   patterns.forEach((p, i) => p.stops.forEach((s, pos) => calls.push([s, i, pos])));
   calls.sort((a, b) => a[0] - b[0] || a[1] - b[1] || a[2] - b[2]);
@@ -160,8 +216,11 @@ export function buildTimetable(feed: Feed, footpaths: Footpath[] = []): Timetabl
   for (let s = 0; s < S; s++) stopFirstPattern[s + 1]! += stopFirstPattern[s]!;
   const stopPatterns = Uint32Array.from(calls.map((c) => c[1]));
   const stopPatternPosition = Uint32Array.from(calls.map((c) => c[2]));
+  return { stopFirstPattern, stopPatterns, stopPatternPosition };
+}
 
-  // Transfers: rules at one stop; footpaths between stops (the feed's, then the foot graph's).
+/** Transfers: rules at one stop; footpaths between stops (the feed's, then the foot graph's). */
+function transfersOf(feed: Feed, footpaths: Footpath[]) {
   const stopTransfers: Timetable["stopTransfers"] = new Map();
   const paths = new Map<string, Footpath>();
   for (const t of feed.transfers) {
@@ -182,11 +241,14 @@ export function buildTimetable(feed: Feed, footpaths: Footpath[] = []): Timetabl
     const key = `${f.from},${f.to}`;
     if (f.from !== f.to && !paths.has(key)) paths.set(key, f);
   }
-  const { pathFirst, pathTo, pathSeconds } = footpathRows(S, [...paths.values()]);
+  return { stopTransfers, paths: [...paths.values()] };
+}
 
-  // Blocks: from a trip's last stop into the block's next trips starting there, no earlier.
+/** Blocks: from a trip's last stop into the block's next trips starting there, no earlier. */
+function blocksOf(feed: Feed, runs: Run[], trips: ReturnType<typeof tripsOf>) {
+  const { order, patternStops, patternFirstStop, tripPattern, tripFirstTime, arrival, departure } = trips;
   const blocks = new Map<string, number[]>();
-  for (let t = 0; t < T; t++) {
+  for (let t = 0; t < order.length; t++) {
     const block = feed.trips[runs[order[t]!]!.template]!.blockId;
     if (!block) continue;
     let list = blocks.get(block);
@@ -194,9 +256,9 @@ export function buildTimetable(feed: Feed, footpaths: Footpath[] = []): Timetabl
     list.push(t);
   }
   const blockNext: Timetable["blockNext"] = new Map();
+  const tripLength = (t: number) => tripFirstTime[t + 1]! - tripFirstTime[t]!;
   const lastStop = (t: number) => patternStops[patternFirstStop[tripPattern[t]!]! + tripLength(t) - 1]!;
   const firstStop = (t: number) => patternStops[patternFirstStop[tripPattern[t]!]!]!;
-  const tripLength = (t: number) => tripFirstTime[t + 1]! - tripFirstTime[t]!;
   for (const list of blocks.values()) {
     for (const t of list) {
       const end = arrival[tripFirstTime[t + 1]! - 1]!;
@@ -206,39 +268,7 @@ export function buildTimetable(feed: Feed, footpaths: Footpath[] = []): Timetabl
       if (next.length) blockNext.set(t, next);
     }
   }
-
-  return {
-    timezone: feed.timezone,
-    stops: feed.stops.map((s) => ({ id: s.id, name: s.name, lat: s.lat, lng: s.lng })),
-    routes: feed.routes.map((r) => ({
-      id: r.id,
-      shortName: r.shortName,
-      longName: r.longName,
-      type: r.type,
-    })),
-    tripId,
-    tripHeadsign,
-    tripRoute,
-    tripService,
-    tripPattern,
-    tripFirstTime,
-    arrival,
-    departure,
-    patternFirstStop,
-    patternStops,
-    patternFirstTrip,
-    patternTrips,
-    stopFirstPattern,
-    stopPatterns,
-    stopPatternPosition,
-    serviceIds,
-    services: serviceIds.map((id) => feed.services.get(id)!),
-    stopTransfers,
-    pathFirst,
-    pathTo,
-    pathSeconds,
-    blockNext,
-  };
+  return blockNext;
 }
 
 /** A footpath the feed forbids (transfers.txt type 3 between two stops): kept so none is added. */
