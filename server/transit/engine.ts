@@ -133,6 +133,14 @@ export type TransitResult =
     }
   | { unrouted: "no-feed" | "no-trip"; walking: { meters: number; seconds: number } };
 
+/** The best itinerary over the feeds, with the walks to and from its stops. */
+interface Best {
+  feed: PreparedFeed;
+  it: Itinerary;
+  access: Map<number, RoadLeg>;
+  egress: Map<number, RoadLeg>;
+}
+
 /**
  * The earliest arrival by transit leaving at `leaving`: the best itinerary over
  * the feeds, walking when that arrives sooner; when no feed serves both ends (or none has a trip
@@ -140,12 +148,44 @@ export type TransitResult =
  */
 export function transitRoute(origin: Position, destination: Position, leaving: Departure): TransitResult {
   const [direct] = walks(origin, [destination]) as [RoadLeg];
+  const { best, served } = bestItinerary(origin, destination, leaving);
+  const walking = { meters: direct.meters, seconds: Math.round(direct.seconds) };
+  if (!best) return { unrouted: served ? "no-trip" : "no-feed", walking };
+  const timezone = best.feed.tt.timezone;
+  const departure = best.it.departure;
+  if (departure + walking.seconds <= best.it.arrival) {
+    const arrival = departure + walking.seconds;
+    const walk: TransitLeg = {
+      mode: "walk",
+      meters: direct.meters,
+      departure,
+      arrival,
+      from: here(origin),
+      to: here(destination),
+      path: [origin, destination],
+    };
+    return { ...walking, departure, arrival, timezone, walkingOnly: true, legs: [walk] };
+  }
+  const legs = legsOf(best, origin, destination);
+  return {
+    meters: legs.reduce((sum, l) => sum + l.meters, 0),
+    seconds: best.it.arrival - departure,
+    departure,
+    arrival: best.it.arrival,
+    timezone,
+    feed: best.feed.name,
+    legs,
+  };
+}
+
+const here = (p: Position): TransitPlace => ({ latitude: p[1], longitude: p[0] });
+
+/** The earliest itinerary over the feeds that serve both ends; `served`: whether any did. */
+function bestItinerary(origin: Position, destination: Position, leaving: Departure) {
   /** The departure as a Unix time: a local time is the feed's. */
   const unix = (timezone: string) =>
     "at" in leaving ? leaving.at : DateTime.fromISO(leaving.local, { zone: timezone }).toSeconds();
-  let best:
-    | { feed: PreparedFeed; it: Itinerary; access: Map<number, RoadLeg>; egress: Map<number, RoadLeg> }
-    | undefined;
+  let best: Best | undefined;
   let served = false;
   for (const file of imports()) {
     const f = prepareFeed(file);
@@ -169,50 +209,27 @@ export function transitRoute(origin: Position, destination: Position, leaving: D
     const it = earliestArrival(f.tt, toAccess(access), toAccess(egress), Math.round(unix(f.tt.timezone)));
     if (it && (!best || it.arrival < best.it.arrival)) best = { feed: f, it, access, egress };
   }
-  const walking = { meters: direct.meters, seconds: Math.round(direct.seconds) };
-  if (!best) return { unrouted: served ? "no-trip" : "no-feed", walking };
-  const timezone = best.feed.tt.timezone;
-  const departure = best.it.departure;
-  const here = (p: Position): TransitPlace => ({ latitude: p[1], longitude: p[0] });
-  if (departure + walking.seconds <= best.it.arrival) {
-    const arrival = departure + walking.seconds;
-    return {
-      meters: direct.meters,
-      seconds: walking.seconds,
-      departure,
-      arrival,
-      timezone,
-      walkingOnly: true,
-      legs: [
-        {
-          mode: "walk",
-          meters: direct.meters,
-          departure,
-          arrival,
-          from: here(origin),
-          to: here(destination),
-          path: [origin, destination],
-        },
-      ],
-    };
-  }
-  const { feed: f, it } = best;
-  const tt = f.tt;
+  return { best, served };
+}
+
+/** The itinerary's legs as answered: walks (with their road meters) and rides (with their stops). */
+function legsOf(best: Best, origin: Position, destination: Position): TransitLeg[] {
+  const tt = best.feed.tt;
   const stop = (s: number): TransitPlace => ({
     name: tt.stops[s]!.name,
     stopId: tt.stops[s]!.id,
     latitude: tt.stops[s]!.lat,
     longitude: tt.stops[s]!.lng,
   });
-  const legs: TransitLeg[] = it.legs.flatMap((l): TransitLeg[] => {
+  return best.it.legs.flatMap((l): TransitLeg[] => {
     if (l.kind === "walk") {
       const from = l.fromStop === undefined ? here(origin) : stop(l.fromStop);
       const to = l.toStop === undefined ? here(destination) : stop(l.toStop);
       const meters =
         l.fromStop === undefined
-          ? best!.access.get(l.toStop!)!.meters
+          ? best.access.get(l.toStop!)!.meters
           : l.toStop === undefined
-            ? best!.egress.get(l.fromStop)!.meters
+            ? best.egress.get(l.fromStop)!.meters
             : walks(position(tt, l.fromStop), [position(tt, l.toStop)])[0]!.meters;
       if (meters === 0 && l.arrival === l.departure) return [];
       const path: Position[] = [
@@ -246,13 +263,4 @@ export function transitRoute(origin: Position, destination: Position, leaving: D
       },
     ];
   });
-  return {
-    meters: legs.reduce((sum, l) => sum + l.meters, 0),
-    seconds: it.arrival - departure,
-    departure,
-    arrival: it.arrival,
-    timezone,
-    feed: f.name,
-    legs,
-  };
 }
