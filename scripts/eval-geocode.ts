@@ -98,6 +98,94 @@ function forms(s: Sample): Record<string, string | undefined> {
 const sameStreet = (a: Address | undefined, street: string) =>
   !!a?.street && nameKey(a.street) === nameKey(street);
 
+/** Forward geocoding of each sample in each written form. */
+function evalForward(samples: Sample[]) {
+  const forwardTimes: number[] = [];
+  console.log("Forward geocoding (top 1 within 50 m with the right house number; right street)");
+  for (const form of Object.keys(forms(samples[0]!))) {
+    let asked = 0;
+    let hits = 0;
+    let streets = 0;
+    const misses: string[] = [];
+    for (const s of samples) {
+      const query = forms(s)[form];
+      if (!query) continue;
+      asked++;
+      const [top] = timed(forwardTimes, () => searchText(query, { limit: 10 }));
+      const near = !!top && s.twins.some((t) => haversine(t.lng, t.lat, top.longitude!, top.latitude!) <= 50);
+      if (near && top.number && fold(top.number) === fold(s.number)) hits++;
+      else if (misses.length < 3) misses.push(`${query} → ${top?.formattedAddress ?? "nothing"}`);
+      if (sameStreet(top, s.street)) streets++;
+    }
+    console.log(
+      `  ${form.padEnd(32)} ${pct(hits, asked).padStart(6)}  street ${pct(streets, asked)}  (${asked})`,
+    );
+    for (const m of misses) console.log(`      miss: ${m}`);
+  }
+  console.log(`  latency: ${ms(forwardTimes)}\n`);
+}
+
+/** Reverse geocoding of the samples' points. */
+function evalReverse(samples: Sample[]) {
+  const reverseTimes: number[] = [];
+  let reversed = 0;
+  let reversedStreet = 0;
+  for (const s of samples) {
+    const [a] = timed(reverseTimes, () => reverseGeocode([s.lng, s.lat]));
+    if (sameStreet(a, s.street)) {
+      reversedStreet++;
+      if (a?.number && fold(a.number) === fold(s.number)) reversed++;
+    }
+  }
+  console.log("Reverse geocoding of the addresses' points");
+  console.log(
+    `  street and number ${pct(reversed, samples.length)}, street ${pct(reversedStreet, samples.length)}`,
+  );
+  console.log(`  latency: ${ms(reverseTimes)}\n`);
+}
+
+/** Autocomplete of each street of each town, as typed from a point 1 km away. */
+function evalAutocomplete(samples: Sample[], seed: number) {
+  // Autocomplete: each street of each town once, typed from a point 1 km away.
+  const next = rng(seed + 1);
+  const streets = new Map<string, Sample>();
+  for (const s of samples) streets.set(`${fold(s.street)}|${s.city ?? ""}`, s);
+  const autocompleteTimes: number[] = [];
+  console.log(`Autocomplete (the street in the top 3, typed 1 km away; ${streets.size} streets)`);
+  // As typed from the start of the name, and from the start of its longest word ("Meritxell"
+  // rather than "Avinguda Meritxell", where every other street is an Avinguda).
+  const longestWord = (name: string) => {
+    const ws = name.split(/[\s-]+/);
+    const longest = ws.reduce((a, b) => (b.length > a.length ? b : a), "");
+    return name.slice(name.indexOf(longest));
+  };
+  for (const [label, from, lengths] of [
+    ["", (name: string) => name, [3, 5, 8]],
+    [" of its longest word", longestWord, [5]],
+  ] as const) {
+    for (const length of lengths) {
+      let hits = 0;
+      const misses: string[] = [];
+      for (const s of streets.values()) {
+        const near = destination(s.lng, s.lat, 1000, next() * 360);
+        const typed = from(s.street).slice(0, length);
+        const results = timed(autocompleteTimes, () => searchText(typed, { limit: 10, prefix: true, near }));
+        const found = results
+          .slice(0, 3)
+          .some((a) => sameStreet(a, s.street) && haversine(s.lng, s.lat, a.longitude!, a.latitude!) <= 2000);
+        if (found) hits++;
+        else if (misses.length < 4) {
+          const got = results.slice(0, 3).map((a) => a.formattedAddress);
+          misses.push(`"${typed}" for ${s.street} (${s.city ?? "?"}) → ${got.join(" | ") || "nothing"}`);
+        }
+      }
+      console.log(`  after ${length} characters${label}: ${pct(hits, streets.size)}`);
+      for (const m of misses) console.log(`      miss: ${m}`);
+    }
+  }
+  console.log(`  latency: ${ms(autocompleteTimes)}`);
+}
+
 async function main(): Promise<number> {
   const { values, positionals } = parseArgs({
     allowPositionals: true,
@@ -127,89 +215,9 @@ async function main(): Promise<number> {
     // Warm up: the parser, the cities and the areas load on first use.
     searchText("warm up 1", { limit: 10 });
 
-    const forwardTimes: number[] = [];
-    console.log("Forward geocoding (top 1 within 50 m with the right house number; right street)");
-    for (const form of Object.keys(forms(samples[0]!))) {
-      let asked = 0;
-      let hits = 0;
-      let streets = 0;
-      const misses: string[] = [];
-      for (const s of samples) {
-        const query = forms(s)[form];
-        if (!query) continue;
-        asked++;
-        const [top] = timed(forwardTimes, () => searchText(query, { limit: 10 }));
-        const near =
-          !!top && s.twins.some((t) => haversine(t.lng, t.lat, top.longitude!, top.latitude!) <= 50);
-        if (near && top.number && fold(top.number) === fold(s.number)) hits++;
-        else if (misses.length < 3) misses.push(`${query} → ${top?.formattedAddress ?? "nothing"}`);
-        if (sameStreet(top, s.street)) streets++;
-      }
-      console.log(
-        `  ${form.padEnd(32)} ${pct(hits, asked).padStart(6)}  street ${pct(streets, asked)}  (${asked})`,
-      );
-      for (const m of misses) console.log(`      miss: ${m}`);
-    }
-    console.log(`  latency: ${ms(forwardTimes)}\n`);
-
-    const reverseTimes: number[] = [];
-    let reversed = 0;
-    let reversedStreet = 0;
-    for (const s of samples) {
-      const [a] = timed(reverseTimes, () => reverseGeocode([s.lng, s.lat]));
-      if (sameStreet(a, s.street)) {
-        reversedStreet++;
-        if (a?.number && fold(a.number) === fold(s.number)) reversed++;
-      }
-    }
-    console.log("Reverse geocoding of the addresses' points");
-    console.log(
-      `  street and number ${pct(reversed, samples.length)}, street ${pct(reversedStreet, samples.length)}`,
-    );
-    console.log(`  latency: ${ms(reverseTimes)}\n`);
-
-    // Autocomplete: each street of each town once, typed from a point 1 km away.
-    const next = rng(Number(values.seed) + 1);
-    const streets = new Map<string, Sample>();
-    for (const s of samples) streets.set(`${fold(s.street)}|${s.city ?? ""}`, s);
-    const autocompleteTimes: number[] = [];
-    console.log(`Autocomplete (the street in the top 3, typed 1 km away; ${streets.size} streets)`);
-    // As typed from the start of the name, and from the start of its longest word ("Meritxell"
-    // rather than "Avinguda Meritxell", where every other street is an Avinguda).
-    const longestWord = (name: string) => {
-      const ws = name.split(/[\s-]+/);
-      const longest = ws.reduce((a, b) => (b.length > a.length ? b : a), "");
-      return name.slice(name.indexOf(longest));
-    };
-    for (const [label, from, lengths] of [
-      ["", (name: string) => name, [3, 5, 8]],
-      [" of its longest word", longestWord, [5]],
-    ] as const) {
-      for (const length of lengths) {
-        let hits = 0;
-        const misses: string[] = [];
-        for (const s of streets.values()) {
-          const near = destination(s.lng, s.lat, 1000, next() * 360);
-          const typed = from(s.street).slice(0, length);
-          const results = timed(autocompleteTimes, () =>
-            searchText(typed, { limit: 10, prefix: true, near }),
-          );
-          const found = results
-            .slice(0, 3)
-            .some(
-              (a) => sameStreet(a, s.street) && haversine(s.lng, s.lat, a.longitude!, a.latitude!) <= 2000,
-            );
-          if (found) hits++;
-          else if (misses.length < 4) {
-            const got = results.slice(0, 3).map((a) => a.formattedAddress);
-            misses.push(`"${typed}" for ${s.street} (${s.city ?? "?"}) → ${got.join(" | ") || "nothing"}`);
-          }
-        }
-        console.log(`  after ${length} characters${label}: ${pct(hits, streets.size)}`);
-        for (const m of misses) console.log(`      miss: ${m}`);
-      }
-    }
-    console.log(`  latency: ${ms(autocompleteTimes)}`);
+    evalForward(samples);
+    evalReverse(samples);
+    evalAutocomplete(samples, Number(values.seed));
     return 0;
   } finally {
     rmSync(dir, { recursive: true, force: true });
