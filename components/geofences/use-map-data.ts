@@ -86,3 +86,6 @@ export function useMapData({
     error: geofences.error ?? users.error ?? matches.error,
   };
 }
+
+/** What the map shows (useMapData). */
+export type MapData = ReturnType<typeof useMapData>;
