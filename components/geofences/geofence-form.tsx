@@ -65,6 +65,56 @@ export function GeofenceForm({
   onOpen: (g: Geofence) => void;
 }) {
   const g = draft.existing;
+  const { save, refusal, setRefusal } = useSave(draft, onSaved);
+  useEffect(() => () => void draft.layer.unbindTooltip(), [draft.layer]);
+  const param = refusal?.param;
+  return (
+    <form
+      onSubmit={(e) => {
+        // onSubmit, not action: a form action resets the fields, and a refused save must keep them.
+        e.preventDefault();
+        const form = new FormData(e.currentTarget);
+        draft.layer.unbindTooltip();
+        setRefusal(null);
+        save.mutate(form);
+      }}
+      className="space-y-3"
+      aria-label={g ? "Edit geofence" : "New geofence"}
+    >
+      <h2 className="text-lg font-semibold">{g ? "Edit geofence" : "New geofence"}</h2>
+      <p className="text-sm text-slate-600">
+        Drag the vertices or the shape on the map
+        {draft.layer instanceof L.Circle ? ", or its edge to resize" : ""}, then save.
+      </p>
+      <GeofenceFields g={g} param={param} />
+      <RefusalNote refusal={refusal} onOpen={onOpen} onCancel={onCancel} />
+      <div className="flex gap-2">
+        <button
+          type="submit"
+          disabled={save.isPending}
+          className="rounded bg-slate-900 px-3 py-1.5 text-sm text-white disabled:opacity-50"
+        >
+          {save.isPending ? "Saving…" : "Save geofence"}
+        </button>
+        <button
+          type="button"
+          onClick={onCancel}
+          className="rounded border border-slate-300 px-3 py-1.5 text-sm"
+        >
+          Cancel
+        </button>
+      </div>
+    </form>
+  );
+}
+
+/**
+ * Saving the draft: a POST for a new shape, a PATCH conditional on the version edited. A refusal
+ * says why (the field, the geofence holding the identity, or the change saved meanwhile), also
+ * next to the shape on the map.
+ */
+function useSave(draft: Draft, onSaved: (g: Geofence) => void) {
+  const g = draft.existing;
   const queryClient = useQueryClient();
   const [refusal, setRefusal] = useState<Refusal | null>(null);
   const save = useMutation({
@@ -104,26 +154,13 @@ export function GeofenceForm({
         .openTooltip();
     },
   });
-  useEffect(() => () => void draft.layer.unbindTooltip(), [draft.layer]);
-  const param = refusal?.param;
+  return { save, refusal, setRefusal };
+}
+
+/** The fields a geofence's form shows (its shape is on the map). */
+function GeofenceFields({ g, param }: { g?: Geofence; param?: string }) {
   return (
-    <form
-      onSubmit={(e) => {
-        // onSubmit, not action: a form action resets the fields, and a refused save must keep them.
-        e.preventDefault();
-        const form = new FormData(e.currentTarget);
-        draft.layer.unbindTooltip();
-        setRefusal(null);
-        save.mutate(form);
-      }}
-      className="space-y-3"
-      aria-label={g ? "Edit geofence" : "New geofence"}
-    >
-      <h2 className="text-lg font-semibold">{g ? "Edit geofence" : "New geofence"}</h2>
-      <p className="text-sm text-slate-600">
-        Drag the vertices or the shape on the map
-        {draft.layer instanceof L.Circle ? ", or its edge to resize" : ""}, then save.
-      </p>
+    <>
       <Field label="Description" name="description" defaultValue={g?.description} required param={param} />
       <Field label="Tag" name="tag" defaultValue={g?.tag} param={param} />
       <Field label="External ID" name="externalId" defaultValue={g?.externalId} param={param} />
@@ -151,60 +188,56 @@ export function GeofenceForm({
         <input type="checkbox" name="enabled" defaultChecked={g?.enabled ?? true} />
         Enabled
       </label>
-      {refusal?.conflict ? (
-        <div role="alert" className="space-y-2 rounded bg-red-50 px-3 py-2 text-sm text-red-700">
-          {refusal.conflict.current ? (
-            <p>
-              Someone else saved this geofence at{" "}
-              {new Date(refusal.conflict.current.updatedAt).toLocaleString()} while you were editing
-              {refusal.conflict.changes.length
-                ? `: they changed ${refusal.conflict.changes.join(", ")}.`
-                : "."}{" "}
-              Your changes were not saved. Reload their version, then make your changes again.
-            </p>
-          ) : (
-            <p>Someone else deleted this geofence while you were editing. Your changes were not saved.</p>
-          )}
-          {refusal.conflict.current ? (
-            <button type="button" onClick={() => onOpen(refusal.conflict!.current!)} className="underline">
-              Reload
-            </button>
-          ) : (
-            <button type="button" onClick={onCancel} className="underline">
-              Close
-            </button>
-          )}
-        </div>
-      ) : refusal?.holder ? (
-        <div role="alert" className="space-y-2 rounded bg-red-50 px-3 py-2 text-sm text-red-700">
-          <p>
-            This tag and external ID are already used by “{refusal.holder.description}”. Change them, or open
-            that geofence.
-          </p>
-          <button type="button" onClick={() => onOpen(refusal.holder!)} className="underline">
-            Open “{refusal.holder.description}”
-          </button>
-        </div>
+    </>
+  );
+}
+
+/** Why a save was refused: a conflict with another's change, an identity in use, or the API's words. */
+function RefusalNote({
+  refusal,
+  onOpen,
+  onCancel,
+}: {
+  refusal: Refusal | null;
+  onOpen: (g: Geofence) => void;
+  onCancel: () => void;
+}) {
+  return refusal?.conflict ? (
+    <div role="alert" className="space-y-2 rounded bg-red-50 px-3 py-2 text-sm text-red-700">
+      {refusal.conflict.current ? (
+        <p>
+          Someone else saved this geofence at {new Date(refusal.conflict.current.updatedAt).toLocaleString()}{" "}
+          while you were editing
+          {refusal.conflict.changes.length
+            ? `: they changed ${refusal.conflict.changes.join(", ")}.`
+            : "."}{" "}
+          Your changes were not saved. Reload their version, then make your changes again.
+        </p>
       ) : (
-        <ErrorNote error={refusal?.message} boxed />
+        <p>Someone else deleted this geofence while you were editing. Your changes were not saved.</p>
       )}
-      <div className="flex gap-2">
-        <button
-          type="submit"
-          disabled={save.isPending}
-          className="rounded bg-slate-900 px-3 py-1.5 text-sm text-white disabled:opacity-50"
-        >
-          {save.isPending ? "Saving…" : "Save geofence"}
+      {refusal.conflict.current ? (
+        <button type="button" onClick={() => onOpen(refusal.conflict!.current!)} className="underline">
+          Reload
         </button>
-        <button
-          type="button"
-          onClick={onCancel}
-          className="rounded border border-slate-300 px-3 py-1.5 text-sm"
-        >
-          Cancel
+      ) : (
+        <button type="button" onClick={onCancel} className="underline">
+          Close
         </button>
-      </div>
-    </form>
+      )}
+    </div>
+  ) : refusal?.holder ? (
+    <div role="alert" className="space-y-2 rounded bg-red-50 px-3 py-2 text-sm text-red-700">
+      <p>
+        This tag and external ID are already used by “{refusal.holder.description}”. Change them, or open that
+        geofence.
+      </p>
+      <button type="button" onClick={() => onOpen(refusal.holder!)} className="underline">
+        Open “{refusal.holder.description}”
+      </button>
+    </div>
+  ) : (
+    <ErrorNote error={refusal?.message} boxed />
   );
 }
 
