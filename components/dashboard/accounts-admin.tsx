@@ -67,29 +67,7 @@ export function AccountsAdmin({ selfId }: { selfId: string }) {
       <p className="text-sm text-slate-600">
         Admins do everything; analysts draw geofences and follow users; reviewers verify events.
       </p>
-      <form
-        onSubmit={(e) => {
-          e.preventDefault();
-          create.mutate(new FormData(e.currentTarget));
-        }}
-        className="flex flex-wrap items-end gap-3 rounded border border-slate-200 bg-white p-3"
-      >
-        <label className="space-y-1 text-sm font-medium">
-          <span className="block">Email</span>
-          <input name="email" type="email" required className="rounded border border-slate-300 px-2 py-1.5" />
-        </label>
-        <label className="space-y-1 text-sm font-medium">
-          <span className="block">Role</span>
-          <select name="role" className="rounded border border-slate-300 px-2 py-1.5">
-            <option value="reviewer">Reviewer</option>
-            <option value="analyst">Analyst</option>
-            <option value="admin">Admin</option>
-          </select>
-        </label>
-        <button type="submit" className="rounded bg-slate-900 px-3 py-1.5 text-sm text-white">
-          Create account
-        </button>
-      </form>
+      <CreateAccountForm onCreate={(form) => create.mutate(form)} />
       <ErrorNote error={create.error ?? change.error} />
       {done && !change.error && (
         <p role="status" className="text-sm text-slate-700">
@@ -113,72 +91,131 @@ export function AccountsAdmin({ selfId }: { selfId: string }) {
         </thead>
         <tbody>
           {accounts.data?.map((a) => (
-            <tr key={a.id} className="border-t border-slate-100">
-              <td className={cell}>
-                {a.email}
-                {a.id === selfId && <span className="text-slate-500"> (you)</span>}
-              </td>
-              <td className={cell}>
-                {a.id === selfId ? (
-                  ROLE_NAMES[a.role]
-                ) : (
-                  <select
-                    aria-label={`Role of ${a.email}`}
-                    value={a.role}
-                    disabled={change.isPending}
-                    onChange={(e) => change.mutate({ account: a, role: e.target.value })}
-                    className="rounded border border-slate-300 px-1 py-0.5"
-                  >
-                    {Object.entries(ROLE_NAMES).map(([value, name]) => (
-                      <option key={value} value={value}>
-                        {name}
-                      </option>
-                    ))}
-                  </select>
-                )}
-              </td>
-              <td className={cell}>{when(a.createdAt)}</td>
-              <td className={cell}>
-                <span className="mr-2">{a.disabled ? "Disabled" : "Active"}</span>
-                {a.id !== selfId &&
-                  (a.disabled ? (
-                    <button
-                      type="button"
-                      onClick={() => change.mutate({ account: a, disabled: false })}
-                      className="underline"
-                      aria-label={`Enable ${a.email}`}
-                    >
-                      Enable
-                    </button>
-                  ) : confirming === a.id ? (
-                    <span role="group" aria-label={`Confirm disabling ${a.email}`}>
-                      Signs {a.email} out everywhere.{" "}
-                      <button
-                        type="button"
-                        onClick={() => change.mutate({ account: a, disabled: true })}
-                        className="font-medium text-red-700 underline"
-                      >
-                        Disable
-                      </button>{" "}
-                      <button type="button" onClick={() => setConfirming(null)} className="underline">
-                        Cancel
-                      </button>
-                    </span>
-                  ) : (
-                    <button
-                      type="button"
-                      onClick={() => setConfirming(a.id)}
-                      className="underline"
-                      aria-label={`Disable ${a.email}`}
-                    >
-                      Disable
-                    </button>
-                  ))}
-              </td>
-            </tr>
+            <AccountRowView
+              key={a.id}
+              account={a}
+              self={a.id === selfId}
+              busy={change.isPending}
+              confirming={confirming === a.id}
+              setConfirming={(on) => setConfirming(on ? a.id : null)}
+              change={(c) => change.mutate({ account: a, ...c })}
+            />
           ))}
         </tbody>
       </table>
     </section>
+  );
+}
+
+/** The form that makes an account with a role. */
+function CreateAccountForm({ onCreate }: { onCreate: (form: FormData) => void }) {
+  return (
+    <form
+      onSubmit={(e) => {
+        e.preventDefault();
+        onCreate(new FormData(e.currentTarget));
+      }}
+      className="flex flex-wrap items-end gap-3 rounded border border-slate-200 bg-white p-3"
+    >
+      <label className="space-y-1 text-sm font-medium">
+        <span className="block">Email</span>
+        <input name="email" type="email" required className="rounded border border-slate-300 px-2 py-1.5" />
+      </label>
+      <label className="space-y-1 text-sm font-medium">
+        <span className="block">Role</span>
+        <select name="role" className="rounded border border-slate-300 px-2 py-1.5">
+          <option value="reviewer">Reviewer</option>
+          <option value="analyst">Analyst</option>
+          <option value="admin">Admin</option>
+        </select>
+      </label>
+      <button type="submit" className="rounded bg-slate-900 px-3 py-1.5 text-sm text-white">
+        Create account
+      </button>
+    </form>
+  );
+}
+
+/** One account: its role (changeable), creation, and state (disable after a confirmation, enable). */
+function AccountRowView({
+  account,
+  self,
+  busy,
+  confirming,
+  setConfirming,
+  change,
+}: {
+  account: AccountRow;
+  /** the admin's own account, left alone */
+  self: boolean;
+  busy: boolean;
+  confirming: boolean;
+  setConfirming: (on: boolean) => void;
+  change: (c: { role?: string; disabled?: boolean }) => void;
+}) {
+  return (
+    <tr className="border-t border-slate-100">
+      <td className={cell}>
+        {account.email}
+        {self && <span className="text-slate-500"> (you)</span>}
+      </td>
+      <td className={cell}>
+        {self ? (
+          ROLE_NAMES[account.role]
+        ) : (
+          <select
+            aria-label={`Role of ${account.email}`}
+            value={account.role}
+            disabled={busy}
+            onChange={(e) => change({ role: e.target.value })}
+            className="rounded border border-slate-300 px-1 py-0.5"
+          >
+            {Object.entries(ROLE_NAMES).map(([value, name]) => (
+              <option key={value} value={value}>
+                {name}
+              </option>
+            ))}
+          </select>
+        )}
+      </td>
+      <td className={cell}>{when(account.createdAt)}</td>
+      <td className={cell}>
+        <span className="mr-2">{account.disabled ? "Disabled" : "Active"}</span>
+        {!self &&
+          (account.disabled ? (
+            <button
+              type="button"
+              onClick={() => change({ disabled: false })}
+              className="underline"
+              aria-label={`Enable ${account.email}`}
+            >
+              Enable
+            </button>
+          ) : confirming ? (
+            <span role="group" aria-label={`Confirm disabling ${account.email}`}>
+              Signs {account.email} out everywhere.{" "}
+              <button
+                type="button"
+                onClick={() => change({ disabled: true })}
+                className="font-medium text-red-700 underline"
+              >
+                Disable
+              </button>{" "}
+              <button type="button" onClick={() => setConfirming(false)} className="underline">
+                Cancel
+              </button>
+            </span>
+          ) : (
+            <button
+              type="button"
+              onClick={() => setConfirming(true)}
+              className="underline"
+              aria-label={`Disable ${account.email}`}
+            >
+              Disable
+            </button>
+          ))}
+      </td>
+    </tr>
   );
 }
