@@ -22,6 +22,8 @@ const SIZE = 50;
  * A dashboard table over one of the /api/…/table routes: the server searches, sorts and pages
  * (every row reachable in either order); the search, sort and page are in the address.
  */
+type TableState = { search: string; sort: string; dir: "asc" | "desc"; page: number };
+
 export function DataTable<T>(props: {
   title: string;
   path: string;
@@ -34,52 +36,17 @@ export function DataTable<T>(props: {
   empty: string;
   toolbar?: ReactNode;
 }) {
-  const params = useSearchParams();
-  const [state, setState] = useState(() => ({
-    search: params.get("q") ?? "",
-    sort: params.get("sort") ?? props.defaultSort.sort,
-    dir: (params.get("dir") === "asc"
-      ? "asc"
-      : params.get("dir") === "desc"
-        ? "desc"
-        : props.defaultSort.dir) as "asc" | "desc",
-    page: Math.max(1, Number(params.get("page")) || 1),
-  }));
-  useEffect(() => {
-    const isDefault = state.sort === props.defaultSort.sort && state.dir === props.defaultSort.dir;
-    replaceQuery({
-      q: state.search,
-      sort: !isDefault && state.sort,
-      dir: !isDefault && state.dir,
-      page: state.page > 1 && String(state.page),
-    });
-  }, [state, props.defaultSort.sort, props.defaultSort.dir]);
-
-  const query = new URLSearchParams({
-    page: String(state.page),
-    size: String(SIZE),
-    sort: state.sort,
-    dir: state.dir,
-    ...(state.search.trim() && { search: state.search.trim() }),
-  }).toString();
-  const data = useQuery({
-    queryKey: [props.path, query],
-    placeholderData: keepPreviousData,
-    queryFn: () =>
-      call<Record<string, unknown> & { total: number }>("GET", `${props.path}?${query}`).then((r) => ({
-        rows: r[props.field] as T[],
-        total: r.total,
-      })),
-  });
+  const [state, setState] = useTableAddress(props.defaultSort);
+  const data = useTablePage<T>(props.path, props.field, state);
   const total = data.data?.total ?? 0;
-  const pages = Math.max(1, Math.ceil(total / SIZE));
   const rows = data.data?.rows ?? [];
-  const first = (state.page - 1) * SIZE + 1;
   const top = useRef<HTMLElement>(null);
   const turn = (step: 1 | -1) => {
     setState((s) => ({ ...s, page: s.page + step }));
     top.current?.scrollIntoView({ block: "start" });
   };
+  const sortBy = (sort: string) =>
+    setState((s) => ({ ...s, sort, dir: s.sort === sort && s.dir === "asc" ? "desc" : "asc", page: 1 }));
 
   return (
     <section ref={top} className="space-y-3" aria-label={props.title}>
@@ -104,36 +71,9 @@ export function DataTable<T>(props: {
           <table className="w-full rounded border border-slate-200 bg-white text-sm">
             <thead className="bg-slate-50 text-slate-600">
               <tr>
-                {props.columns.map((c) => {
-                  const sorted = c.sort !== undefined && c.sort === state.sort;
-                  return (
-                    <th
-                      key={c.label}
-                      className="px-3 py-2 text-left"
-                      aria-sort={sorted ? (state.dir === "asc" ? "ascending" : "descending") : undefined}
-                    >
-                      {c.sort ? (
-                        <button
-                          type="button"
-                          onClick={() =>
-                            setState((s) => ({
-                              ...s,
-                              sort: c.sort!,
-                              dir: s.sort === c.sort && s.dir === "asc" ? "desc" : "asc",
-                              page: 1,
-                            }))
-                          }
-                          className="font-medium hover:underline"
-                        >
-                          {c.label}
-                          {sorted ? (state.dir === "asc" ? " ▲" : " ▼") : ""}
-                        </button>
-                      ) : (
-                        <span className="font-medium">{c.label}</span>
-                      )}
-                    </th>
-                  );
-                })}
+                {props.columns.map((c) => (
+                  <HeaderCell key={c.label} column={c} state={state} onSort={sortBy} />
+                ))}
               </tr>
             </thead>
             <tbody>
@@ -154,19 +94,97 @@ export function DataTable<T>(props: {
           </table>
         </div>
       )}
-      <div className="flex flex-wrap items-center gap-2 text-sm">
-        <Button size="sm" disabled={state.page <= 1} onClick={() => turn(-1)}>
-          Previous
-        </Button>
-        <Button size="sm" disabled={state.page >= pages} onClick={() => turn(1)}>
-          Next
-        </Button>
-        <span className="text-slate-600" role="status" aria-label="Rows shown">
-          {total === 0
-            ? "No rows"
-            : `${first.toLocaleString("en")}–${Math.min(first + SIZE - 1, total).toLocaleString("en")} of ${total.toLocaleString("en")} · page ${state.page} of ${pages}`}
-        </span>
-      </div>
+      <Pager page={state.page} total={total} turn={turn} />
     </section>
+  );
+}
+
+/** The search, sort and page, kept in the address (the default sort left out of it). */
+function useTableAddress(defaultSort: { sort: string; dir: "asc" | "desc" }) {
+  const params = useSearchParams();
+  const [state, setState] = useState<TableState>(() => ({
+    search: params.get("q") ?? "",
+    sort: params.get("sort") ?? defaultSort.sort,
+    dir: params.get("dir") === "asc" ? "asc" : params.get("dir") === "desc" ? "desc" : defaultSort.dir,
+    page: Math.max(1, Number(params.get("page")) || 1),
+  }));
+  useEffect(() => {
+    const isDefault = state.sort === defaultSort.sort && state.dir === defaultSort.dir;
+    replaceQuery({
+      q: state.search,
+      sort: !isDefault && state.sort,
+      dir: !isDefault && state.dir,
+      page: state.page > 1 && String(state.page),
+    });
+  }, [state, defaultSort.sort, defaultSort.dir]);
+  return [state, setState] as const;
+}
+
+/** One page of rows as the server searches, sorts and pages them, and how many there are. */
+function useTablePage<T>(path: string, field: string, state: TableState) {
+  const query = new URLSearchParams({
+    page: String(state.page),
+    size: String(SIZE),
+    sort: state.sort,
+    dir: state.dir,
+    ...(state.search.trim() && { search: state.search.trim() }),
+  }).toString();
+  return useQuery({
+    queryKey: [path, query],
+    placeholderData: keepPreviousData,
+    queryFn: () =>
+      call<Record<string, unknown> & { total: number }>("GET", `${path}?${query}`).then((r) => ({
+        rows: r[field] as T[],
+        total: r.total,
+      })),
+  });
+}
+
+/** A column's heading: a button that sorts by it (again: the other way), when it sorts. */
+function HeaderCell<T>({
+  column: c,
+  state,
+  onSort,
+}: {
+  column: Column<T>;
+  state: TableState;
+  onSort: (sort: string) => void;
+}) {
+  const sorted = c.sort !== undefined && c.sort === state.sort;
+  return (
+    <th
+      className="px-3 py-2 text-left"
+      aria-sort={sorted ? (state.dir === "asc" ? "ascending" : "descending") : undefined}
+    >
+      {c.sort ? (
+        <button type="button" onClick={() => onSort(c.sort!)} className="font-medium hover:underline">
+          {c.label}
+          {sorted ? (state.dir === "asc" ? " ▲" : " ▼") : ""}
+        </button>
+      ) : (
+        <span className="font-medium">{c.label}</span>
+      )}
+    </th>
+  );
+}
+
+/** Previous and next, and which rows of how many are shown. */
+function Pager({ page, total, turn }: { page: number; total: number; turn: (step: 1 | -1) => void }) {
+  const pages = Math.max(1, Math.ceil(total / SIZE));
+  const first = (page - 1) * SIZE + 1;
+  return (
+    <div className="flex flex-wrap items-center gap-2 text-sm">
+      <Button size="sm" disabled={page <= 1} onClick={() => turn(-1)}>
+        Previous
+      </Button>
+      <Button size="sm" disabled={page >= pages} onClick={() => turn(1)}>
+        Next
+      </Button>
+      <span className="text-slate-600" role="status" aria-label="Rows shown">
+        {total === 0
+          ? "No rows"
+          : `${first.toLocaleString("en")}–${Math.min(first + SIZE - 1, total).toLocaleString("en")} of ${total.toLocaleString("en")} · page ${page} of ${pages}`}
+      </span>
+    </div>
   );
 }
