@@ -54,29 +54,6 @@ export function RoutePanel({
     onSuccess: (routes) => onRoutes(routes),
     onError: () => onRoutes(null),
   });
-  const field = (label: string, value: string, set: (v: string) => void) => (
-    <label className="block space-y-0.5">
-      <span className="block text-slate-600">{label}</span>
-      <span className="flex gap-2">
-        <input
-          value={value}
-          onChange={(e) => set(e.target.value)}
-          placeholder="latitude, longitude"
-          aria-label={label}
-          className="min-w-0 flex-1 rounded border border-slate-300 px-2 py-1"
-        />
-        <button
-          type="button"
-          disabled={!point}
-          onClick={() => set(asText(point))}
-          className="rounded border border-slate-300 px-2 py-1 disabled:opacity-50"
-          aria-label={`${label}: the picked point`}
-        >
-          Picked point
-        </button>
-      </span>
-    </label>
-  );
   return (
     <section aria-labelledby="route-title" className="space-y-2">
       <h2 id="route-title" className="text-lg font-semibold">
@@ -93,30 +70,9 @@ export function RoutePanel({
           route.mutate();
         }}
       >
-        {field("Origin", origin, setOrigin)}
-        {field("Destination", destination, setDestination)}
-        <fieldset className="flex flex-wrap gap-3">
-          <legend className="sr-only">Modes</legend>
-          {MODES.map((m) => (
-            <label key={m} className="flex items-center gap-1">
-              <input
-                type="checkbox"
-                checked={modes.includes(m)}
-                onChange={(e) => setModes(e.target.checked ? [...modes, m] : modes.filter((x) => x !== m))}
-              />
-              {m}
-            </label>
-          ))}
-          <select
-            aria-label="Units"
-            value={units}
-            onChange={(e) => setUnits(e.target.value)}
-            className="rounded border border-slate-300 px-1"
-          >
-            <option value="metric">metric</option>
-            <option value="imperial">imperial</option>
-          </select>
-        </fieldset>
+        <PointField label="Origin" value={origin} set={setOrigin} point={point} />
+        <PointField label="Destination" value={destination} set={setDestination} point={point} />
+        <ModeFields modes={modes} setModes={setModes} units={units} setUnits={setUnits} />
         {transit && (
           <label className="flex items-center gap-2">
             <span className="text-slate-600">Leave at</span>
@@ -139,24 +95,104 @@ export function RoutePanel({
         </button>
       </form>
       <ErrorNote error={route.error} />
-      {route.data && (
-        <dl aria-label="Routes" className="grid grid-cols-[5rem_1fr] gap-y-1 text-sm">
-          {Object.entries(route.data).map(([mode, r]) => (
-            <div key={mode} className="contents">
-              <dt className="font-medium" style={{ color: ROUTE_COLORS[mode] }}>
-                {mode}
-              </dt>
-              <dd>
-                {mode === "transit" ? (
-                  <TransitLegs answer={r} />
-                ) : (
-                  (r.unavailable ?? [r.distance?.text, r.duration?.text].filter(Boolean).join(" · "))
-                )}
-              </dd>
-            </div>
-          ))}
-        </dl>
-      )}
+      {route.data && <RouteList routes={route.data} />}
     </section>
+  );
+}
+
+/** A point typed as "lat,lng", or taken from the point picked on the map. */
+function PointField({
+  label,
+  value,
+  set,
+  point,
+}: {
+  label: string;
+  value: string;
+  set: (v: string) => void;
+  point: LngLat | null;
+}) {
+  return (
+    <label className="block space-y-0.5">
+      <span className="block text-slate-600">{label}</span>
+      <span className="flex gap-2">
+        <input
+          value={value}
+          onChange={(e) => set(e.target.value)}
+          placeholder="latitude, longitude"
+          aria-label={label}
+          className="min-w-0 flex-1 rounded border border-slate-300 px-2 py-1"
+        />
+        <button
+          type="button"
+          disabled={!point}
+          onClick={() => set(asText(point))}
+          className="rounded border border-slate-300 px-2 py-1 disabled:opacity-50"
+          aria-label={`${label}: the picked point`}
+        >
+          Picked point
+        </button>
+      </span>
+    </label>
+  );
+}
+
+/** The modes asked for, and the units. */
+function ModeFields({
+  modes,
+  setModes,
+  units,
+  setUnits,
+}: {
+  modes: string[];
+  setModes: (m: string[]) => void;
+  units: string;
+  setUnits: (u: string) => void;
+}) {
+  return (
+    <fieldset className="flex flex-wrap gap-3">
+      <legend className="sr-only">Modes</legend>
+      {MODES.map((m) => (
+        <label key={m} className="flex items-center gap-1">
+          <input
+            type="checkbox"
+            checked={modes.includes(m)}
+            onChange={(e) => setModes(e.target.checked ? [...modes, m] : modes.filter((x) => x !== m))}
+          />
+          {m}
+        </label>
+      ))}
+      <select
+        aria-label="Units"
+        value={units}
+        onChange={(e) => setUnits(e.target.value)}
+        className="rounded border border-slate-300 px-1"
+      >
+        <option value="metric">metric</option>
+        <option value="imperial">imperial</option>
+      </select>
+    </fieldset>
+  );
+}
+
+/** Each mode's distance and duration (or why it has none), transit leg by leg. */
+function RouteList({ routes }: { routes: RouteAnswers }) {
+  return (
+    <dl aria-label="Routes" className="grid grid-cols-[5rem_1fr] gap-y-1 text-sm">
+      {Object.entries(routes).map(([mode, r]) => (
+        <div key={mode} className="contents">
+          <dt className="font-medium" style={{ color: ROUTE_COLORS[mode] }}>
+            {mode}
+          </dt>
+          <dd>
+            {mode === "transit" ? (
+              <TransitLegs answer={r} />
+            ) : (
+              (r.unavailable ?? [r.distance?.text, r.duration?.text].filter(Boolean).join(" · "))
+            )}
+          </dd>
+        </div>
+      ))}
+    </dl>
   );
 }
