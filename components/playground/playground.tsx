@@ -52,10 +52,6 @@ export default function Playground({ tiles }: { tiles: TileConfig }) {
     context.mutate(p);
     reverse.mutate(p);
   };
-  const ipPoint =
-    ip?.address.latitude !== undefined && ip.address.longitude !== undefined
-      ? ([ip.address.longitude, ip.address.latitude] as LngLat)
-      : null;
   return (
     <div className="flex h-full flex-col lg:flex-row">
       <div className="relative min-h-[55%] min-w-0 flex-1" role="region" aria-label="Playground map">
@@ -70,50 +66,12 @@ export default function Playground({ tiles }: { tiles: TileConfig }) {
               pathOptions={{ color: "#1d4ed8", fillOpacity: 0.8 }}
             />
           )}
-          {reverse.data?.latitude !== undefined &&
-            reverse.data.longitude !== undefined &&
-            !!reverse.data.distance && (
-              <CircleMarker
-                center={[reverse.data.latitude, reverse.data.longitude]}
-                radius={5}
-                pathOptions={{ color: "#0f766e", fillOpacity: 0.8 }}
-              >
-                <Tooltip>{reverse.data.formattedAddress}</Tooltip>
-              </CircleMarker>
-            )}
-          {places && (
-            <Circle
-              center={leafletPoint(places.query.near)}
-              radius={Number(places.query.radius) || 1000}
-              pathOptions={{ color: PLACE_COLOR, weight: 1, fill: false, dashArray: "4 3" }}
-            />
-          )}
-          {places?.places.map((p, i) => (
-            <CircleMarker
-              key={p._id}
-              center={[p.location.coordinates[1], p.location.coordinates[0]]}
-              radius={6}
-              pathOptions={{ color: PLACE_COLOR, fillOpacity: 0.8 }}
-            >
-              <Tooltip>
-                {i + 1}. {p.name}
-              </Tooltip>
-            </CircleMarker>
-          ))}
+          <ReverseMarker address={reverse.data} />
+          <PlaceMarkers places={places} />
           <AddressResultsLayer results={found.results} chosen={found.chosen} />
           <RouteLayer routes={routes} />
           <TransitLayer routes={routes} />
-          {ipPoint && (
-            <CircleMarker
-              center={leafletPoint(ipPoint)}
-              radius={9}
-              pathOptions={{ color: "#b45309", fillOpacity: 0.6 }}
-            >
-              <Popup>
-                {ip?.ip}: {ip?.address.country}
-              </Popup>
-            </CircleMarker>
-          )}
+          <IpMarker ip={ip} />
         </MapContainer>
         <div className="absolute top-3 right-3 z-[1000]">
           <AddressSearch
@@ -137,5 +95,61 @@ export default function Playground({ tiles }: { tiles: TileConfig }) {
         <IpPanel onAnswer={setIp} />
       </aside>
     </div>
+  );
+}
+
+/** The address reverse geocoding found for the picked point, where it is. */
+function ReverseMarker({ address }: { address?: ReverseAnswer["addresses"][number] | null }) {
+  if (address?.latitude === undefined || address.longitude === undefined || !address.distance) return null;
+  return (
+    <CircleMarker
+      center={leafletPoint([address.longitude, address.latitude])}
+      radius={5}
+      pathOptions={{ color: "#0f766e", fillOpacity: 0.8 }}
+    >
+      <Tooltip>{address.formattedAddress}</Tooltip>
+    </CircleMarker>
+  );
+}
+
+/** The places a search found, numbered, and the circle searched. */
+function PlaceMarkers({ places }: { places: { query: PlaceQuery; places: Place[] } | null }) {
+  if (!places) return null;
+  return (
+    <>
+      <Circle
+        center={leafletPoint(places.query.near)}
+        radius={Number(places.query.radius) || 1000}
+        pathOptions={{ color: PLACE_COLOR, weight: 1, fill: false, dashArray: "4 3" }}
+      />
+      {places.places.map((p, i) => (
+        <CircleMarker
+          key={p._id}
+          center={leafletPoint(p.location.coordinates)}
+          radius={6}
+          pathOptions={{ color: PLACE_COLOR, fillOpacity: 0.8 }}
+        >
+          <Tooltip>
+            {i + 1}. {p.name}
+          </Tooltip>
+        </CircleMarker>
+      ))}
+    </>
+  );
+}
+
+/** Where IP geocoding placed an address. */
+function IpMarker({ ip }: { ip: IpAnswer | null }) {
+  if (ip?.address.latitude === undefined || ip.address.longitude === undefined) return null;
+  return (
+    <CircleMarker
+      center={leafletPoint([ip.address.longitude, ip.address.latitude])}
+      radius={9}
+      pathOptions={{ color: "#b45309", fillOpacity: 0.6 }}
+    >
+      <Popup>
+        {ip.ip}: {ip.address.country}
+      </Popup>
+    </CircleMarker>
   );
 }
