@@ -45,24 +45,11 @@ function AnswerLine({ a }: { a: GeoAddress }) {
 const formatDistance = (m: number) => (m < 1000 ? `${Math.round(m)} m` : `${(m / 1000).toFixed(1)} km`);
 
 /**
- * The map's search box: suggestions while typing (GET /v1/search/autocomplete near the map's
- * centre), Enter for forward geocoding (GET /v1/geocode/forward) with every answer listed by
- * layer and confidence. Choosing an answer moves the map to it; `onResults` gives the answers
- * to draw and the one chosen.
+ * The answers to what is typed: suggestions (autocomplete, DEBOUNCE_MS after the last
+ * keystroke) until Enter, then forward geocoding of what was submitted; both near the map's centre.
  */
-export function AddressSearch({
-  map,
-  onResults,
-}: {
-  map: L.Map | null;
-  onResults: (results: GeoAddress[], chosen: GeoAddress | null) => void;
-}) {
-  const listId = useId();
-  const [text, setText] = useState("");
+function useAnswers(map: L.Map | null, text: string, submitted: string | null) {
   const [typed, setTyped] = useState("");
-  const [submitted, setSubmitted] = useState<string | null>(null);
-  const [active, setActive] = useState(-1);
-  const [open, setOpen] = useState(false);
   useEffect(() => {
     const t = setTimeout(() => setTyped(text.trim() ? text : ""), DEBOUNCE_MS);
     return () => clearTimeout(t);
@@ -90,6 +77,28 @@ export function AddressSearch({
         `/v1/geocode/forward?${new URLSearchParams({ query: submitted!, near: near(), limit: "10" })}`,
       ).then((r) => r.addresses),
   });
+  return { suggestions, found };
+}
+
+/**
+ * The map's search box: suggestions while typing (GET /v1/search/autocomplete near the map's
+ * centre), Enter for forward geocoding (GET /v1/geocode/forward) with every answer listed by
+ * layer and confidence. Choosing an answer moves the map to it; `onResults` gives the answers
+ * to draw and the one chosen.
+ */
+export function AddressSearch({
+  map,
+  onResults,
+}: {
+  map: L.Map | null;
+  onResults: (results: GeoAddress[], chosen: GeoAddress | null) => void;
+}) {
+  const listId = useId();
+  const [text, setText] = useState("");
+  const [submitted, setSubmitted] = useState<string | null>(null);
+  const [active, setActive] = useState(-1);
+  const [open, setOpen] = useState(false);
+  const { suggestions, found } = useAnswers(map, text, submitted);
   const list = (submitted !== null ? found.data : suggestions.data) ?? [];
 
   function choose(a: GeoAddress, all: GeoAddress[]) {
@@ -159,34 +168,62 @@ export function AddressSearch({
         />
       </form>
       {open && (
-        <div className="border-t border-slate-100">
-          {submitted !== null && (
-            <p className="px-3 pt-2 text-xs font-medium text-slate-600">
-              {found.isLoading ? "Searching…" : `Results for “${submitted}”`}
-            </p>
-          )}
-          <ErrorNote error={submitted !== null ? found.error : suggestions.error} />
-          <ul id={listId} role="listbox" aria-label={submitted !== null ? "Search results" : "Suggestions"}>
-            {list.map((a, i) => (
-              <li
-                key={`${a.layer}-${a.formattedAddress}-${i}`}
-                id={`${listId}-${i}`}
-                role="option"
-                aria-selected={i === active}
-                onMouseDown={(e) => {
-                  e.preventDefault(); // keep the input's focus
-                  choose(a, list);
-                }}
-                className={`cursor-pointer px-3 py-1.5 text-sm ${i === active ? "bg-blue-50" : "hover:bg-slate-50"}`}
-              >
-                <AnswerLine a={a} />
-              </li>
-            ))}
-          </ul>
-          {submitted !== null && found.data?.length === 0 && (
-            <p className="px-3 py-2 text-sm text-slate-500">Nothing found.</p>
-          )}
-        </div>
+        <AnswerList
+          listId={listId}
+          list={list}
+          active={active}
+          submitted={submitted}
+          query={submitted !== null ? found : suggestions}
+          onChoose={(a) => choose(a, list)}
+        />
+      )}
+    </div>
+  );
+}
+
+/** The answers listed: suggestions, or the results for what was submitted. */
+function AnswerList({
+  listId,
+  list,
+  active,
+  submitted,
+  query,
+  onChoose,
+}: {
+  listId: string;
+  list: GeoAddress[];
+  active: number;
+  submitted: string | null;
+  query: { isLoading: boolean; error: unknown; data?: GeoAddress[] };
+  onChoose: (a: GeoAddress) => void;
+}) {
+  return (
+    <div className="border-t border-slate-100">
+      {submitted !== null && (
+        <p className="px-3 pt-2 text-xs font-medium text-slate-600">
+          {query.isLoading ? "Searching…" : `Results for “${submitted}”`}
+        </p>
+      )}
+      <ErrorNote error={query.error} />
+      <ul id={listId} role="listbox" aria-label={submitted !== null ? "Search results" : "Suggestions"}>
+        {list.map((a, i) => (
+          <li
+            key={`${a.layer}-${a.formattedAddress}-${i}`}
+            id={`${listId}-${i}`}
+            role="option"
+            aria-selected={i === active}
+            onMouseDown={(e) => {
+              e.preventDefault(); // keep the input's focus
+              onChoose(a);
+            }}
+            className={`cursor-pointer px-3 py-1.5 text-sm ${i === active ? "bg-blue-50" : "hover:bg-slate-50"}`}
+          >
+            <AnswerLine a={a} />
+          </li>
+        ))}
+      </ul>
+      {submitted !== null && query.data?.length === 0 && (
+        <p className="px-3 py-2 text-sm text-slate-500">Nothing found.</p>
       )}
     </div>
   );
