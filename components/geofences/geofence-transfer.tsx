@@ -73,33 +73,7 @@ export function GeofenceTransfer({ canEdit }: { canEdit: boolean }) {
       return setStatus({ kind: "failed", text: "The server cannot be reached; nothing was imported." });
     }
     if (!res.ok || !res.body) return setStatus({ kind: "failed", text: await refusal(res) });
-    // JSON lines: progress after each chunk written, then the outcome.
-    const reader = res.body.pipeThrough(new TextDecoderStream()).getReader();
-    let buffered = "";
-    for (;;) {
-      const { value, done } = await reader.read();
-      if (done) break;
-      buffered += value;
-      const lines = buffered.split("\n");
-      buffered = lines.pop() ?? "";
-      for (const line of lines.filter(Boolean)) {
-        const msg = JSON.parse(line) as {
-          progress?: { done: number; total: number };
-          meta?: { code: number; message?: string };
-          created?: number;
-          replaced?: number;
-          unchanged?: number;
-        };
-        if (msg.progress) setStatus({ kind: "writing", ...msg.progress });
-        else if (msg.meta?.code === 200) {
-          setStatus({
-            kind: "done",
-            text: `Imported ${file.name}: ${msg.created} created, ${msg.replaced} replaced, ${msg.unchanged} unchanged.`,
-          });
-        } else
-          setStatus({ kind: "failed", text: `Import stopped: ${msg.meta?.message ?? "unknown error"}.` });
-      }
-    }
+    await followImport(res.body, file.name, setStatus);
     void queryClient.invalidateQueries();
   }
 
@@ -131,7 +105,6 @@ export function GeofenceTransfer({ canEdit }: { canEdit: boolean }) {
           />
         </>
       )}
-      {status.kind === "checking" && <p role="status">Checking {status.name}…</p>}
       {status.kind === "preview" && (
         <ImportPreview
           name={status.file.name}
@@ -140,6 +113,49 @@ export function GeofenceTransfer({ canEdit }: { canEdit: boolean }) {
           onCancel={() => setStatus({ kind: "idle" })}
         />
       )}
+      <StatusNote status={status} />
+    </div>
+  );
+}
+
+/** Follows an import as the server writes it: JSON lines, progress after each chunk, then the outcome. */
+async function followImport(
+  body: NonNullable<Response["body"]>,
+  name: string,
+  setStatus: (s: Status) => void,
+) {
+  const reader = body.pipeThrough(new TextDecoderStream()).getReader();
+  let buffered = "";
+  for (;;) {
+    const { value, done } = await reader.read();
+    if (done) break;
+    buffered += value;
+    const lines = buffered.split("\n");
+    buffered = lines.pop() ?? "";
+    for (const line of lines.filter(Boolean)) {
+      const msg = JSON.parse(line) as {
+        progress?: { done: number; total: number };
+        meta?: { code: number; message?: string };
+        created?: number;
+        replaced?: number;
+        unchanged?: number;
+      };
+      if (msg.progress) setStatus({ kind: "writing", ...msg.progress });
+      else if (msg.meta?.code === 200) {
+        setStatus({
+          kind: "done",
+          text: `Imported ${name}: ${msg.created} created, ${msg.replaced} replaced, ${msg.unchanged} unchanged.`,
+        });
+      } else setStatus({ kind: "failed", text: `Import stopped: ${msg.meta?.message ?? "unknown error"}.` });
+    }
+  }
+}
+
+/** Where an import stands: checking, writing (with progress), done or failed. */
+function StatusNote({ status }: { status: Status }) {
+  return (
+    <>
+      {status.kind === "checking" && <p role="status">Checking {status.name}…</p>}
       {status.kind === "writing" && (
         <p role="status" className="flex items-center gap-2">
           <progress value={status.done} max={status.total} className="w-32" />
@@ -158,7 +174,7 @@ export function GeofenceTransfer({ canEdit }: { canEdit: boolean }) {
           {status.text}
         </p>
       )}
-    </div>
+    </>
   );
 }
 
