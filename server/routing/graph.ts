@@ -38,7 +38,7 @@ export interface RoadGraph {
    */
   turnBans: Uint32Array;
   restrictedVia: Uint8Array;
-  /** per mode, its contraction hierarchy (server/routing/ch.ts), when the import built one */
+  /** per mode, its contraction hierarchy (./contract.ts, queried by ./ch-query.ts), when the import built one */
   hierarchies?: Partial<Record<Mode, Hierarchy>>;
 }
 
