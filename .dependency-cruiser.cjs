@@ -12,7 +12,7 @@ const LAYERS = [
   ["auth", "settings.ts"],
   ["http", "setup", "db"],
   ["routing", "geodata", "geofences"],
-  ["geocode", "transit", "events"],
+  ["geocode", "transit", "events", "webhooks"],
   ["imports", "planner", "tracking"],
   ["users", "context"],
 ];

@@ -64,6 +64,12 @@ const schema = z.object({
   GEODATA_DIR: optional(z.string()),
   /** An MMDB file for IP geocoding instead of the bundled one. */
   IP_DATABASE: optional(z.string()),
+  /** Webhooks may call loopback and private addresses (development, tests, private receivers). */
+  WEBHOOKS_ALLOW_PRIVATE: withDefault(yesNo, "false"),
+  /** The first retry's wait for a refused webhook delivery (default 30 s). */
+  WEBHOOKS_FIRST_RETRY_MS: optional(
+    wholeNumber(100, 3_600_000, "a whole number of milliseconds from 100 to 3600000"),
+  ),
 });
 
 export type Env = z.output<typeof schema>;

@@ -1,5 +1,9 @@
 import type {
   AccountStore,
+  ClaimedDelivery,
+  StoredDelivery,
+  StoredWebhook,
+  WebhookStore,
   EventStore,
   GeofenceColumns,
   GeofenceRef,
@@ -545,6 +549,133 @@ function userStore(): Pick<
   };
 }
 
+type WebhookRow = Awaited<ReturnType<typeof prisma.webhook.findFirstOrThrow>>;
+type DeliveryRow = Awaited<ReturnType<typeof prisma.webhookDelivery.findFirstOrThrow>>;
+
+const webhookOf = ({ token: _token, ...w }: WebhookRow): StoredWebhook => ({
+  ...w,
+  mode: w.mode as StoredWebhook["mode"],
+  types: w.types ? w.types.split(",") : null,
+});
+
+const deliveryOf = ({ lockedUntil: _held, ...d }: DeliveryRow): StoredDelivery => ({
+  ...d,
+  status: d.status as StoredDelivery["status"],
+});
+
+/** Not held by a sender at `now`. */
+const free = (now: Date) => ({ OR: [{ lockedUntil: null }, { lockedUntil: { lt: now } }] });
+
+/**
+ * The due deliveries that head their (webhook, user) queue, of enabled webhooks, each held by a
+ * conditional update (free, still pending): two senders never hold the same one.
+ */
+async function claimDue(
+  lock: WriteLock,
+  now: Date,
+  holdUntil: Date,
+  limit: number,
+): Promise<ClaimedDelivery[]> {
+  const due = await prisma.webhookDelivery.findMany({
+    where: { status: "pending", nextAttemptAt: { lte: now }, ...free(now) },
+    orderBy: { seq: "asc" },
+    take: limit * 4,
+  });
+  if (!due.length) return [];
+  // Only the first pending delivery of each (webhook, user) queue may go: in order per user.
+  const heads = await prisma.webhookDelivery.groupBy({
+    by: ["webhookSeq", "userId"],
+    where: {
+      status: "pending",
+      webhookSeq: { in: [...new Set(due.map((d) => d.webhookSeq))] },
+      userId: { in: [...new Set(due.map((d) => d.userId))] },
+    },
+    _min: { seq: true },
+  });
+  const first = new Set(heads.map((h) => h._min.seq));
+  const hooks = new Map(
+    (
+      await prisma.webhook.findMany({
+        where: { seq: { in: [...new Set(due.map((d) => d.webhookSeq))] }, enabled: true },
+      })
+    ).map((w) => [w.seq, w]),
+  );
+  const claimed: ClaimedDelivery[] = [];
+  for (const d of due) {
+    const hook = hooks.get(d.webhookSeq);
+    if (!first.has(d.seq) || !hook || claimed.length >= limit) continue;
+    const { count } = await lock(() =>
+      prisma.webhookDelivery.updateMany({
+        where: { seq: d.seq, status: "pending", ...free(now) },
+        data: { lockedUntil: holdUntil },
+      }),
+    );
+    if (count === 1) claimed.push({ ...deliveryOf(d), url: hook.url, token: hook.token });
+  }
+  return claimed;
+}
+
+/** Webhooks and their outbox: the claim is a conditional update, so two senders never hold one. */
+function webhookStore(lock: WriteLock): WebhookStore {
+  return {
+    async create({ types, ...w }) {
+      const row = await lock(() =>
+        prisma.webhook.create({ data: { ...w, types: types?.join(",") ?? null } }),
+      );
+      return webhookOf(row);
+    },
+    list: async () => (await prisma.webhook.findMany({ orderBy: { seq: "asc" } })).map(webhookOf),
+    async byId(id) {
+      const row = await prisma.webhook.findUnique({ where: { id } });
+      return row ? webhookOf(row) : null;
+    },
+    async setEnabled(id, enabled, at) {
+      const { count } = await lock(() =>
+        prisma.webhook.updateMany({ where: { id }, data: { enabled, updatedAt: at } }),
+      );
+      return count > 0;
+    },
+    async delete(id) {
+      return lock(async () => {
+        const row = await prisma.webhook.findUnique({ where: { id }, select: { seq: true } });
+        if (!row) return false;
+        const [, removed] = await prisma.$transaction([
+          prisma.webhookDelivery.deleteMany({ where: { webhookSeq: row.seq } }),
+          prisma.webhook.deleteMany({ where: { id } }),
+        ]);
+        return removed.count > 0;
+      });
+    },
+    async enqueue(d) {
+      await lock(() => prisma.webhookDelivery.create({ data: d }));
+    },
+    claimDue: (now, holdUntil, limit) => claimDue(lock, now, holdUntil, limit),
+    async release(seq) {
+      await lock(() => prisma.webhookDelivery.updateMany({ where: { seq }, data: { lockedUntil: null } }));
+    },
+    async finish(seq, at, outcome) {
+      const common = { attempts: { increment: 1 }, lastAttemptAt: at, lockedUntil: null };
+      const data = outcome.delivered
+        ? { ...common, status: "delivered", deliveredAt: at, lastStatus: outcome.status, lastError: null }
+        : {
+            ...common,
+            lastStatus: outcome.status,
+            lastError: outcome.error,
+            ...(outcome.retryAt ? { nextAttemptAt: outcome.retryAt } : { status: "failed" }),
+          };
+      await lock(() => prisma.webhookDelivery.updateMany({ where: { seq }, data }));
+    },
+    async deliveries(webhookSeq, take) {
+      const rows = await prisma.webhookDelivery.findMany({
+        where: { webhookSeq },
+        orderBy: { seq: "desc" },
+        take,
+      });
+      return rows.map(deliveryOf);
+    },
+  };
+}
+
 export function prismaStores(lock: WriteLock) {
   return {
     keys: keyStore(lock),
@@ -555,5 +686,6 @@ export function prismaStores(lock: WriteLock) {
     users: userStore(),
     events: eventStore(lock),
     geofences: { ...geofenceWrites(lock), ...geofenceReads() },
+    webhooks: webhookStore(lock),
   };
 }

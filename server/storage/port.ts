@@ -11,22 +11,35 @@
 
 import type { BBox, Position } from "../geo/distance";
 import type {
+  AttemptOutcome,
+  ClaimedDelivery,
+  DeliveryWrite,
   GEOFENCE_SORTS,
   GeofenceColumns,
   GeofenceFields,
+  StoredDelivery,
   StoredEvent,
   StoredGeofence,
   StoredUser,
+  StoredWebhook,
   USER_SORTS,
+  WebhookTarget,
 } from "./records";
 
 export type {
+  AttemptOutcome,
+  ClaimedDelivery,
+  DeliveryStatus,
+  DeliveryWrite,
   GeofenceColumns,
   GeofenceFields,
   Json,
+  StoredDelivery,
   StoredEvent,
   StoredGeofence,
   StoredUser,
+  StoredWebhook,
+  WebhookTarget,
 } from "./records";
 export { GEOFENCE_SORTS, USER_SORTS } from "./records";
 
@@ -332,6 +345,31 @@ export interface Verdict {
   place?: { id: string; wire: unknown };
 }
 
+/** Webhooks and their outbox (docs/webhooks.md). */
+export interface WebhookStore {
+  create(w: Omit<StoredWebhook, "seq"> & { token: string }): Promise<StoredWebhook>;
+  list(): Promise<StoredWebhook[]>;
+  byId(id: string): Promise<StoredWebhook | null>;
+  /** false: no such webhook */
+  setEnabled(id: string, enabled: boolean, at: Date): Promise<boolean>;
+  /** Removes the webhook and its outbox; false: no such webhook. */
+  delete(id: string): Promise<boolean>;
+  /** Adds a delivery outside tracking (a test event, a redelivery). */
+  enqueue(d: DeliveryWrite): Promise<void>;
+  /**
+   * Holds up to `limit` deliveries due at `now` until `holdUntil`: each the first pending one of
+   * its (webhook, user) queue, not held by another sender, of an enabled webhook. Two senders (in
+   * any process) never hold the same delivery at once.
+   */
+  claimDue(now: Date, holdUntil: Date, limit: number): Promise<ClaimedDelivery[]>;
+  /** Lets a claimed delivery go unattempted. */
+  release(seq: number): Promise<void>;
+  /** Records an attempt's outcome and lets the delivery go. */
+  finish(seq: number, at: Date, outcome: AttemptOutcome): Promise<void>;
+  /** A webhook's deliveries, newest first. */
+  deliveries(webhookSeq: number, take: number): Promise<StoredDelivery[]>;
+}
+
 export interface EventStore {
   /** Verdicts on the events of one class: subject, type and band. Unverified events are not counted. */
   verificationCounts(live: boolean, subject: string, type: string, band: string): Promise<VerdictCounts>;
@@ -398,6 +436,8 @@ export interface TrackingReader {
   verificationCounts(live: boolean, classes: readonly EventClass[]): Promise<VerdictCounts[]>;
   /** Verdicts on place events of one world located in `box`. */
   placeVerdictsInBox(live: boolean, box: BBox): Promise<PlaceVerdict[]>;
+  /** The enabled webhooks of a world (asked only when an update makes events). */
+  webhooksFor(live: boolean): Promise<WebhookTarget[]>;
 }
 
 /** The user columns a location update sets. */
@@ -418,6 +458,8 @@ export interface TrackingPlan {
   exited: number[];
   dwelled: number[];
   events: EventWrite[];
+  /** the outbox: requests owed to webhooks for these events, written with them */
+  deliveries: DeliveryWrite[];
 }
 
 /** The keys the plan's rows were stored under. */
@@ -456,4 +498,5 @@ export interface Storage {
   geofences: GeofenceStore;
   users: UserStore;
   tracking: TrackingStore;
+  webhooks: WebhookStore;
 }

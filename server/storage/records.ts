@@ -149,3 +149,56 @@ export const GEOFENCE_SORTS = [
   "enabled",
 ] as const;
 export const USER_SORTS = ["updatedAt", "createdAt", "userId", "deviceId", "description"] as const;
+
+/** A webhook as stored (docs/webhooks.md); its token is read only to sign. */
+export interface StoredWebhook {
+  seq: number;
+  id: string;
+  live: boolean;
+  url: string;
+  mode: "single" | "multiple";
+  /** the event types it receives; null: all */
+  types: string[] | null;
+  enabled: boolean;
+  createdAt: Date;
+  updatedAt: Date;
+}
+
+/** What tracking needs of an enabled webhook to fill its outbox. */
+export type WebhookTarget = Pick<StoredWebhook, "seq" | "mode" | "types">;
+
+/** A request owed to a webhook, as the outbox writes it. */
+export interface DeliveryWrite {
+  id: string;
+  webhookSeq: number;
+  live: boolean;
+  userId: string;
+  types: string;
+  eventIds: string;
+  body: string;
+  nextAttemptAt: Date;
+  createdAt: Date;
+}
+
+export type DeliveryStatus = "pending" | "delivered" | "failed";
+
+export interface StoredDelivery extends DeliveryWrite {
+  seq: number;
+  status: DeliveryStatus;
+  attempts: number;
+  lastAttemptAt: Date | null;
+  lastStatus: number | null;
+  lastError: string | null;
+  deliveredAt: Date | null;
+}
+
+/** A delivery a sender holds: with where it goes and the key it is signed with. */
+export interface ClaimedDelivery extends StoredDelivery {
+  url: string;
+  token: string;
+}
+
+/** How an attempt ended: delivered, or when to try again (null: give up, failed). */
+export type AttemptOutcome =
+  | { delivered: true; status: number }
+  | { delivered: false; status: number | null; error: string | null; retryAt: Date | null };

@@ -1,6 +1,7 @@
 import type { GeofenceFields } from "../geofences/schema";
 import type {
   Decision,
+  DeliveryWrite,
   EventWrite,
   StoredEvent as Event,
   StoredUser,
@@ -16,7 +17,8 @@ import { places } from "./detectors/places";
 import { regions } from "./detectors/regions";
 import type { Detector, EventDraft, MembershipChanges } from "./detectors/types";
 import type { TrackInput } from "./schema";
-import { embeddedGeofence, trimUser } from "./serialize";
+import { outboxFor } from "../webhooks/outbox";
+import { embeddedGeofence, serializeEvent, serializeUser, trimUser } from "./serialize";
 import { type Fix, isStopped, loadSnapshot } from "./snapshot";
 
 /** Every kind of event, in the order its events are listed: a new kind is a new detector here. */
@@ -118,6 +120,21 @@ export async function decide(
     }
   }
   const events = await graded(read, live, eventsOf(drafts, user, fix, live, clock));
+  const enteredSeqs = new Set(memberships.entered.map((m) => m.geofenceSeq));
+  const left = new Set(memberships.exited);
+  const inside = snapshot.geofences.filter(
+    (g) => g.enabled && !left.has(g.seq) && (snapshot.memberships.has(g.seq) || enteredSeqs.has(g.seq)),
+  );
+  const recorded = (userSeq: number, eventSeqs?: number[]): Event[] =>
+    events.map((e, i) => ({
+      ...e,
+      seq: eventSeqs?.[i] ?? 0,
+      userSeq,
+      verification: 0,
+      verifiedAt: null,
+      verifiedPlaceId: null,
+      verifiedPlace: null,
+    }));
   const plan: TrackingPlan = {
     user: { seq: before ? before.seq : null, id: user.id, live, createdAt: user.createdAt, write: after },
     location: {
@@ -129,12 +146,8 @@ export async function decide(
     },
     ...memberships,
     events,
+    deliveries: events.length ? await outbox(read, live, user, inside, recorded(user.seq), clock) : [],
   };
-  const enteredSeqs = new Set(memberships.entered.map((m) => m.geofenceSeq));
-  const left = new Set(memberships.exited);
-  const inside = snapshot.geofences.filter(
-    (g) => g.enabled && !left.has(g.seq) && (snapshot.memberships.has(g.seq) || enteredSeqs.has(g.seq)),
-  );
   return {
     plan,
     answer: (written) => {
@@ -142,18 +155,28 @@ export async function decide(
       return {
         user: { ...user, seq: userSeq },
         geofences: inside,
-        events: events.map((e, i) => ({
-          ...e,
-          seq: written?.eventSeqs[i] ?? 0,
-          userSeq,
-          verification: 0,
-          verifiedAt: null,
-          verifiedPlaceId: null,
-          verifiedPlace: null,
-        })),
+        events: recorded(userSeq, written?.eventSeqs),
       };
     },
   };
+}
+
+/**
+ * The requests the update's events owe the world's enabled webhooks (server/webhooks/outbox.ts):
+ * the events and the user as the API serializes them now, written with the events.
+ */
+async function outbox(
+  read: TrackingReader,
+  live: boolean,
+  user: User,
+  inside: GeofenceFields[],
+  events: Event[],
+  clock: Clock,
+): Promise<DeliveryWrite[]> {
+  const targets = await read.webhooksFor(live);
+  if (!targets.length) return [];
+  const wire = events.map((e) => ({ id: e.id, type: e.type, wire: serializeEvent(e) }));
+  return outboxFor(targets, wire, { id: user.id, live, wire: serializeUser(user, inside) }, clock);
 }
 
 /** An update older than what the store holds: nothing changes, and the answer is the user as stored. */

@@ -118,6 +118,12 @@ const users: UserStore = {
       );
       await rows(`DELETE FROM "UserLocation" WHERE "userSeq" = $1`, [seq], client);
       await rows(`DELETE FROM "UserGeofence" WHERE "userSeq" = $1`, [seq], client);
+      // Requests not yet sent carry the user's data: they go too (sent ones are only a record).
+      await rows(
+        `DELETE FROM "WebhookDelivery" WHERE "status" = 'pending' AND "userId" = (SELECT "id" FROM "User" WHERE "seq" = $1)`,
+        [seq],
+        client,
+      );
       await rows(`DELETE FROM "User" WHERE "seq" = $1`, [seq], client);
       return true;
     }),
@@ -155,4 +161,5 @@ const postgres: Storage = {
   geofences,
   users,
   tracking: postgresTracking,
+  webhooks: shared.webhooks,
 };

@@ -8,6 +8,7 @@ import type {
   TrackingReader,
   TrackingStore,
   VerdictCounts,
+  WebhookTarget,
   Written,
 } from "../../storage/port";
 import { type Queryable, inTransaction, jsonb, lockKey, row, rows } from "./sql";
@@ -152,6 +153,7 @@ function reader(client: Queryable): TrackingReader {
         client,
       ),
     geofencesBySeqs: (seqs) => trackedGeofencesBySeqs(seqs, client),
+    webhooksFor: (live) => webhookTargets(live, client),
     verificationCounts: async (live, classes) => {
       if (!classes.length) return [];
       // Every class of the update's events in one statement: a dense move makes dozens.
@@ -294,7 +296,41 @@ async function write(client: Queryable, plan: TrackingPlan): Promise<Written> {
   );
   if (!result) throw new Error("the tracking write returned nothing");
   const seqOf = new Map(result.events);
+  // The outbox, in the same transaction: no event is committed without what it owes webhooks.
+  if (plan.deliveries.length) await writeDeliveries(client, plan.deliveries);
   return { userSeq: result.userSeq, eventSeqs: e.map((x) => seqOf.get(x.id)!) };
+}
+
+/** The enabled webhooks of a world (an update with events fills their outbox). */
+async function webhookTargets(live: boolean, client: Queryable): Promise<WebhookTarget[]> {
+  const found = await rows<{ seq: number; mode: "single" | "multiple"; types: string | null }>(
+    `SELECT "seq", "mode", "types" FROM "Webhook" WHERE "live" = $1 AND "enabled"`,
+    [live],
+    client,
+  );
+  return found.map((r) => ({ seq: r.seq, mode: r.mode, types: r.types ? r.types.split(",") : null }));
+}
+
+async function writeDeliveries(client: Queryable, d: TrackingPlan["deliveries"]) {
+  await rows(
+    `INSERT INTO "WebhookDelivery" ("id", "webhookSeq", "live", "userId", "types", "eventIds", "body", "status",
+       "attempts", "nextAttemptAt", "createdAt")
+     SELECT id, w, live, u, t, e, b, 'pending', 0, n, c
+     FROM unnest($1::text[], $2::int[], $3::boolean[], $4::text[], $5::text[], $6::text[], $7::text[],
+       $8::timestamptz[], $9::timestamptz[]) AS d(id, w, live, u, t, e, b, n, c)`,
+    [
+      d.map((x) => x.id),
+      d.map((x) => x.webhookSeq),
+      d.map((x) => x.live),
+      d.map((x) => x.userId),
+      d.map((x) => x.types),
+      d.map((x) => x.eventIds),
+      d.map((x) => x.body),
+      d.map((x) => x.nextAttemptAt),
+      d.map((x) => x.createdAt),
+    ],
+    client,
+  );
 }
 
 /** How often an update is decided again after another took its updatedAt meanwhile. */

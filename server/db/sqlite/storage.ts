@@ -113,4 +113,5 @@ export const sqliteStorage: Storage = {
   geofences,
   users,
   tracking: sqliteTracking,
+  webhooks: shared.webhooks,
 };

@@ -5,6 +5,7 @@ import {
   addMembership,
   geofencesBySeqs,
   geofenceVersionsNear,
+  insertDelivery,
   insertEvent,
   insertLocation,
   insertUser,
@@ -17,6 +18,7 @@ import {
   userByUserId,
   userUpdatedAtTaken,
   verificationCountsOf,
+  webhooksFor,
 } from "./tracking";
 
 /**
@@ -51,6 +53,7 @@ const reader: TrackingReader = {
   geofencesBySeqs: async (seqs) => geofencesBySeqs(seqs),
   verificationCounts: async (live, classes) => verificationCountsOf(live, classes),
   placeVerdictsInBox: async (live, box) => placeVerdictsInBox(live, box),
+  webhooksFor: async (live) => webhooksFor(live),
 };
 
 function write(plan: TrackingPlan): Written {
@@ -72,6 +75,8 @@ function write(plan: TrackingPlan): Written {
   // An update's events all copy the same user: its JSON is written once per update.
   const userJson = plan.events.length ? JSON.stringify(plan.events[0]!.user) : "";
   const eventSeqs = plan.events.map((e) => insertEvent(userSeq, e, userJson));
+  // The outbox, in the same transaction: no event is committed without what it owes webhooks.
+  for (const d of plan.deliveries) insertDelivery(d);
   return { userSeq, eventSeqs };
 }
 

@@ -1,5 +1,6 @@
 import type { BBox, Position } from "../../geo/distance";
 import type {
+  DeliveryWrite,
   EventClass,
   EventWrite,
   Membership,
@@ -9,6 +10,7 @@ import type {
   TrackedGeofence,
   UserWrite,
   VerdictCounts,
+  WebhookTarget,
 } from "../../storage/port";
 import type { User } from "../client";
 import { connection, inList, prepared, sqlDate } from "./connection";
@@ -323,6 +325,10 @@ export function deleteUserEverything(seq: number): boolean {
   prepared(`DELETE FROM "Event" WHERE "userSeq" = ?`).run(seq);
   prepared(`DELETE FROM "UserLocation" WHERE "userSeq" = ?`).run(seq);
   prepared(`DELETE FROM "UserGeofence" WHERE "userSeq" = ?`).run(seq);
+  // Requests not yet sent carry the user's data: they go too (sent ones are only a record).
+  prepared(
+    `DELETE FROM "WebhookDelivery" WHERE "status" = 'pending' AND "userId" = (SELECT "id" FROM "User" WHERE "seq" = ?)`,
+  ).run(seq);
   return prepared(`DELETE FROM "User" WHERE "seq" = ?`).run(seq).changes > 0;
 }
 
@@ -346,4 +352,30 @@ function userFromRow(r: UserRow): User {
     actualUpdatedAt: new Date(r.actualUpdatedAt),
     updatedAt: new Date(r.updatedAt),
   };
+}
+
+/** The enabled webhooks of a world (an update with events fills their outbox). */
+export function webhooksFor(live: boolean): WebhookTarget[] {
+  const rows = prepared(
+    `SELECT "seq", "mode", "types" FROM "Webhook" WHERE "live" = ? AND "enabled" = 1`,
+  ).all(live ? 1 : 0) as { seq: number; mode: "single" | "multiple"; types: string | null }[];
+  return rows.map((r) => ({ seq: r.seq, mode: r.mode, types: r.types ? r.types.split(",") : null }));
+}
+
+/** Writes the outbox's rows of an update (in its transaction). */
+export function insertDelivery(d: DeliveryWrite) {
+  prepared(
+    `INSERT INTO "WebhookDelivery" ("id", "webhookSeq", "live", "userId", "types", "eventIds", "body", "status",
+      "attempts", "nextAttemptAt", "createdAt") VALUES (?, ?, ?, ?, ?, ?, ?, 'pending', 0, ?, ?)`,
+  ).run(
+    d.id,
+    d.webhookSeq,
+    d.live ? 1 : 0,
+    d.userId,
+    d.types,
+    d.eventIds,
+    d.body,
+    sqlDate(d.nextAttemptAt),
+    sqlDate(d.createdAt),
+  );
 }

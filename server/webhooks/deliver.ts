@@ -1,0 +1,158 @@
+import type { AttemptOutcome, ClaimedDelivery, WebhookStore } from "../storage";
+import { privateAddressOf } from "./address-guard";
+import { signatureHeaders } from "./sign";
+
+/**
+ * The sender (docs/webhooks.md#delivery): takes due deliveries from the outbox (the first pending
+ * one of each webhook and user, so a user's events arrive in order), posts them signed, and
+ * records what happened. A 2xx within TIMEOUT_MS acknowledges; anything else is retried with
+ * exponential backoff and jitter for GIVE_UP_MS, then the delivery is failed. It runs on the
+ * server's thread (sending is waiting, not computing), never on the tracking thread; every app
+ * process runs one, and a claim holds a delivery for one sender only.
+ */
+
+export const TIMEOUT_MS = 10_000;
+/** A claim outlives any attempt: a sender killed mid-attempt lets its deliveries go after this. */
+const HOLD_MS = 30_000;
+export const GIVE_UP_MS = 24 * 3600_000;
+const MAX_RETRY_MS = 3600_000;
+/**
+ * The first retry's wait: 30 s, or WEBHOOKS_FIRST_RETRY_MS (tests and development shorten it;
+ * the doubling and the 1-hour cap stay).
+ */
+const firstRetryMs = () => {
+  const set = Number(process.env.WEBHOOKS_FIRST_RETRY_MS);
+  return Number.isFinite(set) && set > 0 ? set : 30_000;
+};
+/** Requests in flight at once per process, and per webhook (a slow receiver holds only its own). */
+const IN_FLIGHT = 16;
+const IN_FLIGHT_PER_WEBHOOK = 4;
+/** How often the outbox is looked at when idle. */
+const POLL_MS = 100;
+/** The most of a response body read (it is only kept for the dashboard). */
+const RESPONSE_BYTES = 4096;
+
+/** The wait before attempt n + 1 after n failed: 30 s doubling to 1 h, less up to half (jitter). */
+export function retryDelay(failedAttempts: number, random = Math.random): number {
+  const base = Math.min(firstRetryMs() * 2 ** Math.max(0, failedAttempts - 1), MAX_RETRY_MS);
+  return Math.round(base * (0.5 + random() / 2));
+}
+
+/** One attempt at a delivery: the address checked again (DNS can change), then a signed POST. */
+export async function attempt(d: ClaimedDelivery, now = new Date()): Promise<AttemptOutcome> {
+  const failed = (status: number | null, error: string): AttemptOutcome => {
+    const given = now.getTime() - d.createdAt.getTime() >= GIVE_UP_MS;
+    return {
+      delivered: false,
+      status,
+      error,
+      retryAt: given ? null : new Date(now.getTime() + retryDelay(d.attempts + 1)),
+    };
+  };
+  const refused = await privateAddressOf(new URL(d.url));
+  if (refused) return failed(null, refused);
+  try {
+    const res = await fetch(d.url, {
+      method: "POST",
+      body: d.body,
+      redirect: "manual",
+      signal: AbortSignal.timeout(TIMEOUT_MS),
+      headers: {
+        "content-type": "application/json",
+        "user-agent": "open-location-platform-webhooks/1",
+        ...signatureHeaders(d.token, d, now),
+      },
+    });
+    const text = await readSome(res);
+    if (res.status >= 200 && res.status < 300) return { delivered: true, status: res.status };
+    return failed(res.status, `HTTP ${res.status}${text ? `: ${text.slice(0, 200)}` : ""}`);
+  } catch (e) {
+    const error = e as Error & { cause?: { code?: string } };
+    return failed(
+      null,
+      error.name === "TimeoutError"
+        ? `no answer within ${TIMEOUT_MS / 1000} s`
+        : (error.cause?.code ?? error.message),
+    );
+  }
+}
+
+/** At most RESPONSE_BYTES of a response's body, the rest left unread. */
+async function readSome(res: Response): Promise<string> {
+  if (!res.body) return "";
+  const reader = res.body.getReader();
+  const chunks: Uint8Array[] = [];
+  let size = 0;
+  while (size < RESPONSE_BYTES) {
+    const { value, done } = await reader.read();
+    if (done) break;
+    chunks.push(value);
+    size += value.length;
+  }
+  await reader.cancel().catch(() => {});
+  return Buffer.concat(chunks).subarray(0, RESPONSE_BYTES).toString("utf8");
+}
+
+/** The process's sender: polls the outbox and keeps up to IN_FLIGHT attempts going. */
+export class Sender {
+  private inFlight = new Map<number, number>();
+  private total = 0;
+  private timer: NodeJS.Timeout | null = null;
+  private looking = false;
+
+  constructor(
+    private store: WebhookStore,
+    private send: (d: ClaimedDelivery) => Promise<AttemptOutcome> = attempt,
+  ) {}
+
+  start() {
+    if (!this.timer) this.timer = setInterval(() => void this.look(), POLL_MS);
+    this.timer.unref?.();
+  }
+
+  stop() {
+    if (this.timer) clearInterval(this.timer);
+    this.timer = null;
+  }
+
+  /** Claims what is due and free, and starts sending it. */
+  async look() {
+    if (this.looking || this.total >= IN_FLIGHT) return;
+    this.looking = true;
+    try {
+      const now = new Date();
+      const claimed = await this.store.claimDue(
+        now,
+        new Date(now.getTime() + HOLD_MS),
+        IN_FLIGHT - this.total,
+      );
+      for (const d of claimed) {
+        const busy = this.inFlight.get(d.webhookSeq) ?? 0;
+        if (busy >= IN_FLIGHT_PER_WEBHOOK) {
+          // Its webhook has enough going: let it go for a later look, no attempt counted.
+          await this.store.release(d.seq);
+          continue;
+        }
+        void this.run(d);
+      }
+    } catch (e) {
+      console.error(`webhooks: ${(e as Error).message}`);
+    } finally {
+      this.looking = false;
+    }
+  }
+
+  private async run(d: ClaimedDelivery) {
+    this.total++;
+    this.inFlight.set(d.webhookSeq, (this.inFlight.get(d.webhookSeq) ?? 0) + 1);
+    try {
+      const outcome = await this.send(d);
+      await this.store.finish(d.seq, new Date(), outcome);
+    } catch (e) {
+      console.error(`webhooks: delivery ${d.id}: ${(e as Error).message}`);
+    } finally {
+      this.total--;
+      this.inFlight.set(d.webhookSeq, this.inFlight.get(d.webhookSeq)! - 1);
+    }
+  }
+}

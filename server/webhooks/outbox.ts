@@ -1,0 +1,55 @@
+import type { DeliveryWrite, WebhookTarget } from "../storage";
+
+/**
+ * The outbox of one location update (docs/webhooks.md): for each enabled webhook of the world,
+ * the requests its events owe it, made now so that they carry the event and user exactly as the
+ * API serialized them at that moment. Pure: the tracking decision calls it and the store writes
+ * the result in the transaction that writes the events.
+ */
+
+/** Radar sends at most this many events in one request of a "multiple" webhook. */
+export const EVENTS_PER_REQUEST = 5;
+
+export interface OutboxEvent {
+  id: string;
+  type: string;
+  /** the event as GET /v1/events/{id} serializes it */
+  wire: unknown;
+}
+
+export function outboxFor(
+  targets: readonly WebhookTarget[],
+  events: readonly OutboxEvent[],
+  user: { id: string; live: boolean; wire: unknown },
+  clock: { now(): Date; newId(ms?: number): string },
+): DeliveryWrite[] {
+  const deliveries: DeliveryWrite[] = [];
+  for (const target of targets) {
+    const wanted = events.filter((e) => !target.types || target.types.includes(e.type));
+    const chunks =
+      target.mode === "single"
+        ? wanted.map((e) => [e])
+        : Array.from({ length: Math.ceil(wanted.length / EVENTS_PER_REQUEST) }, (_, i) =>
+            wanted.slice(i * EVENTS_PER_REQUEST, (i + 1) * EVENTS_PER_REQUEST),
+          );
+    for (const chunk of chunks) {
+      const body =
+        target.mode === "single"
+          ? { event: chunk[0]!.wire, user: user.wire }
+          : { events: chunk.map((e) => e.wire), user: user.wire };
+      const now = clock.now();
+      deliveries.push({
+        id: clock.newId(now.getTime()),
+        webhookSeq: target.seq,
+        live: user.live,
+        userId: user.id,
+        types: chunk.map((e) => e.type).join(","),
+        eventIds: chunk.map((e) => e.id).join(","),
+        body: JSON.stringify(body),
+        nextAttemptAt: now,
+        createdAt: now,
+      });
+    }
+  }
+  return deliveries;
+}

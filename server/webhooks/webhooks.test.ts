@@ -1,0 +1,106 @@
+import { describe, expect, it } from "vitest";
+import { parseWebhookUrl, privateAddressOf } from "./address-guard";
+import { attempt, retryDelay } from "./deliver";
+import { outboxFor } from "./outbox";
+
+const clock = () => {
+  let n = 0;
+  return { now: () => new Date(1_700_000_000_000 + n), newId: () => `id${++n}` };
+};
+const events = Array.from({ length: 7 }, (_, i) => ({
+  id: `e${i}`,
+  type: i % 2 ? "user.exited_geofence" : "user.entered_geofence",
+  wire: { _id: `e${i}` },
+}));
+const user = { id: "u1", live: false, wire: { _id: "u1" } };
+
+describe("the outbox of an update", () => {
+  it("owes a single webhook one request per event, a multiple one requests of at most 5", () => {
+    const single = outboxFor([{ seq: 1, mode: "single", types: null }], events, user, clock());
+    expect(single.map((d) => d.eventIds)).toEqual(events.map((e) => e.id));
+    expect(JSON.parse(single[0]!.body)).toEqual({ event: { _id: "e0" }, user: { _id: "u1" } });
+    const multiple = outboxFor([{ seq: 2, mode: "multiple", types: null }], events, user, clock());
+    expect(multiple.map((d) => d.eventIds)).toEqual(["e0,e1,e2,e3,e4", "e5,e6"]);
+    expect(JSON.parse(multiple[1]!.body).events).toHaveLength(2);
+  });
+
+  it("owes a webhook only the types it asked for, and nothing when none matches", () => {
+    const exits = outboxFor(
+      [{ seq: 3, mode: "single", types: ["user.exited_geofence"] }],
+      events,
+      user,
+      clock(),
+    );
+    expect(exits.map((d) => d.types)).toEqual([
+      "user.exited_geofence",
+      "user.exited_geofence",
+      "user.exited_geofence",
+    ]);
+    expect(
+      outboxFor([{ seq: 4, mode: "multiple", types: ["user.entered_place"] }], events, user, clock()),
+    ).toEqual([]);
+  });
+});
+
+describe("delivery", () => {
+  it("waits about 30 s before the first retry, doubling to at most an hour, with jitter", () => {
+    expect(retryDelay(1, () => 1)).toBe(30_000);
+    expect(retryDelay(1, () => 0)).toBe(15_000);
+    expect(retryDelay(3, () => 1)).toBe(120_000);
+    expect(retryDelay(20, () => 1)).toBe(3_600_000);
+  });
+
+  it("refuses private addresses unless allowed, at creation and before each attempt", async () => {
+    const before = process.env.WEBHOOKS_ALLOW_PRIVATE;
+    delete process.env.WEBHOOKS_ALLOW_PRIVATE;
+    try {
+      for (const host of [
+        "127.0.0.1",
+        "10.1.2.3",
+        "172.20.0.1",
+        "192.168.1.1",
+        "169.254.169.254",
+        "[::1]",
+        "[fe80::1]",
+        "[fd00::1]",
+        "localhost",
+      ]) {
+        expect(await privateAddressOf(new URL(`http://${host}/x`)), host).toMatch(/private/);
+      }
+      expect(await privateAddressOf(new URL("http://93.184.215.14/x"))).toBeNull();
+      const now = new Date();
+      const outcome = await attempt(
+        {
+          seq: 1,
+          id: "d1",
+          webhookSeq: 1,
+          live: false,
+          userId: "u",
+          types: "t",
+          eventIds: "e",
+          body: "{}",
+          nextAttemptAt: now,
+          createdAt: now,
+          status: "pending",
+          attempts: 0,
+          lastAttemptAt: null,
+          lastStatus: null,
+          lastError: null,
+          deliveredAt: null,
+          url: "http://127.0.0.1:9/x",
+          token: "k",
+        },
+        now,
+      );
+      expect(outcome).toMatchObject({
+        delivered: false,
+        status: null,
+        error: expect.stringMatching(/private/),
+      });
+    } finally {
+      if (before !== undefined) process.env.WEBHOOKS_ALLOW_PRIVATE = before;
+    }
+    expect(() => parseWebhookUrl("ftp://x")).toThrow(/http or https/);
+    expect(() => parseWebhookUrl("https://u:p@example.com")).toThrow(/credentials/);
+  });
+});

@@ -1,0 +1,209 @@
+import { execFile } from "node:child_process";
+import { createHmac } from "node:crypto";
+import { type IncomingHttpHeaders, type Server, createServer } from "node:http";
+import { promisify } from "node:util";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { type FreshServer, startFreshServer } from "../../scripts/fresh-server";
+
+/**
+ * Webhooks (issue 27), real HTTP both ways: a server of its own (its outbox is this file's
+ * alone), receivers started here, webhooks made with the CLI as an operator would.
+ */
+
+let server: FreshServer;
+const run = promisify(execFile);
+
+beforeAll(async () => {
+  server = await startFreshServer({
+    env: { WEBHOOKS_ALLOW_PRIVATE: "true", WEBHOOKS_FIRST_RETRY_MS: "200" },
+  });
+}, 120_000);
+afterAll(async () => {
+  await server?.stop();
+});
+
+async function cli(...args: string[]) {
+  return run("npx", ["tsx", "scripts/webhooks.ts", ...args], {
+    env: { ...process.env, DATABASE_URL: server.databaseUrl, WEBHOOKS_ALLOW_PRIVATE: "true" },
+  });
+}
+
+async function createHook(url: string, ...flags: string[]) {
+  const { stdout } = await cli("create", url, ...flags);
+  const id = /webhook ([0-9a-f]{24})/.exec(stdout)![1]!;
+  const token = /^\s+(whsec_\S+)$/m.exec(stdout)![1]!;
+  return { id, token };
+}
+
+interface Received {
+  headers: IncomingHttpHeaders;
+  body: string;
+  json: { event?: Wire; events?: Wire[]; user: Wire };
+}
+type Wire = Record<string, unknown> & { _id: string; type?: string };
+
+/** A receiver: records what reaches it; `answer` says the status of each request (by count). */
+async function receiver(answer: (n: number) => number = () => 200) {
+  const got: Received[] = [];
+  let n = 0;
+  const srv: Server = createServer((req, res) => {
+    let body = "";
+    req.on("data", (c) => (body += c));
+    req.on("end", () => {
+      const status = answer(++n);
+      if (status < 300) got.push({ headers: req.headers, body, json: JSON.parse(body) });
+      res.writeHead(status).end("ok");
+    });
+  });
+  await new Promise<void>((r) => srv.listen(0, "127.0.0.1", r));
+  const url = `http://127.0.0.1:${(srv.address() as { port: number }).port}/hook`;
+  return { url, got, requests: () => n, close: () => new Promise((r) => srv.close(r)) };
+}
+
+async function call(method: string, path: string, key: string, json?: unknown) {
+  const res = await fetch(`${server.url}${path}`, {
+    method,
+    headers: { authorization: key, "content-type": "application/json" },
+    body: json === undefined ? undefined : JSON.stringify(json),
+  });
+  expect(res.status, await res.clone().text()).toBe(200);
+  return (await res.json()) as Record<string, unknown>;
+}
+
+let fenceAt = 0;
+/** Geofences around a fresh spot; `count` overlapping circles. */
+async function fences(count: number, key = server.keys.secret) {
+  const lat = -20 + fenceAt++ * 0.5; // the South Atlantic: no region events
+  for (let i = 0; i < count; i++) {
+    await call("POST", "/v1/geofences", key, {
+      description: `hook ${fenceAt}-${i}`,
+      type: "circle",
+      coordinates: [-25, lat],
+      radius: 200 + i,
+    });
+  }
+  return { lat, lng: -25 };
+}
+
+const track = (deviceId: string, at: { lat: number; lng: number }, key = server.keys.publishable) =>
+  call("POST", "/v1/track", key, { deviceId, latitude: at.lat, longitude: at.lng, accuracy: 5 }) as Promise<{
+    events: Wire[];
+  }>;
+
+async function until(check: () => boolean, ms = 10_000) {
+  const end = Date.now() + ms;
+  while (!check()) {
+    if (Date.now() > end) throw new Error("timed out waiting for the receiver");
+    await new Promise((r) => setTimeout(r, 50));
+  }
+}
+
+describe("webhooks", () => {
+  it("deliver each event in Radar's single body, signed both ways, as the API serializes it", async () => {
+    const rx = await receiver();
+    const { id, token } = await createHook(rx.url);
+    const spot = await fences(1);
+    const { events } = await track("hook-single", spot);
+    expect(events).toHaveLength(1);
+    await until(() => rx.got.length === 1);
+    const [r] = rx.got;
+    // Radar's signature: HMAC-SHA1 of the signing id.
+    const signingId = r!.headers["x-radar-signing-id"] as string;
+    expect(r!.headers["x-radar-signature"]).toBe(createHmac("sha1", token).update(signingId).digest("hex"));
+    // Standard Webhooks: HMAC-SHA256 of id.timestamp.body, base64, "v1,".
+    const [wid, ts] = [r!.headers["webhook-id"] as string, r!.headers["webhook-timestamp"] as string];
+    const expected = createHmac("sha256", token).update(`${wid}.${ts}.${r!.body}`).digest("base64");
+    expect(r!.headers["webhook-signature"]).toBe(`v1,${expected}`);
+    expect(Math.abs(Number(ts) - Date.now() / 1000)).toBeLessThan(30);
+    // The event and user as GET /v1/events/{id} and GET /v1/users/{id} serialize them.
+    const stored = await call("GET", `/v1/events/${events[0]!._id}`, server.keys.secret);
+    expect(r!.json.event).toEqual(stored.event);
+    const user = (await call("GET", `/v1/users/${r!.json.user._id}`, server.keys.secret)).user as Wire;
+    expect(r!.json.user).toEqual(user);
+    expect((r!.json.user.geofences as unknown[]).length).toBe(1);
+    await cli("delete", id);
+    await rx.close();
+  }, 60_000);
+
+  it("send up to 5 events per request in multiple mode, only the types asked for, only of its world", async () => {
+    const many = await receiver();
+    const exits = await receiver();
+    const live = await receiver();
+    const hooks = [
+      await createHook(many.url, "--mode", "multiple"),
+      await createHook(exits.url, "--types", "user.exited_geofence"),
+      await createHook(live.url, "--live"),
+    ];
+    const spot = await fences(7);
+    const entered = await track("hook-multi", spot);
+    expect(entered.events).toHaveLength(7);
+    await until(() => many.got.length === 2);
+    expect(many.got.map((r) => r.json.events!.length)).toEqual([5, 2]);
+    expect(many.got.flatMap((r) => r.json.events!.map((e) => e._id))).toEqual(
+      entered.events.map((e) => e._id),
+    );
+    const left = await track("hook-multi", { lat: spot.lat + 1, lng: spot.lng });
+    expect(left.events).toHaveLength(7);
+    await until(() => exits.got.length === 7 && many.got.length === 4);
+    expect(exits.got.every((r) => r.json.event!.type === "user.exited_geofence")).toBe(true);
+    // Test events never reach a live webhook.
+    expect(live.requests()).toBe(0);
+    for (const h of hooks) await cli("delete", h.id);
+    await Promise.all([many.close(), exits.close(), live.close()]);
+  }, 60_000);
+
+  it("retry a refused delivery with the same webhook-id, and keep each user's events in order", async () => {
+    // Down for the first 6 requests (each a 500), then up.
+    const rx = await receiver((n) => (n <= 6 ? 500 : 200));
+    const { id } = await createHook(rx.url);
+    const spot = await fences(1);
+    const order: string[] = [];
+    for (const device of ["hook-order-a", "hook-order-b"]) {
+      for (let i = 0; i < 3; i++) {
+        const inside = i % 2 === 0;
+        const { events } = await track(device, inside ? spot : { lat: spot.lat + 1, lng: spot.lng });
+        order.push(...events.map((e) => `${device}:${e._id}`));
+      }
+    }
+    expect(order).toHaveLength(6);
+    await until(() => rx.got.length === 6, 30_000);
+    for (const device of ["hook-order-a", "hook-order-b"]) {
+      const sent = order.filter((o) => o.startsWith(device)).map((o) => o.split(":")[1]);
+      const got = rx.got.filter((r) => r.json.user.deviceId === device).map((r) => r.json.event!._id);
+      expect(got).toEqual(sent);
+    }
+    // Every delivery was sent again under its own id: no id reached the receiver twice.
+    expect(new Set(rx.got.map((r) => r.headers["webhook-id"])).size).toBe(6);
+    expect(rx.requests()).toBeGreaterThan(6);
+    await cli("delete", id);
+    await rx.close();
+  }, 60_000);
+
+  it("send nothing made while a webhook is disabled, and manage webhooks from the command line", async () => {
+    const rx = await receiver();
+    const { id } = await createHook(rx.url);
+    expect((await cli("list")).stdout).toContain(id);
+    await cli("disable", id);
+    const spot = await fences(1);
+    await track("hook-disabled", spot);
+    await cli("enable", id);
+    await cli("test", id);
+    await until(() => rx.got.length === 1);
+    await new Promise((r) => setTimeout(r, 500));
+    // Only the test event: the entry made while disabled is not sent later.
+    expect(rx.got.map((r) => r.json.event!.test)).toEqual([true]);
+    await cli("delete", id);
+    expect((await cli("list")).stdout).not.toContain(id);
+    await rx.close();
+  }, 60_000);
+
+  it("refuse URLs that reach the service's own network unless allowed", async () => {
+    const refused = await run("npx", ["tsx", "scripts/webhooks.ts", "create", "http://127.0.0.1:9/x"], {
+      env: { ...process.env, DATABASE_URL: server.databaseUrl, WEBHOOKS_ALLOW_PRIVATE: "" },
+    }).catch((e: { code: number; stderr: string }) => e);
+    expect((refused as { code: number }).code).toBe(1);
+    expect((refused as { stderr: string }).stderr).toMatch(/127\.0\.0\.1.*private/);
+    const ftp = await cli("create", "ftp://example.com/x").catch((e: { stderr: string }) => e);
+    expect((ftp as { stderr: string }).stderr).toMatch(/http or https/);
+  }, 60_000);
+});
