@@ -42,6 +42,8 @@ export default defineConfig({
     command: `tsx scripts/fresh-server.ts --port ${port} --keys test-results/e2e-keys.json`,
     url: `http://127.0.0.1:${port}/healthz`,
     reuseExistingServer: false,
+    // The webhooks test's receiver listens on this machine.
+    env: { WEBHOOKS_ALLOW_PRIVATE: "true", WEBHOOKS_FIRST_RETRY_MS: "500" },
     timeout: 300_000,
     stdout: "pipe",
   },

@@ -14,6 +14,7 @@ export default async function DashboardLayout({ children }: { children: ReactNod
     { href: "/events", label: "Events", show: can(role, "events:read") },
     { href: "/playground", label: "Playground", show: can(role, "context:read") },
     { href: "/keys", label: "Keys & accounts", show: can(role, "keys:manage") },
+    { href: "/webhooks", label: "Webhooks", show: can(role, "webhooks:manage") },
   ].filter((l) => l.show);
   return (
     <Providers>

@@ -18,7 +18,8 @@ export type Permission =
   | "events:delete"
   | "context:read"
   | "keys:manage"
-  | "accounts:manage";
+  | "accounts:manage"
+  | "webhooks:manage";
 
 const GRANTS: Record<Role, readonly Permission[]> = {
   admin: [
@@ -32,6 +33,7 @@ const GRANTS: Record<Role, readonly Permission[]> = {
     "context:read",
     "keys:manage",
     "accounts:manage",
+    "webhooks:manage",
   ],
   analyst: ["geofences:read", "geofences:write", "users:read", "events:read", "context:read"],
   // Reviewers see the geofence and the user an event is about, to judge it.

@@ -665,13 +665,19 @@ function webhookStore(lock: WriteLock): WebhookStore {
           };
       await lock(() => prisma.webhookDelivery.updateMany({ where: { seq }, data }));
     },
-    async deliveries(webhookSeq, take) {
+    async deliveries(webhookSeq, take, skip = 0) {
       const rows = await prisma.webhookDelivery.findMany({
         where: { webhookSeq },
         orderBy: { seq: "desc" },
         take,
+        skip,
       });
       return rows.map(deliveryOf);
+    },
+    countDeliveries: (webhookSeq) => prisma.webhookDelivery.count({ where: { webhookSeq } }),
+    async deliveryById(id) {
+      const row = await prisma.webhookDelivery.findUnique({ where: { id } });
+      return row ? deliveryOf(row) : null;
     },
   };
 }

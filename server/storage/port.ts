@@ -366,8 +366,10 @@ export interface WebhookStore {
   release(seq: number): Promise<void>;
   /** Records an attempt's outcome and lets the delivery go. */
   finish(seq: number, at: Date, outcome: AttemptOutcome): Promise<void>;
-  /** A webhook's deliveries, newest first. */
-  deliveries(webhookSeq: number, take: number): Promise<StoredDelivery[]>;
+  /** A webhook's deliveries, newest first (`skip` of them left out), and how many it has. */
+  deliveries(webhookSeq: number, take: number, skip?: number): Promise<StoredDelivery[]>;
+  countDeliveries(webhookSeq: number): Promise<number>;
+  deliveryById(id: string): Promise<StoredDelivery | null>;
 }
 
 export interface EventStore {

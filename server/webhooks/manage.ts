@@ -1,7 +1,7 @@
 import { EVENT_TYPES } from "../../lib/types";
 import { ApiError } from "../errors";
 import { processOnce } from "../process-once";
-import { type StoredWebhook, storage } from "../storage";
+import { type StoredDelivery, type StoredWebhook, storage } from "../storage";
 import { newId } from "../storage/ids";
 import { parseWebhookUrl, privateAddressOf } from "./address-guard";
 import { Sender } from "./deliver";
@@ -106,4 +106,82 @@ export function startWebhookSender(): void {
     sender.start();
     return sender;
   });
+}
+
+/** How many recent deliveries a webhook's failure rate is taken over. */
+const RECENT = 100;
+
+/** A webhook as the dashboard shows it: never its token; its recent failure rate and state. */
+export async function webhookView(w: StoredWebhook) {
+  const recent = await storage().webhooks.deliveries(w.seq, RECENT);
+  const tried = recent.filter((d) => d.attempts > 0);
+  const failedNow = tried.filter((d) => d.status !== "delivered");
+  const lastDone = recent.find((d) => d.status !== "pending");
+  return {
+    _id: w.id,
+    url: w.url,
+    live: w.live,
+    mode: w.mode,
+    types: w.types,
+    enabled: w.enabled,
+    createdAt: w.createdAt.toISOString(),
+    updatedAt: w.updatedAt.toISOString(),
+    /** the share of the recent deliveries tried whose last attempt failed */
+    failureRate: tried.length ? failedNow.length / tried.length : 0,
+    pending: recent.filter((d) => d.status === "pending").length,
+    /** its newest finished delivery was given up on after 24 hours of retries */
+    failing: lastDone?.status === "failed",
+  };
+}
+
+export type DeliveryView = ReturnType<typeof deliveryView>;
+
+export function deliveryView(d: StoredDelivery) {
+  return {
+    _id: d.id,
+    createdAt: d.createdAt.toISOString(),
+    types: d.types.split(","),
+    eventIds: d.eventIds.split(","),
+    status: d.status,
+    attempts: d.attempts,
+    lastAttemptAt: d.lastAttemptAt?.toISOString() ?? null,
+    lastStatus: d.lastStatus,
+    lastError: d.lastError,
+    nextAttemptAt: d.status === "pending" ? d.nextAttemptAt.toISOString() : null,
+    deliveredAt: d.deliveredAt?.toISOString() ?? null,
+  };
+}
+
+/** A webhook's deliveries, newest first, a page at a time. */
+export async function deliveryPage(id: string, page: number, size: number) {
+  const webhook = await storage().webhooks.byId(id);
+  if (!webhook) throw new ApiError("not_found", "no such webhook", "id");
+  const [rows, total] = await Promise.all([
+    storage().webhooks.deliveries(webhook.seq, size, (page - 1) * size),
+    storage().webhooks.countDeliveries(webhook.seq),
+  ]);
+  return { deliveries: rows.map(deliveryView), total };
+}
+
+/**
+ * Sends a past delivery again (any status): a new delivery with the same body and a new
+ * webhook-id, so a receiver that drops duplicates takes it.
+ */
+export async function redeliver(deliveryId: string) {
+  const d = await storage().webhooks.deliveryById(deliveryId);
+  if (!d) throw new ApiError("not_found", "no such delivery", "id");
+  const now = new Date();
+  const id = newId(now.getTime());
+  await storage().webhooks.enqueue({
+    id,
+    webhookSeq: d.webhookSeq,
+    live: d.live,
+    userId: d.userId,
+    types: d.types,
+    eventIds: d.eventIds,
+    body: d.body,
+    nextAttemptAt: now,
+    createdAt: now,
+  });
+  return id;
 }

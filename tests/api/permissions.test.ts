@@ -172,6 +172,32 @@ const ROUTES: Record<string, { path: string; methods: Partial<Record<Method, Rul
     path: `/api/keys/${NONE}`,
     methods: { DELETE: { access: "session", need: "keys:manage" } },
   },
+  "api/webhooks": {
+    path: "/api/webhooks",
+    methods: {
+      GET: { access: "session", need: "webhooks:manage" },
+      POST: { access: "session", need: "webhooks:manage" },
+    },
+  },
+  "api/webhooks/[id]": {
+    path: `/api/webhooks/${NONE}`,
+    methods: {
+      PATCH: { access: "session", need: "webhooks:manage" },
+      DELETE: { access: "session", need: "webhooks:manage" },
+    },
+  },
+  "api/webhooks/[id]/test": {
+    path: `/api/webhooks/${NONE}/test`,
+    methods: { POST: { access: "session", need: "webhooks:manage" } },
+  },
+  "api/webhooks/[id]/deliveries": {
+    path: `/api/webhooks/${NONE}/deliveries`,
+    methods: { GET: { access: "session", need: "webhooks:manage" } },
+  },
+  "api/webhooks/deliveries/[id]/redeliver": {
+    path: `/api/webhooks/deliveries/${NONE}/redeliver`,
+    methods: { POST: { access: "session", need: "webhooks:manage" } },
+  },
   "api/settings": {
     path: "/api/settings",
     methods: {
