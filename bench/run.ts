@@ -25,6 +25,8 @@ geofences (50–200 m) and users into 79 km² (about 6 geofences overlap at a po
 --max-radius sets the geofences' largest radius (dense with 500: about 30 overlap at a point). --profile writes a CPU
 profile of the server (node --cpu-prof) into DIR when it stops; open it in Chrome DevTools.
 --only TEXT measures only the scenarios whose name holds TEXT (beside the no-op route and any loading).
+--webhooks (tracking) also tracks with two enabled webhooks whose receivers (here) answer at once,
+in the same rounds, and reports the throughput ratio and the delivery lag (docs/webhooks.md).
 --processes N starts N app processes on the one database and splits the connections among them
 (what a balancer does); figures are their sums, latencies the worst of them. The database is
 SQLite, or PostgreSQL when TEST_POSTGRES_URL names a server (a fresh database is made on it).`;
@@ -42,6 +44,7 @@ const { values, positionals } = parseArgs({
     "max-radius": { type: "string" },
     processes: { type: "string", default: "1" },
     only: { type: "string" },
+    webhooks: { type: "boolean", default: false },
     help: { type: "boolean", short: "h" },
   },
 });
@@ -59,12 +62,19 @@ if (
 }
 
 async function runSuite(name: string): Promise<void> {
-  const server = await startFreshServer(
-    values.profile ? { nodeArgs: ["--cpu-prof", "--cpu-prof-dir", path.resolve(values.profile)] } : {},
-  );
+  // Webhook receivers listen on this machine (--webhooks).
+  if (values.webhooks) process.env.WEBHOOKS_ALLOW_PRIVATE = "true";
+  const server = await startFreshServer({
+    ...(values.profile && { nodeArgs: ["--cpu-prof", "--cpu-prof-dir", path.resolve(values.profile)] }),
+    ...(values.webhooks && { env: { WEBHOOKS_ALLOW_PRIVATE: "true" } }),
+  });
   const others: RunningServer[] = [];
   for (let i = 1; i < Number(values.processes); i++) {
-    others.push(await serve(server.databaseUrl, { env: { GEODATA_DIR: server.geodataDir } }));
+    others.push(
+      await serve(server.databaseUrl, {
+        env: { GEODATA_DIR: server.geodataDir, ...(values.webhooks && { WEBHOOKS_ALLOW_PRIVATE: "true" }) },
+      }),
+    );
   }
   const rows: Measurement[] = [];
   const notes: string[] = [];
@@ -91,6 +101,7 @@ async function runSuite(name: string): Promise<void> {
     },
     run,
     note: (line) => notes.push(line),
+    webhooks: values.webhooks,
     async runBoth(s) {
       if (values.only && !s.name.includes(values.only)) return;
       await run({ ...s, connections, duration });

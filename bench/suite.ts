@@ -17,4 +17,6 @@ export interface Bench {
   runBoth(s: Omit<Scenario, "connections">): Promise<void>;
   /** a line printed with the results and saved with them */
   note(line: string): void;
+  /** tracking: also measure with two enabled webhooks (--webhooks) */
+  webhooks?: boolean;
 }

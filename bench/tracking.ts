@@ -78,6 +78,8 @@ export async function trackingSuite(b: Bench, geofences: number, users: number):
       `${(inside / sample).toFixed(1)} geofences (${sample} moves in-process, ` +
       `${((Date.now() - t) / sample).toFixed(2)} ms each).`,
   );
+  if (b.webhooks)
+    return webhookRounds(b, `POST /v1/track (${geofences} geofences, ${users} users)`, auth, next);
   // This machine's speed drifts by ±20% over minutes, so the no-op route, the floor and
   // tracking are measured in alternating rounds and compared within each round.
   const invalid = JSON.stringify({ deviceId: "floor", latitude: 100, longitude: 0, accuracy: 10 });
@@ -129,4 +131,85 @@ export async function trackingSuite(b: Bench, geofences: number, users: number):
         `the bottleneck, without the machine's drift): ${cpu.map(pct).join(", ")} (median ${pct(median(cpu))}).`,
     );
   }
+}
+
+/**
+ * Tracking with two enabled webhooks against tracking without, in the same rounds (the webhooks
+ * disabled, then enabled); receivers here answer at once and record each event's lag (received
+ * minus the event's createdAt).
+ */
+async function webhookRounds(
+  b: Bench,
+  name: string,
+  auth: Record<string, string>,
+  next: () => { method: string; path: string; body: string },
+): Promise<void> {
+  const { createServer } = await import("node:http");
+  const { createWebhook, setWebhookEnabled } = await import("../server/webhooks/manage");
+  const lags: number[] = [];
+  let counting = false;
+  const receivers = await Promise.all(
+    [0, 1].map(async () => {
+      const srv = createServer((req, res) => {
+        let body = "";
+        req.on("data", (c) => (body += c));
+        req.on("end", () => {
+          const { events } = JSON.parse(body) as { events: { createdAt: string }[] };
+          if (counting) for (const e of events) lags.push(Date.now() - Date.parse(e.createdAt));
+          res.writeHead(200).end();
+        });
+      });
+      await new Promise<void>((r) => srv.listen(0, "127.0.0.1", r));
+      return srv;
+    }),
+  );
+  const hooks: { id: string }[] = [];
+  for (const srv of receivers) {
+    const port = (srv.address() as { port: number }).port;
+    hooks.push(
+      (await createWebhook({ url: `http://127.0.0.1:${port}/`, live: false, mode: "multiple" })).webhook,
+    );
+  }
+  const set = async (enabled: boolean) => {
+    for (const h of hooks) await setWebhookEnabled(h.id, enabled);
+  };
+  const ratios: number[] = [];
+  for (let round = 1; round <= b.rounds; round++) {
+    await set(false);
+    const without = await b.run({
+      name: `${name}, no webhooks, round ${round}`,
+      url: b.server.url,
+      headers: auth,
+      connections: b.connections,
+      duration: b.duration,
+      next,
+    });
+    await set(true);
+    counting = true;
+    const withHooks = await b.run({
+      name: `${name}, 2 webhooks, round ${round}`,
+      url: b.server.url,
+      headers: auth,
+      connections: b.connections,
+      duration: b.duration,
+      next,
+    });
+    // What was made in the round may still be being sent: drained before the next (at most 60 s).
+    const { prisma } = await import("../server/db/client");
+    for (const end = Date.now() + 60_000; Date.now() < end;) {
+      if ((await prisma.webhookDelivery.count({ where: { status: "pending" } })) === 0) break;
+      await new Promise((r) => setTimeout(r, 200));
+    }
+    counting = false;
+    ratios.push(withHooks.rps / without.rps);
+  }
+  for (const srv of receivers) srv.close();
+  const sorted = [...lags].sort((x, y) => x - y);
+  const at = (q: number) => sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))] ?? NaN;
+  const pct = (x: number) => `${Math.round(100 * x)}%`;
+  b.note(
+    `Tracking with 2 enabled webhooks vs without, same rounds: ${ratios.map(pct).join(", ")} ` +
+      `(median ${pct([...ratios].sort((x, y) => x - y)[Math.floor(ratios.length / 2)]!)}). ` +
+      `Delivery lag (event made to receiver), ${sorted.length} events: p50 ${at(0.5)} ms, p99 ${at(0.99)} ms.`,
+  );
 }
