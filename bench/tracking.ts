@@ -174,34 +174,36 @@ async function webhookRounds(
     for (const h of hooks) await setWebhookEnabled(h.id, enabled);
   };
   const ratios: number[] = [];
-  for (let round = 1; round <= b.rounds; round++) {
-    await set(false);
-    const without = await b.run({
-      name: `${name}, no webhooks, round ${round}`,
-      url: b.server.url,
-      headers: auth,
-      connections: b.connections,
-      duration: b.duration,
-      next,
-    });
-    await set(true);
-    counting = true;
-    const withHooks = await b.run({
-      name: `${name}, 2 webhooks, round ${round}`,
-      url: b.server.url,
-      headers: auth,
-      connections: b.connections,
-      duration: b.duration,
-      next,
-    });
-    // What was made in the round may still be being sent: drained before the next (at most 60 s).
+  const drain = async () => {
+    // What was made may still be being sent: drained before the next run (at most 60 s).
     const { prisma } = await import("../server/db/client");
     for (const end = Date.now() + 60_000; Date.now() < end;) {
       if ((await prisma.webhookDelivery.count({ where: { status: "pending" } })) === 0) break;
       await new Promise((r) => setTimeout(r, 200));
     }
+  };
+  const measure = async (hooked: boolean, round: number) => {
+    await set(hooked);
+    counting = hooked;
+    const label = hooked ? "2 webhooks" : "no webhooks";
+    const m = await b.run({
+      name: `${name}, ${label}, round ${round}`,
+      url: b.server.url,
+      headers: auth,
+      connections: b.connections,
+      duration: b.duration,
+      next,
+    });
+    await drain();
     counting = false;
-    ratios.push(withHooks.rps / without.rps);
+    return m.rps;
+  };
+  for (let round = 1; round <= b.rounds; round++) {
+    // The order alternates, so neither side always follows the other's drain.
+    const first = round % 2 === 1;
+    const a = await measure(!first, round);
+    const c = await measure(first, round);
+    ratios.push(first ? c / a : a / c);
   }
   for (const srv of receivers) srv.close();
   const sorted = [...lags].sort((x, y) => x - y);

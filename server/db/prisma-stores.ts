@@ -1,6 +1,7 @@
 import type {
   AccountStore,
   ClaimedDelivery,
+  FinishedAttempt,
   StoredDelivery,
   StoredWebhook,
   WebhookStore,
@@ -600,19 +601,64 @@ async function claimDue(
       })
     ).map((w) => [w.seq, w]),
   );
-  const claimed: ClaimedDelivery[] = [];
-  for (const d of due) {
-    const hook = hooks.get(d.webhookSeq);
-    if (!first.has(d.seq) || !hook || claimed.length >= limit) continue;
-    const { count } = await lock(() =>
-      prisma.webhookDelivery.updateMany({
-        where: { seq: d.seq, status: "pending", ...free(now) },
-        data: { lockedUntil: holdUntil },
-      }),
-    );
-    if (count === 1) claimed.push({ ...deliveryOf(d), url: hook.url, token: hook.token });
+  const picked = due.filter((d) => first.has(d.seq) && hooks.has(d.webhookSeq)).slice(0, limit);
+  if (!picked.length) return [];
+  // One statement holds them all; a row another sender holds meanwhile is left out (PostgreSQL
+  // re-checks the condition after waiting for its row lock; SQLite runs one writer at a time).
+  const held = await lock(() =>
+    prisma.webhookDelivery.updateManyAndReturn({
+      where: { seq: { in: picked.map((d) => d.seq) }, status: "pending", ...free(now) },
+      data: { lockedUntil: holdUntil },
+    }),
+  );
+  return held
+    .sort((a, b) => a.seq - b.seq)
+    .map((d) => {
+      const hook = hooks.get(d.webhookSeq)!;
+      return { ...deliveryOf(d), url: hook.url, token: hook.token };
+    });
+}
+
+/** Attempts' outcomes in one transaction: deliveries that succeeded together in one statement per status. */
+async function finishMany(lock: WriteLock, done: readonly FinishedAttempt[]): Promise<void> {
+  if (!done.length) return;
+  const byStatus = new Map<number, FinishedAttempt[]>();
+  const failed: FinishedAttempt[] = [];
+  for (const d of done) {
+    if (d.outcome.delivered) byStatus.set(d.outcome.status, [...(byStatus.get(d.outcome.status) ?? []), d]);
+    else failed.push(d);
   }
-  return claimed;
+  const release = { attempts: { increment: 1 }, lockedUntil: null };
+  const writes = [
+    ...[...byStatus].map(([status, list]) =>
+      prisma.webhookDelivery.updateMany({
+        where: { seq: { in: list.map((d) => d.seq) } },
+        data: {
+          ...release,
+          status: "delivered",
+          lastStatus: status,
+          lastError: null,
+          lastAttemptAt: list[0]!.at,
+          deliveredAt: list[0]!.at,
+        },
+      }),
+    ),
+    ...failed.map(({ seq, at, outcome }) =>
+      prisma.webhookDelivery.updateMany({
+        where: { seq },
+        data: {
+          ...release,
+          lastAttemptAt: at,
+          lastStatus: outcome.status,
+          lastError: outcome.delivered ? null : outcome.error,
+          ...(!outcome.delivered && outcome.retryAt
+            ? { nextAttemptAt: outcome.retryAt }
+            : { status: "failed" }),
+        },
+      }),
+    ),
+  ];
+  await lock(() => prisma.$transaction(writes));
 }
 
 /** Webhooks and their outbox: the claim is a conditional update, so two senders never hold one. */
@@ -653,18 +699,8 @@ function webhookStore(lock: WriteLock): WebhookStore {
     async release(seq) {
       await lock(() => prisma.webhookDelivery.updateMany({ where: { seq }, data: { lockedUntil: null } }));
     },
-    async finish(seq, at, outcome) {
-      const common = { attempts: { increment: 1 }, lastAttemptAt: at, lockedUntil: null };
-      const data = outcome.delivered
-        ? { ...common, status: "delivered", deliveredAt: at, lastStatus: outcome.status, lastError: null }
-        : {
-            ...common,
-            lastStatus: outcome.status,
-            lastError: outcome.error,
-            ...(outcome.retryAt ? { nextAttemptAt: outcome.retryAt } : { status: "failed" }),
-          };
-      await lock(() => prisma.webhookDelivery.updateMany({ where: { seq }, data }));
-    },
+    finish: (seq, at, outcome) => finishMany(lock, [{ seq, at, outcome }]),
+    finishMany: (done) => finishMany(lock, done),
     async deliveries(webhookSeq, take, skip = 0) {
       const rows = await prisma.webhookDelivery.findMany({
         where: { webhookSeq },

@@ -14,6 +14,7 @@ import type {
   AttemptOutcome,
   ClaimedDelivery,
   DeliveryWrite,
+  FinishedAttempt,
   GEOFENCE_SORTS,
   GeofenceColumns,
   GeofenceFields,
@@ -31,6 +32,7 @@ export type {
   ClaimedDelivery,
   DeliveryStatus,
   DeliveryWrite,
+  FinishedAttempt,
   GeofenceColumns,
   GeofenceFields,
   Json,
@@ -366,6 +368,8 @@ export interface WebhookStore {
   release(seq: number): Promise<void>;
   /** Records an attempt's outcome and lets the delivery go. */
   finish(seq: number, at: Date, outcome: AttemptOutcome): Promise<void>;
+  /** The same for many attempts, in one transaction. */
+  finishMany(done: readonly FinishedAttempt[]): Promise<void>;
   /** A webhook's deliveries, newest first (`skip` of them left out), and how many it has. */
   deliveries(webhookSeq: number, take: number, skip?: number): Promise<StoredDelivery[]>;
   countDeliveries(webhookSeq: number): Promise<number>;

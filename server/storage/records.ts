@@ -202,3 +202,10 @@ export interface ClaimedDelivery extends StoredDelivery {
 export type AttemptOutcome =
   | { delivered: true; status: number }
   | { delivered: false; status: number | null; error: string | null; retryAt: Date | null };
+
+/** An attempt that ended: which delivery, when, how. */
+export interface FinishedAttempt {
+  seq: number;
+  at: Date;
+  outcome: AttemptOutcome;
+}

@@ -1,4 +1,4 @@
-import type { AttemptOutcome, ClaimedDelivery, WebhookStore } from "../storage";
+import type { AttemptOutcome, ClaimedDelivery, FinishedAttempt, WebhookStore } from "../storage";
 import { privateAddressOf } from "./address-guard";
 import { signatureHeaders } from "./sign";
 
@@ -25,10 +25,10 @@ const firstRetryMs = () => {
   return Number.isFinite(set) && set > 0 ? set : 30_000;
 };
 /** Requests in flight at once per process, and per webhook (a slow receiver holds only its own). */
-const IN_FLIGHT = 16;
-const IN_FLIGHT_PER_WEBHOOK = 4;
-/** How often the outbox is looked at when idle. */
-const POLL_MS = 100;
+const IN_FLIGHT = 64;
+const IN_FLIGHT_PER_WEBHOOK = 32;
+/** How often the outbox is looked at (the outcomes of the attempts since are recorded first). */
+const POLL_MS = 50;
 /** The most of a response body read (it is only kept for the dashboard). */
 const RESPONSE_BYTES = 4096;
 
@@ -99,6 +99,8 @@ export class Sender {
   private total = 0;
   private timer: NodeJS.Timeout | null = null;
   private looking = false;
+  /** attempts ended since the last look: recorded together, in one transaction */
+  private done: FinishedAttempt[] = [];
 
   constructor(
     private store: WebhookStore,
@@ -115,11 +117,14 @@ export class Sender {
     this.timer = null;
   }
 
-  /** Claims what is due and free, and starts sending it. */
+  /** Records the attempts that ended, then claims what is due and free, and starts sending it. */
   async look() {
-    if (this.looking || this.total >= IN_FLIGHT) return;
+    if (this.looking) return;
     this.looking = true;
     try {
+      const done = this.done.splice(0);
+      await this.store.finishMany(done);
+      if (this.total >= IN_FLIGHT) return;
       const now = new Date();
       const claimed = await this.store.claimDue(
         now,
@@ -147,7 +152,7 @@ export class Sender {
     this.inFlight.set(d.webhookSeq, (this.inFlight.get(d.webhookSeq) ?? 0) + 1);
     try {
       const outcome = await this.send(d);
-      await this.store.finish(d.seq, new Date(), outcome);
+      this.done.push({ seq: d.seq, at: new Date(), outcome });
     } catch (e) {
       console.error(`webhooks: delivery ${d.id}: ${(e as Error).message}`);
     } finally {
