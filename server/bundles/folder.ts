@@ -7,8 +7,8 @@ import { SLOT, threadMemory } from "../workers/thread-memory";
 /**
  * The bundles the service answers from: every finished `<name>.sqlite` in the geodata folder
  * (GEODATA_DIR, default `geodata/` beside the SQLite database, or `data/geodata` with PostgreSQL:
- * bundles are read-only files on every app node, whichever engine holds the rest). The folder is looked at again at most
- * once a second; a new or replaced file is opened and a removed one closed, so a finished import
+ * bundles are read-only files on every app node, whichever engine holds the rest). The folder is
+ * looked at again at most once a second (a listing and a stat of each file: microseconds); a new or replaced file is opened and a removed one closed, so a finished import
  * is picked up without a restart. Readers hold no state across requests: a connection closed
  * after a swap has no query in flight (better-sqlite3 is synchronous).
  */
@@ -36,7 +36,8 @@ const shared = globalThis as unknown as {
     checkedAt: number;
     /** the process's count of folder changes seen, when this thread last looked */
     seen: number;
-    dirStamp: string;
+    /** the bundle files' names and stamps when this thread last looked */
+    listing: string;
     list: Bundle[];
   };
 };
@@ -50,18 +51,28 @@ function stampOf(file: string): string | null {
   }
 }
 
-function rescan(state: NonNullable<typeof shared.geodata>) {
+/** The finished bundle files in the folder, each with its stamp, by name. */
+function listFolder(dir: string): Map<string, string> {
   let names: string[] = [];
   try {
-    names = readdirSync(state.dir).filter((n) => n.endsWith(".sqlite") && !n.startsWith("."));
+    names = readdirSync(dir).filter((n) => n.endsWith(".sqlite") && !n.startsWith("."));
   } catch {
     names = [];
   }
-  const seen = new Set<string>();
+  const files = new Map<string, string>();
   for (const name of names.sort()) {
+    const stamp = stampOf(path.join(dir, name));
+    if (stamp) files.set(name, stamp);
+  }
+  return files;
+}
+
+/** Opens what is new or replaced and closes what is gone; false when a file could not be opened. */
+function rescan(state: NonNullable<typeof shared.geodata>, files: Map<string, string>): boolean {
+  let opened = true;
+  const seen = new Set<string>();
+  for (const [name, stamp] of files) {
     const full = path.join(state.dir, name);
-    const stamp = stampOf(full);
-    if (!stamp) continue;
     seen.add(name);
     const current = state.open.get(name);
     if (current?.stamp === stamp) continue;
@@ -72,6 +83,7 @@ function rescan(state: NonNullable<typeof shared.geodata>) {
       state.open.set(name, { file, stamp });
     } catch (error) {
       console.error(`geodata: cannot open ${full}: ${(error as Error).message}`);
+      opened = false;
     }
   }
   for (const [name, opened] of state.open) {
@@ -80,7 +92,9 @@ function rescan(state: NonNullable<typeof shared.geodata>) {
       state.open.delete(name);
     }
   }
-  state.list = [...state.open.values()].map((o) => o.file);
+  // By name, whichever order they were opened in: answers do not depend on when a file came.
+  state.list = [...state.open.keys()].sort().map((name) => state.open.get(name)!.file);
+  return opened;
 }
 
 /** The open imports, newest folder state (checked at most once a second). */
@@ -89,7 +103,7 @@ export function imports(): Bundle[] {
   let state = shared.geodata;
   if (!state || state.dir !== dir) {
     for (const o of state?.open.values() ?? []) o.file.close();
-    state = shared.geodata = { dir, open: new Map(), checkedAt: 0, seen: 0, dirStamp: "", list: [] };
+    state = shared.geodata = { dir, open: new Map(), checkedAt: 0, seen: 0, listing: "", list: [] };
   }
   const now = Date.now();
   // The process's threads (the server's and the tracking thread) see an import at one moment:
@@ -99,14 +113,17 @@ export function imports(): Bundle[] {
   if (now - state.checkedAt >= RESCAN_MS || changes !== state.seen) {
     state.checkedAt = now;
     state.seen = changes;
-    const dirStamp = stampOf(dir) ?? "";
-    // A rename into the folder changes its mtime; a file rewritten in place (not by our import)
-    // is caught by comparing each file's stamp, which rescan does when the folder changed.
-    if (dirStamp !== state.dirStamp) {
-      const first = state.dirStamp === "";
-      state.dirStamp = dirStamp;
-      rescan(state);
-      if (!first) state.seen = Atomics.add(memory, SLOT.geodataChanges, 1) + 1;
+    // Each file's stamp, not the folder's mtime, which some kernels stamp with a coarse clock
+    // (two changes within a few milliseconds can leave it as it was after the first).
+    const files = listFolder(dir);
+    const listing = [...files].map(([name, stamp]) => `${name}=${stamp}`).join("\n");
+    if (listing !== state.listing) {
+      // A file that could not be opened is tried again at the next look.
+      state.listing = rescan(state, files) ? listing : "";
+      // Counted even on this thread's first look: another thread may have looked just before
+      // the change and would otherwise not look again for a second (seen: the tracking thread
+      // without an import the server's thread had just started answering from).
+      state.seen = Atomics.add(memory, SLOT.geodataChanges, 1) + 1;
     }
   }
   return state.list;
