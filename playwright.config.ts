@@ -43,7 +43,7 @@ export default defineConfig({
     url: `http://127.0.0.1:${port}/healthz`,
     reuseExistingServer: false,
     // The webhooks test's receiver listens on this machine.
-    env: { WEBHOOKS_ALLOW_PRIVATE: "true", WEBHOOKS_FIRST_RETRY_MS: "500" },
+    env: { WEBHOOKS_ALLOW_PRIVATE: "true", WEBHOOKS_RETRY_SCALE: "0.02" },
     timeout: 300_000,
     stdout: "pipe",
   },

@@ -66,10 +66,21 @@ const schema = z.object({
   IP_DATABASE: optional(z.string()),
   /** Webhooks may call loopback and private addresses (development, tests, private receivers). */
   WEBHOOKS_ALLOW_PRIVATE: withDefault(yesNo, "false"),
-  /** The first retry's wait for a refused webhook delivery (default 30 s). */
-  WEBHOOKS_FIRST_RETRY_MS: optional(
-    wholeNumber(100, 3_600_000, "a whole number of milliseconds from 100 to 3600000"),
+  /**
+   * Multiplies every wait of the webhook retry schedule (30 s, doubling to 1 h, given up after
+   * 24 h): tests and development shorten it.
+   */
+  WEBHOOKS_RETRY_SCALE: withDefault(
+    z
+      .string()
+      .trim()
+      .regex(/^\d*\.?\d+$/, "must be a number from 0.00001 to 1")
+      .transform(Number)
+      .refine((n) => n >= 0.00001 && n <= 1, "must be a number from 0.00001 to 1"),
+    "1",
   ),
+  /** Days a webhook delivery is kept once delivered or given up (the Webhooks page's record). */
+  WEBHOOKS_KEEP_DAYS: withDefault(wholeNumber(1, 3650, "a whole number of days from 1 to 3650"), "7"),
 });
 
 export type Env = z.output<typeof schema>;

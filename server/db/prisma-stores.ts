@@ -1,7 +1,5 @@
 import type {
   AccountStore,
-  ClaimedDelivery,
-  FinishedAttempt,
   StoredDelivery,
   StoredWebhook,
   WebhookStore,
@@ -559,110 +557,17 @@ const webhookOf = ({ token: _token, ...w }: WebhookRow): StoredWebhook => ({
   types: w.types ? w.types.split(",") : null,
 });
 
-const deliveryOf = ({ lockedUntil: _held, ...d }: DeliveryRow): StoredDelivery => ({
+const deliveryOf = (d: DeliveryRow): StoredDelivery => ({
   ...d,
   status: d.status as StoredDelivery["status"],
 });
 
-/** Not held by a sender at `now`. */
-const free = (now: Date) => ({ OR: [{ lockedUntil: null }, { lockedUntil: { lt: now } }] });
-
 /**
- * The due deliveries that head their (webhook, user) queue, of enabled webhooks, each held by a
- * conditional update (free, still pending): two senders never hold the same one.
+ * Webhooks and the dashboard's view of their deliveries. Each engine's adapter adds the outbox
+ * itself (enqueue, claim, finish, prune: ./sqlite/outbox.ts, ./postgresql/outbox.ts), which the
+ * sender runs many times a second.
  */
-async function claimDue(
-  lock: WriteLock,
-  now: Date,
-  holdUntil: Date,
-  limit: number,
-): Promise<ClaimedDelivery[]> {
-  const due = await prisma.webhookDelivery.findMany({
-    where: { status: "pending", nextAttemptAt: { lte: now }, ...free(now) },
-    orderBy: { seq: "asc" },
-    take: limit * 4,
-  });
-  if (!due.length) return [];
-  // Only the first pending delivery of each (webhook, user) queue may go: in order per user.
-  const heads = await prisma.webhookDelivery.groupBy({
-    by: ["webhookSeq", "userId"],
-    where: {
-      status: "pending",
-      webhookSeq: { in: [...new Set(due.map((d) => d.webhookSeq))] },
-      userId: { in: [...new Set(due.map((d) => d.userId))] },
-    },
-    _min: { seq: true },
-  });
-  const first = new Set(heads.map((h) => h._min.seq));
-  const hooks = new Map(
-    (
-      await prisma.webhook.findMany({
-        where: { seq: { in: [...new Set(due.map((d) => d.webhookSeq))] }, enabled: true },
-      })
-    ).map((w) => [w.seq, w]),
-  );
-  const picked = due.filter((d) => first.has(d.seq) && hooks.has(d.webhookSeq)).slice(0, limit);
-  if (!picked.length) return [];
-  // One statement holds them all; a row another sender holds meanwhile is left out (PostgreSQL
-  // re-checks the condition after waiting for its row lock; SQLite runs one writer at a time).
-  const held = await lock(() =>
-    prisma.webhookDelivery.updateManyAndReturn({
-      where: { seq: { in: picked.map((d) => d.seq) }, status: "pending", ...free(now) },
-      data: { lockedUntil: holdUntil },
-    }),
-  );
-  return held
-    .sort((a, b) => a.seq - b.seq)
-    .map((d) => {
-      const hook = hooks.get(d.webhookSeq)!;
-      return { ...deliveryOf(d), url: hook.url, token: hook.token };
-    });
-}
-
-/** Attempts' outcomes in one transaction: deliveries that succeeded together in one statement per status. */
-async function finishMany(lock: WriteLock, done: readonly FinishedAttempt[]): Promise<void> {
-  if (!done.length) return;
-  const byStatus = new Map<number, FinishedAttempt[]>();
-  const failed: FinishedAttempt[] = [];
-  for (const d of done) {
-    if (d.outcome.delivered) byStatus.set(d.outcome.status, [...(byStatus.get(d.outcome.status) ?? []), d]);
-    else failed.push(d);
-  }
-  const release = { attempts: { increment: 1 }, lockedUntil: null };
-  const writes = [
-    ...[...byStatus].map(([status, list]) =>
-      prisma.webhookDelivery.updateMany({
-        where: { seq: { in: list.map((d) => d.seq) } },
-        data: {
-          ...release,
-          status: "delivered",
-          lastStatus: status,
-          lastError: null,
-          lastAttemptAt: list[0]!.at,
-          deliveredAt: list[0]!.at,
-        },
-      }),
-    ),
-    ...failed.map(({ seq, at, outcome }) =>
-      prisma.webhookDelivery.updateMany({
-        where: { seq },
-        data: {
-          ...release,
-          lastAttemptAt: at,
-          lastStatus: outcome.status,
-          lastError: outcome.delivered ? null : outcome.error,
-          ...(!outcome.delivered && outcome.retryAt
-            ? { nextAttemptAt: outcome.retryAt }
-            : { status: "failed" }),
-        },
-      }),
-    ),
-  ];
-  await lock(() => prisma.$transaction(writes));
-}
-
-/** Webhooks and their outbox: the claim is a conditional update, so two senders never hold one. */
-function webhookStore(lock: WriteLock): WebhookStore {
+function webhookStore(lock: WriteLock): Omit<WebhookStore, "enqueue" | "claimDue" | "finishMany" | "prune"> {
   return {
     async create({ types, ...w }) {
       const row = await lock(() =>
@@ -685,22 +590,15 @@ function webhookStore(lock: WriteLock): WebhookStore {
       return lock(async () => {
         const row = await prisma.webhook.findUnique({ where: { id }, select: { seq: true } });
         if (!row) return false;
-        const [, removed] = await prisma.$transaction([
-          prisma.webhookDelivery.deleteMany({ where: { webhookSeq: row.seq } }),
+        // The webhook first: no sender takes its queues once it is gone.
+        const [removed] = await prisma.$transaction([
           prisma.webhook.deleteMany({ where: { id } }),
+          prisma.webhookQueue.deleteMany({ where: { webhookSeq: row.seq } }),
+          prisma.webhookDelivery.deleteMany({ where: { webhookSeq: row.seq } }),
         ]);
         return removed.count > 0;
       });
     },
-    async enqueue(d) {
-      await lock(() => prisma.webhookDelivery.create({ data: d }));
-    },
-    claimDue: (now, holdUntil, limit) => claimDue(lock, now, holdUntil, limit),
-    async release(seq) {
-      await lock(() => prisma.webhookDelivery.updateMany({ where: { seq }, data: { lockedUntil: null } }));
-    },
-    finish: (seq, at, outcome) => finishMany(lock, [{ seq, at, outcome }]),
-    finishMany: (done) => finishMany(lock, done),
     async deliveries(webhookSeq, take, skip = 0) {
       const rows = await prisma.webhookDelivery.findMany({
         where: { webhookSeq },

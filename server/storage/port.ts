@@ -11,7 +11,6 @@
 
 import type { BBox, Position } from "../geo/distance";
 import type {
-  AttemptOutcome,
   ClaimedDelivery,
   DeliveryWrite,
   FinishedAttempt,
@@ -356,20 +355,29 @@ export interface WebhookStore {
   setEnabled(id: string, enabled: boolean, at: Date): Promise<boolean>;
   /** Removes the webhook and its outbox; false: no such webhook. */
   delete(id: string): Promise<boolean>;
-  /** Adds a delivery outside tracking (a test event, a redelivery). */
+  /** Adds a delivery outside tracking (a test event, a redelivery), last in its queue. */
   enqueue(d: DeliveryWrite): Promise<void>;
   /**
-   * Holds up to `limit` deliveries due at `now` until `holdUntil`: each the first pending one of
-   * its (webhook, user) queue, not held by another sender, of an enabled webhook. Two senders (in
-   * any process) never hold the same delivery at once.
+   * Holds queues due at `now` until `holdUntil` and returns the first pending delivery of each:
+   * queues of enabled webhooks, not held by another sender, at most `room(webhookSeq)` of a
+   * webhook and `total` in all. Two senders (in any process) never hold the same queue at once,
+   * and a queue waiting for a retry is never looked at before it is due.
    */
-  claimDue(now: Date, holdUntil: Date, limit: number): Promise<ClaimedDelivery[]>;
-  /** Lets a claimed delivery go unattempted. */
-  release(seq: number): Promise<void>;
-  /** Records an attempt's outcome and lets the delivery go. */
-  finish(seq: number, at: Date, outcome: AttemptOutcome): Promise<void>;
-  /** The same for many attempts, in one transaction. */
-  finishMany(done: readonly FinishedAttempt[]): Promise<void>;
+  claimDue(
+    now: Date,
+    holdUntil: Date,
+    total: number,
+    room: (webhookSeq: number) => number,
+  ): Promise<ClaimedDelivery[]>;
+  /**
+   * Records attempts' outcomes in one transaction and lets their queues go: a queue goes on with
+   * its next delivery at once after one delivered or given up, at `retryAt` after one refused.
+   * An attempt on a delivery recorded meanwhile (its hold ran out and another sender tried it) is
+   * left out.
+   */
+  finishMany(done: readonly FinishedAttempt[], now: Date): Promise<void>;
+  /** Removes up to `limit` deliveries made before `before` and no longer pending; how many. */
+  prune(before: Date, limit: number): Promise<number>;
   /** A webhook's deliveries, newest first (`skip` of them left out), and how many it has. */
   deliveries(webhookSeq: number, take: number, skip?: number): Promise<StoredDelivery[]>;
   countDeliveries(webhookSeq: number): Promise<number>;

@@ -192,7 +192,10 @@ export interface StoredDelivery extends DeliveryWrite {
   deliveredAt: Date | null;
 }
 
-/** A delivery a sender holds: with where it goes and the key it is signed with. */
+/**
+ * The first delivery of a (webhook, user) queue a sender holds until the outcome is recorded:
+ * with where it goes and the key it is signed with.
+ */
 export interface ClaimedDelivery extends StoredDelivery {
   url: string;
   token: string;
@@ -203,9 +206,9 @@ export type AttemptOutcome =
   | { delivered: true; status: number }
   | { delivered: false; status: number | null; error: string | null; retryAt: Date | null };
 
-/** An attempt that ended: which delivery, when, how. */
+/** An attempt that ended: which delivery (as it was claimed), when, how. */
 export interface FinishedAttempt {
-  seq: number;
+  delivery: Pick<ClaimedDelivery, "seq" | "webhookSeq" | "userId" | "attempts">;
   at: Date;
   outcome: AttemptOutcome;
 }

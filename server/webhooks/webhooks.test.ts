@@ -1,4 +1,6 @@
+import { createServer } from "node:http";
 import { describe, expect, it } from "vitest";
+import type { ClaimedDelivery } from "../storage";
 import { parseWebhookUrl, privateAddressOf } from "./address-guard";
 import { attempt, retryDelay } from "./deliver";
 import { outboxFor } from "./outbox";
@@ -42,12 +44,69 @@ describe("the outbox of an update", () => {
   });
 });
 
+/** A delivery as a sender holds it. */
+const claimed = (now: Date): ClaimedDelivery => ({
+  seq: 1,
+  id: "d1",
+  webhookSeq: 1,
+  live: false,
+  userId: "u",
+  types: "t",
+  eventIds: "e",
+  body: "{}",
+  nextAttemptAt: now,
+  createdAt: now,
+  status: "pending",
+  attempts: 0,
+  lastAttemptAt: null,
+  lastStatus: null,
+  lastError: null,
+  deliveredAt: null,
+  url: "http://127.0.0.1:9/x",
+  token: "k",
+});
+
 describe("delivery", () => {
   it("waits about 30 s before the first retry, doubling to at most an hour, with jitter", () => {
     expect(retryDelay(1, () => 1)).toBe(30_000);
     expect(retryDelay(1, () => 0)).toBe(15_000);
     expect(retryDelay(3, () => 1)).toBe(120_000);
     expect(retryDelay(20, () => 1)).toBe(3_600_000);
+  });
+
+  it("counts a redirect as a refusal without following it, reads 4 KB of an answer, gives up after 24 h", async () => {
+    let followed = 0;
+    const srv = createServer((req, res) => {
+      if (req.url === "/moved") return res.writeHead(302, { location: "/elsewhere" }).end();
+      if (req.url === "/elsewhere") return (followed++, res.writeHead(200).end());
+      res.writeHead(500).end("x".repeat(64 * 1024));
+    });
+    await new Promise<void>((r) => srv.listen(0, "127.0.0.1", r));
+    const base = `http://127.0.0.1:${(srv.address() as { port: number }).port}`;
+    const before = process.env.WEBHOOKS_ALLOW_PRIVATE;
+    process.env.WEBHOOKS_ALLOW_PRIVATE = "true";
+    try {
+      const now = new Date();
+      const moved = await attempt({ ...claimed(now), url: `${base}/moved` }, now);
+      expect(moved).toMatchObject({ delivered: false, status: 302, error: "HTTP 302" });
+      expect(followed).toBe(0);
+      const refused = await attempt({ ...claimed(now), url: `${base}/fail`, attempts: 2 }, now);
+      expect(refused).toMatchObject({ delivered: false, status: 500 });
+      if (refused.delivered) throw new Error("delivered");
+      expect(refused.error!.length).toBeLessThan(300);
+      // The third try after two failures: 2 min, less up to half.
+      const wait = refused.retryAt!.getTime() - now.getTime();
+      expect(wait).toBeGreaterThanOrEqual(60_000);
+      expect(wait).toBeLessThanOrEqual(120_000);
+      // Made more than 24 hours ago: given up (no retry time).
+      const old = new Date(now.getTime() - 24 * 3600_000 - 1);
+      const given = await attempt({ ...claimed(now), createdAt: old, url: `${base}/fail` }, now);
+      expect(given).toMatchObject({ delivered: false, status: 500, retryAt: null });
+    } finally {
+      if (before === undefined) delete process.env.WEBHOOKS_ALLOW_PRIVATE;
+      else process.env.WEBHOOKS_ALLOW_PRIVATE = before;
+      srv.close();
+    }
   });
 
   it("refuses private addresses unless allowed, at creation and before each attempt", async () => {
@@ -69,29 +128,7 @@ describe("delivery", () => {
       }
       expect(await privateAddressOf(new URL("http://93.184.215.14/x"))).toBeNull();
       const now = new Date();
-      const outcome = await attempt(
-        {
-          seq: 1,
-          id: "d1",
-          webhookSeq: 1,
-          live: false,
-          userId: "u",
-          types: "t",
-          eventIds: "e",
-          body: "{}",
-          nextAttemptAt: now,
-          createdAt: now,
-          status: "pending",
-          attempts: 0,
-          lastAttemptAt: null,
-          lastStatus: null,
-          lastError: null,
-          deliveredAt: null,
-          url: "http://127.0.0.1:9/x",
-          token: "k",
-        },
-        now,
-      );
+      const outcome = await attempt({ ...claimed(now), url: "http://127.0.0.1:9/x" }, now);
       expect(outcome).toMatchObject({
         delivered: false,
         status: null,

@@ -10,7 +10,7 @@ import { type FreshServer, type RunningServer, serve, startFreshServer } from ".
  * request twice. A server of its own (it is killed).
  */
 
-const ENV = { WEBHOOKS_ALLOW_PRIVATE: "true", WEBHOOKS_FIRST_RETRY_MS: "200" };
+const ENV = { WEBHOOKS_ALLOW_PRIVATE: "true", WEBHOOKS_RETRY_SCALE: "0.01" };
 let fresh: FreshServer | undefined;
 const others: RunningServer[] = [];
 let rx: Server | undefined;
@@ -117,7 +117,7 @@ describe("webhook outbox", () => {
     // Restarted, and a second process beside it: the rest is sent, each request once.
     others.push(await serve(databaseUrl, { env: ENV }), await serve(databaseUrl, { env: ENV }));
     const received = () => new Set(got.map((g) => g.eventId));
-    // A request held by the killed process is let go when its hold (30 s) runs out.
+    // A queue held by the killed process is let go when its hold (30 s) runs out.
     await until(() => ackedIds.every((id) => received().has(id)), 60_000, "every acknowledged event");
     for (const [deviceId, ids] of acked) {
       const order = [...new Set(got.filter((g) => g.deviceId === deviceId).map((g) => g.eventId))];

@@ -4,6 +4,7 @@ import { type IncomingHttpHeaders, type Server, createServer } from "node:http";
 import { promisify } from "node:util";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type FreshServer, startFreshServer } from "../../scripts/fresh-server";
+import { numberFrom } from "../support/db";
 
 /**
  * Webhooks (issue 27), real HTTP both ways: a server of its own (its outbox is this file's
@@ -13,9 +14,13 @@ import { type FreshServer, startFreshServer } from "../../scripts/fresh-server";
 let server: FreshServer;
 const run = promisify(execFile);
 
+/** The retry schedule runs 720 times faster here: an hour is 5 s, the first retry 42 ms. */
+const SCALE = 1 / 720;
+const HOUR_MS = 3600_000 * SCALE;
+
 beforeAll(async () => {
   server = await startFreshServer({
-    env: { WEBHOOKS_ALLOW_PRIVATE: "true", WEBHOOKS_FIRST_RETRY_MS: "200" },
+    env: { WEBHOOKS_ALLOW_PRIVATE: "true", WEBHOOKS_RETRY_SCALE: SCALE.toFixed(6) },
   });
 }, 120_000);
 afterAll(async () => {
@@ -42,22 +47,28 @@ interface Received {
 }
 type Wire = Record<string, unknown> & { _id: string; type?: string };
 
-/** A receiver: records what reaches it; `answer` says the status of each request (by count). */
+/**
+ * A receiver: records what reaches it (`got`: the requests it took; `all`: every request with the
+ * status it answered); `answer` says the status of each request (by count).
+ */
 async function receiver(answer: (n: number) => number = () => 200) {
   const got: Received[] = [];
+  const all: (Received & { status: number })[] = [];
   let n = 0;
   const srv: Server = createServer((req, res) => {
     let body = "";
     req.on("data", (c) => (body += c));
     req.on("end", () => {
       const status = answer(++n);
-      if (status < 300) got.push({ headers: req.headers, body, json: JSON.parse(body) });
+      const r = { headers: req.headers, body, json: JSON.parse(body) as Received["json"] };
+      all.push({ ...r, status });
+      if (status < 300) got.push(r);
       res.writeHead(status).end("ok");
     });
   });
   await new Promise<void>((r) => srv.listen(0, "127.0.0.1", r));
   const url = `http://127.0.0.1:${(srv.address() as { port: number }).port}/hook`;
-  return { url, got, requests: () => n, close: () => new Promise((r) => srv.close(r)) };
+  return { url, got, all, requests: () => n, close: () => new Promise((r) => srv.close(r)) };
 }
 
 async function call(method: string, path: string, key: string, json?: unknown) {
@@ -121,6 +132,13 @@ describe("webhooks", () => {
     const user = (await call("GET", `/v1/users/${r!.json.user._id}`, server.keys.secret)).user as Wire;
     expect(r!.json.user).toEqual(user);
     expect((r!.json.user.geofences as unknown[]).length).toBe(1);
+    // Deleting the user takes its requests with it, sent or not: they carry its data.
+    const userId = r!.json.user._id;
+    const owed = (table: string) =>
+      numberFrom(server.databaseUrl, `SELECT count(*) AS n FROM "${table}" WHERE "userId" = ?`, userId);
+    expect([await owed("WebhookDelivery"), await owed("WebhookQueue")]).toEqual([1, 1]);
+    await call("DELETE", `/v1/users/${userId}`, server.keys.secret);
+    expect([await owed("WebhookDelivery"), await owed("WebhookQueue")]).toEqual([0, 0]);
     await cli("delete", id);
     await rx.close();
   }, 60_000);
@@ -172,12 +190,55 @@ describe("webhooks", () => {
       const got = rx.got.filter((r) => r.json.user.deviceId === device).map((r) => r.json.event!._id);
       expect(got).toEqual(sent);
     }
-    // Every delivery was sent again under its own id: no id reached the receiver twice.
-    expect(new Set(rx.got.map((r) => r.headers["webhook-id"])).size).toBe(6);
-    expect(rx.requests()).toBeGreaterThan(6);
+    // Every delivery was taken once, under its own id; each refused attempt was tried again
+    // with the same webhook-id (and signed anew, with a fresh Radar signing id).
+    const taken = rx.got.map((r) => r.headers["webhook-id"]);
+    expect(new Set(taken).size).toBe(6);
+    const refused = rx.all.filter((r) => r.status === 500);
+    expect(refused).toHaveLength(6);
+    for (const r of refused) expect(taken).toContain(r.headers["webhook-id"]);
+    const signingIds = rx.all.map((r) => r.headers["x-radar-signing-id"]);
+    expect(new Set(signingIds).size).toBe(signingIds.length);
     await cli("delete", id);
     await rx.close();
   }, 60_000);
+
+  it("send every event after a receiver's hour-long outage, in order per user, retrying with backoff", async () => {
+    let down = true;
+    const rx = await receiver(() => (down ? 503 : 200));
+    const { id } = await createHook(rx.url);
+    const spot = await fences(1);
+    const devices = ["hook-outage-a", "hook-outage-b", "hook-outage-c"];
+    const made = new Map<string, string[]>(devices.map((d) => [d, []]));
+    // Events all through the outage: four moves of each device, a quarter of an hour apart.
+    const started = Date.now();
+    for (let i = 0; i < 4; i++) {
+      for (const device of devices) {
+        const { events } = await track(device, i % 2 === 0 ? spot : { lat: spot.lat + 1, lng: spot.lng });
+        made.get(device)!.push(...events.map((e) => e._id));
+      }
+      await new Promise((r) => setTimeout(r, HOUR_MS / 4 - ((Date.now() - started) % (HOUR_MS / 4))));
+    }
+    await new Promise((r) => setTimeout(r, Math.max(0, started + HOUR_MS - Date.now())));
+    const duringOutage = rx.requests();
+    down = false;
+    // Each user's first request was tried again and again, backing off: 30 s doubling to 30 min
+    // in an hour makes about 7 tries (jitter: 6 to 12), not one per poll.
+    for (const device of devices) {
+      const tries = rx.all.filter((r) => r.json.user.deviceId === device).length;
+      expect(tries, device).toBeGreaterThanOrEqual(5);
+      expect(tries, device).toBeLessThanOrEqual(14);
+    }
+    expect(duringOutage).toBeLessThanOrEqual(3 * 14);
+    // Back up: everything arrives (the next try is at most an hour away: 5 s here), in order.
+    await until(() => rx.got.length === 12, 3 * HOUR_MS);
+    for (const device of devices) {
+      const got = rx.got.filter((r) => r.json.user.deviceId === device).map((r) => r.json.event!._id);
+      expect(got, device).toEqual(made.get(device));
+    }
+    await cli("delete", id);
+    await rx.close();
+  }, 90_000);
 
   it("send nothing made while a webhook is disabled, and manage webhooks from the command line", async () => {
     const rx = await receiver();
@@ -196,6 +257,31 @@ describe("webhooks", () => {
     expect((await cli("list")).stdout).not.toContain(id);
     await rx.close();
   }, 60_000);
+
+  it("keep sending to other webhooks and users while one receiver is down", async () => {
+    // A receiver that refuses everything, owed hundreds of requests for one user: each waits
+    // behind the first, which is being retried.
+    const down = await receiver(() => 500);
+    const dead = await createHook(down.url);
+    const spot = await fences(20);
+    for (let i = 0; i < 16; i++)
+      await track("hook-down", i % 2 === 0 ? spot : { lat: spot.lat + 1, lng: spot.lng });
+    await until(() => down.requests() >= 2);
+    // Made after them: another webhook's, and another user's to the same webhook.
+    const up = await receiver();
+    const live = await createHook(up.url);
+    const other = await fences(1);
+    const { events } = await track("hook-other", other);
+    await until(() => up.got.length === 1, 5_000);
+    expect(up.got[0]!.json.event!._id).toBe(events[0]!._id);
+    const before = down.requests();
+    await track("hook-other", { lat: other.lat + 1, lng: other.lng });
+    // The down receiver is asked for hook-other's exit at once (its own queue) while hook-down's
+    // requests wait on their first.
+    await until(() => down.requests() > before, 5_000);
+    for (const h of [dead, live]) await cli("delete", h.id);
+    await Promise.all([down.close(), up.close()]);
+  }, 90_000);
 
   it("refuse URLs that reach the service's own network unless allowed", async () => {
     const refused = await run("npx", ["tsx", "scripts/webhooks.ts", "create", "http://127.0.0.1:9/x"], {

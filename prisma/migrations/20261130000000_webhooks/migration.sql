@@ -1,5 +1,5 @@
--- Webhooks (issue 27): the receivers, and the outbox of requests owed to them, written in the same
--- transaction as the events they carry (docs/webhooks.md).
+-- Webhooks (issue 27): the receivers, the outbox of requests owed to them (written in the same
+-- transaction as the events they carry) and its queues, one per webhook and user (docs/webhooks.md).
 -- CreateTable
 CREATE TABLE "Webhook" (
     "seq" INTEGER NOT NULL PRIMARY KEY AUTOINCREMENT,
@@ -27,12 +27,22 @@ CREATE TABLE "WebhookDelivery" (
     "status" TEXT NOT NULL DEFAULT 'pending',
     "attempts" INTEGER NOT NULL DEFAULT 0,
     "nextAttemptAt" DATETIME NOT NULL,
-    "lockedUntil" DATETIME,
     "lastAttemptAt" DATETIME,
     "lastStatus" INTEGER,
     "lastError" TEXT,
     "createdAt" DATETIME NOT NULL,
     "deliveredAt" DATETIME
+);
+
+-- CreateTable
+CREATE TABLE "WebhookQueue" (
+    "webhookSeq" INTEGER NOT NULL,
+    "userId" TEXT NOT NULL,
+    "pending" INTEGER NOT NULL,
+    "nextAttemptAt" DATETIME,
+    "lockedUntil" DATETIME,
+
+    PRIMARY KEY ("webhookSeq", "userId")
 );
 
 -- CreateIndex
@@ -45,11 +55,20 @@ CREATE INDEX "Webhook_live_enabled_idx" ON "Webhook"("live", "enabled");
 CREATE UNIQUE INDEX "WebhookDelivery_id_key" ON "WebhookDelivery"("id");
 
 -- CreateIndex
-CREATE INDEX "WebhookDelivery_status_nextAttemptAt_idx" ON "WebhookDelivery"("status", "nextAttemptAt");
+CREATE INDEX "WebhookDelivery_webhookSeq_userId_status_seq_idx" ON "WebhookDelivery"("webhookSeq", "userId", "status", "seq");
 
 -- CreateIndex
-CREATE INDEX "WebhookDelivery_webhookSeq_userId_seq_idx" ON "WebhookDelivery"("webhookSeq", "userId", "seq");
+CREATE INDEX "WebhookDelivery_webhookSeq_seq_idx" ON "WebhookDelivery"("webhookSeq", "seq");
 
 -- CreateIndex
-CREATE INDEX "WebhookDelivery_webhookSeq_createdAt_idx" ON "WebhookDelivery"("webhookSeq", "createdAt");
+CREATE INDEX "WebhookDelivery_userId_idx" ON "WebhookDelivery"("userId");
+
+-- CreateIndex
+CREATE INDEX "WebhookDelivery_createdAt_idx" ON "WebhookDelivery"("createdAt");
+
+-- CreateIndex
+CREATE INDEX "WebhookQueue_webhookSeq_nextAttemptAt_idx" ON "WebhookQueue"("webhookSeq", "nextAttemptAt");
+
+-- CreateIndex
+CREATE INDEX "WebhookQueue_userId_idx" ON "WebhookQueue"("userId");
 

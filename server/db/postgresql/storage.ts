@@ -12,6 +12,7 @@ import type {
 } from "../../storage/port";
 import { seedClock } from "../../storage/ids";
 import { prismaStores } from "../prisma-stores";
+import { deleteUserOutbox, postgresOutbox } from "./outbox";
 import { pool } from "./pool";
 import { inTransaction, row, rows } from "./sql";
 import { ENVELOPE, VERSION, postgresTracking, trackedGeofencesBySeqs, verificationCounts } from "./tracking";
@@ -102,7 +103,11 @@ const users: UserStore = {
     inTransaction(async (client) => {
       // Locked first: an update of the user (which reads it FOR UPDATE) and another delete wait
       // for this one, and then find no user.
-      const found = await rows(`SELECT "seq" FROM "User" WHERE "seq" = $1 FOR UPDATE`, [seq], client);
+      const found = await rows<{ id: string }>(
+        `SELECT "id" FROM "User" WHERE "seq" = $1 FOR UPDATE`,
+        [seq],
+        client,
+      );
       if (!found.length) return false;
       // The events before their verdicts: a verification under way holds its event's row, so it
       // either commits first (and its record goes below) or finds no event.
@@ -118,12 +123,8 @@ const users: UserStore = {
       );
       await rows(`DELETE FROM "UserLocation" WHERE "userSeq" = $1`, [seq], client);
       await rows(`DELETE FROM "UserGeofence" WHERE "userSeq" = $1`, [seq], client);
-      // Requests not yet sent carry the user's data: they go too (sent ones are only a record).
-      await rows(
-        `DELETE FROM "WebhookDelivery" WHERE "status" = 'pending' AND "userId" = (SELECT "id" FROM "User" WHERE "seq" = $1)`,
-        [seq],
-        client,
-      );
+      // Webhook requests carry the user's data, sent or not: they go too.
+      await deleteUserOutbox(client, found[0]!.id);
       await rows(`DELETE FROM "User" WHERE "seq" = $1`, [seq], client);
       return true;
     }),
@@ -161,5 +162,5 @@ const postgres: Storage = {
   geofences,
   users,
   tracking: postgresTracking,
-  webhooks: shared.webhooks,
+  webhooks: { ...shared.webhooks, ...postgresOutbox },
 };

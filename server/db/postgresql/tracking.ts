@@ -11,6 +11,7 @@ import type {
   WebhookTarget,
   Written,
 } from "../../storage/port";
+import { writeOutbox } from "./outbox";
 import { type Queryable, inTransaction, jsonb, lockKey, row, rows } from "./sql";
 
 /**
@@ -297,7 +298,7 @@ async function write(client: Queryable, plan: TrackingPlan): Promise<Written> {
   if (!result) throw new Error("the tracking write returned nothing");
   const seqOf = new Map(result.events);
   // The outbox, in the same transaction: no event is committed without what it owes webhooks.
-  if (plan.deliveries.length) await writeDeliveries(client, plan.deliveries);
+  await writeOutbox(client, plan.deliveries);
   return { userSeq: result.userSeq, eventSeqs: e.map((x) => seqOf.get(x.id)!) };
 }
 
@@ -309,28 +310,6 @@ async function webhookTargets(live: boolean, client: Queryable): Promise<Webhook
     client,
   );
   return found.map((r) => ({ seq: r.seq, mode: r.mode, types: r.types ? r.types.split(",") : null }));
-}
-
-async function writeDeliveries(client: Queryable, d: TrackingPlan["deliveries"]) {
-  await rows(
-    `INSERT INTO "WebhookDelivery" ("id", "webhookSeq", "live", "userId", "types", "eventIds", "body", "status",
-       "attempts", "nextAttemptAt", "createdAt")
-     SELECT id, w, live, u, t, e, b, 'pending', 0, n, c
-     FROM unnest($1::text[], $2::int[], $3::boolean[], $4::text[], $5::text[], $6::text[], $7::text[],
-       $8::timestamptz[], $9::timestamptz[]) AS d(id, w, live, u, t, e, b, n, c)`,
-    [
-      d.map((x) => x.id),
-      d.map((x) => x.webhookSeq),
-      d.map((x) => x.live),
-      d.map((x) => x.userId),
-      d.map((x) => x.types),
-      d.map((x) => x.eventIds),
-      d.map((x) => x.body),
-      d.map((x) => x.nextAttemptAt),
-      d.map((x) => x.createdAt),
-    ],
-    client,
-  );
 }
 
 /** How often an update is decided again after another took its updatedAt meanwhile. */

@@ -56,3 +56,9 @@ export function prepared(sql: string): Database.Statement {
 export const sqlDate = (d: Date) => d.toISOString().replace("Z", "+00:00");
 
 export const inList = (n: number) => Array.from({ length: n }, () => "?").join(",");
+
+/** Runs `fn` in a transaction (BEGIN IMMEDIATE), or in the one under way. */
+export function transaction<T>(fn: () => T): T {
+  const db = connection();
+  return db.inTransaction ? db.transaction(fn)() : db.transaction(fn).immediate();
+}

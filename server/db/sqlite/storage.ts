@@ -9,14 +9,14 @@ import type {
 } from "../../storage/port";
 import { prismaStores } from "../prisma-stores";
 import { withWriteLock } from "../write-lock";
-import { prepared } from "./connection";
+import { prepared, transaction } from "./connection";
 import { geofenceBoundsInBox } from "./geofences";
+import { sqliteOutbox } from "./outbox";
 import {
   deleteUserEverything,
   geofencesBySeqs,
   membersOfGeofence,
   removeMembership,
-  transaction,
   userSeqsInBox,
   verificationCountsOf,
 } from "./tracking";
@@ -113,5 +113,5 @@ export const sqliteStorage: Storage = {
   geofences,
   users,
   tracking: sqliteTracking,
-  webhooks: shared.webhooks,
+  webhooks: { ...shared.webhooks, ...sqliteOutbox },
 };

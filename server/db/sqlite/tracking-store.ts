@@ -1,11 +1,11 @@
 import type { Decision, TrackingPlan, TrackingReader, TrackingStore, Written } from "../../storage/port";
 import { withWriteLock } from "../write-lock";
 import { connection } from "./connection";
+import { writeOutbox } from "./outbox";
 import {
   addMembership,
   geofencesBySeqs,
   geofenceVersionsNear,
-  insertDelivery,
   insertEvent,
   insertLocation,
   insertUser,
@@ -76,7 +76,7 @@ function write(plan: TrackingPlan): Written {
   const userJson = plan.events.length ? JSON.stringify(plan.events[0]!.user) : "";
   const eventSeqs = plan.events.map((e) => insertEvent(userSeq, e, userJson));
   // The outbox, in the same transaction: no event is committed without what it owes webhooks.
-  for (const d of plan.deliveries) insertDelivery(d);
+  writeOutbox(plan.deliveries);
   return { userSeq, eventSeqs };
 }
 

@@ -1,6 +1,5 @@
 import type { BBox, Position } from "../../geo/distance";
 import type {
-  DeliveryWrite,
   EventClass,
   EventWrite,
   Membership,
@@ -13,7 +12,8 @@ import type {
   WebhookTarget,
 } from "../../storage/port";
 import type { User } from "../client";
-import { connection, inList, prepared, sqlDate } from "./connection";
+import { inList, prepared, sqlDate } from "./connection";
+import { deleteUserOutbox } from "./outbox";
 import { GEOFENCES_IN_BOX, type GeofenceRow, VERSION, inBoxParams } from "./geofences";
 
 /**
@@ -23,10 +23,6 @@ import { GEOFENCES_IN_BOX, type GeofenceRow, VERSION, inBoxParams } from "./geof
  */
 
 /** A transaction, or a savepoint when already inside one. */
-export function transaction<T>(fn: () => T): T {
-  const db = connection();
-  return db.inTransaction ? db.transaction(fn)() : db.transaction(fn).immediate();
-}
 
 interface UserRow {
   seq: number;
@@ -325,10 +321,9 @@ export function deleteUserEverything(seq: number): boolean {
   prepared(`DELETE FROM "Event" WHERE "userSeq" = ?`).run(seq);
   prepared(`DELETE FROM "UserLocation" WHERE "userSeq" = ?`).run(seq);
   prepared(`DELETE FROM "UserGeofence" WHERE "userSeq" = ?`).run(seq);
-  // Requests not yet sent carry the user's data: they go too (sent ones are only a record).
-  prepared(
-    `DELETE FROM "WebhookDelivery" WHERE "status" = 'pending' AND "userId" = (SELECT "id" FROM "User" WHERE "seq" = ?)`,
-  ).run(seq);
+  const user = prepared(`SELECT "id" FROM "User" WHERE "seq" = ?`).get(seq) as { id: string } | undefined;
+  // Webhook requests carry the user's data, sent or not: they go too.
+  if (user) deleteUserOutbox(user.id);
   return prepared(`DELETE FROM "User" WHERE "seq" = ?`).run(seq).changes > 0;
 }
 
@@ -360,22 +355,4 @@ export function webhooksFor(live: boolean): WebhookTarget[] {
     `SELECT "seq", "mode", "types" FROM "Webhook" WHERE "live" = ? AND "enabled" = 1`,
   ).all(live ? 1 : 0) as { seq: number; mode: "single" | "multiple"; types: string | null }[];
   return rows.map((r) => ({ seq: r.seq, mode: r.mode, types: r.types ? r.types.split(",") : null }));
-}
-
-/** Writes the outbox's rows of an update (in its transaction). */
-export function insertDelivery(d: DeliveryWrite) {
-  prepared(
-    `INSERT INTO "WebhookDelivery" ("id", "webhookSeq", "live", "userId", "types", "eventIds", "body", "status",
-      "attempts", "nextAttemptAt", "createdAt") VALUES (?, ?, ?, ?, ?, ?, ?, 'pending', 0, ?, ?)`,
-  ).run(
-    d.id,
-    d.webhookSeq,
-    d.live ? 1 : 0,
-    d.userId,
-    d.types,
-    d.eventIds,
-    d.body,
-    sqlDate(d.nextAttemptAt),
-    sqlDate(d.createdAt),
-  );
 }

@@ -1,0 +1,202 @@
+import type { ClaimedDelivery, DeliveryWrite, FinishedAttempt, WebhookStore } from "../../storage/port";
+import { pool } from "./pool";
+import { type Queryable, inTransaction, rows } from "./sql";
+
+/**
+ * The webhook outbox on PostgreSQL (docs/webhooks.md#delivery), shared by every app process: the
+ * requests owed (WebhookDelivery) and their queues, one per webhook and user (WebhookQueue), as in
+ * ../sqlite/outbox.ts. Senders in several processes take queues with `FOR UPDATE SKIP LOCKED`,
+ * so they never wait for each other nor hold the same queue.
+ *
+ * Queue rows are locked in one order everywhere (webhook, then user), so a tracking transaction
+ * (one user's queues) and a sender recording many outcomes never wait for each other in a circle.
+ */
+
+/** Writes requests into the outbox and counts them in their queues (in the caller's transaction). */
+export async function writeOutbox(client: Queryable, d: readonly DeliveryWrite[]): Promise<void> {
+  if (!d.length) return;
+  await rows(
+    `WITH d AS (
+       INSERT INTO "WebhookDelivery" ("id", "webhookSeq", "live", "userId", "types", "eventIds", "body", "status",
+         "attempts", "nextAttemptAt", "createdAt")
+       SELECT id, w, live, u, t, e, b, 'pending', 0, n, c
+       FROM unnest($1::text[], $2::int[], $3::boolean[], $4::text[], $5::text[], $6::text[], $7::text[],
+         $8::timestamptz[], $9::timestamptz[]) AS d(id, w, live, u, t, e, b, n, c)
+       RETURNING "webhookSeq", "userId", "nextAttemptAt")
+     INSERT INTO "WebhookQueue" ("webhookSeq", "userId", "pending", "nextAttemptAt")
+     SELECT "webhookSeq", "userId", count(*), min("nextAttemptAt") FROM d
+     GROUP BY "webhookSeq", "userId" ORDER BY "webhookSeq", "userId"
+     ON CONFLICT ("webhookSeq", "userId") DO UPDATE SET "pending" = "WebhookQueue"."pending" + excluded."pending",
+       "nextAttemptAt" = COALESCE("WebhookQueue"."nextAttemptAt", excluded."nextAttemptAt")`,
+    [
+      d.map((x) => x.id),
+      d.map((x) => x.webhookSeq),
+      d.map((x) => x.live),
+      d.map((x) => x.userId),
+      d.map((x) => x.types),
+      d.map((x) => x.eventIds),
+      d.map((x) => x.body),
+      d.map((x) => x.nextAttemptAt),
+      d.map((x) => x.createdAt),
+    ],
+    client,
+  );
+}
+
+/** Removes a user's requests, sent or not, and its queues (with the user: they carry its data). */
+export async function deleteUserOutbox(client: Queryable, userId: string): Promise<void> {
+  await rows(
+    `SELECT 1 FROM "WebhookQueue" WHERE "userId" = $1 ORDER BY "webhookSeq" FOR UPDATE`,
+    [userId],
+    client,
+  );
+  await rows(`DELETE FROM "WebhookDelivery" WHERE "userId" = $1`, [userId], client);
+  await rows(`DELETE FROM "WebhookQueue" WHERE "userId" = $1`, [userId], client);
+}
+
+type DeliveryRow = Omit<ClaimedDelivery, "seq" | "url" | "token"> & { seq: number | null; queueUser: string };
+
+/** One webhook's due queues, held, each with its first pending request. */
+async function claimOf(
+  w: { seq: number; url: string; token: string },
+  now: Date,
+  holdUntil: Date,
+  limit: number,
+): Promise<ClaimedDelivery[]> {
+  const found = await rows<DeliveryRow>(
+    `WITH picked AS (
+       SELECT "userId" FROM "WebhookQueue"
+       WHERE "webhookSeq" = $1 AND "nextAttemptAt" <= $2 AND ("lockedUntil" IS NULL OR "lockedUntil" < $2)
+       ORDER BY "nextAttemptAt" LIMIT $4 FOR UPDATE SKIP LOCKED),
+     held AS (
+       UPDATE "WebhookQueue" q SET "lockedUntil" = $3 FROM picked
+       WHERE q."webhookSeq" = $1 AND q."userId" = picked."userId" RETURNING q."userId")
+     SELECT held."userId" AS "queueUser", d.* FROM held
+     LEFT JOIN LATERAL (SELECT * FROM "WebhookDelivery" h
+       WHERE h."webhookSeq" = $1 AND h."userId" = held."userId" AND h."status" = 'pending'
+       ORDER BY h."seq" LIMIT 1) d ON true`,
+    [w.seq, now, holdUntil, limit],
+  );
+  const claimed: ClaimedDelivery[] = [];
+  const headless: string[] = [];
+  for (const { queueUser, ...r } of found) {
+    if (r.seq === null) headless.push(queueUser);
+    else claimed.push({ ...r, seq: r.seq, url: w.url, token: w.token });
+  }
+  if (headless.length) await settleHeadless(w.seq, headless);
+  return claimed.sort((a, b) => a.seq - b.seq);
+}
+
+/**
+ * Queues held without a pending request in sight: one made due by a transaction that committed
+ * while the claim ran (its request was not in the claim's snapshot) is let go to be taken next
+ * time; one that counts requests it no longer has is set right. Told apart after locking the
+ * rows, by a statement that sees what is committed by then.
+ */
+async function settleHeadless(webhookSeq: number, users: string[]) {
+  await inTransaction(async (client) => {
+    await rows(
+      `SELECT 1 FROM "WebhookQueue" WHERE "webhookSeq" = $1 AND "userId" = ANY($2) ORDER BY "userId" FOR UPDATE`,
+      [webhookSeq, users],
+      client,
+    );
+    await rows(
+      `UPDATE "WebhookQueue" q SET "lockedUntil" = NULL,
+         "pending" = CASE WHEN p.n IS NULL THEN 0 ELSE q."pending" END,
+         "nextAttemptAt" = CASE WHEN p.n IS NULL THEN NULL ELSE q."nextAttemptAt" END
+       FROM unnest($2::text[]) AS u("userId")
+       LEFT JOIN LATERAL (SELECT 1 AS n FROM "WebhookDelivery" d
+         WHERE d."webhookSeq" = $1 AND d."userId" = u."userId" AND d."status" = 'pending' LIMIT 1) p ON true
+       WHERE q."webhookSeq" = $1 AND q."userId" = u."userId"`,
+      [webhookSeq, users],
+      client,
+    );
+  });
+}
+
+async function claimDue(
+  now: Date,
+  holdUntil: Date,
+  total: number,
+  room: (webhookSeq: number) => number,
+): Promise<ClaimedDelivery[]> {
+  const webhooks = await rows<{ seq: number; url: string; token: string }>(
+    `SELECT "seq", "url", "token" FROM "Webhook" WHERE "enabled"`,
+  );
+  const claimed: ClaimedDelivery[] = [];
+  // Started at a different webhook each time, so none always takes the room first.
+  const start = webhooks.length ? Math.floor(Math.random() * webhooks.length) : 0;
+  for (let i = 0; i < webhooks.length && claimed.length < total; i++) {
+    const w = webhooks[(start + i) % webhooks.length]!;
+    const limit = Math.min(room(w.seq), total - claimed.length);
+    if (limit > 0) claimed.push(...(await claimOf(w, now, holdUntil, limit)));
+  }
+  return claimed;
+}
+
+/**
+ * Outcomes in one transaction: the queues locked first in their one order, then each delivery
+ * recorded if it is still as claimed, and its queue moved on (next request now, or the retry).
+ */
+async function finishMany(done: readonly FinishedAttempt[], now: Date): Promise<void> {
+  if (!done.length) return;
+  const list = [...done].sort(
+    (a, b) =>
+      a.delivery.webhookSeq - b.delivery.webhookSeq ||
+      (a.delivery.userId < b.delivery.userId ? -1 : a.delivery.userId > b.delivery.userId ? 1 : 0),
+  );
+  const col = <T>(f: (x: FinishedAttempt) => T) => list.map(f);
+  const status = (x: FinishedAttempt) =>
+    x.outcome.delivered ? "delivered" : x.outcome.retryAt ? "pending" : "failed";
+  await inTransaction(async (client) => {
+    await rows(
+      `SELECT 1 FROM "WebhookQueue" q JOIN unnest($1::int[], $2::text[]) WITH ORDINALITY AS k(w, u, i)
+         ON q."webhookSeq" = k.w AND q."userId" = k.u ORDER BY k.i FOR UPDATE OF q`,
+      [col((x) => x.delivery.webhookSeq), col((x) => x.delivery.userId)],
+      client,
+    );
+    await rows(
+      `WITH done AS (
+         SELECT * FROM unnest($1::int[], $2::int[], $3::text[], $4::timestamptz[], $5::int[], $6::text[],
+           $7::timestamptz[]) AS x(seq, attempts, status, at, code, error, retry_at)),
+       recorded AS (
+         UPDATE "WebhookDelivery" d SET "status" = done.status, "attempts" = d."attempts" + 1,
+           "lastAttemptAt" = done.at, "lastStatus" = done.code, "lastError" = done.error,
+           "deliveredAt" = CASE WHEN done.status = 'delivered' THEN done.at ELSE NULL END,
+           "nextAttemptAt" = COALESCE(done.retry_at, d."nextAttemptAt")
+         FROM done WHERE d."seq" = done.seq AND d."status" = 'pending' AND d."attempts" = done.attempts
+         RETURNING d."webhookSeq", d."userId", done.status, done.retry_at)
+       UPDATE "WebhookQueue" q SET "lockedUntil" = NULL,
+         "pending" = CASE WHEN r.status = 'pending' THEN q."pending" ELSE GREATEST(0, q."pending" - 1) END,
+         "nextAttemptAt" = CASE WHEN r.status = 'pending' THEN r.retry_at
+           WHEN q."pending" > 1 THEN $8::timestamptz ELSE NULL END
+       FROM recorded r WHERE q."webhookSeq" = r."webhookSeq" AND q."userId" = r."userId"`,
+      [
+        col((x) => x.delivery.seq),
+        col((x) => x.delivery.attempts),
+        col(status),
+        col((x) => x.at),
+        col((x) => x.outcome.status),
+        col((x) => (x.outcome.delivered ? null : x.outcome.error)),
+        col((x) => (x.outcome.delivered ? null : x.outcome.retryAt)),
+        now,
+      ],
+      client,
+    );
+  });
+}
+
+export const postgresOutbox: Pick<WebhookStore, "enqueue" | "claimDue" | "finishMany" | "prune"> = {
+  enqueue: (d) => inTransaction((client) => writeOutbox(client, [d])),
+  claimDue,
+  finishMany,
+  async prune(before, limit) {
+    const removed = await rows<{ seq: number }>(
+      `DELETE FROM "WebhookDelivery" WHERE "seq" IN (SELECT "seq" FROM "WebhookDelivery"
+         WHERE "createdAt" < $1 AND "status" <> 'pending' ORDER BY "createdAt" LIMIT $2) RETURNING "seq"`,
+      [before, limit],
+      pool(),
+    );
+    return removed.length;
+  },
+};

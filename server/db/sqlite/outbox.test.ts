@@ -1,0 +1,162 @@
+import Database from "better-sqlite3";
+import { mkdtempSync, readFileSync, readdirSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { AttemptOutcome, ClaimedDelivery, DeliveryWrite } from "../../storage/port";
+
+/**
+ * The SQLite outbox's queues on a database of its own (the migrations applied), without HTTP:
+ * what the sender may take, in which order, and what recording an outcome does.
+ */
+
+let dir: string;
+let outbox: typeof import("./outbox");
+let db: Database.Database;
+const now = new Date("2026-11-25T12:00:00Z");
+const later = (ms: number) => new Date(now.getTime() + ms);
+const HOLD = later(30_000);
+
+beforeAll(async () => {
+  dir = mkdtempSync(path.join(tmpdir(), "outbox-"));
+  const file = path.join(dir, "test.db");
+  db = new Database(file);
+  const migrations = path.resolve(import.meta.dirname, "../../../prisma/migrations");
+  for (const m of readdirSync(migrations)
+    .filter((n) => /^\d/.test(n))
+    .sort())
+    db.exec(readFileSync(path.join(migrations, m, "migration.sql"), "utf8"));
+  process.env.DATABASE_URL = `file:${file}`;
+  outbox = await import("./outbox");
+  for (const [seq, enabled] of [
+    [1, 1],
+    [2, 1],
+    [3, 0],
+  ])
+    db.prepare(
+      `INSERT INTO "Webhook" ("seq", "id", "live", "url", "mode", "enabled", "token", "createdAt", "updatedAt")
+       VALUES (?, ?, 0, 'http://example.com/', 'single', ?, 'k', ?, ?)`,
+    ).run(seq, `w${seq}`, enabled, now.toISOString(), now.toISOString());
+});
+afterAll(() => {
+  db.close();
+  rmSync(dir, { recursive: true, force: true });
+});
+
+let n = 0;
+function owe(webhookSeq: number, userId: string, count = 1): DeliveryWrite[] {
+  return Array.from({ length: count }, () => {
+    const id = `d${++n}`;
+    return {
+      id,
+      webhookSeq,
+      live: false,
+      userId,
+      types: "user.entered_geofence",
+      eventIds: `e${n}`,
+      body: `{"n":${n}}`,
+      nextAttemptAt: now,
+      createdAt: now,
+    };
+  });
+}
+const write = (d: DeliveryWrite[]) => db.transaction(() => outbox.writeOutbox(d))();
+const claim = (at = now, total = 64, room = () => 32) => outbox.sqliteOutbox.claimDue(at, HOLD, total, room);
+const finish = (d: ClaimedDelivery, outcome: AttemptOutcome, at = now) =>
+  outbox.sqliteOutbox.finishMany([{ delivery: d, at, outcome }], at);
+const ok: AttemptOutcome = { delivered: true, status: 200 };
+const refused = (retryAt: Date | null): AttemptOutcome => ({
+  delivered: false,
+  status: 500,
+  error: "HTTP 500",
+  retryAt,
+});
+const queue = (w: number, u: string) =>
+  db
+    .prepare(
+      `SELECT "pending", "nextAttemptAt", "lockedUntil" FROM "WebhookQueue" WHERE "webhookSeq" = ? AND "userId" = ?`,
+    )
+    .get(w, u) as { pending: number; nextAttemptAt: string | null; lockedUntil: string | null } | undefined;
+const clear = () => db.exec(`DELETE FROM "WebhookDelivery"; DELETE FROM "WebhookQueue"`);
+
+describe("the SQLite outbox", () => {
+  it("hands out each queue's first request, one at a time per queue, in the order made", async () => {
+    clear();
+    const a = owe(1, "ua", 3);
+    write(a);
+    write(owe(1, "ub", 1));
+    const first = await claim();
+    expect(first.map((d) => d.id).sort()).toEqual([a[0]!.id, `d${n}`].sort());
+    // Held: nothing more of those queues while their first is out.
+    expect(await claim()).toEqual([]);
+    await finish(
+      first.find((d) => d.userId === "ua")!,
+      ok,
+    );
+    expect((await claim()).map((d) => d.id)).toEqual([a[1]!.id]);
+    expect(queue(1, "ua")).toMatchObject({ pending: 2 });
+  });
+
+  it("keeps a queue waiting for its retry out of the way of the others", async () => {
+    clear();
+    write(owe(1, "down", 500));
+    const [head] = await claim();
+    await finish(head!, refused(later(60_000)));
+    // Five hundred requests wait behind the first; another user's goes at once.
+    const other = owe(1, "up");
+    write(other);
+    const taken = await claim();
+    expect(taken.map((d) => d.id)).toEqual([other[0]!.id]);
+    await finish(taken[0]!, ok);
+    // Due again at its retry time, with its attempt counted.
+    const retried = await claim(later(60_000));
+    expect(retried.map((d) => [d.id, d.attempts])).toEqual([[head!.id, 1]]);
+    // Given up: the queue goes on with its next.
+    await finish(retried[0]!, refused(null), later(60_000));
+    const next = await claim(later(60_000));
+    expect(next.map((d) => d.eventIds)).toEqual([`e${Number(head!.eventIds.slice(1)) + 1}`]);
+    expect(queue(1, "down")).toMatchObject({ pending: 499 });
+  });
+
+  it("gives each webhook no more than its room, and nothing to a disabled one", async () => {
+    clear();
+    for (let u = 0; u < 10; u++) write([...owe(1, `r${u}`), ...owe(2, `r${u}`), ...owe(3, `r${u}`)]);
+    const got = await claim(now, 64, () => 4);
+    const per = (w: number) => got.filter((d) => d.webhookSeq === w).length;
+    expect([per(1), per(2), per(3)]).toEqual([4, 4, 0]);
+    expect((await claim(now, 3)).length).toBe(3);
+  });
+
+  it("records an outcome once: a second sender's late answer on the same attempt is left out", async () => {
+    clear();
+    write(owe(1, "twice", 2));
+    const [d] = await claim();
+    await finish(d!, ok);
+    await finish(d!, ok);
+    expect(queue(1, "twice")).toMatchObject({ pending: 1 });
+    const [next] = await claim();
+    expect(next!.id).not.toBe(d!.id);
+  });
+
+  it("sets right a queue that counts requests it no longer has", async () => {
+    clear();
+    write(owe(1, "gone", 2));
+    db.exec(`DELETE FROM "WebhookDelivery" WHERE "userId" = 'gone'`);
+    expect(await claim()).toEqual([]);
+    expect(queue(1, "gone")).toEqual({ pending: 0, nextAttemptAt: null, lockedUntil: null });
+    // A new request makes it due again.
+    write(owe(1, "gone"));
+    expect((await claim()).length).toBe(1);
+  });
+
+  it("removes finished requests older than the cutoff, never pending ones", async () => {
+    clear();
+    write(owe(1, "old", 3));
+    const [d] = await claim();
+    await finish(d!, ok);
+    expect(await outbox.sqliteOutbox.prune(later(1), 100)).toBe(1);
+    expect(await outbox.sqliteOutbox.prune(later(1), 100)).toBe(0);
+    const left = db.prepare(`SELECT count(*) FROM "WebhookDelivery" WHERE "userId" = 'old'`).pluck().get();
+    expect(left).toBe(2);
+  });
+});
