@@ -1,9 +1,10 @@
 import { execFile } from "node:child_process";
 import { createHmac } from "node:crypto";
 import { type IncomingHttpHeaders, type Server, createServer } from "node:http";
+import path from "node:path";
 import { promisify } from "node:util";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { type FreshServer, startFreshServer } from "../../scripts/fresh-server";
+import { type FreshServer, serve, startFreshServer } from "../../scripts/fresh-server";
 import { numberFrom } from "../support/db";
 
 /**
@@ -281,6 +282,55 @@ describe("webhooks", () => {
     await until(() => down.requests() > before, 5_000);
     for (const h of [dead, live]) await cli("delete", h.id);
     await Promise.all([down.close(), up.close()]);
+  }, 90_000);
+
+  it("send at once from a process whose event clock runs ahead of the machine's", async () => {
+    // Events stored an hour ahead (by a process whose clock was): a process that opens the
+    // database after them makes its events' times later still, an hour ahead of its machine.
+    const spot = await fences(1);
+    const ahead = await serve(server.databaseUrl, {
+      env: { WEBHOOKS_ALLOW_PRIVATE: "true" },
+      nodeArgs: ["--import", path.resolve(import.meta.dirname, "../support/clock-ahead.mjs")],
+    });
+    try {
+      const res = await fetch(`${ahead.url}/v1/track`, {
+        method: "POST",
+        headers: { authorization: server.keys.publishable, "content-type": "application/json" },
+        body: JSON.stringify({
+          deviceId: "hook-ahead-0",
+          latitude: spot.lat,
+          longitude: spot.lng,
+          accuracy: 5,
+        }),
+      });
+      expect(res.status).toBe(200);
+    } finally {
+      await ahead.stop();
+    }
+    const later = await serve(server.databaseUrl, { env: { WEBHOOKS_ALLOW_PRIVATE: "true" } });
+    const rx = await receiver();
+    const { id } = await createHook(rx.url);
+    try {
+      const res = await fetch(`${later.url}/v1/track`, {
+        method: "POST",
+        headers: { authorization: server.keys.publishable, "content-type": "application/json" },
+        body: JSON.stringify({
+          deviceId: "hook-ahead-1",
+          latitude: spot.lat,
+          longitude: spot.lng,
+          accuracy: 5,
+        }),
+      });
+      const { events } = (await res.json()) as { events: Wire[] };
+      expect(Date.parse(events[0]!.createdAt as string) - Date.now()).toBeGreaterThan(3_000_000);
+      // Its requests are due by the machine's time: sent now, not in an hour.
+      await until(() => rx.got.length === 1, 5_000);
+      expect(rx.got[0]!.json.event!._id).toBe(events[0]!._id);
+    } finally {
+      await later.stop();
+      await cli("delete", id);
+      await rx.close();
+    }
   }, 90_000);
 
   it("refuse URLs that reach the service's own network unless allowed", async () => {
