@@ -564,10 +564,10 @@ const deliveryOf = (d: DeliveryRow): StoredDelivery => ({
 
 /**
  * Webhooks and the dashboard's view of their deliveries. Each engine's adapter adds the outbox
- * itself (enqueue, claim, finish, prune: ./sqlite/outbox.ts, ./postgresql/outbox.ts), which the
- * sender runs many times a second.
+ * itself (enqueue, a sender's turn, prune: ./sqlite/outbox.ts, ./postgresql/outbox.ts), which
+ * the sender runs many times a second.
  */
-function webhookStore(lock: WriteLock): Omit<WebhookStore, "enqueue" | "claimDue" | "finishMany" | "prune"> {
+function webhookStore(lock: WriteLock): Omit<WebhookStore, "enqueue" | "turn" | "prune"> {
   return {
     async create({ types, ...w }) {
       const row = await lock(() =>

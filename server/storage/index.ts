@@ -1,4 +1,5 @@
 import { databaseEngine } from "../config/database-url";
+import { limitPoolSize } from "../db/postgresql/pool";
 import { postgresStorage } from "../db/postgresql/storage";
 import { sqliteStorage } from "../db/sqlite/storage";
 import type { Storage } from "./port";
@@ -13,4 +14,12 @@ export { GEOFENCE_SORTS, USER_SORTS } from "./records";
  */
 export function storage(): Storage {
   return databaseEngine() === "postgresql" ? postgresStorage() : sqliteStorage;
+}
+
+/**
+ * For a thread that runs one query at a time (the webhook sender's): at most `max` database
+ * connections, whatever PG_POOL_SIZE says. Called before its first query.
+ */
+export function limitConnections(max: number): void {
+  limitPoolSize(max);
 }

@@ -346,6 +346,15 @@ export interface Verdict {
   place?: { id: string; wire: unknown };
 }
 
+/** What a sender hands in and asks for at each look (WebhookStore.turn). */
+export interface SenderTurn {
+  done: readonly FinishedAttempt[];
+  now: Date;
+  holdUntil: Date;
+  total: number;
+  room: (webhookSeq: number) => number;
+}
+
 /** Webhooks and their outbox (docs/webhooks.md). */
 export interface WebhookStore {
   create(w: Omit<StoredWebhook, "seq"> & { token: string }): Promise<StoredWebhook>;
@@ -358,24 +367,19 @@ export interface WebhookStore {
   /** Adds a delivery outside tracking (a test event, a redelivery), last in its queue. */
   enqueue(d: DeliveryWrite): Promise<void>;
   /**
-   * Holds queues due at `now` until `holdUntil` and returns the first pending delivery of each:
-   * queues of enabled webhooks, not held by another sender, at most `room(webhookSeq)` of a
-   * webhook and `total` in all. Two senders (in any process) never hold the same queue at once,
-   * and a queue waiting for a retry is never looked at before it is due.
+   * One turn of a sender, in one transaction: records the outcomes of the attempts that ended
+   * (`done`), then holds queues due at `now` until `holdUntil` and returns the first pending
+   * delivery of each.
+   *
+   * Recording: a queue goes on with its next delivery at once after one delivered or given up,
+   * at `retryAt` after one refused; an attempt on a delivery recorded meanwhile (its hold ran out
+   * and another sender tried it) is left out.
+   *
+   * Holding: queues of enabled webhooks, not held by another sender, at most `room(webhookSeq)`
+   * of a webhook and `total` in all. Two senders (in any process) never hold the same queue at
+   * once, and a queue waiting for a retry is not looked at before it is due.
    */
-  claimDue(
-    now: Date,
-    holdUntil: Date,
-    total: number,
-    room: (webhookSeq: number) => number,
-  ): Promise<ClaimedDelivery[]>;
-  /**
-   * Records attempts' outcomes in one transaction and lets their queues go: a queue goes on with
-   * its next delivery at once after one delivered or given up, at `retryAt` after one refused.
-   * An attempt on a delivery recorded meanwhile (its hold ran out and another sender tried it) is
-   * left out.
-   */
-  finishMany(done: readonly FinishedAttempt[], now: Date): Promise<void>;
+  turn(t: SenderTurn): Promise<ClaimedDelivery[]>;
   /** Removes up to `limit` deliveries made before `before` and no longer pending; how many. */
   prune(before: Date, limit: number): Promise<number>;
   /** A webhook's deliveries, newest first (`skip` of them left out), and how many it has. */

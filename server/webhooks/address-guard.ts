@@ -1,5 +1,6 @@
+import { type LookupAddress, lookup as dnsLookup } from "node:dns";
 import { lookup } from "node:dns/promises";
-import { BlockList, isIP } from "node:net";
+import { BlockList, type LookupFunction, isIP } from "node:net";
 import { ApiError } from "../errors";
 
 /**
@@ -49,6 +50,27 @@ export function parseWebhookUrl(text: string): URL {
   return url;
 }
 
+/** Why an address may not be called (a private one, unless allowed), or null when it may. */
+export function refusedAddress(address: string, host = address): string | null {
+  if (allowPrivate() || !isPrivate(address)) return null;
+  return `${host} resolves to ${address}, a loopback, private, link-local or metadata address (set WEBHOOKS_ALLOW_PRIVATE=true to allow)`;
+}
+
+/**
+ * dns.lookup for the sender's connections: each address a name resolves to is checked before
+ * the connection is made to it, every time a connection is made (DNS can change).
+ */
+export const checkedLookup: LookupFunction = (hostname, options, callback) => {
+  dnsLookup(hostname, { ...options, all: true }, (error, addresses) => {
+    if (error) return callback(error, "", 4);
+    const list = addresses as LookupAddress[];
+    const bad = list.map((a) => refusedAddress(a.address, hostname)).find((r) => r !== null);
+    if (bad) return callback(Object.assign(new Error(bad), { code: "EPRIVATE" }), "", 4);
+    if (options.all) return (callback as unknown as (e: null, a: LookupAddress[]) => void)(null, list);
+    callback(null, list[0]!.address, list[0]!.family);
+  });
+};
+
 /** Why the URL's host may not be called (a private address), or null when it may. */
 export async function privateAddressOf(url: URL): Promise<string | null> {
   if (allowPrivate()) return null;
@@ -60,7 +82,5 @@ export async function privateAddressOf(url: URL): Promise<string | null> {
     return `${host} does not resolve (${(e as NodeJS.ErrnoException).code ?? "error"})`;
   }
   const bad = addresses.find(isPrivate);
-  return bad
-    ? `${host} resolves to ${bad}, a loopback, private, link-local or metadata address (set WEBHOOKS_ALLOW_PRIVATE=true to allow)`
-    : null;
+  return bad ? refusedAddress(bad, host) : null;
 }

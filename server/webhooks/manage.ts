@@ -1,10 +1,8 @@
 import { EVENT_TYPES } from "../../lib/types";
 import { ApiError } from "../errors";
-import { processOnce } from "../process-once";
 import { type StoredDelivery, type StoredWebhook, storage } from "../storage";
 import { newId } from "../storage/ids";
 import { parseWebhookUrl, privateAddressOf } from "./address-guard";
-import { Sender } from "./deliver";
 import { newToken } from "./sign";
 
 /**
@@ -97,15 +95,6 @@ export async function sendTestEvent(id: string): Promise<string> {
     createdAt: now,
   });
   return deliveryId;
-}
-
-/** Starts this process's sender (at server start). */
-export function startWebhookSender(): void {
-  processOnce("webhookSender", () => {
-    const sender = new Sender(storage().webhooks);
-    sender.start();
-    return sender;
-  });
 }
 
 /** How many recent deliveries a webhook's failure rate is taken over. */

@@ -4,10 +4,11 @@ import type { ClaimedDelivery } from "../storage";
 import { parseWebhookUrl, privateAddressOf } from "./address-guard";
 import { attempt, retryDelay } from "./deliver";
 import { outboxFor } from "./outbox";
+import { post } from "./post";
 
 const clock = () => {
   let n = 0;
-  return { now: () => new Date(1_700_000_000_000 + n), newId: () => `id${++n}` };
+  return { wall: () => new Date(1_700_000_000_000 + n), newId: () => `id${++n}` };
 };
 const events = Array.from({ length: 7 }, (_, i) => ({
   id: `e${i}`,
@@ -109,6 +110,34 @@ describe("delivery", () => {
     }
   });
 
+  it("gives up on a receiver that does not answer in time, and reuses a connection", async () => {
+    const sockets = new Set<unknown>();
+    const srv = createServer((req, res) => {
+      sockets.add(req.socket);
+      if (req.url === "/slow") return; // never answers
+      req.resume();
+      req.on("end", () => res.writeHead(204).end());
+    });
+    await new Promise<void>((r) => srv.listen(0, "127.0.0.1", r));
+    const base = `http://127.0.0.1:${(srv.address() as { port: number }).port}`;
+    const before = process.env.WEBHOOKS_ALLOW_PRIVATE;
+    process.env.WEBHOOKS_ALLOW_PRIVATE = "true";
+    try {
+      await expect(post(new URL(`${base}/slow`), "{}", {}, 200, 4096)).rejects.toThrow(
+        "no answer within 0.2 s",
+      );
+      sockets.clear();
+      for (let i = 0; i < 5; i++)
+        expect((await post(new URL(`${base}/ok`), "{}", {}, 1000, 4096)).status).toBe(204);
+      expect(sockets.size).toBe(1);
+    } finally {
+      if (before === undefined) delete process.env.WEBHOOKS_ALLOW_PRIVATE;
+      else process.env.WEBHOOKS_ALLOW_PRIVATE = before;
+      srv.closeAllConnections();
+      srv.close();
+    }
+  });
+
   it("refuses private addresses unless allowed, at creation and before each attempt", async () => {
     const before = process.env.WEBHOOKS_ALLOW_PRIVATE;
     delete process.env.WEBHOOKS_ALLOW_PRIVATE;
@@ -128,12 +157,14 @@ describe("delivery", () => {
       }
       expect(await privateAddressOf(new URL("http://93.184.215.14/x"))).toBeNull();
       const now = new Date();
-      const outcome = await attempt({ ...claimed(now), url: "http://127.0.0.1:9/x" }, now);
-      expect(outcome).toMatchObject({
-        delivered: false,
-        status: null,
-        error: expect.stringMatching(/private/),
-      });
+      for (const url of ["http://127.0.0.1:9/x", "http://localhost:9/x", "https://[::1]:9/x"]) {
+        const outcome = await attempt({ ...claimed(now), url }, now);
+        expect(outcome, url).toMatchObject({
+          delivered: false,
+          status: null,
+          error: expect.stringMatching(/resolves to .*private/),
+        });
+      }
     } finally {
       if (before !== undefined) process.env.WEBHOOKS_ALLOW_PRIVATE = before;
     }

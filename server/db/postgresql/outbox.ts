@@ -186,10 +186,12 @@ async function finishMany(done: readonly FinishedAttempt[], now: Date): Promise<
   });
 }
 
-export const postgresOutbox: Pick<WebhookStore, "enqueue" | "claimDue" | "finishMany" | "prune"> = {
+export const postgresOutbox: Pick<WebhookStore, "enqueue" | "turn" | "prune"> = {
   enqueue: (d) => inTransaction((client) => writeOutbox(client, [d])),
-  claimDue,
-  finishMany,
+  async turn({ done, now, holdUntil, total, room }) {
+    await finishMany(done, now);
+    return total > 0 ? claimDue(now, holdUntil, total, room) : [];
+  },
   async prune(before, limit) {
     const removed = await rows<{ seq: number }>(
       `DELETE FROM "WebhookDelivery" WHERE "seq" IN (SELECT "seq" FROM "WebhookDelivery"

@@ -61,9 +61,16 @@ function owe(webhookSeq: number, userId: string, count = 1): DeliveryWrite[] {
   });
 }
 const write = (d: DeliveryWrite[]) => db.transaction(() => outbox.writeOutbox(d))();
-const claim = (at = now, total = 64, room = () => 32) => outbox.sqliteOutbox.claimDue(at, HOLD, total, room);
+const claim = (at = now, total = 64, room = () => 32) =>
+  outbox.sqliteOutbox.turn({ done: [], now: at, holdUntil: HOLD, total, room });
 const finish = (d: ClaimedDelivery, outcome: AttemptOutcome, at = now) =>
-  outbox.sqliteOutbox.finishMany([{ delivery: d, at, outcome }], at);
+  outbox.sqliteOutbox.turn({
+    done: [{ delivery: d, at, outcome }],
+    now: at,
+    holdUntil: HOLD,
+    total: 0,
+    room: () => 0,
+  });
 const ok: AttemptOutcome = { delivered: true, status: 200 };
 const refused = (retryAt: Date | null): AttemptOutcome => ({
   delivered: false,

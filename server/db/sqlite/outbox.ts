@@ -162,13 +162,15 @@ function finish(done: readonly FinishedAttempt[], now: Date) {
   }
 }
 
-export const sqliteOutbox: Pick<WebhookStore, "enqueue" | "claimDue" | "finishMany" | "prune"> = {
+export const sqliteOutbox: Pick<WebhookStore, "enqueue" | "turn" | "prune"> = {
   enqueue: (d) => withWriteLock(() => transaction(() => writeOutbox([d]))),
-  claimDue: (now, holdUntil, total, room) =>
-    withWriteLock(() => transaction(() => claim(now, holdUntil, total, room))),
-  finishMany: async (done, now) => {
-    if (done.length) await withWriteLock(() => transaction(() => finish(done, now)));
-  },
+  turn: ({ done, now, holdUntil, total, room }) =>
+    withWriteLock(() =>
+      transaction(() => {
+        finish(done, now);
+        return total > 0 ? claim(now, holdUntil, total, room) : [];
+      }),
+    ),
   prune: (before, limit) =>
     withWriteLock(
       () =>
