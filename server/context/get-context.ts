@@ -17,9 +17,8 @@ export async function getContext(key: AuthKey, near: Coordinate) {
     radius: 0,
     tags: undefined,
     limit: Infinity,
-    includeGeometry: false,
   });
-  const geofences = hits.filter((h) => h.geofence.enabled).map((h) => embeddedGeofence(h.geofence));
+  const geofences = hits.map((h) => embeddedGeofence(h.geofence));
   const place = placeAt(near.longitude, near.latitude);
   const regions = regionsAt(near.longitude, near.latitude);
   return { live: key.live, geofences, ...(place && { place: serializePlace(place) }), ...regions };

@@ -130,6 +130,12 @@ export const SEARCH = {
   limit: { min: 1, max: 1000, default: 100 },
 } as const;
 
+/**
+ * A track's `nearbyGeofences` (the SDKs' geofence sync): how many (`nearbyGeofencesLimit`; 0 or
+ * absent is the default: Android's continuous preset sends 0, iOS sends none) and how far.
+ */
+export const NEARBY = { limit: { max: 100, default: 10 }, radius: 10_000 } as const;
+
 export const searchQuerySchema = z.object({
   near: coordinatePair,
   radius: intIn(SEARCH.radius.min, SEARCH.radius.max, SEARCH.radius.default),

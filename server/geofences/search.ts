@@ -1,7 +1,7 @@
 import type { z } from "zod";
 import type { AuthKey } from "../auth/keys";
 import { bboxAround, haversine } from "../geo/distance";
-import type { searchQuerySchema } from "./schema";
+import { NEARBY, type searchQuerySchema, serializeGeofence } from "./schema";
 import { decodedOnce } from "./decoded";
 import { distanceToShape } from "./shape";
 import { type GeofenceBounds, type TrackedGeofence, storage } from "../storage";
@@ -31,10 +31,13 @@ const SURE = 0.99;
  * reach looked at (nothing outside can come before them). Where geofences are dense the first
  * reach fills the answer and only its candidates are read; where they are sparse the reads add
  * up to about 1.3 times one read of the whole radius.
+ *
+ * Only enabled geofences are found: a disabled one makes no events, and the SDKs register what
+ * a search or a track's `nearbyGeofences` gives them as geofences of the device's own.
  */
 export async function searchGeofences(
   key: AuthKey,
-  q: z.output<typeof searchQuerySchema>,
+  q: Omit<z.output<typeof searchQuerySchema>, "includeGeometry">,
 ): Promise<{ geofence: TrackedGeofence; distance: number }[]> {
   const { latitude: lat, longitude: lng } = q.near;
   let top: Hit[];
@@ -74,13 +77,16 @@ interface Hit {
  */
 async function nearestWithin(
   live: boolean,
-  q: z.output<typeof searchQuerySchema>,
+  q: Omit<z.output<typeof searchQuerySchema>, "includeGeometry">,
   lng: number,
   lat: number,
   reach: number,
   known: Map<number, number>,
 ): Promise<Hit[]> {
-  const bounds = await storage().geofences.boundsInBox(live, bboxAround(lng, lat, reach), q.tags);
+  const bounds = await storage().geofences.boundsInBox(live, bboxAround(lng, lat, reach), {
+    tags: q.tags,
+    enabledOnly: true,
+  });
   const candidates: Candidate[] = bounds.map((c) => {
     const center = haversine(lng, lat, c.centerLng, c.centerLat);
     return { ...c, low: Math.max(0, center - c.radius), exact: c.type === "circle" };
@@ -113,4 +119,24 @@ async function nearestWithin(
     hits.sort(byDistance);
   }
   return hits;
+}
+
+/**
+ * What a track answers as `nearbyGeofences` when the device asks (the SDKs' geofence sync): the
+ * nearest enabled geofences of the key's world within NEARBY.radius of the location, nearest
+ * first, each with its geometry (the SDKs register circles by geometryCenter and
+ * geometryRadius, polygons by their ring).
+ */
+export async function nearbyGeofences(
+  key: AuthKey,
+  at: { latitude: number; longitude: number },
+  limit: number,
+) {
+  const hits = await searchGeofences(key, {
+    near: at,
+    radius: NEARBY.radius,
+    tags: undefined,
+    limit,
+  });
+  return hits.map(({ geofence }) => serializeGeofence(geofence));
 }

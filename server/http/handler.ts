@@ -58,7 +58,12 @@ export async function parseInput<Q extends z.ZodType | undefined, B extends z.Zo
 export type Reply = { body: Record<string, unknown>; hasMore?: boolean } | { encoded: string };
 
 export const reply = (body: Record<string, unknown>, hasMore?: boolean): Reply => ({ body, hasMore });
-export const replyEncoded = (encoded: string): Reply => ({ encoded });
+/** The payload already written as JSON, with `extra` fields added beside it when given. */
+export const replyEncoded = (encoded: string, extra?: Record<string, unknown>): Reply => {
+  if (!extra) return { encoded };
+  const more = JSON.stringify(extra);
+  return more === "{}" ? { encoded } : { encoded: `${encoded.slice(0, -1)},${more.slice(1)}` };
+};
 
 const ALLOWED_HEADERS = "Authorization, Content-Type, If-Match, X-Radar-*";
 const ALLOWED_HEADER = /^(authorization|content-type|if-match|x-radar-[a-z0-9-]+)$/i;

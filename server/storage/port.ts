@@ -248,7 +248,12 @@ export interface GeofenceStore {
   /** One page of the geofences table, and how many match in all (empty values sort last). */
   table(live: boolean, q: GeofenceTableQuery): Promise<{ rows: StoredGeofence[]; total: number }>;
   /** Geofences of one world whose bounding box meets `box`, optionally only with a tag in `tags`. */
-  boundsInBox(live: boolean, box: BBox, tags?: readonly string[]): Promise<GeofenceBounds[]>;
+  /** The geofences of a world whose box meets `box`: of some tags only, enabled ones only. */
+  boundsInBox(
+    live: boolean,
+    box: BBox,
+    filter?: { tags?: readonly string[]; enabledOnly?: boolean },
+  ): Promise<GeofenceBounds[]>;
   /** Geofences as tracking and search decode them (outer ring, no geometry), by seq. */
   decodable(seqs: readonly number[]): Promise<TrackedGeofence[]>;
   /**

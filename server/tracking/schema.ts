@@ -1,7 +1,7 @@
 import { z } from "zod";
-import { booleanish, numberIn, optionalString, requiredString } from "../http/fields";
+import { booleanish, numberIn, optionalInt, optionalString, requiredString } from "../http/fields";
 import { parseCursorDate } from "../http/datetime";
-import { metadataSchema } from "../geofences/schema";
+import { NEARBY, metadataSchema } from "../geofences/schema";
 
 /** Request schema of POST /v1/track and the wire forms of users and events. */
 
@@ -19,6 +19,9 @@ export const trackSchema = z.object({
   foreground: booleanish.optional(),
   stopped: booleanish.optional(),
   deviceType: optionalString(64),
+  /** the SDKs' geofence sync: answer the nearest geofences too (not part of the update) */
+  nearbyGeofences: booleanish.optional(),
+  nearbyGeofencesLimit: optionalInt(0, NEARBY.limit.max),
   updatedAt: z
     .union([z.string(), z.number()])
     .optional()

@@ -1,3 +1,5 @@
+import { NEARBY } from "@/server/geofences/schema";
+import { nearbyGeofences } from "@/server/geofences/search";
 import { handler, otherMethods, replyEncoded } from "@/server/http/handler";
 import { trackSchema } from "@/server/tracking/schema";
 import { trackOnThread } from "@/server/tracking/thread";
@@ -5,8 +7,20 @@ import { trackOnThread } from "@/server/tracking/thread";
 export { OPTIONS } from "@/server/http/handler";
 export const { GET, PUT, PATCH, DELETE } = otherMethods("POST");
 
-/** Devices report here with a publishable key; dashboard sessions may not (permission null). */
+/**
+ * Devices report here with a publishable key; dashboard sessions may not (permission null). The
+ * update is applied on the tracking thread; the nearby geofences a device asks for (a read of
+ * the location alone) are looked up here meanwhile.
+ */
 export const POST = handler(
   { access: "publishable", permission: null, body: trackSchema },
-  async ({ key, body }) => replyEncoded(await trackOnThread(key, body)),
+  async ({ key, body }) => {
+    const [answer, nearby] = await Promise.all([
+      trackOnThread(key, body),
+      body.nearbyGeofences
+        ? nearbyGeofences(key, body, body.nearbyGeofencesLimit || NEARBY.limit.default)
+        : undefined,
+    ]);
+    return replyEncoded(answer, nearby && { nearbyGeofences: nearby });
+  },
 );

@@ -53,11 +53,12 @@ const events: EventStore = {
 
 const geofences: GeofenceStore = {
   ...shared.geofences,
-  boundsInBox(live, box, tags) {
+  boundsInBox(live, box, { tags, enabledOnly = false } = {}) {
     const tagFilter = tags?.length ? ` AND "tag" = ANY($6::text[])` : "";
+    const enabledFilter = enabledOnly ? ` AND "enabled"` : "";
     return rows<GeofenceBounds>(
       `SELECT "seq", "id", "type", "centerLng", "centerLat", "radius", ${VERSION} AS "version" FROM "Geofence"
-       WHERE "box" && ${ENVELOPE(1)} AND "live" = $5${tagFilter}`,
+       WHERE "box" && ${ENVELOPE(1)} AND "live" = $5${tagFilter}${enabledFilter}`,
       [box.minLng, box.minLat, box.maxLng, box.maxLat, live, ...(tags?.length ? [tags] : [])],
     );
   },

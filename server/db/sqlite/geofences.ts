@@ -26,10 +26,15 @@ export const VERSION = (g: string) =>
   `CAST(ROUND((julianday(${g}."updatedAt") - 2440587.5) * 86400000) AS INTEGER) AS "version"`;
 
 /** Geofences of one world whose bounding box meets `box`, optionally only those with a tag in `tags`. */
-export function geofenceBoundsInBox(live: boolean, box: BBox, tags?: readonly string[]): GeofenceBounds[] {
+export function geofenceBoundsInBox(
+  live: boolean,
+  box: BBox,
+  { tags, enabledOnly = false }: { tags?: readonly string[]; enabledOnly?: boolean } = {},
+): GeofenceBounds[] {
   const tagFilter = tags?.length ? ` AND g."tag" IN (${inList(tags.length)})` : "";
+  const enabledFilter = enabledOnly ? ` AND g."enabled" = 1` : "";
   const sql = `SELECT g."seq", g."id", g."type", g."centerLng", g."centerLat", g."radius", ${VERSION("g")}
-    ${GEOFENCES_IN_BOX}${tagFilter}`;
+    ${GEOFENCES_IN_BOX}${tagFilter}${enabledFilter}`;
   return prepared(sql).all(...inBoxParams(live, box), ...(tags ?? [])) as GeofenceBounds[];
 }
 

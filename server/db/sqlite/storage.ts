@@ -83,7 +83,7 @@ const events: EventStore = {
 
 const geofences: GeofenceStore = {
   ...shared.geofences,
-  boundsInBox: async (live, box, tags) => geofenceBoundsInBox(live, box, tags),
+  boundsInBox: async (live, box, filter) => geofenceBoundsInBox(live, box, filter),
   decodable: async (seqs) => geofencesBySeqs(seqs),
   reconcileMembers: (geofenceSeq, stillInside) =>
     withWriteLock(() =>

@@ -1,0 +1,172 @@
+import { describe, expect, it } from "vitest";
+import { api, expectError, keys, unique } from "../support/api";
+import { metersFrom } from "../support/geo";
+
+/**
+ * What Radar's mobile SDKs ask of a track beyond the update itself: the nearest geofences, which
+ * they register with the OS (issue 28). Bodies are what radar-sdk-android's RadarApiClient.track
+ * builds (its key names and value types), with the geofence sync on.
+ */
+
+type Geofence = Record<string, unknown> & {
+  _id: string;
+  type: string;
+  externalId: string;
+  geometryCenter: { type: string; coordinates: number[] };
+  geometryRadius: number;
+  geometry?: { type: string; coordinates: number[][][] };
+};
+
+const base = { lat: -41.3 + Math.random() * 0.05, lng: 174.7 + Math.random() * 0.05 };
+const { north, east } = metersFrom(base);
+
+/** The body radar-sdk-android sends from a background location, geofence sync on. */
+function androidBody(deviceId: string, extra: Record<string, unknown> = {}) {
+  return {
+    installId: `install-${deviceId}`,
+    deviceId,
+    description: "Pixel of the courier",
+    metadata: { shift: "early" },
+    latitude: base.lat,
+    longitude: base.lng,
+    accuracy: 12.5,
+    speed: 0.0,
+    course: 0.0,
+    verticalAccuracy: 3.2,
+    speedAccuracy: 0.5,
+    courseAccuracy: 10.0,
+    updatedAtMsDiff: 1204,
+    foreground: false,
+    stopped: true,
+    replayed: false,
+    deviceType: "Android",
+    deviceMake: "Google",
+    sdkVersion: "3.21.3",
+    deviceModel: "Pixel 8",
+    deviceOS: "14",
+    country: "NZ",
+    timeZoneOffset: 46800,
+    source: "BACKGROUND_LOCATION",
+    mocked: false,
+    nearbyGeofences: true,
+    nearbyGeofencesLimit: 0,
+    locationAuthorization: "GRANTED_BACKGROUND",
+    locationAccuracyAuthorization: "FULL",
+    sessionId: "1764000000",
+    trackingOptions: { desiredStoppedUpdateInterval: 3600, syncGeofences: true, syncGeofencesLimit: 0 },
+    ...extra,
+  };
+}
+
+const track = (body: Record<string, unknown>) =>
+  api("POST", "/v1/track", { json: body, key: keys.publishable });
+
+describe("nearby geofences in the track answer", () => {
+  const tag = unique("sync");
+  const made: Record<string, string> = {};
+  const make = async (externalId: string, shape: Record<string, unknown>) => {
+    const res = await api("POST", "/v1/geofences", {
+      json: { description: `zone ${externalId}`, tag, externalId, ...shape },
+    });
+    expect(res.status, JSON.stringify(res.body)).toBe(200);
+    made[externalId] = (res.body.geofence as Geofence)._id;
+  };
+
+  it("answers the nearest enabled geofences, nearest first, in the shape the SDKs register", async () => {
+    // Twelve circles 300 m to 3.6 km north, a square around the device, a disabled circle beside
+    // it and one 20 km away.
+    for (let i = 1; i <= 12; i++) {
+      await make(`c${i}`, { type: "circle", coordinates: [base.lng, north(300 * i)], radius: 50 });
+    }
+    await make("square", {
+      type: "polygon",
+      coordinates: [
+        [east(-100), north(-100)],
+        [east(100), north(-100)],
+        [east(100), north(100)],
+        [east(-100), north(100)],
+      ],
+    });
+    await make("off", { type: "circle", coordinates: [east(20), base.lat], radius: 100, enabled: false });
+    await make("far", { type: "circle", coordinates: [base.lng, north(20_000)], radius: 100 });
+
+    const res = await track(androidBody(unique("android")));
+    expect(res.status, JSON.stringify(res.body)).toBe(200);
+    // The update itself as always: its user, its events (the square was entered).
+    expect(res.body.user).toMatchObject({ deviceType: "Android" });
+    expect((res.body.events as { type: string }[]).map((e) => e.type)).toContain("user.entered_geofence");
+
+    const nearby = res.body.nearbyGeofences as Geofence[];
+    // nearbyGeofencesLimit 0 (Android's continuous preset) is the default: 10.
+    expect(nearby.map((g) => g.externalId)).toEqual([
+      "square",
+      ...Array.from({ length: 9 }, (_, i) => `c${i + 1}`),
+    ]);
+    for (const g of nearby) {
+      // What RadarGeofence.fromJson reads: an _id (iOS needs it), the center as exactly two
+      // numbers [lng, lat], the radius, and a polygon's one ring.
+      expect(g._id).toMatch(/^[0-9a-f]{24}$/);
+      expect(g.geometryCenter.type).toBe("Point");
+      expect(g.geometryCenter.coordinates).toHaveLength(2);
+      expect(g.geometryCenter.coordinates.every(Number.isFinite)).toBe(true);
+      expect(g.geometryRadius).toBeGreaterThan(0);
+      expect(g.geometry?.coordinates).toHaveLength(1);
+    }
+    expect(nearby[0]!.type).toBe("polygon");
+    expect(nearby[0]!.geometry!.coordinates[0]!.length).toBeGreaterThanOrEqual(4);
+    expect(nearby[1]).toMatchObject({ _id: made.c1, type: "circle", geometryRadius: 50 });
+    expect(nearby[1]!.geometryCenter.coordinates[0]).toBeCloseTo(base.lng, 6);
+    expect(nearby[1]!.geometryCenter.coordinates[1]).toBeCloseTo(north(300), 6);
+  });
+
+  it("takes the SDK's limit, answers none unless asked, and refuses a limit out of range", async () => {
+    const three = await track(androidBody(unique("android"), { nearbyGeofencesLimit: 3 }));
+    expect((three.body.nearbyGeofences as Geofence[]).map((g) => g.externalId)).toEqual([
+      "square",
+      "c1",
+      "c2",
+    ]);
+
+    // iOS sends the flag without a limit, and a form body carries it as text.
+    const form = await api("POST", "/v1/track", {
+      key: keys.publishable,
+      form: {
+        deviceId: unique("ios"),
+        latitude: String(base.lat),
+        longitude: String(base.lng),
+        accuracy: "10",
+        nearbyGeofences: "true",
+      },
+    });
+    expect(form.status, JSON.stringify(form.body)).toBe(200);
+    expect(form.body.nearbyGeofences as Geofence[]).toHaveLength(10);
+
+    const plain = await track(androidBody(unique("android"), { nearbyGeofences: false }));
+    expect(plain.status).toBe(200);
+    expect(plain.body).not.toHaveProperty("nearbyGeofences");
+
+    expectError(
+      await track(androidBody(unique("android"), { nearbyGeofencesLimit: 101 })),
+      400,
+      "nearbyGeofencesLimit",
+    );
+    expectError(
+      await track(androidBody(unique("android"), { nearbyGeofencesLimit: -1 })),
+      400,
+      "nearbyGeofencesLimit",
+    );
+    expectError(
+      await track(androidBody(unique("android"), { nearbyGeofences: "soon" })),
+      400,
+      "nearbyGeofences",
+    );
+  });
+
+  it("leaves disabled geofences out of searches too", async () => {
+    const res = await api("GET", `/v1/search/geofences?near=${base.lat},${base.lng}&radius=500&tags=${tag}`);
+    expect(res.status).toBe(200);
+    const ids = (res.body.geofences as Geofence[]).map((g) => g.externalId);
+    expect(ids).toEqual(["square", "c1"]);
+    expect(ids).not.toContain("off");
+  });
+});
