@@ -78,7 +78,7 @@ test("the map loads the area in view, says when more is there, and finds a geofe
   expect(errors).toEqual([]);
 });
 
-test("an analyst opens a user from a link and sees where it has been", async ({ page }) => {
+test("an analyst opens a user from a link and sees where it has been", async ({ page }, info) => {
   const errors = consoleErrors(page);
   const deviceId = unique("trail");
   let user = "";
@@ -86,7 +86,24 @@ test("an analyst opens a user from a link and sees where it has been", async ({ 
     const res = await api(
       "POST",
       "/v1/track",
-      { deviceId, latitude: -33.86 + i * 0.001, longitude: 151.2 + i * 0.0015, accuracy: 12 },
+      {
+        deviceId,
+        latitude: -33.86 + i * 0.001,
+        longitude: 151.2 + i * 0.0015,
+        accuracy: 12,
+        // What Radar's iOS SDK says of the device with each update.
+        deviceType: "iOS",
+        deviceOS: "17.5",
+        deviceMake: "Apple",
+        deviceModel: "iPhone15,2",
+        sdkVersion: "3.20.1",
+        locationAuthorization: "GRANTED_FOREGROUND",
+        locationAccuracyAuthorization: "REDUCED",
+        foreground: true,
+        stopped: false,
+        speed: 5,
+        course: 90,
+      },
       serverKeys().publishable,
     );
     user = (res.body.user as { _id: string })._id;
@@ -96,6 +113,12 @@ test("an analyst opens a user from a link and sees where it has been", async ({ 
   const details = page.getByRole("region", { name: "User", exact: true });
   await expect(details.getByRole("heading", { name: deviceId })).toBeVisible();
   await expect(details.getByLabel("Trail")).toContainText("Trail: 4 recent locations since");
+  // What support staff look at first: the device, its SDK, its permission, its state.
+  await expect(details.getByLabel("Hardware")).toHaveText("iOS 17.5 · Apple iPhone15,2 · SDK 3.20.1");
+  await expect(details.getByLabel("Permission")).toHaveText("GRANTED_FOREGROUND · REDUCED");
+  await expect(details.getByLabel("State")).toHaveText("foreground · moving");
+  await expect(details.getByLabel("Last fix")).toHaveText("18 km/h · heading 90°");
+  await details.screenshot({ path: info.outputPath("user-details.png") });
   // The trail's line and its four points.
   await expect(page.locator(".leaflet-overlay-pane path[stroke='#7c3aed']")).toHaveCount(5);
   await details.getByRole("button", { name: "Close" }).click();

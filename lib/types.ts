@@ -27,6 +27,21 @@ export interface User {
   geofences: Geofence[];
   createdAt: string;
   updatedAt: string;
+  // What the device says of itself and of its last fix (Radar's SDKs send them), when it did.
+  deviceType?: string;
+  deviceOS?: string;
+  deviceMake?: string;
+  deviceModel?: string;
+  sdkVersion?: string;
+  installId?: string;
+  locationAuthorization?: string;
+  locationAccuracyAuthorization?: string;
+  foreground?: boolean;
+  stopped?: boolean;
+  replayed?: boolean;
+  altitude?: number;
+  speed?: number;
+  course?: number;
 }
 
 /** An imported place (GET /v1/search/places, place events). */

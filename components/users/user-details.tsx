@@ -40,6 +40,7 @@ export function UserDetails({ u, onClose }: { u: User; onClose: () => void }) {
         </dd>
         <dt className="text-slate-500">Updated</dt>
         <dd>{new Date(u.updatedAt).toLocaleString()}</dd>
+        <DeviceRows u={u} />
         <dt className="text-slate-500">Inside</dt>
         <dd>{u.geofences.map((g) => g.description).join(", ") || "no geofence"}</dd>
       </dl>
@@ -65,5 +66,59 @@ export function UserDetails({ u, onClose }: { u: User; onClose: () => void }) {
         <p className="text-sm text-slate-500">No events yet.</p>
       )}
     </section>
+  );
+}
+
+type Part = string | undefined | false;
+const joined = (...parts: Part[]) => parts.filter(Boolean).join(" · ");
+const spaced = (...parts: Part[]) => parts.filter(Boolean).join(" ");
+
+/**
+ * What the device said of itself and of its last fix, the rows it sent anything for: what
+ * support staff look at first when "tracking stopped" (its OS, SDK and permission).
+ */
+function DeviceRows({ u }: { u: User }) {
+  const hardware = joined(
+    spaced(u.deviceType, u.deviceOS),
+    spaced(u.deviceMake, u.deviceModel),
+    u.sdkVersion && `SDK ${u.sdkVersion}`,
+  );
+  const permission = joined(u.locationAuthorization, u.locationAccuracyAuthorization);
+  const state = joined(
+    u.foreground !== undefined && (u.foreground ? "foreground" : "background"),
+    u.stopped !== undefined && (u.stopped ? "stopped" : "moving"),
+    u.replayed && "replayed from the device's buffer",
+  );
+  const motion = joined(
+    u.speed !== undefined && u.speed >= 0 && `${Math.round(u.speed * 3.6)} km/h`,
+    u.course !== undefined && u.course >= 0 && `heading ${Math.round(u.course)}°`,
+    u.altitude !== undefined && `altitude ${Math.round(u.altitude)} m`,
+  );
+  const rows: [string, string][] = [
+    ["Hardware", hardware],
+    ["Install", u.installId ?? ""],
+    ["Permission", permission],
+    ["State", state],
+    ["Last fix", motion],
+  ];
+  return (
+    <>
+      {rows
+        .filter(([, value]) => value)
+        .map(([label, value]) => (
+          <Row key={label} label={label} value={value} />
+        ))}
+    </>
+  );
+}
+
+function Row({ label, value }: { label: string; value: string }) {
+  return (
+    <>
+      <dt className="text-slate-500">{label}</dt>
+      <dd className="[overflow-wrap:anywhere]" aria-label={label}>
+        {value}
+      </dd>
+    </>
   );
 }

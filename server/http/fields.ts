@@ -73,6 +73,17 @@ export const numberIn = (min: number, max: number) =>
       .max(max, `must be between ${min} and ${max}`),
   );
 
+/** An optional finite number within [min, max]; numeric text is accepted. */
+export const optionalNumberIn = (min: number, max: number) =>
+  z.preprocess(
+    (v) => (v === "" || v === null ? undefined : numberFromText(v)),
+    z
+      .number({ error: () => "must be a number" })
+      .min(min, `must be between ${min} and ${max}`)
+      .max(max, `must be between ${min} and ${max}`)
+      .optional(),
+  );
+
 /** true/false, also as text ("true", "false", "1", "0"). */
 export const booleanish = z.preprocess(
   (v) => {

@@ -45,6 +45,12 @@ export interface StoredUser {
   description: string | null;
   metadata: Json;
   deviceType: string | null;
+  /**
+   * what the device says of itself (deviceOS, deviceMake, deviceModel, sdkVersion, installId,
+   * locationAuthorization, locationAccuracyAuthorization) and of its last fix (altitude, speed,
+   * course, replayed): an object of those it sent (server/tracking/device.ts)
+   */
+  device: Json;
   foreground: boolean | null;
   stopped: boolean | null;
   latitude: number;

@@ -17,6 +17,7 @@ import { places } from "./detectors/places";
 import { regions } from "./detectors/regions";
 import type { Detector, EventDraft, MembershipChanges } from "./detectors/types";
 import type { TrackInput } from "./schema";
+import { deviceAfter } from "./device";
 import { outboxFor } from "../webhooks/outbox";
 import { embeddedGeofence, serializeEvent, serializeUser, trimUser } from "./serialize";
 import { type Fix, isStopped, loadSnapshot } from "./snapshot";
@@ -94,6 +95,7 @@ export async function decide(
     description: input.description ?? before?.description ?? null,
     metadata: input.metadata !== undefined ? input.metadata : (before?.metadata ?? null),
     deviceType: input.deviceType ?? before?.deviceType ?? null,
+    device: deviceAfter(before?.device, input),
     foreground: input.foreground ?? before?.foreground ?? null,
     stopped: input.stopped ?? before?.stopped ?? null,
     latitude: input.latitude,

@@ -1,5 +1,12 @@
 import { z } from "zod";
-import { booleanish, numberIn, optionalInt, optionalString, requiredString } from "../http/fields";
+import {
+  booleanish,
+  numberIn,
+  optionalInt,
+  optionalNumberIn,
+  optionalString,
+  requiredString,
+} from "../http/fields";
 import { parseCursorDate } from "../http/datetime";
 import { NEARBY, metadataSchema } from "../geofences/schema";
 
@@ -19,6 +26,23 @@ export const trackSchema = z.object({
   foreground: booleanish.optional(),
   stopped: booleanish.optional(),
   deviceType: optionalString(64),
+  // What the device says of itself (kept until it says otherwise) and of this fix: Radar's SDKs
+  // send them with every update (server/tracking/device.ts).
+  deviceOS: optionalString(64),
+  deviceMake: optionalString(64),
+  deviceModel: optionalString(64),
+  sdkVersion: optionalString(32),
+  installId: optionalString(256),
+  locationAuthorization: optionalString(64),
+  locationAccuracyAuthorization: optionalString(64),
+  /** meters above sea level */
+  altitude: optionalNumberIn(-20_000, 100_000),
+  /** meters per second; iOS sends -1 when it has none */
+  speed: optionalNumberIn(-1, 2_000),
+  /** degrees clockwise from north; iOS sends -1 when it has none */
+  course: optionalNumberIn(-1, 360),
+  /** the SDK sends this update late, from its offline buffer */
+  replayed: booleanish.optional(),
   /** the SDKs' geofence sync: answer the nearest geofences too (not part of the update) */
   nearbyGeofences: booleanish.optional(),
   nearbyGeofencesLimit: optionalInt(0, NEARBY.limit.max),

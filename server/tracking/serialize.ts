@@ -43,6 +43,7 @@ export function serializeUser(u: User, geofences: GeofenceFields[]) {
     ...optional("foreground", u.foreground),
     ...optional("stopped", u.stopped),
     ...optional("deviceType", u.deviceType),
+    ...(u.device && typeof u.device === "object" ? u.device : {}),
     geofences: geofences.map(embeddedGeofence),
     ...optional("place", u.place),
     ...optional("country", u.country),

@@ -3,8 +3,9 @@ import { api, expectError, keys, unique } from "../support/api";
 import { metersFrom } from "../support/geo";
 
 /**
- * What Radar's mobile SDKs ask of a track beyond the update itself: the nearest geofences, which
- * they register with the OS (issue 28). Bodies are what radar-sdk-android's RadarApiClient.track
+ * What Radar's mobile SDKs send and ask of a track beyond the update itself: what the device says
+ * of itself, kept on the user, and the nearest geofences, which they register with the OS
+ * (issue 28). Bodies are what radar-sdk-android's RadarApiClient.track
  * builds (its key names and value types), with the geofence sync on.
  */
 
@@ -168,5 +169,62 @@ describe("nearby geofences in the track answer", () => {
     const ids = (res.body.geofences as Geofence[]).map((g) => g.externalId);
     expect(ids).toEqual(["square", "c1"]);
     expect(ids).not.toContain("off");
+  });
+});
+
+describe("what the device says of itself", () => {
+  it("keeps the SDK's device fields on the user, and each fix's speed, course and altitude with that fix", async () => {
+    const deviceId = unique("android");
+    const first = await track(androidBody(deviceId, { nearbyGeofences: false, altitude: 31.5 }));
+    expect(first.status, JSON.stringify(first.body)).toBe(200);
+    const device = {
+      deviceType: "Android",
+      deviceOS: "14",
+      deviceMake: "Google",
+      deviceModel: "Pixel 8",
+      sdkVersion: "3.21.3",
+      installId: `install-${deviceId}`,
+      locationAuthorization: "GRANTED_BACKGROUND",
+      locationAccuracyAuthorization: "FULL",
+      foreground: false,
+      stopped: true,
+    };
+    expect(first.body.user).toMatchObject({
+      ...device,
+      speed: 0,
+      course: 0,
+      altitude: 31.5,
+      replayed: false,
+    });
+    const id = (first.body.user as { _id: string })._id;
+    expect((await api("GET", `/v1/users/${id}`)).body.user).toMatchObject({ ...device, altitude: 31.5 });
+
+    // A later update that says nothing of the device keeps it; its fix has no speed of its own.
+    const later = await track({ deviceId, latitude: base.lat, longitude: base.lng, accuracy: 20 });
+    expect(later.body.user).toMatchObject(device);
+    for (const f of ["speed", "course", "altitude", "replayed"])
+      expect(later.body.user).not.toHaveProperty(f);
+    // An upgraded app says so.
+    const upgraded = await track({
+      deviceId,
+      latitude: base.lat,
+      longitude: base.lng,
+      accuracy: 20,
+      sdkVersion: "3.22.0",
+      speed: -1,
+    });
+    expect(upgraded.body.user).toMatchObject({ ...device, sdkVersion: "3.22.0", speed: -1 });
+  });
+
+  it("refuses device fields out of range, naming them", async () => {
+    expectError(await track(androidBody(unique("android"), { speed: -2 })), 400, "speed");
+    expectError(await track(androidBody(unique("android"), { course: 361 })), 400, "course");
+    expectError(await track(androidBody(unique("android"), { altitude: "high" })), 400, "altitude");
+    expectError(
+      await track(androidBody(unique("android"), { deviceModel: "x".repeat(65) })),
+      400,
+      "deviceModel",
+    );
+    expectError(await track(androidBody(unique("android"), { replayed: "maybe" })), 400, "replayed");
   });
 });

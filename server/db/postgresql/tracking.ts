@@ -24,7 +24,7 @@ import { type Queryable, inTransaction, jsonb, lockKey, row, rows } from "./sql"
  */
 
 export const USER_COLUMNS = `"seq", "id", "live", "deviceId", "userId", "description", "metadata", "deviceType",
-  "foreground", "stopped", "latitude", "longitude", "accuracy", "country", "state", "postalCode", "dma", "place",
+  "device", "foreground", "stopped", "latitude", "longitude", "accuracy", "country", "state", "postalCode", "dma", "place",
   "placeEnteredAt", "createdAt", "actualUpdatedAt", "updatedAt"`;
 
 export const GEOFENCE_COLUMNS = `"seq", "id", "live", "description", "tag", "externalId", "type", "geometry",
@@ -184,7 +184,7 @@ function reader(client: Queryable): TrackingReader {
   };
 }
 
-const USER_WRITE = `"deviceId", "userId", "description", "metadata", "deviceType", "foreground", "stopped", "latitude",
+const USER_WRITE = `"deviceId", "userId", "description", "metadata", "deviceType", "device", "foreground", "stopped", "latitude",
   "longitude", "accuracy", "country", "state", "postalCode", "dma", "place", "placeEnteredAt", "actualUpdatedAt", "updatedAt"`;
 
 function userValues(u: TrackingPlan["user"]["write"]) {
@@ -194,6 +194,7 @@ function userValues(u: TrackingPlan["user"]["write"]) {
     u.description,
     jsonb(u.metadata),
     u.deviceType,
+    jsonb(u.device),
     u.foreground,
     u.stopped,
     u.latitude,
@@ -210,7 +211,7 @@ function userValues(u: TrackingPlan["user"]["write"]) {
   ];
 }
 
-const USER_PARAMS = `$1, $2, $3, $4::jsonb, $5, $6, $7, $8, $9, $10, $11::jsonb, $12::jsonb, $13::jsonb, $14::jsonb, $15::jsonb, $16, $17, $18`;
+const USER_PARAMS = `$1, $2, $3, $4::jsonb, $5, $6::jsonb, $7, $8, $9, $10, $11, $12::jsonb, $13::jsonb, $14::jsonb, $15::jsonb, $16::jsonb, $17, $18, $19`;
 
 /**
  * The plan's writes in one statement, one round trip: the user row (inserted or updated), its
@@ -220,9 +221,9 @@ const USER_PARAMS = `$1, $2, $3, $4::jsonb, $5, $6, $7, $8, $9, $10, $11::jsonb,
  */
 function writeStatement(insert: boolean) {
   const userPart = insert
-    ? `INSERT INTO "User" (${USER_WRITE}, "id", "live", "createdAt") VALUES (${USER_PARAMS}, $19, $20, $21) RETURNING "seq"`
-    : `UPDATE "User" SET (${USER_WRITE}) = (${USER_PARAMS}) WHERE "seq" = $19 RETURNING "seq"`;
-  const p = insert ? 22 : 20;
+    ? `INSERT INTO "User" (${USER_WRITE}, "id", "live", "createdAt") VALUES (${USER_PARAMS}, $20, $21, $22) RETURNING "seq"`
+    : `UPDATE "User" SET (${USER_WRITE}) = (${USER_PARAMS}) WHERE "seq" = $20 RETURNING "seq"`;
+  const p = insert ? 23 : 21;
   const n = (k: number) => `$${p + k}`;
   return `WITH u AS (${userPart}),
   l AS (INSERT INTO "UserLocation" ("userSeq", "latitude", "longitude", "accuracy", "recordedAt", "receivedAt")

@@ -33,6 +33,7 @@ interface UserRow {
   description: string | null;
   metadata: string | null;
   deviceType: string | null;
+  device: string | null;
   foreground: number | null;
   stopped: number | null;
   latitude: number;
@@ -83,6 +84,7 @@ const userValues = (u: UserWrite) => [
   u.description,
   json(u.metadata),
   u.deviceType,
+  json(u.device),
   bool(u.foreground),
   bool(u.stopped),
   u.latitude,
@@ -106,10 +108,10 @@ export function userUpdatedAtTaken(live: boolean, at: Date, exceptSeq: number | 
 
 export function insertUser(id: string, live: boolean, u: UserWrite, createdAt: Date): number {
   const result = prepared(
-    `INSERT INTO "User" ("id", "live", "deviceId", "userId", "description", "metadata", "deviceType", "foreground",
-      "stopped", "latitude", "longitude", "accuracy", "country", "state", "postalCode", "dma", "place", "placeEnteredAt",
+    `INSERT INTO "User" ("id", "live", "deviceId", "userId", "description", "metadata", "deviceType", "device",
+      "foreground", "stopped", "latitude", "longitude", "accuracy", "country", "state", "postalCode", "dma", "place", "placeEnteredAt",
       "actualUpdatedAt", "createdAt", "updatedAt")
-     VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+     VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
   ).run(id, live ? 1 : 0, ...userValues(u), sqlDate(createdAt), sqlDate(u.updatedAt));
   return Number(result.lastInsertRowid);
 }
@@ -117,7 +119,7 @@ export function insertUser(id: string, live: boolean, u: UserWrite, createdAt: D
 export function updateUser(seq: number, u: UserWrite): void {
   prepared(
     `UPDATE "User" SET "deviceId" = ?, "userId" = ?, "description" = ?, "metadata" = ?, "deviceType" = ?,
-      "foreground" = ?, "stopped" = ?, "latitude" = ?, "longitude" = ?, "accuracy" = ?, "country" = ?, "state" = ?,
+      "device" = ?, "foreground" = ?, "stopped" = ?, "latitude" = ?, "longitude" = ?, "accuracy" = ?, "country" = ?, "state" = ?,
       "postalCode" = ?, "dma" = ?, "place" = ?, "placeEnteredAt" = ?, "actualUpdatedAt" = ?, "updatedAt" = ?
      WHERE "seq" = ?`,
   ).run(...userValues(u), sqlDate(u.updatedAt), seq);
@@ -337,6 +339,7 @@ function userFromRow(r: UserRow): User {
     foreground: flag(r.foreground),
     stopped: flag(r.stopped),
     metadata: r.metadata === null ? null : (JSON.parse(r.metadata) as User["metadata"]),
+    device: r.device === null ? null : (JSON.parse(r.device) as User["device"]),
     country: r.country === null ? null : (JSON.parse(r.country) as User["country"]),
     state: r.state === null ? null : (JSON.parse(r.state) as User["state"]),
     postalCode: r.postalCode === null ? null : (JSON.parse(r.postalCode) as User["postalCode"]),
