@@ -76,9 +76,20 @@ export interface LocationEvent {
   region?: RegionObject;
   location: { type: "Point"; coordinates: [number, number] };
   locationAccuracy: number;
-  confidence: 1 | 2 | 3;
+  /** 0 for conversions (not decided from a location) */
+  confidence: 0 | 1 | 2 | 3;
   verification: -1 | 0 | 1;
   duration?: number;
+  /** a conversion's own fields (revenue among them) */
+  metadata?: Record<string, unknown>;
+}
+
+/** Conversions of one name on one UTC day (GET /api/events/conversions). */
+export interface ConversionDay {
+  day: string;
+  name: string;
+  count: number;
+  revenue: number;
 }
 
 export interface Me {
@@ -87,7 +98,7 @@ export interface Me {
   permissions: { geofences: boolean; users: boolean; events: boolean; keys: boolean };
 }
 
-export const CONFIDENCE = { 3: "high", 2: "medium", 1: "low" } as const;
+export const CONFIDENCE = { 3: "high", 2: "medium", 1: "low", 0: "none" } as const;
 
 /** Where each role lands after signing in: reviewers spend their day in the review queue. */
 export const HOME_FOR_ROLE: Record<string, string> = { admin: "/map", analyst: "/map", reviewer: "/events" };
@@ -114,6 +125,13 @@ export const EVENT_TYPE_NAMES = {
 
 export type EventType = keyof typeof EVENT_TYPE_NAMES;
 export const EVENT_TYPES = Object.keys(EVENT_TYPE_NAMES) as EventType[];
+
+/**
+ * A conversion's name (POST /v1/events): the type of its event. Radar's own types (user.…) are
+ * not conversions.
+ */
+export const CONVERSION_NAME = /^(?!user\.)[A-Za-z0-9][A-Za-z0-9_.:-]{0,63}$/;
+export const isConversionType = (type: string) => CONVERSION_NAME.test(type);
 
 /** An address (forward, reverse geocoding and autocomplete: docs/api.md#address-object). */
 export interface GeoAddress {

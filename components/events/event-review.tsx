@@ -15,6 +15,7 @@ import { EventQueueList } from "./event-queue-list";
 import { useReviewKeys } from "./use-review-keys";
 import { useVerdicts } from "./use-verdicts";
 import type { Verdict } from "./words";
+import { ConversionsChart } from "./conversions-chart";
 
 /** How many events the queue reads at once (the newest matching the server-side filters). */
 const PAGE = 1000;
@@ -46,6 +47,8 @@ function useEventQueue(filter: EventFilter, apply: ReturnType<typeof useVerdicts
     : "";
   const serverFilter = new URLSearchParams({
     limit: String(PAGE),
+    // Conversions are not verified: the queue holds the events decided from locations.
+    kind: "location",
     ...(filter.show === "unverified" && { verification: "unverified" }),
     ...(filter.type && { types: filter.type }),
     ...(filter.confidence && { confidence: filter.confidence }),
@@ -243,6 +246,7 @@ export function EventReview({ tiles, canVerify }: { tiles: TileConfig; canVerify
             {message}
           </p>
         )}
+        <ConversionsChart />
       </section>
     </div>
   );

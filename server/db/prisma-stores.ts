@@ -189,7 +189,7 @@ function signInFailureStore(lock: WriteLock): SignInFailureStore {
   };
 }
 
-function eventStore(lock: WriteLock): Omit<EventStore, "verificationCounts"> {
+function eventStore(lock: WriteLock): Omit<EventStore, "verificationCounts" | "conversionsPerDay"> {
   return {
     list: (f, take) =>
       prisma.event.findMany({
@@ -197,7 +197,13 @@ function eventStore(lock: WriteLock): Omit<EventStore, "verificationCounts"> {
           live: f.live,
           createdAt: dateWindow(f.createdBefore, f.createdAfter),
           ...(f.verifications && { verification: { in: [...f.verifications] } }),
-          ...(f.types && { type: { in: [...f.types] } }),
+          ...((f.types || f.kind) && {
+            type: {
+              ...(f.types && { in: [...f.types] }),
+              ...(f.kind === "location" && { startsWith: "user." }),
+              ...(f.kind === "conversion" && { not: { startsWith: "user." } }),
+            },
+          }),
           ...(f.confidences && { confidence: { in: [...f.confidences] } }),
           ...(f.userSeq !== undefined && { userSeq: f.userSeq }),
           ...(f.geofenceId !== undefined && { geofenceId: f.geofenceId }),

@@ -1,3 +1,4 @@
+import { isConversionType } from "../../lib/types";
 import type { z } from "zod";
 import type { AuthKey } from "../auth/keys";
 import { page } from "../storage/paging";
@@ -21,6 +22,7 @@ export async function listEvents(key: AuthKey, q: z.output<typeof listEventsSche
       createdAfter: q.createdAfter,
       verifications: q.verification?.map((v) => VERIFICATIONS[v]),
       types: q.types,
+      kind: q.kind,
       confidences: q.confidence?.map((c) => CONFIDENCES[c]),
       userSeq,
       geofenceId: q.geofenceId,
@@ -47,6 +49,13 @@ export async function verifyEvent(
   input: z.output<typeof verifySchema>,
 ): Promise<Event> {
   const event = await getEvent(key, id);
+  if (isConversionType(event.type)) {
+    throw new ApiError(
+      "invalid_input",
+      `${event.type} is a conversion: conversions are logged by the app, not decided from locations, and are not verified`,
+      "verification",
+    );
+  }
   if (input.verifiedPlaceId !== undefined && event.type !== "user.entered_place") {
     throw new ApiError(
       "invalid_input",

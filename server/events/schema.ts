@@ -1,7 +1,7 @@
 import { z } from "zod";
-import { choiceList, cursorDate, intIn, optionalString } from "../http/fields";
+import { choiceList, commaList, cursorDate, intIn, optionalString } from "../http/fields";
 import { LIST_LIMIT } from "../geofences/schema";
-import { EVENT_TYPES } from "../../lib/types";
+import { EVENT_TYPES, isConversionType } from "../../lib/types";
 
 /** Verification states as the list filter names them, and their stored values. */
 export const VERIFICATIONS = { unverified: 0, accepted: 1, rejected: -1 } as const;
@@ -19,7 +19,24 @@ export const listEventsSchema = z.object({
   createdBefore: cursorDate,
   createdAfter: cursorDate,
   verification: choiceList(Object.keys(VERIFICATIONS) as (keyof typeof VERIFICATIONS)[]),
-  types: choiceList(EVENT_TYPES),
+  // Radar's types, and conversions by their names.
+  types: commaList.transform((items, ctx) => {
+    if (!items) return undefined;
+    const unknown = items.filter((t) => !(EVENT_TYPES as string[]).includes(t) && !isConversionType(t));
+    if (unknown.length) {
+      ctx.addIssue({
+        code: "custom",
+        message: `unknown type${unknown.length > 1 ? "s" : ""} ${unknown.map((u) => `'${u}'`).join(", ")}; use ${EVENT_TYPES.join(", ")} or a conversion's name`,
+      });
+      return z.NEVER;
+    }
+    return items;
+  }),
+  /** location events (Radar's user.… types) or conversions (POST /v1/events) only */
+  kind: z.preprocess(
+    (v) => (v === "" ? undefined : v),
+    z.enum(["location", "conversion"], { error: "must be location or conversion" }).optional(),
+  ),
   confidence: choiceList(Object.keys(CONFIDENCES) as (keyof typeof CONFIDENCES)[]),
   userId: optionalString(64),
   geofenceId: optionalString(64),

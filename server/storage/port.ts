@@ -336,6 +336,8 @@ export interface EventFilter {
   /** 1, -1, 0 */
   verifications?: readonly number[];
   types?: readonly string[];
+  /** location events (Radar's user.… types) or conversions only */
+  kind?: "location" | "conversion";
   confidences?: readonly number[];
   /** the user's seq */
   userSeq?: number;
@@ -393,7 +395,18 @@ export interface WebhookStore {
   deliveryById(id: string): Promise<StoredDelivery | null>;
 }
 
+/** Conversions of one name on one day (UTC), and the revenue they carried. */
+export interface ConversionDay {
+  /** YYYY-MM-DD, UTC */
+  day: string;
+  name: string;
+  count: number;
+  revenue: number;
+}
+
 export interface EventStore {
+  /** Conversions made since `since`, counted per UTC day and name (the dashboard's chart). */
+  conversionsPerDay(live: boolean, since: Date): Promise<ConversionDay[]>;
   /** Verdicts on the events of one class: subject, type and band. Unverified events are not counted. */
   verificationCounts(live: boolean, subject: string, type: string, band: string): Promise<VerdictCounts>;
   /** Newest first (createdAt, then id), at most `take`. */
@@ -476,7 +489,14 @@ export type EventWrite = Omit<
 export interface TrackingPlan {
   /** `seq` null: a new user with this id and createdAt. */
   user: { seq: number | null; id: string; live: boolean; createdAt: Date; write: UserWrite };
-  location: { latitude: number; longitude: number; accuracy: number; recordedAt: Date; receivedAt: Date };
+  /** the fix kept in the user's history; null for a plan that records none (a conversion) */
+  location: {
+    latitude: number;
+    longitude: number;
+    accuracy: number;
+    recordedAt: Date;
+    receivedAt: Date;
+  } | null;
   entered: { geofenceSeq: number; enteredAt: Date }[];
   exited: number[];
   dwelled: number[];

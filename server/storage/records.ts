@@ -100,6 +100,8 @@ export interface StoredEvent {
   verifiedAt: Date | null;
   verifiedPlaceId: string | null;
   duration: number | null;
+  /** a conversion's own fields (revenue among them) */
+  metadata: Json;
   createdAt: Date;
   actualCreatedAt: Date;
 }

@@ -172,7 +172,7 @@ export async function decide(
  * The requests the update's events owe the world's enabled webhooks (server/webhooks/outbox.ts):
  * the events and the user as the API serializes them now, written with the events.
  */
-async function outbox(
+export async function outbox(
   read: TrackingReader,
   live: boolean,
   user: User,
@@ -208,6 +208,7 @@ function eventsOf(drafts: EventDraft[], user: User, fix: Fix, live: boolean, clo
       probability: d.probability,
       band: d.band,
       duration: d.duration,
+      metadata: null,
     };
     return {
       id: clock.newId(),

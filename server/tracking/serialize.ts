@@ -78,5 +78,6 @@ export function serializeEvent(e: Event) {
     ...optional("verifiedPlace", e.verifiedPlace),
     ...optional("alternatePlaces", e.alternatePlaces),
     ...optional("duration", e.duration),
+    ...optional("metadata", e.metadata),
   };
 }

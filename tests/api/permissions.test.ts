@@ -30,7 +30,10 @@ const tag = unique("perm");
 const ROUTES: Record<string, { path: string; methods: Partial<Record<Method, Rule>> }> = {
   "v1/config": { path: "/v1/config", methods: { GET: { access: "publishable", need: "signed-in" } } },
   "v1/context": { path: "/v1/context", methods: { GET: { access: "publishable", need: "context:read" } } },
-  "v1/events": { path: "/v1/events", methods: { GET: { access: "secret", need: "events:read" } } },
+  "v1/events": {
+    path: "/v1/events",
+    methods: { GET: { access: "secret", need: "events:read" }, POST: { access: "publishable", need: null } },
+  },
   "v1/events/[id]": {
     path: `/v1/events/${NONE}`,
     methods: {

@@ -333,6 +333,31 @@ describe("webhooks", () => {
     }
   }, 90_000);
 
+  it("send conversions like the other events, after the device's own events, in order", async () => {
+    const rx = await receiver();
+    const { id } = await createHook(rx.url);
+    try {
+      const spot = await fences(1);
+      const { events } = await track("hook-buyer", spot);
+      const { event } = (await call("POST", "/v1/events", server.keys.publishable, {
+        deviceId: "hook-buyer",
+        type: "purchase",
+        metadata: { revenue: 9.99 },
+      })) as { event: Wire };
+      await until(() => rx.got.length === 2);
+      expect(rx.got.map((r) => r.json.event!._id)).toEqual([events[0]!._id, event._id]);
+      // The conversion as the API answered it, with the user as it is.
+      expect(rx.got[1]!.json.event).toEqual(event);
+      expect(rx.got[1]!.json.user).toMatchObject({
+        deviceId: "hook-buyer",
+        geofences: [{ description: expect.any(String) }],
+      });
+    } finally {
+      await cli("delete", id);
+      await rx.close();
+    }
+  }, 60_000);
+
   it("refuse URLs that reach the service's own network unless allowed", async () => {
     const refused = await run("npx", ["tsx", "scripts/webhooks.ts", "create", "http://127.0.0.1:9/x"], {
       env: { ...process.env, DATABASE_URL: server.databaseUrl, WEBHOOKS_ALLOW_PRIVATE: "" },

@@ -1,10 +1,11 @@
 import { listEvents } from "@/server/events/events";
 import { listEventsSchema } from "@/server/events/schema";
 import { handler, reply, otherMethods } from "@/server/http/handler";
+import { conversionSchema, logConversion } from "@/server/tracking/conversion";
 import { serializeEvent } from "@/server/tracking/serialize";
 
 export { OPTIONS } from "@/server/http/handler";
-export const { POST, PUT, PATCH, DELETE } = otherMethods("GET");
+export const { PUT, PATCH, DELETE } = otherMethods("GET", "POST");
 
 export const GET = handler(
   { access: "secret", permission: "events:read", query: listEventsSchema },
@@ -12,4 +13,13 @@ export const GET = handler(
     const { events, hasMore } = await listEvents(key, query);
     return reply({ events: events.map(serializeEvent) }, hasMore);
   },
+);
+
+/**
+ * Conversions (the SDKs' logConversion): devices log them with a publishable key, servers with a
+ * secret one; dashboard sessions may not (permission null).
+ */
+export const POST = handler(
+  { access: "publishable", permission: null, body: conversionSchema },
+  async ({ key, body }) => reply({ event: serializeEvent(await logConversion(key, body)) }),
 );

@@ -1,4 +1,5 @@
 import type {
+  ConversionDay,
   EventStore,
   GeofenceBounds,
   GeofenceStore,
@@ -49,6 +50,14 @@ const settings: SettingStore = {
 const events: EventStore = {
   ...shared.events,
   verificationCounts: (live, subject, type, band) => verificationCounts(pool(), live, subject, type, band),
+  conversionsPerDay: (live, since) =>
+    rows<ConversionDay>(
+      `SELECT to_char("createdAt" AT TIME ZONE 'UTC', 'YYYY-MM-DD') AS "day", "type" AS "name",
+         COUNT(*)::int AS "count", COALESCE(SUM(("metadata"->>'revenue')::float8), 0) AS "revenue"
+       FROM "Event" WHERE "live" = $1 AND "createdAt" >= $2 AND "type" NOT LIKE 'user.%'
+       GROUP BY 1, 2 ORDER BY 1, 2`,
+      [live, since],
+    ),
 };
 
 const geofences: GeofenceStore = {

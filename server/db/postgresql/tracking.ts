@@ -227,7 +227,8 @@ function writeStatement(insert: boolean) {
   const n = (k: number) => `$${p + k}`;
   return `WITH u AS (${userPart}),
   l AS (INSERT INTO "UserLocation" ("userSeq", "latitude", "longitude", "accuracy", "recordedAt", "receivedAt")
-        SELECT "seq", ${n(0)}::float8, ${n(1)}::float8, ${n(2)}::float8, ${n(3)}::timestamptz, ${n(4)}::timestamptz FROM u),
+        SELECT "seq", ${n(0)}::float8, ${n(1)}::float8, ${n(2)}::float8, ${n(3)}::timestamptz, ${n(4)}::timestamptz FROM u
+        WHERE ${n(0)}::float8 IS NOT NULL),
   x AS (DELETE FROM "UserGeofence" WHERE "userSeq" = (SELECT "seq" FROM u) AND "geofenceSeq" = ANY(${n(5)}::int[])),
   m AS (INSERT INTO "UserGeofence" ("userSeq", "geofenceSeq", "enteredAt", "dwelled")
         SELECT (SELECT "seq" FROM u), s, t, false FROM unnest(${n(6)}::int[], ${n(7)}::timestamptz[]) AS m(s, t)),
@@ -235,16 +236,17 @@ function writeStatement(insert: boolean) {
         WHERE "userSeq" = (SELECT "seq" FROM u) AND "geofenceSeq" = ANY(${n(8)}::int[])),
   ev AS (INSERT INTO "Event" ("id", "live", "type", "userSeq", "user", "geofenceId", "geofence", "subject", "region",
            "place", "placeId", "alternatePlaces", "latitude", "longitude", "accuracy", "confidence", "probability",
-           "band", "verification", "duration", "createdAt", "actualCreatedAt")
+           "band", "verification", "duration", "createdAt", "actualCreatedAt", "metadata")
          SELECT id, live, type, (SELECT "seq" FROM u), "user", "geofenceId", geofence, subject, region, place, "placeId",
            "alternatePlaces", latitude, longitude, accuracy, confidence, probability, band, 0, duration, "createdAt",
-           "actualCreatedAt"
+           "actualCreatedAt", metadata
          FROM unnest(${n(9)}::text[], ${n(10)}::boolean[], ${n(11)}::text[], ${n(12)}::jsonb[], ${n(13)}::text[],
            ${n(14)}::jsonb[], ${n(15)}::text[], ${n(16)}::jsonb[], ${n(17)}::jsonb[], ${n(18)}::text[], ${n(19)}::jsonb[],
            ${n(20)}::float8[], ${n(21)}::float8[], ${n(22)}::float8[], ${n(23)}::int[], ${n(24)}::float8[], ${n(25)}::text[],
-           ${n(26)}::float8[], ${n(27)}::timestamptz[], ${n(28)}::timestamptz[])
+           ${n(26)}::float8[], ${n(27)}::timestamptz[], ${n(28)}::timestamptz[], ${n(29)}::jsonb[])
            AS e(id, live, type, "user", "geofenceId", geofence, subject, region, place, "placeId", "alternatePlaces",
-             latitude, longitude, accuracy, confidence, probability, band, duration, "createdAt", "actualCreatedAt")
+             latitude, longitude, accuracy, confidence, probability, band, duration, "createdAt", "actualCreatedAt",
+             metadata)
          RETURNING "id", "seq")
   SELECT (SELECT "seq" FROM u) AS "userSeq",
          COALESCE((SELECT json_agg(json_build_array("id", "seq")) FROM ev), '[]'::json) AS events`;
@@ -264,11 +266,11 @@ async function write(client: Queryable, plan: TrackingPlan): Promise<Written> {
     user.seq === null ? WRITE_INSERT : WRITE_UPDATE,
     [
       ...head,
-      location.latitude,
-      location.longitude,
-      location.accuracy,
-      location.recordedAt,
-      location.receivedAt,
+      location?.latitude ?? null,
+      location?.longitude ?? null,
+      location?.accuracy ?? null,
+      location?.recordedAt ?? null,
+      location?.receivedAt ?? null,
       plan.exited,
       plan.entered.map((m) => m.geofenceSeq),
       plan.entered.map((m) => m.enteredAt),
@@ -293,6 +295,7 @@ async function write(client: Queryable, plan: TrackingPlan): Promise<Written> {
       e.map((x) => x.duration),
       e.map((x) => x.createdAt),
       e.map((x) => x.actualCreatedAt),
+      e.map((x) => jsonb(x.metadata)),
     ],
     client,
   );

@@ -61,14 +61,16 @@ function write(plan: TrackingPlan): Written {
   let userSeq = user.seq;
   if (userSeq === null) userSeq = insertUser(user.id, user.live, user.write, user.createdAt);
   else updateUser(userSeq, user.write);
-  insertLocation(
-    userSeq,
-    location.latitude,
-    location.longitude,
-    location.accuracy,
-    location.recordedAt,
-    location.receivedAt,
-  );
+  if (location) {
+    insertLocation(
+      userSeq,
+      location.latitude,
+      location.longitude,
+      location.accuracy,
+      location.recordedAt,
+      location.receivedAt,
+    );
+  }
   for (const seq of plan.exited) removeMembership(userSeq, seq);
   for (const m of plan.entered) addMembership(userSeq, m.geofenceSeq, m.enteredAt);
   for (const seq of plan.dwelled) markDwelled(userSeq, seq);

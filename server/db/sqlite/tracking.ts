@@ -237,8 +237,8 @@ export function insertEvent(userSeq: number, e: EventWrite, userJson: string): n
   const result = prepared(
     `INSERT INTO "Event" ("id", "live", "type", "userSeq", "user", "geofenceId", "geofence", "subject", "region", "place",
       "placeId", "alternatePlaces", "latitude", "longitude", "accuracy", "confidence", "probability", "band", "verification",
-      "duration", "createdAt", "actualCreatedAt")
-     VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 0, ?, ?, ?)`,
+      "duration", "metadata", "createdAt", "actualCreatedAt")
+     VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 0, ?, ?, ?, ?)`,
   ).run(
     e.id,
     e.live ? 1 : 0,
@@ -259,6 +259,7 @@ export function insertEvent(userSeq: number, e: EventWrite, userJson: string): n
     e.probability,
     e.band,
     e.duration,
+    json(e.metadata),
     sqlDate(e.createdAt),
     sqlDate(e.actualCreatedAt),
   );

@@ -32,6 +32,7 @@ const COLUMNS = [
   "confidence",
   "verification",
   "duration",
+  "metadata",
 ];
 
 /**
@@ -74,6 +75,7 @@ export const GET = dashboardHandler(
               e.confidence,
               e.verification,
               e.duration ?? "",
+              e.metadata ? JSON.stringify(e.metadata) : "",
             ];
           }),
         );

@@ -1,0 +1,172 @@
+import { z } from "zod";
+import { isConversionType } from "../../lib/types";
+import type { AuthKey } from "../auth/keys";
+import { ApiError } from "../errors";
+import { metadataSchema } from "../geofences/schema";
+import { parseCursorDate } from "../http/datetime";
+import { optionalString } from "../http/fields";
+import { type EventWrite, type StoredEvent, storage } from "../storage";
+import { monotonicNow, newId } from "../storage/ids";
+import { type Clock, outbox } from "./decide";
+import { trimUser } from "./serialize";
+
+/**
+ * Conversions (POST /v1/events, the SDKs' logConversion): something a user did that the app
+ * counts — a purchase, a sign-up — logged as an event of the user, at its last location, named
+ * as the app names it. Stored, listed, exported and sent to webhooks like the other events; not
+ * verified (it is not a location decision) and not in the review queue.
+ */
+
+/** How far in the future a device clock may be before a conversion's createdAt is refused. */
+const CLOCK_SKEW_MS = 5 * 60_000;
+
+const nameField = optionalString(64);
+
+/**
+ * The body the SDKs send: the mobile SDKs name the conversion `type`, the web SDK `name`; revenue
+ * comes as `metadata.revenue`; `createdAt` is optional (the mobile SDKs never send it).
+ */
+export const conversionSchema = z
+  .object({
+    type: nameField,
+    name: nameField,
+    userId: optionalString(256),
+    deviceId: optionalString(256),
+    installId: optionalString(256),
+    metadata: z.preprocess((v) => (v === "" ? null : v), metadataSchema(32).nullable().optional()),
+    createdAt: z
+      .union([z.string(), z.number()])
+      .optional()
+      .transform((v, ctx) => {
+        if (v === undefined || v === "") return undefined;
+        const d = parseCursorDate(String(v));
+        if (!d) {
+          ctx.addIssue({ code: "custom", message: "must be an ISO 8601 datetime or epoch milliseconds" });
+          return z.NEVER;
+        }
+        if (d.getTime() > Date.now() + CLOCK_SKEW_MS) {
+          ctx.addIssue({ code: "custom", message: "is in the future" });
+          return z.NEVER;
+        }
+        return d;
+      }),
+  })
+  .transform((b, ctx) => {
+    const name = b.type ?? b.name;
+    const param = b.type !== undefined ? "type" : "name";
+    if (name === undefined) {
+      ctx.addIssue({
+        code: "custom",
+        path: ["type"],
+        message: "is required: the conversion's name (type, or name)",
+      });
+      return z.NEVER;
+    }
+    if (!isConversionType(name)) {
+      ctx.addIssue({
+        code: "custom",
+        path: [param],
+        message: "must be 1 to 64 letters, digits, _ . : or -, not starting with user. (Radar's own types)",
+      });
+      return z.NEVER;
+    }
+    if (!b.userId && !b.deviceId) {
+      ctx.addIssue({ code: "custom", path: ["deviceId"], message: "is required when userId is not given" });
+      return z.NEVER;
+    }
+    const revenue = b.metadata?.revenue;
+    if (revenue !== undefined && (typeof revenue !== "number" || !Number.isFinite(revenue))) {
+      ctx.addIssue({ code: "custom", path: ["metadata", "revenue"], message: "must be a number" });
+      return z.NEVER;
+    }
+    return {
+      name,
+      userId: b.userId,
+      deviceId: b.deviceId,
+      metadata: b.metadata ?? null,
+      createdAt: b.createdAt,
+    };
+  });
+
+export type ConversionInput = z.output<typeof conversionSchema>;
+
+const processClock: Clock = { now: monotonicNow, wall: () => new Date(), newId };
+
+/**
+ * Logs a conversion of a user known to the service (by userId, else the device's latest user):
+ * the event at the user's last location, written with what it owes webhooks, in the tracking
+ * store's transaction for the device (so it is ordered with the device's updates). A user never
+ * tracked is a 404: the event needs a location.
+ */
+export function logConversion(
+  key: AuthKey,
+  input: ConversionInput,
+  clock = processClock,
+): Promise<StoredEvent> {
+  const live = key.live;
+  return storage().tracking.apply(
+    { live, deviceId: input.deviceId ?? "", userId: input.userId ?? null },
+    async (read) => {
+      const user =
+        (input.userId ? await read.userByUserId(live, input.userId) : null) ??
+        (input.deviceId ? await read.userByDeviceId(live, input.deviceId, false) : null);
+      if (!user) {
+        const who = input.userId ? `userId ${input.userId}` : `deviceId ${input.deviceId}`;
+        throw new ApiError(
+          "not_found",
+          `no user with ${who} in this environment: track the device first (a conversion is logged at the user's last location)`,
+          input.userId ? "userId" : "deviceId",
+        );
+      }
+      const now = clock.now();
+      const event: EventWrite = {
+        id: clock.newId(),
+        live,
+        type: input.name,
+        user: trimUser(user),
+        geofenceId: null,
+        geofence: null,
+        subject: null,
+        region: null,
+        place: null,
+        placeId: null,
+        alternatePlaces: null,
+        latitude: user.latitude,
+        longitude: user.longitude,
+        accuracy: user.accuracy,
+        confidence: 0,
+        probability: 1,
+        band: "core",
+        duration: null,
+        metadata: input.metadata,
+        createdAt: now,
+        actualCreatedAt: input.createdAt ?? now,
+      };
+      const stored = (seq: number): StoredEvent => ({
+        ...event,
+        seq,
+        userSeq: user.seq,
+        verification: 0,
+        verifiedAt: null,
+        verifiedPlaceId: null,
+        verifiedPlace: null,
+      });
+      const seqs = (await read.memberships(user.seq)).map((m) => m.geofenceSeq);
+      const inside = (await read.geofencesBySeqs(seqs)).filter((g) => g.enabled);
+      const { seq: _seq, id, live: _live, createdAt, ...write } = user;
+      return {
+        plan: {
+          // The user row is written as it is (nothing of it changes), with no fix in its history.
+          user: { seq: user.seq, id, live, createdAt, write },
+          location: null,
+          entered: [],
+          exited: [],
+          dwelled: [],
+          events: [event],
+          deliveries: await outbox(read, live, user, inside, [stored(0)], clock),
+        },
+        answer: (written) => stored(written?.eventSeqs[0] ?? 0),
+      };
+    },
+  );
+}
