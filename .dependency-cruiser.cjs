@@ -9,7 +9,7 @@
 const LAYERS = [
   ["config", "geo", "text", "workers", "errors.ts", "process-once.ts"],
   ["storage", "bundles", "regions"],
-  ["auth", "settings.ts"],
+  ["auth", "settings.ts", "sdk"],
   ["http", "setup", "db"],
   ["routing", "geodata", "geofences"],
   ["geocode", "transit", "events", "webhooks"],

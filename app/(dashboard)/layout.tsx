@@ -15,6 +15,7 @@ export default async function DashboardLayout({ children }: { children: ReactNod
     { href: "/playground", label: "Playground", show: can(role, "context:read") },
     { href: "/keys", label: "Keys & accounts", show: can(role, "keys:manage") },
     { href: "/webhooks", label: "Webhooks", show: can(role, "webhooks:manage") },
+    { href: "/settings", label: "Settings", show: can(role, "keys:manage") },
   ].filter((l) => l.show);
   return (
     <Providers>

@@ -55,9 +55,15 @@ export async function parseInput<Q extends z.ZodType | undefined, B extends z.Zo
  * A route's answer: the payload that sits beside `meta`, plus list paging; or the payload
  * already written as JSON (an object's text, made on another thread: tracking's answer).
  */
-export type Reply = { body: Record<string, unknown>; hasMore?: boolean } | { encoded: string };
+export type Reply =
+  { body: Record<string, unknown>; hasMore?: boolean; meta?: Record<string, unknown> } | { encoded: string };
 
 export const reply = (body: Record<string, unknown>, hasMore?: boolean): Reply => ({ body, hasMore });
+/** A payload with fields of its own in `meta` (GET /v1/config's sdkConfiguration). */
+export const replyWithMeta = (body: Record<string, unknown>, meta: Record<string, unknown>): Reply => ({
+  body,
+  meta,
+});
 /** The payload already written as JSON, with `extra` fields added beside it when given. */
 export const replyEncoded = (encoded: string, extra?: Record<string, unknown>): Reply => {
   if (!extra) return { encoded };
@@ -180,7 +186,10 @@ export function handler<
       refuseNul(params);
       const result = await run({ req, key, params, ...input });
       if ("encoded" in result) return encodedJson(200, result.encoded);
-      return json(200, result.body, result.hasMore === undefined ? {} : { hasMore: result.hasMore });
+      return json(200, result.body, {
+        ...result.meta,
+        ...(result.hasMore !== undefined && { hasMore: result.hasMore }),
+      });
     } catch (e) {
       return errorResponse(e);
     }

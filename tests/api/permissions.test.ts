@@ -143,6 +143,10 @@ const ROUTES: Record<string, { path: string; methods: Partial<Record<Method, Rul
     path: "/api/geofences/import",
     methods: { POST: { access: "session", need: "geofences:write" } },
   },
+  "api/events/conversions": {
+    path: "/api/events/conversions?days=0",
+    methods: { GET: { access: "session", need: "events:read" } },
+  },
   "api/events/export": {
     path: "/api/events/export?verification=maybe",
     methods: { GET: { access: "session", need: "events:read" } },
@@ -200,6 +204,13 @@ const ROUTES: Record<string, { path: string; methods: Partial<Record<Method, Rul
   "api/webhooks/deliveries/[id]/redeliver": {
     path: `/api/webhooks/deliveries/${NONE}/redeliver`,
     methods: { POST: { access: "session", need: "webhooks:manage" } },
+  },
+  "api/settings/sdk": {
+    path: "/api/settings/sdk",
+    methods: {
+      GET: { access: "session", need: "keys:manage" },
+      PUT: { access: "session", need: "keys:manage" },
+    },
   },
   "api/settings": {
     path: "/api/settings",

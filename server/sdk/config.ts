@@ -1,0 +1,150 @@
+import { z } from "zod";
+import { storage } from "../storage";
+
+/**
+ * What GET /v1/config answers Radar's SDKs (docs/api.md#config): `meta.sdkConfiguration`, the
+ * SDK's own settings (log level, what to do on start, offline event generation, the offline
+ * tracking presets…), and `meta.trackingOptions` when the server steers the devices' live
+ * tracking. Set by admins per environment (test, live) on the Settings page; an untouched server
+ * sends no field it was not given, since the SDKs' defaults differ between platforms.
+ *
+ * Every value is checked as the SDKs parse it: a log level Android's enum knows (else it throws),
+ * JSON booleans and integers, no nulls in tracking options (iOS crashes on them), and no unknown
+ * field (a typo would be silently ignored by the SDK).
+ */
+
+const bool = z.boolean({ error: "must be true or false (a JSON boolean)" });
+const int = (min: number, max: number) =>
+  z
+    .number({ error: `must be an integer from ${min} to ${max}` })
+    .int(`must be an integer from ${min} to ${max}`)
+    .min(min, `must be an integer from ${min} to ${max}`)
+    .max(max, `must be an integer from ${min} to ${max}`);
+const oneOf = <T extends string>(values: readonly [T, ...T[]]) =>
+  z.enum(values, { error: `must be one of ${values.join(", ")}` });
+/** epoch milliseconds or an ISO 8601 time, as both SDKs read startTrackingAfter */
+const instant = z.union([z.number().int().nonnegative(), z.iso.datetime({ offset: true })], {
+  error: "must be epoch milliseconds or an ISO 8601 time",
+});
+
+const DAY_S = 86_400;
+
+/** The SDKs' tracking options (RadarTrackingOptions on Android and iOS), every field optional. */
+export const trackingOptionsSchema = z
+  .strictObject(
+    {
+      desiredStoppedUpdateInterval: int(0, DAY_S),
+      fastestStoppedUpdateInterval: int(0, DAY_S),
+      desiredMovingUpdateInterval: int(0, DAY_S),
+      fastestMovingUpdateInterval: int(0, DAY_S),
+      desiredSyncInterval: int(0, DAY_S),
+      desiredAccuracy: oneOf(["high", "medium", "low", "none"]),
+      stopDuration: int(0, DAY_S),
+      stopDistance: int(0, 100_000),
+      startTrackingAfter: instant,
+      stopTrackingAfter: instant,
+      replay: oneOf(["stops", "none", "all"]),
+      sync: oneOf(["all", "stopsAndExits", "none", "events"]),
+      useStoppedGeofence: bool,
+      stoppedGeofenceRadius: int(0, 10_000),
+      useMovingGeofence: bool,
+      movingGeofenceRadius: int(0, 10_000),
+      syncGeofences: bool,
+      syncGeofencesLimit: int(0, 100),
+      foregroundServiceEnabled: bool,
+      beacons: bool,
+      // iOS only
+      showBlueBar: bool,
+      useVisits: bool,
+      useSignificantLocationChanges: bool,
+      useIndoorScan: bool,
+      useMotion: bool,
+      usePressure: bool,
+    },
+    {
+      error: (i) =>
+        i.code === "unrecognized_keys" ? `unknown tracking option ${i.keys.join(", ")}` : undefined,
+    },
+  )
+  .partial();
+
+/** The presets the SDKs switch between offline (RadarRemoteTrackingOptions). */
+const PRESETS = ["default", "onTrip", "inGeofence"] as const;
+
+const remotePresetSchema = z.strictObject({
+  type: oneOf(PRESETS),
+  // Android reads it without a null check: required.
+  trackingOptions: trackingOptionsSchema,
+  geofenceTags: z.array(z.string().min(1).max(256)).max(100).optional(),
+});
+
+/** meta.sdkConfiguration (RadarSdkConfiguration on Android and iOS), every field optional. */
+export const sdkConfigurationSchema = z
+  .strictObject(
+    {
+      logLevel: oneOf(["none", "error", "warning", "info", "debug"]),
+      startTrackingOnInitialize: bool,
+      trackOnceOnAppOpen: bool,
+      useSyncRegion: bool,
+      offlineEventGenerationEnabled: bool,
+      bufferGeofenceEntries: bool,
+      bufferGeofenceExits: bool,
+      /** minutes */
+      defaultGeofenceDwellThreshold: int(0, 1440),
+      maxReplayBufferSize: int(1, 120),
+      usePersistence: bool,
+      extendFlushReplays: bool,
+      useLogPersistence: bool,
+      useOpenedAppConversion: bool,
+      syncAfterSetUser: bool,
+      stopDetection: bool,
+      startUpdatesWhileInUse: bool,
+      useOfflineRTOUpdates: bool,
+      useForegroundLocationUpdatedAtMsDiff: bool,
+      /** milliseconds */
+      locationManagerTimeout: int(0, 600_000),
+      remoteTrackingOptions: z
+        .array(remotePresetSchema)
+        .max(PRESETS.length)
+        .refine((list) => new Set(list.map((p) => p.type)).size === list.length, {
+          error: "names each preset (default, onTrip, inGeofence) at most once",
+        }),
+    },
+    { error: (i) => (i.code === "unrecognized_keys" ? `unknown field ${i.keys.join(", ")}` : undefined) },
+  )
+  .partial();
+
+export const sdkSettingsSchema = z.strictObject({
+  sdkConfiguration: sdkConfigurationSchema,
+  /** live tracking steered by the server; null or absent: the app's own */
+  trackingOptions: trackingOptionsSchema.nullable().optional(),
+});
+
+export type SdkSettings = z.output<typeof sdkSettingsSchema>;
+
+const keyOf = (live: boolean) => `sdk:${live ? "live" : "test"}`;
+
+/** An environment's SDK settings (nothing set: an empty configuration). */
+export async function getSdkSettings(live: boolean): Promise<SdkSettings> {
+  const text = await storage().settings.get(keyOf(live));
+  if (!text) return { sdkConfiguration: {} };
+  return JSON.parse(text) as SdkSettings;
+}
+
+export async function setSdkSettings(live: boolean, settings: SdkSettings): Promise<SdkSettings> {
+  const stored: SdkSettings = {
+    sdkConfiguration: settings.sdkConfiguration,
+    ...(settings.trackingOptions && { trackingOptions: settings.trackingOptions }),
+  };
+  await storage().settings.set({ [keyOf(live)]: JSON.stringify(stored) }, new Date());
+  return stored;
+}
+
+/** The meta fields of GET /v1/config: only what was set. */
+export async function configMeta(live: boolean): Promise<Record<string, unknown>> {
+  const s = await getSdkSettings(live);
+  return {
+    ...(Object.keys(s.sdkConfiguration).length > 0 && { sdkConfiguration: s.sdkConfiguration }),
+    ...(s.trackingOptions && { trackingOptions: s.trackingOptions }),
+  };
+}
