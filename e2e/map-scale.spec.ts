@@ -108,6 +108,13 @@ test("an analyst opens a user from a link and sees where it has been", async ({ 
     );
     user = (res.body.user as { _id: string })._id;
   }
+  // What the device's SDK logged: support staff read it in the panel.
+  await api(
+    "POST",
+    "/v1/logs",
+    { deviceId, logs: [{ level: "WARNING", message: "Background location permission revoked" }] },
+    serverKeys().publishable,
+  );
   await signIn(page, "analyst");
   await page.goto(`/map?view=-33.8585,151.2022,16&user=${user}`);
   const details = page.getByRole("region", { name: "User", exact: true });
@@ -118,6 +125,9 @@ test("an analyst opens a user from a link and sees where it has been", async ({ 
   await expect(details.getByLabel("Permission")).toHaveText("GRANTED_FOREGROUND · REDUCED");
   await expect(details.getByLabel("State")).toHaveText("foreground · moving");
   await expect(details.getByLabel("Last fix")).toHaveText("18 km/h · heading 90°");
+  await expect(details.getByRole("region", { name: "Device log" })).toContainText(
+    "WARNING Background location permission revoked",
+  );
   await details.screenshot({ path: info.outputPath("user-details.png") });
   // The trail's line and its four points.
   await expect(page.locator(".leaflet-overlay-pane path[stroke='#7c3aed']")).toHaveCount(5);

@@ -3,6 +3,7 @@
 import { useQuery } from "@tanstack/react-query";
 import { call } from "@/lib/api-client";
 import { CONFIDENCE, type LocationEvent, type User } from "@/lib/types";
+import { DeviceLog } from "./device-log";
 import { TRAIL_COLOR, useTrail } from "./user-trail";
 
 /**
@@ -65,6 +66,7 @@ export function UserDetails({ u, onClose }: { u: User; onClose: () => void }) {
       ) : (
         <p className="text-sm text-slate-500">No events yet.</p>
       )}
+      <DeviceLog userId={u._id} />
     </section>
   );
 }

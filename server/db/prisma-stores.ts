@@ -1,5 +1,6 @@
 import type {
   AccountStore,
+  DeviceLogStore,
   StoredDelivery,
   StoredWebhook,
   WebhookStore,
@@ -622,6 +623,36 @@ function webhookStore(lock: WriteLock): Omit<WebhookStore, "enqueue" | "turn" | 
   };
 }
 
+function deviceLogStore(lock: WriteLock): DeviceLogStore {
+  return {
+    async append({ live, deviceId, installId }, lines, receivedAt, { keep, before }) {
+      await lock(() =>
+        prisma.$transaction(async (tx) => {
+          await tx.deviceLog.createMany({
+            data: lines.map((l) => ({ live, deviceId, installId, ...l, receivedAt })),
+          });
+          // The device's oldest beyond `keep`, and everything older than the bound.
+          const cut = await tx.deviceLog.findFirst({
+            where: { live, deviceId },
+            orderBy: { seq: "desc" },
+            skip: keep,
+            select: { seq: true },
+          });
+          if (cut) await tx.deviceLog.deleteMany({ where: { live, deviceId, seq: { lte: cut.seq } } });
+          await tx.deviceLog.deleteMany({ where: { receivedAt: { lt: before } } });
+        }),
+      );
+    },
+    list: (live, deviceId, take) =>
+      prisma.deviceLog.findMany({
+        where: { live, deviceId },
+        orderBy: { seq: "desc" },
+        take,
+        select: { level: true, message: true, type: true, createdAt: true, receivedAt: true },
+      }),
+  };
+}
+
 export function prismaStores(lock: WriteLock) {
   return {
     keys: keyStore(lock),
@@ -633,5 +664,6 @@ export function prismaStores(lock: WriteLock) {
     events: eventStore(lock),
     geofences: { ...geofenceWrites(lock), ...geofenceReads() },
     webhooks: webhookStore(lock),
+    logs: deviceLogStore(lock),
   };
 }

@@ -104,6 +104,7 @@ const ROUTES: Record<string, { path: string; methods: Partial<Record<Method, Rul
   },
   "v1/search/users": { path: "/v1/search/users", methods: { GET: { access: "secret", need: "users:read" } } },
   "v1/track": { path: "/v1/track", methods: { POST: { access: "publishable", need: null } } },
+  "v1/logs": { path: "/v1/logs", methods: { POST: { access: "publishable", need: null } } },
   "v1/users": { path: "/v1/users", methods: { GET: { access: "secret", need: "users:read" } } },
   "v1/users/[id]": {
     path: `/v1/users/${unique("nobody")}`,
@@ -204,6 +205,10 @@ const ROUTES: Record<string, { path: string; methods: Partial<Record<Method, Rul
   "api/webhooks/deliveries/[id]/redeliver": {
     path: `/api/webhooks/deliveries/${NONE}/redeliver`,
     methods: { POST: { access: "session", need: "webhooks:manage" } },
+  },
+  "api/users/[id]/logs": {
+    path: `/api/users/${unique("nobody")}/logs`,
+    methods: { GET: { access: "session", need: "users:read" } },
   },
   "api/settings/sdk": {
     path: "/api/settings/sdk",

@@ -113,8 +113,8 @@ const users: UserStore = {
     inTransaction(async (client) => {
       // Locked first: an update of the user (which reads it FOR UPDATE) and another delete wait
       // for this one, and then find no user.
-      const found = await rows<{ id: string }>(
-        `SELECT "id" FROM "User" WHERE "seq" = $1 FOR UPDATE`,
+      const found = await rows<{ id: string; live: boolean; deviceId: string }>(
+        `SELECT "id", "live", "deviceId" FROM "User" WHERE "seq" = $1 FOR UPDATE`,
         [seq],
         client,
       );
@@ -135,6 +135,12 @@ const users: UserStore = {
       await rows(`DELETE FROM "UserGeofence" WHERE "userSeq" = $1`, [seq], client);
       // Webhook requests carry the user's data, sent or not: they go too.
       await deleteUserOutbox(client, found[0]!.id);
+      // And its device's logs.
+      await rows(
+        `DELETE FROM "DeviceLog" WHERE "live" = $1 AND "deviceId" = $2`,
+        [found[0]!.live, found[0]!.deviceId],
+        client,
+      );
       await rows(`DELETE FROM "User" WHERE "seq" = $1`, [seq], client);
       return true;
     }),
@@ -173,4 +179,5 @@ const postgres: Storage = {
   users,
   tracking: postgresTracking,
   webhooks: { ...shared.webhooks, ...postgresOutbox },
+  logs: shared.logs,
 };

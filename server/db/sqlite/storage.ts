@@ -124,4 +124,5 @@ export const sqliteStorage: Storage = {
   users,
   tracking: sqliteTracking,
   webhooks: { ...shared.webhooks, ...sqliteOutbox },
+  logs: shared.logs,
 };

@@ -324,9 +324,13 @@ export function deleteUserEverything(seq: number): boolean {
   prepared(`DELETE FROM "Event" WHERE "userSeq" = ?`).run(seq);
   prepared(`DELETE FROM "UserLocation" WHERE "userSeq" = ?`).run(seq);
   prepared(`DELETE FROM "UserGeofence" WHERE "userSeq" = ?`).run(seq);
-  const user = prepared(`SELECT "id" FROM "User" WHERE "seq" = ?`).get(seq) as { id: string } | undefined;
-  // Webhook requests carry the user's data, sent or not: they go too.
-  if (user) deleteUserOutbox(user.id);
+  const user = prepared(`SELECT "id", "live", "deviceId" FROM "User" WHERE "seq" = ?`).get(seq) as
+    { id: string; live: number; deviceId: string } | undefined;
+  // Webhook requests carry the user's data, sent or not, and its device's logs: they go too.
+  if (user) {
+    deleteUserOutbox(user.id);
+    prepared(`DELETE FROM "DeviceLog" WHERE "live" = ? AND "deviceId" = ?`).run(user.live, user.deviceId);
+  }
   return prepared(`DELETE FROM "User" WHERE "seq" = ?`).run(seq).changes > 0;
 }
 
