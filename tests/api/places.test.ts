@@ -219,6 +219,22 @@ describe("GET /v1/search/places", () => {
     expect(await names(`${near}`)).toHaveLength(6);
   });
 
+  it("sends the places around a device to the SDKs' sync region, as the place object they parse", async () => {
+    const res = await api("POST", "/v1/sync/region", {
+      key: keys.publishable,
+      json: { latitude: TESTLAND.cafe.lat, longitude: TESTLAND.cafe.lng },
+    });
+    expect(res.status, JSON.stringify(res.body)).toBe(200);
+    const places = res.body.places as (Place & { location: { coordinates: number[] } })[];
+    expect(places.map((p) => p.name).slice(0, 2)).toEqual(["Bean There", "FreshCo"]);
+    // RadarPlace.fromJson: _id, name, categories, location (a GeoJSON point).
+    for (const p of places) {
+      expect(p._id).toEqual(expect.any(String));
+      expect(p.categories.length).toBeGreaterThan(0);
+      expect(p.location.coordinates).toHaveLength(2);
+    }
+  });
+
   it("refuses bad input with the parameter named", async () => {
     const near = `near=${at(TESTLAND.cafe)}`;
     expectError(await search(`radius=100`), 400, "near");

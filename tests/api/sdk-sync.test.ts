@@ -163,6 +163,27 @@ describe("nearby geofences in the track answer", () => {
     );
   });
 
+  it("answers the SDKs' sync region: the geofences and places around the device and the circle they cover", async () => {
+    // What radar-sdk-ios's fetchSyncRegion sends.
+    const res = await api("POST", "/v1/sync/region", {
+      key: keys.publishable,
+      json: { latitude: base.lat, longitude: base.lng, userId: "courier-7" },
+    });
+    expect(res.status, JSON.stringify(res.body)).toBe(200);
+    const ids = (res.body.geofences as Geofence[]).filter((g) => g.tag === tag).map((g) => g.externalId);
+    // Everything enabled within 5 km, nearest first: not the disabled one, not the one 20 km away.
+    expect(ids).toEqual(["square", ...Array.from({ length: 12 }, (_, i) => `c${i + 1}`)]);
+    expect(res.body.places).toEqual([]);
+    expect(res.body.beacons).toEqual([]);
+    // What the SDKs read: region.latitude, .longitude and .radius as numbers, radius > 0.
+    expect(res.body.region).toEqual({ latitude: base.lat, longitude: base.lng, radius: 5000 });
+    expectError(
+      await api("POST", "/v1/sync/region", { key: keys.publishable, json: { longitude: base.lng } }),
+      400,
+      "latitude",
+    );
+  });
+
   it("leaves disabled geofences out of searches too", async () => {
     const res = await api("GET", `/v1/search/geofences?near=${base.lat},${base.lng}&radius=500&tags=${tag}`);
     expect(res.status).toBe(200);

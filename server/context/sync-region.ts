@@ -1,0 +1,33 @@
+import type { AuthKey } from "../auth/keys";
+import { searchPlaces, serializePlace } from "../geodata/places";
+import { serializeGeofence } from "../geofences/schema";
+import { searchGeofences } from "../geofences/search";
+
+/**
+ * POST /v1/sync/region (the SDKs' offline events, `useSyncRegion`): the enabled geofences and the
+ * imported places around a device, and the circle they cover (`region`): the SDK decides entries
+ * and exits itself while it stays inside, and asks again near the edge. The circle holds every
+ * geofence and place that comes within it: when there are more than SYNC.limit, it shrinks to
+ * the distance of the last one sent.
+ */
+export const SYNC = { radius: 5_000, limit: 500 } as const;
+
+export async function syncRegion(key: AuthKey, at: { latitude: number; longitude: number }) {
+  const geofences = await searchGeofences(key, {
+    near: at,
+    radius: SYNC.radius,
+    tags: undefined,
+    limit: SYNC.limit,
+  });
+  const places = searchPlaces(at.longitude, at.latitude, { radius: SYNC.radius, limit: SYNC.limit });
+  let radius: number = SYNC.radius;
+  if (geofences.length === SYNC.limit) radius = Math.min(radius, geofences.at(-1)!.distance);
+  if (places.length === SYNC.limit) radius = Math.min(radius, places.at(-1)!.distance);
+  return {
+    geofences: geofences.filter((h) => h.distance <= radius).map((h) => serializeGeofence(h.geofence)),
+    places: places.filter((p) => p.distance <= radius).map((p) => serializePlace(p.place)),
+    beacons: [],
+    // A region of no size would make the SDKs track online anyway: it is left out.
+    ...(radius > 0 && { region: { latitude: at.latitude, longitude: at.longitude, radius } }),
+  };
+}
