@@ -229,25 +229,27 @@ export function EventReview({ tiles, canVerify }: { tiles: TileConfig; canVerify
           onPick={pick}
         />
       </section>
-      <section aria-label="Event" className="min-w-0 flex-1 space-y-4 overflow-y-auto p-4">
-        {current ? (
-          <EventDetails
-            event={current}
-            tiles={tiles}
-            canVerify={canVerify}
-            onDecide={(verdict, place) => decide(verdict, place, "open")}
-          />
-        ) : (
-          !events.isLoading && <p className="text-sm text-slate-500">Pick an event on the left.</p>
-        )}
-        {(message || pending > 0) && (
-          <p role="status" className="text-sm text-slate-700">
-            {pending > 0 ? `Saving ${pending === 1 ? "a verdict" : `${pending} verdicts`}… ` : ""}
-            {message}
-          </p>
-        )}
+      <div className="min-w-0 flex-1 space-y-4 overflow-y-auto p-4">
+        <section aria-label="Event" className="space-y-4">
+          {current ? (
+            <EventDetails
+              event={current}
+              tiles={tiles}
+              canVerify={canVerify}
+              onDecide={(verdict, place) => decide(verdict, place, "open")}
+            />
+          ) : (
+            !events.isLoading && <p className="text-sm text-slate-500">Pick an event on the left.</p>
+          )}
+          {(message || pending > 0) && (
+            <p role="status" className="text-sm text-slate-700">
+              {pending > 0 ? `Saving ${pending === 1 ? "a verdict" : `${pending} verdicts`}… ` : ""}
+              {message}
+            </p>
+          )}
+        </section>
         <ConversionsChart />
-      </section>
+      </div>
     </div>
   );
 }
