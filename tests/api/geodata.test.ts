@@ -43,6 +43,7 @@ describe("GET /v1/geocode/ip", () => {
       layer: "country",
       confidence: "fallback",
     });
+    expect((address.timeZone as { id: string }).id).toMatch(/^America\//);
     // A point inside the country stands for it.
     expect(address.latitude as number).toBeGreaterThan(24);
     expect(address.latitude as number).toBeLessThan(50);
@@ -98,6 +99,15 @@ describe("GET /v1/geocode/reverse from the embedded data", () => {
       formattedAddress: "New York City, NY 10024, US",
       layer: "postalCode",
       confidence: "fallback",
+      // Radar's time zone object, from the boundaries shipped with the service.
+      timeZone: {
+        id: "America/New_York",
+        name: expect.stringMatching(/^Eastern (Standard|Daylight) Time$/),
+        code: expect.stringMatching(/^E[SD]T$/),
+        currentTime: expect.stringMatching(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d-0[45]:00$/),
+        utcOffset: expect.any(Number),
+        dstOffset: expect.any(Number),
+      },
       distance: 0,
     });
     // Without an import there is no street or house number: none is invented.

@@ -1,3 +1,4 @@
+import { withTimeZone } from "@/server/geo/time-zone";
 import { searchText } from "@/server/geocode/forward";
 import { forwardQuery } from "@/server/geocode/schema";
 import { handler, reply, otherMethods } from "@/server/http/handler";
@@ -18,6 +19,6 @@ export const GET = handler(
         ...(q.layers && { layers: q.layers }),
         ...(q.country && { countries: q.country }),
         ...(q.near && { near: [q.near.longitude, q.near.latitude] }),
-      }),
+      }).map((a) => withTimeZone(a)),
     }),
 );

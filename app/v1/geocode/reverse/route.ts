@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { withTimeZone } from "@/server/geo/time-zone";
 import { reverseGeocode } from "@/server/geocode/reverse";
 import { handler, reply, otherMethods } from "@/server/http/handler";
 import { coordinatePair } from "@/server/http/fields";
@@ -10,5 +11,7 @@ export const { POST, PUT, PATCH, DELETE } = otherMethods("GET");
 export const GET = handler(
   { access: "search", permission: "context:read", query: z.object({ coordinates: coordinatePair }) },
   async ({ query: { coordinates } }) =>
-    reply({ addresses: reverseGeocode([coordinates.longitude, coordinates.latitude]) }),
+    reply({
+      addresses: reverseGeocode([coordinates.longitude, coordinates.latitude]).map((a) => withTimeZone(a)),
+    }),
 );

@@ -1,3 +1,4 @@
+import { withTimeZone } from "@/server/geo/time-zone";
 import { searchText } from "@/server/geocode/forward";
 import { autocompleteQuery } from "@/server/geocode/schema";
 import { handler, reply, otherMethods } from "@/server/http/handler";
@@ -20,6 +21,6 @@ export const GET = handler(
         near: [q.near.longitude, q.near.latitude],
         ...(q.layers && { layers: q.layers }),
         ...(q.countryCode && { countries: q.countryCode }),
-      }),
+      }).map((a) => withTimeZone(a)),
     }),
 );
