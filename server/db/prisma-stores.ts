@@ -22,6 +22,8 @@ import { type ApiKey, Prisma, containsText, prisma } from "./client";
 import { dateWindow } from "../storage/paging";
 import { isRecordNotFound, isRefusedByTrigger, isUniqueViolation } from "./errors";
 import { monotonicNow, newId } from "../storage/ids";
+import { databaseEngine } from "../config/database-url";
+import { type MetadataFilter, storedForms } from "../storage/metadata-filter";
 
 /**
  * The parts of the storage port that both adapters serve alike through Prisma (one model, two
@@ -442,8 +444,13 @@ function geofenceReads(): Pick<GeofenceStore, "byRefs" | "pageAfter" | "byRef" |
         where: {
           live: f.live,
           ...(f.tag !== undefined && { tag: f.tag }),
+          ...(f.externalId !== undefined && { externalId: f.externalId }),
           createdAt: dateWindow(f.createdBefore, f.createdAfter),
+          ...((f.updatedBefore || f.updatedAfter) && {
+            updatedAt: dateWindow(f.updatedBefore, f.updatedAfter),
+          }),
           AND: [
+            ...metadataWhere(f.metadata),
             b
               ? {
                   minLat: { lte: b.north },
@@ -651,6 +658,19 @@ function deviceLogStore(lock: WriteLock): DeviceLogStore {
         select: { level: true, message: true, type: true, createdAt: true, receivedAt: true },
       }),
   };
+}
+
+/**
+ * Radar's metadata[key]=value filters as Prisma JSON filters: each key's value stored as the text
+ * or the number or boolean it reads as (../storage/metadata-filter.ts). Prisma names a JSON path
+ * as a list of keys on PostgreSQL and as a path expression on SQLite.
+ */
+function metadataWhere(filter: MetadataFilter | undefined) {
+  if (!filter) return [];
+  const path = (key: string) => (databaseEngine() === "postgresql" ? [key] : `$."${key}"`);
+  return Object.entries(filter).map(([key, text]) => ({
+    OR: storedForms(text).map((value) => ({ metadata: { path: path(key), equals: value } }) as never),
+  }));
 }
 
 export function prismaStores(lock: WriteLock) {

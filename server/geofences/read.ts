@@ -31,8 +31,12 @@ export async function listGeofences(key: AuthKey, q: z.output<typeof listQuerySc
     {
       live: key.live,
       tag: q.tag,
+      externalId: q.externalId,
       createdBefore: q.createdBefore,
       createdAfter: q.createdAfter,
+      updatedBefore: q.updatedBefore,
+      updatedAfter: q.updatedAfter,
+      metadata: q.metadataFilter,
       bounds: q.bounds,
       search: q.search,
     },

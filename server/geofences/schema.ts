@@ -13,6 +13,7 @@ import {
   optionalString,
   viewBounds,
   requiredString,
+  withMetadataFilter,
 } from "../http/fields";
 import { type Shape, circleShape, polygonShape } from "./shape";
 
@@ -114,11 +115,14 @@ export function geofenceColumns(input: GeofenceWrite): GeofenceColumns {
 
 export const LIST_LIMIT = { min: 1, max: 1000, default: 100 } as const;
 
-export const listQuerySchema = z.object({
+export const listQuerySchema = withMetadataFilter({
   limit: intIn(LIST_LIMIT.min, LIST_LIMIT.max, LIST_LIMIT.default),
   tag: optionalString(256),
+  externalId: optionalString(256),
   createdBefore: cursorDate,
   createdAfter: cursorDate,
+  updatedBefore: cursorDate,
+  updatedAfter: cursorDate,
   /** only geofences whose description, tag or external ID contains this text (any case) */
   search: optionalString(100),
   /** only geofences whose bounding box meets this view (the dashboard's map) */
@@ -136,7 +140,7 @@ export const SEARCH = {
  */
 export const NEARBY = { limit: { max: 100, default: 10 }, radius: 10_000 } as const;
 
-export const searchQuerySchema = z.object({
+export const searchQuerySchema = withMetadataFilter({
   near: coordinatePair,
   radius: intIn(SEARCH.radius.min, SEARCH.radius.max, SEARCH.radius.default),
   tags: commaList,

@@ -86,6 +86,7 @@ async function nearestWithin(
   const bounds = await storage().geofences.boundsInBox(live, bboxAround(lng, lat, reach), {
     tags: q.tags,
     enabledOnly: true,
+    metadata: q.metadataFilter,
   });
   const candidates: Candidate[] = bounds.map((c) => {
     const center = haversine(lng, lat, c.centerLng, c.centerLat);

@@ -275,3 +275,49 @@ export const viewBounds = z
     }
     return { south: sw!.latitude, west: sw!.longitude, north: ne!.latitude, east: ne!.longitude };
   });
+
+/** At most this many metadata[key]=value filters in one query. */
+const METADATA_FILTERS = 10;
+
+/**
+ * A query schema that also takes Radar's `metadata[key]=value` filters, read into
+ * `metadataFilter` ({key: value}); a bad one is a 400 naming the parameter as sent.
+ */
+export function withMetadataFilter<T extends z.ZodRawShape>(shape: T) {
+  return z.preprocess(
+    (input, ctx) => {
+      if (!input || typeof input !== "object") return input;
+      const rest: Record<string, unknown> = {};
+      const filter: Record<string, string> = {};
+      for (const [name, value] of Object.entries(input as Record<string, unknown>)) {
+        const key = /^metadata\[(.*)\]$/.exec(name)?.[1];
+        if (key === undefined) {
+          rest[name] = value;
+          continue;
+        }
+        if (!key || key.length > 128 || /["\\]/.test(key)) {
+          ctx.addIssue({
+            code: "custom",
+            path: [name],
+            message: "names a metadata key of 1 to 128 characters, without quotes or backslashes",
+          });
+        } else if (typeof value !== "string" || value.length > 2048) {
+          ctx.addIssue({
+            code: "custom",
+            path: [name],
+            message: "must be a value of at most 2048 characters",
+          });
+        } else filter[key] = value;
+      }
+      if (Object.keys(filter).length > METADATA_FILTERS) {
+        ctx.addIssue({
+          code: "custom",
+          path: ["metadata"],
+          message: `takes at most ${METADATA_FILTERS} keys`,
+        });
+      }
+      return Object.keys(filter).length ? { ...rest, metadataFilter: filter } : rest;
+    },
+    z.object({ ...shape, metadataFilter: z.record(z.string(), z.string()).optional() }),
+  );
+}

@@ -5,6 +5,7 @@ import { sqliteStorage } from "../db/sqlite/storage";
 import type { Storage } from "./port";
 
 export type * from "./port";
+export { type MetadataFilter, metadataMatches } from "./metadata-filter";
 export { GEOFENCE_SORTS, USER_SORTS } from "./records";
 
 /**

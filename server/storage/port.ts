@@ -1,3 +1,4 @@
+import type { MetadataFilter } from "./metadata-filter";
 /**
  * Storage as the domain sees it (issue 15): one async interface per concern, in the domain's
  * own types. Only adapters (server/db/<engine>/) know a driver, SQL, transactions and locks; the
@@ -180,6 +181,11 @@ export interface GeofenceFilter {
   bounds?: { south: number; west: number; north: number; east: number };
   /** text in the description, tag or external ID, ignoring case */
   search?: string;
+  externalId?: string;
+  updatedBefore?: Date;
+  updatedAfter?: Date;
+  /** Radar's metadata[key]=value filters (./metadata-filter.ts) */
+  metadata?: MetadataFilter;
 }
 
 /** A page of the geofences table. */
@@ -252,7 +258,7 @@ export interface GeofenceStore {
   boundsInBox(
     live: boolean,
     box: BBox,
-    filter?: { tags?: readonly string[]; enabledOnly?: boolean },
+    filter?: { tags?: readonly string[]; enabledOnly?: boolean; metadata?: MetadataFilter },
   ): Promise<GeofenceBounds[]>;
   /** Geofences as tracking and search decode them (outer ring, no geometry), by seq. */
   decodable(seqs: readonly number[]): Promise<TrackedGeofence[]>;
@@ -300,7 +306,12 @@ export interface UserStore {
     q: { limit: number; updatedBefore?: Date; updatedAfter?: Date },
   ): Promise<number[]>;
   /** Users of one world whose last location lies in `box`. */
-  inBox(live: boolean, box: BBox): Promise<{ seq: number; latitude: number; longitude: number }[]>;
+  /** Users last located in `box`; with `metadata`, only those whose metadata matches. */
+  inBox(
+    live: boolean,
+    box: BBox,
+    metadata?: MetadataFilter,
+  ): Promise<{ seq: number; latitude: number; longitude: number }[]>;
   /** A user's seq by its _id, or null. */
   seqById(live: boolean, id: string): Promise<number | null>;
   /** A user's most recent locations (by when the device was there), newest first. */

@@ -57,7 +57,7 @@ export async function usersInGeofence(geofenceSeq: number, q: z.output<typeof ge
 /** Users whose last location is within `radius` of `near`, nearest first. */
 export async function searchUsers(key: AuthKey, q: z.output<typeof searchUsersSchema>) {
   const { latitude: lat, longitude: lng } = q.near;
-  const hits = (await storage().users.inBox(key.live, bboxAround(lng, lat, q.radius)))
+  const hits = (await storage().users.inBox(key.live, bboxAround(lng, lat, q.radius), q.metadataFilter))
     .map((u) => ({ seq: u.seq, distance: haversine(lng, lat, u.longitude, u.latitude) }))
     .filter((u) => u.distance <= q.radius)
     .sort((a, b) => a.distance - b.distance || a.seq - b.seq)

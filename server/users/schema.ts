@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { coordinatePair, cursorDate, intIn, viewBounds } from "../http/fields";
+import { coordinatePair, cursorDate, intIn, viewBounds, withMetadataFilter } from "../http/fields";
 import { LIST_LIMIT, SEARCH } from "../geofences/schema";
 
 const usersPage = z.object({
@@ -16,7 +16,7 @@ export const geofenceUsersSchema = usersPage
   .extend({ updateBefore: cursorDate })
   .transform(({ updateBefore, ...q }) => ({ ...q, updatedBefore: q.updatedBefore ?? updateBefore }));
 
-export const searchUsersSchema = z.object({
+export const searchUsersSchema = withMetadataFilter({
   near: coordinatePair,
   radius: intIn(SEARCH.radius.min, SEARCH.radius.max, SEARCH.radius.default),
   limit: intIn(SEARCH.limit.min, SEARCH.limit.max, SEARCH.limit.default),

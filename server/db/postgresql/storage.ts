@@ -12,6 +12,7 @@ import type {
   UserStore,
 } from "../../storage/port";
 import { seedClock } from "../../storage/ids";
+import { metadataMatches } from "../../storage/metadata-filter";
 import { prismaStores } from "../prisma-stores";
 import { deleteUserOutbox, postgresOutbox } from "./outbox";
 import { pool } from "./pool";
@@ -62,14 +63,17 @@ const events: EventStore = {
 
 const geofences: GeofenceStore = {
   ...shared.geofences,
-  boundsInBox(live, box, { tags, enabledOnly = false } = {}) {
+  async boundsInBox(live, box, { tags, enabledOnly = false, metadata } = {}) {
     const tagFilter = tags?.length ? ` AND "tag" = ANY($6::text[])` : "";
     const enabledFilter = enabledOnly ? ` AND "enabled"` : "";
-    return rows<GeofenceBounds>(
-      `SELECT "seq", "id", "type", "centerLng", "centerLat", "radius", ${VERSION} AS "version" FROM "Geofence"
+    const found = await rows<GeofenceBounds & { metadata?: unknown }>(
+      `SELECT "seq", "id", "type", "centerLng", "centerLat", "radius", ${VERSION} AS "version"
+         ${metadata ? `, "metadata"` : ""} FROM "Geofence"
        WHERE "box" && ${ENVELOPE(1)} AND "live" = $5${tagFilter}${enabledFilter}`,
       [box.minLng, box.minLat, box.maxLng, box.maxLat, live, ...(tags?.length ? [tags] : [])],
     );
+    if (!metadata) return found;
+    return found.filter((r) => metadataMatches(r.metadata, metadata)).map(({ metadata: _m, ...r }) => r);
   },
   decodable: (seqs) => trackedGeofencesBySeqs(seqs, pool()),
   reconcileMembers: (geofenceSeq, stillInside) =>
@@ -104,11 +108,15 @@ const users: UserStore = {
     );
     return found.map((r) => r.seq);
   },
-  inBox: (live, box) =>
-    rows<{ seq: number; latitude: number; longitude: number }>(
-      `SELECT "seq", "latitude", "longitude" FROM "User" WHERE "position" && ${ENVELOPE(1)} AND "live" = $5`,
+  async inBox(live, box, metadata) {
+    const found = await rows<{ seq: number; latitude: number; longitude: number; metadata?: unknown }>(
+      `SELECT "seq", "latitude", "longitude"${metadata ? `, "metadata"` : ""} FROM "User"
+       WHERE "position" && ${ENVELOPE(1)} AND "live" = $5`,
       [box.minLng, box.minLat, box.maxLng, box.maxLat, live],
-    ),
+    );
+    if (!metadata) return found;
+    return found.filter((r) => metadataMatches(r.metadata, metadata)).map(({ metadata: _m, ...r }) => r);
+  },
   deleteEverything: (seq) =>
     inTransaction(async (client) => {
       // Locked first: an update of the user (which reads it FOR UPDATE) and another delete wait

@@ -1,3 +1,4 @@
+import { type MetadataFilter, metadataMatches } from "../../storage/metadata-filter";
 import type { BBox } from "../../geo/distance";
 import type { GeofenceBounds } from "../../storage/port";
 import { inList, prepared } from "./connection";
@@ -29,13 +30,23 @@ export const VERSION = (g: string) =>
 export function geofenceBoundsInBox(
   live: boolean,
   box: BBox,
-  { tags, enabledOnly = false }: { tags?: readonly string[]; enabledOnly?: boolean } = {},
+  {
+    tags,
+    enabledOnly = false,
+    metadata,
+  }: { tags?: readonly string[]; enabledOnly?: boolean; metadata?: MetadataFilter } = {},
 ): GeofenceBounds[] {
   const tagFilter = tags?.length ? ` AND g."tag" IN (${inList(tags.length)})` : "";
   const enabledFilter = enabledOnly ? ` AND g."enabled" = 1` : "";
   const sql = `SELECT g."seq", g."id", g."type", g."centerLng", g."centerLat", g."radius", ${VERSION("g")}
-    ${GEOFENCES_IN_BOX}${tagFilter}${enabledFilter}`;
-  return prepared(sql).all(...inBoxParams(live, box), ...(tags ?? [])) as GeofenceBounds[];
+    ${metadata ? `, g."metadata"` : ""} ${GEOFENCES_IN_BOX}${tagFilter}${enabledFilter}`;
+  const rows = prepared(sql).all(...inBoxParams(live, box), ...(tags ?? [])) as (GeofenceBounds & {
+    metadata?: string | null;
+  })[];
+  if (!metadata) return rows;
+  return rows
+    .filter((r) => r.metadata && metadataMatches(JSON.parse(r.metadata), metadata))
+    .map(({ metadata: _m, ...r }) => r);
 }
 
 /** A "Geofence" row as SQLite returns it. */

@@ -109,7 +109,7 @@ const geofences: GeofenceStore = {
 const users: UserStore = {
   ...shared.users,
   seqsInGeofence: async (geofenceSeq, q) => userSeqsInGeofence(geofenceSeq, q),
-  inBox: async (live, box) => userSeqsInBox(live, box),
+  inBox: async (live, box, metadata) => userSeqsInBox(live, box, metadata),
   deleteEverything: (seq) => withWriteLock(() => transaction(() => deleteUserEverything(seq))),
 };
 

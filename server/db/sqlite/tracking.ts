@@ -14,6 +14,7 @@ import type {
 import type { User } from "../client";
 import { inList, prepared, sqlDate } from "./connection";
 import { deleteUserOutbox } from "./outbox";
+import { type MetadataFilter, metadataMatches } from "../../storage/metadata-filter";
 import { GEOFENCES_IN_BOX, type GeofenceRow, VERSION, inBoxParams } from "./geofences";
 
 /**
@@ -293,9 +294,11 @@ export function membersOfGeofence(geofenceSeq: number) {
 export function userSeqsInBox(
   live: boolean,
   box: BBox,
+  metadata?: MetadataFilter,
 ): { seq: number; latitude: number; longitude: number }[] {
-  return prepared(
-    `SELECT u."seq", u."latitude", u."longitude" FROM "UserRTree" r CROSS JOIN "User" u ON u."seq" = r."seq"
+  const rows = prepared(
+    `SELECT u."seq", u."latitude", u."longitude"${metadata ? `, u."metadata"` : ""}
+     FROM "UserRTree" r CROSS JOIN "User" u ON u."seq" = r."seq"
      WHERE r."maxLng" >= ? AND r."minLng" <= ? AND r."maxLat" >= ? AND r."minLat" <= ? AND u."live" = ?
        AND u."longitude" BETWEEN ? AND ? AND u."latitude" BETWEEN ? AND ?`,
   ).all(
@@ -312,7 +315,12 @@ export function userSeqsInBox(
     seq: number;
     latitude: number;
     longitude: number;
+    metadata?: string | null;
   }[];
+  if (!metadata) return rows;
+  return rows
+    .filter((r) => r.metadata && metadataMatches(JSON.parse(r.metadata), metadata))
+    .map(({ metadata: _m, ...r }) => r);
 }
 
 /** A user and everything about them: locations, memberships, events and their verifications. */
