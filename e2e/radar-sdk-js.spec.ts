@@ -1,0 +1,60 @@
+import { existsSync } from "node:fs";
+import path from "node:path";
+import { expect, test } from "@playwright/test";
+import { api, consoleErrors, serverKeys, unique } from "./support";
+
+/**
+ * Radar's own web SDK (radar-sdk-js from npm, as a team's app ships it) pointed at this server
+ * in a real browser (issue 28): initialize (it asks GET /v1/config), trackOnce, logConversion.
+ */
+const SDK = path.resolve("node_modules/radar-sdk-js/dist/radar.js");
+
+test("radar-sdk-js initializes, tracks and logs a conversion against this server", async ({ page }) => {
+  test.skip(!existsSync(SDK), "radar-sdk-js is not installed (npm install)");
+  const errors = consoleErrors(page);
+  const { url, publishable } = serverKeys();
+  const tag = unique("web");
+  await api("PUT", `/v1/geofences/${tag}/store`, {
+    description: `Store ${tag}`,
+    type: "circle",
+    coordinates: [-40.5, -25.5],
+    radius: 150,
+  });
+  await page.route(`${url}/radar-sdk.js`, (route) =>
+    route.fulfill({ path: SDK, contentType: "text/javascript" }),
+  );
+  await page.goto(`${url}/login`);
+  const config = page.waitForResponse((r) => new URL(r.url()).pathname === "/v1/config");
+  const userId = unique("web-user");
+  const result = await page.evaluate(
+    async ({ publishable, host, userId }) => {
+      const { default: Radar } = (await import(`${host}/radar-sdk.js`)) as {
+        default: {
+          initialize(key: string, options: Record<string, unknown>): void;
+          trackOnce(p: Record<string, unknown>): Promise<Record<string, unknown>>;
+          logConversion(p: Record<string, unknown>): Promise<Record<string, unknown>>;
+        };
+      };
+      Radar.initialize(publishable, { host, logLevel: "none" });
+      const track = await Radar.trackOnce({ latitude: -25.5, longitude: -40.5, accuracy: 12, userId });
+      const conversion = await Radar.logConversion({
+        name: "checkout",
+        revenue: 19.5,
+        metadata: { sku: "A1" },
+      });
+      return { track, conversion };
+    },
+    { publishable, host: url, userId },
+  );
+  expect((await config).status()).toBe(200);
+  const track = result.track as {
+    user: { userId: string; deviceType: string };
+    events: { type: string; geofence?: { tag: string } }[];
+    location: unknown;
+  };
+  expect(track.user).toMatchObject({ userId, deviceType: "Web" });
+  expect(track.events.map((e) => [e.type, e.geofence?.tag])).toContainEqual(["user.entered_geofence", tag]);
+  const conversion = result.conversion as { event: { type: string; metadata: Record<string, unknown> } };
+  expect(conversion.event).toMatchObject({ type: "checkout", metadata: { sku: "A1", revenue: 19.5 } });
+  expect(errors).toEqual([]);
+});
