@@ -161,3 +161,82 @@ describe("GET /v1/search/autocomplete", () => {
     expectError(await session("reviewer"), 403);
   });
 });
+
+describe("GET /v1/addresses/validate", () => {
+  type Result = {
+    address: Address & { unit?: string };
+    result: { verificationStatus: string; corrections?: unknown };
+  };
+  const validate = async (params: Record<string, string>) => {
+    const res = await api("GET", `/v1/addresses/validate?${q({ countryCode: "XG", ...params })}`);
+    expect(res.status, JSON.stringify(res.body)).toBe(200);
+    return res.body as unknown as Result;
+  };
+
+  it("verifies an imported address, and answers it with its position and time zone", async () => {
+    const r = await validate({
+      number: "3",
+      street: "Hauptstrasse",
+      unit: "2B",
+      city: "Neustadt",
+      stateCode: "NP",
+      postalCode: "4711",
+    });
+    expect(r.result).toEqual({ verificationStatus: "verified" });
+    expect(r.address).toMatchObject({ number: "3", street: "Hauptstraße", postalCode: "4711", unit: "2B" });
+    expect(r.address.latitude).toBeCloseTo(GEOLAND.hauptstrasse3.lat, 4);
+    expect(r.address).toHaveProperty("timeZone");
+    // Android's literal "null" for a field it has none of, and an address label instead of parts.
+    expect(
+      (await validate({ addressLabel: "3 Hauptstraße", city: "Neustadt", stateCode: "null" })).result,
+    ).toEqual({
+      verificationStatus: "verified",
+    });
+  });
+
+  it("says what differs, what is ambiguous and what is unknown", async () => {
+    const wrongPostcode = await validate({
+      number: "3",
+      street: "Hauptstraße",
+      city: "Neustadt",
+      postalCode: "4799",
+    });
+    expect(wrongPostcode.result).toEqual({
+      verificationStatus: "partially verified",
+      corrections: { postalCode: { given: "4799", found: "4711" } },
+    });
+    expect(wrongPostcode.address.postalCode).toBe("4711");
+    // Number 7 lies between 5 and 11: the street is known, the house is not.
+    expect(
+      (await validate({ number: "7", street: "Hauptstraße", city: "Neustadt" })).result.verificationStatus,
+    ).toBe("partially verified");
+    // Hauptstraße 1 is in Neustadt and in Port Kings.
+    expect((await validate({ number: "1", street: "Hauptstraße" })).result.verificationStatus).toBe(
+      "ambiguous",
+    );
+    expect(
+      (await validate({ number: "1", street: "Hauptstraße", postalCode: "4712" })).address,
+    ).toMatchObject({ city: "Port Kings" });
+    const unknown = await validate({ number: "99", street: "Nowhere Lane", city: "Neustadt" });
+    expect(unknown.result).toEqual({ verificationStatus: "unverified" });
+    expect(unknown.address).toMatchObject({ number: "99", street: "Nowhere Lane", countryCode: "XG" });
+  });
+
+  it("refuses what cannot be an address, naming the field", async () => {
+    expectError(
+      await api("GET", `/v1/addresses/validate?${q({ street: "Hauptstraße" })}`),
+      400,
+      "countryCode",
+    );
+    expectError(
+      await api("GET", `/v1/addresses/validate?${q({ countryCode: "XG", city: "Neustadt" })}`),
+      400,
+      "street",
+    );
+    expectError(
+      await api("GET", `/v1/addresses/validate?${q({ countryCode: "Geoland", number: "1", street: "x" })}`),
+      400,
+      "countryCode",
+    );
+  });
+});

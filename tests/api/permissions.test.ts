@@ -45,6 +45,10 @@ const ROUTES: Record<string, { path: string; methods: Partial<Record<Method, Rul
     path: `/v1/events/${NONE}/verification`,
     methods: { PUT: { access: "secret", need: "events:verify" } },
   },
+  "v1/addresses/validate": {
+    path: "/v1/addresses/validate?countryCode=XG&number=1&street=Nowhere",
+    methods: { GET: { access: "search", need: "context:read" } },
+  },
   "v1/geocode/ip": { path: "/v1/geocode/ip", methods: { GET: { access: "search", need: "context:read" } } },
   "v1/geocode/forward": {
     path: "/v1/geocode/forward",
