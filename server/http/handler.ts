@@ -56,7 +56,8 @@ export async function parseInput<Q extends z.ZodType | undefined, B extends z.Zo
  * already written as JSON (an object's text, made on another thread: tracking's answer).
  */
 export type Reply =
-  { body: Record<string, unknown>; hasMore?: boolean; meta?: Record<string, unknown> } | { encoded: string };
+  | { body: Record<string, unknown>; hasMore?: boolean; meta?: Record<string, unknown> }
+  | { encoded: string; meta?: Record<string, unknown> };
 
 export const reply = (body: Record<string, unknown>, hasMore?: boolean): Reply => ({ body, hasMore });
 /** A payload with fields of its own in `meta` (GET /v1/config's sdkConfiguration). */
@@ -64,11 +65,20 @@ export const replyWithMeta = (body: Record<string, unknown>, meta: Record<string
   body,
   meta,
 });
-/** The payload already written as JSON, with `extra` fields added beside it when given. */
-export const replyEncoded = (encoded: string, extra?: Record<string, unknown>): Reply => {
-  if (!extra) return { encoded };
-  const more = JSON.stringify(extra);
-  return more === "{}" ? { encoded } : { encoded: `${encoded.slice(0, -1)},${more.slice(1)}` };
+/**
+ * The payload already written as JSON, with `extra` fields added beside it and `meta` fields in
+ * the envelope when given.
+ */
+export const replyEncoded = (
+  encoded: string,
+  extra?: Record<string, unknown>,
+  meta?: Record<string, unknown>,
+): Reply => {
+  const more = extra ? JSON.stringify(extra) : "{}";
+  return {
+    encoded: more === "{}" ? encoded : `${encoded.slice(0, -1)},${more.slice(1)}`,
+    ...(meta && Object.keys(meta).length > 0 && { meta }),
+  };
 };
 
 const ALLOWED_HEADERS = "Authorization, Content-Type, If-Match, X-Radar-*";
@@ -89,10 +99,11 @@ export function json(
 }
 
 /** As json(), for a payload already written as JSON text (an object's, at least one member). */
-function encodedJson(status: number, payload: string): Response {
+function encodedJson(status: number, payload: string, meta?: Record<string, unknown>): Response {
   if (!payload.startsWith("{") || payload === "{}")
     throw new Error("an encoded reply must be a non-empty object");
-  return new Response(`{"meta":{"code":${status}},${payload.slice(1)}`, {
+  const envelope = JSON.stringify({ code: status, ...meta });
+  return new Response(`{"meta":${envelope},${payload.slice(1)}`, {
     status,
     headers: { ...ENVELOPE_HEADERS, "content-type": "application/json" },
   });
@@ -185,7 +196,7 @@ export function handler<
       const params = await route.params;
       refuseNul(params);
       const result = await run({ req, key, params, ...input });
-      if ("encoded" in result) return encodedJson(200, result.encoded);
+      if ("encoded" in result) return encodedJson(200, result.encoded, result.meta);
       return json(200, result.body, {
         ...result.meta,
         ...(result.hasMore !== undefined && { hasMore: result.hasMore }),

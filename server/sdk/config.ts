@@ -148,3 +148,19 @@ export async function configMeta(live: boolean): Promise<Record<string, unknown>
     ...(s.trackingOptions && { trackingOptions: s.trackingOptions }),
   };
 }
+
+/** What each environment's devices are steered with, read at most once a second per process. */
+const steering = new Map<boolean, { at: number; options: SdkSettings["trackingOptions"] }>();
+
+/**
+ * The tracking options the server steers the devices' live tracking with (`meta.trackingOptions`
+ * of every track answer, as the SDKs read it there too), or undefined; a change on the Settings
+ * page reaches every process within a second.
+ */
+export async function steeredTrackingOptions(live: boolean, now = Date.now()) {
+  const cached = steering.get(live);
+  if (cached && now - cached.at < 1000) return cached.options;
+  const options = (await getSdkSettings(live)).trackingOptions ?? undefined;
+  steering.set(live, { at: now, options });
+  return options;
+}

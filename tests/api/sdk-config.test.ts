@@ -49,6 +49,22 @@ const settings = {
   },
 };
 
+/** A track answer, once the steering (or its absence) has reached the server: at most ~1 s. */
+async function steeredInTrack(expected = true) {
+  const deadline = Date.now() + 3000;
+  for (;;) {
+    const res = await api("POST", "/v1/track", {
+      key: keys.publishable,
+      json: { deviceId: "steered-device", latitude: 10.5, longitude: -40.5, accuracy: 10 },
+    });
+    expect(res.status).toBe(200);
+    const meta = res.body.meta as Record<string, unknown>;
+    if ("trackingOptions" in meta === expected || Date.now() > deadline)
+      return res.body as { meta: Record<string, unknown> };
+    await new Promise((r) => setTimeout(r, 200));
+  }
+}
+
 describe("SDK configuration", () => {
   it("sends nothing it was not given, then what an admin set for that environment, checked as the SDKs parse it", async () => {
     const admin = await signIn(FRESH_ACCOUNTS.admin, FRESH_PASSWORD);
@@ -62,6 +78,9 @@ describe("SDK configuration", () => {
     const config = await api("GET", CONFIG, { key: keys.publishable });
     expect(config.body).toEqual({ meta: { code: 200, ...settings } });
     expect((await api("GET", "/api/settings/sdk", as(admin))).body).toMatchObject({ live: false, settings });
+    // Track answers carry the steered options too (the SDKs read meta.trackingOptions there), in
+    // every process within a second.
+    expect((await steeredInTrack()).meta.trackingOptions).toEqual(settings.trackingOptions);
 
     // What the SDKs would choke on is refused, naming the field, and changes nothing.
     const refused: [unknown, RegExp][] = [
@@ -121,5 +140,6 @@ describe("SDK configuration", () => {
     });
     expect(cleared.status).toBe(200);
     expect((await api("GET", CONFIG, { key: keys.publishable })).body).toEqual({ meta: { code: 200 } });
+    expect((await steeredInTrack(false)).meta).toEqual({ code: 200 });
   });
 });

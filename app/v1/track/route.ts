@@ -2,6 +2,7 @@ import { NEARBY } from "@/server/geofences/schema";
 import { nearbyGeofences } from "@/server/geofences/search";
 import { handler, otherMethods, replyEncoded } from "@/server/http/handler";
 import { trackSchema } from "@/server/tracking/schema";
+import { steeredTrackingOptions } from "@/server/sdk/config";
 import { trackOnThread } from "@/server/tracking/thread";
 
 export { OPTIONS } from "@/server/http/handler";
@@ -15,12 +16,17 @@ export const { GET, PUT, PATCH, DELETE } = otherMethods("POST");
 export const POST = handler(
   { access: "publishable", permission: null, body: trackSchema },
   async ({ key, body }) => {
-    const [answer, nearby] = await Promise.all([
+    const [answer, nearby, steered] = await Promise.all([
       trackOnThread(key, body),
       body.nearbyGeofences
         ? nearbyGeofences(key, body, body.nearbyGeofencesLimit || NEARBY.limit.default)
         : undefined,
+      steeredTrackingOptions(key.live),
     ]);
-    return replyEncoded(answer, nearby && { nearbyGeofences: nearby });
+    return replyEncoded(
+      answer,
+      nearby && { nearbyGeofences: nearby },
+      steered ? { trackingOptions: steered } : undefined,
+    );
   },
 );
