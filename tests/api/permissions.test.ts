@@ -109,6 +109,7 @@ const ROUTES: Record<string, { path: string; methods: Partial<Record<Method, Rul
   "v1/search/users": { path: "/v1/search/users", methods: { GET: { access: "secret", need: "users:read" } } },
   "v1/track": { path: "/v1/track", methods: { POST: { access: "publishable", need: null } } },
   "v1/logs": { path: "/v1/logs", methods: { POST: { access: "publishable", need: null } } },
+  "v1/track/replay": { path: "/v1/track/replay", methods: { POST: { access: "publishable", need: null } } },
   "v1/sync/region": { path: "/v1/sync/region", methods: { POST: { access: "publishable", need: null } } },
   "v1/users": { path: "/v1/users", methods: { GET: { access: "secret", need: "users:read" } } },
   "v1/users/[id]": {
