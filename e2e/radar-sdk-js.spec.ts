@@ -1,11 +1,16 @@
-import { existsSync } from "node:fs";
+import { existsSync, mkdtempSync } from "node:fs";
+import { tmpdir } from "node:os";
 import path from "node:path";
 import { expect, test } from "@playwright/test";
-import { api, consoleErrors, serverKeys, unique } from "./support";
+import { importOsm } from "../server/imports/osm-import";
+import { geoland } from "../tests/support/geocode-fixture";
+import { writeOsmPbf } from "../tests/support/osm-pbf";
+import { api, consoleErrors, serverKeys, signIn, unique } from "./support";
 
 /**
  * Radar's own web SDK (radar-sdk-js from npm, as a team's app ships it) pointed at this server
- * in a real browser (issue 28): initialize (it asks GET /v1/config), trackOnce, logConversion.
+ * in a real browser (issue 28): initialize (it asks GET /v1/config), trackOnce, logConversion,
+ * validateAddress.
  */
 const SDK = path.resolve("node_modules/radar-sdk-js/dist/radar.js");
 
@@ -57,4 +62,51 @@ test("radar-sdk-js initializes, tracks and logs a conversion against this server
   const conversion = result.conversion as { event: { type: string; metadata: Record<string, unknown> } };
   expect(conversion.event).toMatchObject({ type: "checkout", metadata: { sku: "A1", revenue: 19.5 } });
   expect(errors).toEqual([]);
+});
+
+test("radar-sdk-js validates an address against the imported ones", async ({ page }) => {
+  test.skip(!existsSync(SDK), "radar-sdk-js is not installed (npm install)");
+  const { url, publishable } = serverKeys();
+  const pbf = path.join(mkdtempSync(path.join(tmpdir(), "geoland-")), "geoland.osm.pbf");
+  writeOsmPbf(pbf, geoland());
+  await importOsm(pbf, { dir: serverKeys().geodataDir });
+  await expect
+    .poll(async () => (await api("GET", "/v1/geocode/forward?query=Hauptstrasse%203%20Neustadt")).status)
+    .toBe(200);
+  // Browser SDKs call validation with the publishable key: an admin allows that.
+  await signIn(page, "admin");
+  const allow = (on: boolean) =>
+    page.request.patch(`${url}/api/settings`, { data: { publishableSearch: on }, headers: { origin: url } });
+  expect((await allow(true)).status()).toBe(200);
+  try {
+    await page.route(`${url}/radar-sdk.js`, (route) =>
+      route.fulfill({ path: SDK, contentType: "text/javascript" }),
+    );
+    const result = await page.evaluate(
+      async ({ publishable, host }) => {
+        const { default: Radar } = (await import(`${host}/radar-sdk.js`)) as {
+          default: {
+            initialize(key: string, options: Record<string, unknown>): void;
+            validateAddress(p: Record<string, unknown>): Promise<Record<string, unknown>>;
+          };
+        };
+        Radar.initialize(publishable, { host, logLevel: "none" });
+        return Radar.validateAddress({
+          number: "3",
+          street: "Hauptstrasse",
+          city: "Neustadt",
+          stateCode: "NP",
+          postalCode: "4711",
+          countryCode: "XG",
+        });
+      },
+      { publishable, host: url },
+    );
+    expect(result).toMatchObject({
+      address: { number: "3", street: "Hauptstraße", city: "Neustadt" },
+      result: { verificationStatus: "verified" },
+    });
+  } finally {
+    await allow(false);
+  }
 });
