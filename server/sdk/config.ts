@@ -22,12 +22,15 @@ const int = (min: number, max: number) =>
     .max(max, `must be an integer from ${min} to ${max}`);
 const oneOf = <T extends string>(values: readonly [T, ...T[]]) =>
   z.enum(values, { error: `must be one of ${values.join(", ")}` });
-/** epoch milliseconds or an ISO 8601 time, as both SDKs read startTrackingAfter */
-const instant = z.union([z.number().int().nonnegative(), z.iso.datetime({ offset: true })], {
+/** epoch milliseconds (Android) or an ISO 8601 time (iOS), as the SDKs write and read times */
+export const instant = z.union([z.number().int().nonnegative(), z.iso.datetime({ offset: true })], {
   error: "must be epoch milliseconds or an ISO 8601 time",
 });
 
 const DAY_S = 86_400;
+
+/** The SDKs' log levels (Android's RadarLogLevel, in lower case). */
+export const LOG_LEVELS = ["none", "error", "warning", "info", "debug"] as const;
 
 /** The SDKs' tracking options (RadarTrackingOptions on Android and iOS), every field optional. */
 export const trackingOptionsSchema = z
@@ -82,7 +85,7 @@ const remotePresetSchema = z.strictObject({
 export const sdkConfigurationSchema = z
   .strictObject(
     {
-      logLevel: oneOf(["none", "error", "warning", "info", "debug"]),
+      logLevel: oneOf(LOG_LEVELS),
       startTrackingOnInitialize: bool,
       trackOnceOnAppOpen: bool,
       useSyncRegion: bool,

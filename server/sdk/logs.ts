@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { type DeviceLogLine, storage } from "../storage";
+import { LOG_LEVELS, instant } from "./config";
 
 /**
  * What Radar's SDKs log (POST /v1/logs; they send their buffered lines in batches), kept per
@@ -12,24 +13,17 @@ export const LOG_DAYS = 7;
 /** Lines in one request (the SDKs flush their buffer, a few hundred at most). */
 const LINES_PER_REQUEST = 500;
 
-const LEVELS = ["none", "error", "warning", "info", "debug"] as const;
-
 /** Android sends the level as its enum's name (DEBUG), iOS in lower case or as its number. */
 const level = z.preprocess(
-  (v) => (typeof v === "number" ? LEVELS[v] : typeof v === "string" ? v.toLowerCase() : v),
-  z.enum(LEVELS, { error: `must be one of ${LEVELS.join(", ")}` }),
+  (v) => (typeof v === "number" ? LOG_LEVELS[v] : typeof v === "string" ? v.toLowerCase() : v),
+  z.enum(LOG_LEVELS, { error: `must be one of ${LOG_LEVELS.join(", ")}` }),
 );
-
-/** Android sends epoch milliseconds, iOS an ISO 8601 time. */
-const when = z.union([z.number().int().nonnegative(), z.iso.datetime({ offset: true })], {
-  error: "must be epoch milliseconds or an ISO 8601 time",
-});
 
 const line = z.object({
   level,
   message: z.string({ error: "is required" }).max(4000, "must be at most 4000 characters"),
   type: z.string().max(64).optional(),
-  createdAt: when.optional(),
+  createdAt: instant.optional(),
 });
 
 export const logsSchema = z.object({

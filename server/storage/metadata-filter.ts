@@ -19,3 +19,18 @@ export function storedForms(text: string): (string | number | boolean)[] {
   if (text === "true" || text === "false") forms.push(text === "true");
   return forms;
 }
+
+/**
+ * The rows whose metadata (as the driver reads it: JSON text on SQLite, a value on PostgreSQL)
+ * matches, without it: what a spatial read selected only to filter on.
+ */
+export function matchingRows<R extends { metadata?: unknown }>(
+  rows: readonly R[],
+  filter: MetadataFilter,
+): Omit<R, "metadata">[] {
+  return rows
+    .filter((r) =>
+      metadataMatches(typeof r.metadata === "string" ? JSON.parse(r.metadata) : r.metadata, filter),
+    )
+    .map(({ metadata: _m, ...r }) => r);
+}

@@ -3,11 +3,11 @@ import { isConversionType } from "../../lib/types";
 import type { AuthKey } from "../auth/keys";
 import { ApiError } from "../errors";
 import { metadataSchema } from "../geofences/schema";
-import { parseCursorDate } from "../http/datetime";
 import { optionalString } from "../http/fields";
 import { type EventWrite, type StoredEvent, storage } from "../storage";
-import { monotonicNow, newId } from "../storage/ids";
-import { type Clock, outbox } from "./decide";
+import { asRecorded, enabledGeofencesOf, outbox } from "./decide";
+import { pastInstant } from "./schema";
+import { processClock } from "./track";
 import { trimUser } from "./serialize";
 
 /**
@@ -16,9 +16,6 @@ import { trimUser } from "./serialize";
  * as the app names it. Stored, listed, exported and sent to webhooks like the other events; not
  * verified (it is not a location decision) and not in the review queue.
  */
-
-/** How far in the future a device clock may be before a conversion's createdAt is refused. */
-const CLOCK_SKEW_MS = 5 * 60_000;
 
 const nameField = optionalString(64);
 
@@ -34,22 +31,7 @@ export const conversionSchema = z
     deviceId: optionalString(256),
     installId: optionalString(256),
     metadata: z.preprocess((v) => (v === "" ? null : v), metadataSchema(32).nullable().optional()),
-    createdAt: z
-      .union([z.string(), z.number()])
-      .optional()
-      .transform((v, ctx) => {
-        if (v === undefined || v === "") return undefined;
-        const d = parseCursorDate(String(v));
-        if (!d) {
-          ctx.addIssue({ code: "custom", message: "must be an ISO 8601 datetime or epoch milliseconds" });
-          return z.NEVER;
-        }
-        if (d.getTime() > Date.now() + CLOCK_SKEW_MS) {
-          ctx.addIssue({ code: "custom", message: "is in the future" });
-          return z.NEVER;
-        }
-        return d;
-      }),
+    createdAt: pastInstant("is in the future"),
   })
   .transform((b, ctx) => {
     const name = b.type ?? b.name;
@@ -89,8 +71,6 @@ export const conversionSchema = z
   });
 
 export type ConversionInput = z.output<typeof conversionSchema>;
-
-const processClock: Clock = { now: monotonicNow, wall: () => new Date(), newId };
 
 /**
  * Logs a conversion of a user known to the service (by userId, else the device's latest user):
@@ -142,17 +122,8 @@ export function logConversion(
         createdAt: now,
         actualCreatedAt: input.createdAt ?? now,
       };
-      const stored = (seq: number): StoredEvent => ({
-        ...event,
-        seq,
-        userSeq: user.seq,
-        verification: 0,
-        verifiedAt: null,
-        verifiedPlaceId: null,
-        verifiedPlace: null,
-      });
-      const seqs = (await read.memberships(user.seq)).map((m) => m.geofenceSeq);
-      const inside = (await read.geofencesBySeqs(seqs)).filter((g) => g.enabled);
+      const stored = (seq: number) => asRecorded(event, seq, user.seq);
+      const inside = await enabledGeofencesOf(read, user);
       const { seq: _seq, id, live: _live, createdAt, ...write } = user;
       return {
         plan: {

@@ -133,15 +133,7 @@ export async function decide(
     (g) => g.enabled && !left.has(g.seq) && (snapshot.memberships.has(g.seq) || enteredSeqs.has(g.seq)),
   );
   const recorded = (userSeq: number, eventSeqs?: number[]): Event[] =>
-    events.map((e, i) => ({
-      ...e,
-      seq: eventSeqs?.[i] ?? 0,
-      userSeq,
-      verification: 0,
-      verifiedAt: null,
-      verifiedPlaceId: null,
-      verifiedPlace: null,
-    }));
+    events.map((e, i) => asRecorded(e, eventSeqs?.[i] ?? 0, userSeq));
   const plan: TrackingPlan = {
     user: { seq: before ? before.seq : null, id: user.id, live, createdAt: user.createdAt, write: after },
     location: {
@@ -188,10 +180,26 @@ export async function outbox(
 
 /** An update older than what the store holds: nothing changes, and the answer is the user as stored. */
 async function unchanged(read: TrackingReader, user: StoredUser): Promise<Decision<TrackResult>> {
-  const seqs = (await read.memberships(user.seq)).map((m) => m.geofenceSeq);
-  const geofences: GeofenceFields[] = (await read.geofencesBySeqs(seqs)).filter((g) => g.enabled);
+  const geofences = await enabledGeofencesOf(read, user);
   return { plan: null, answer: () => ({ user, geofences, events: [] }) };
 }
+
+/** The enabled geofences a stored user is in. */
+export async function enabledGeofencesOf(read: TrackingReader, user: StoredUser): Promise<GeofenceFields[]> {
+  const seqs = (await read.memberships(user.seq)).map((m) => m.geofenceSeq);
+  return (await read.geofencesBySeqs(seqs)).filter((g) => g.enabled);
+}
+
+/** An event as written (unverified), under its seq and its user's. */
+export const asRecorded = (e: EventWrite, seq: number, userSeq: number): Event => ({
+  ...e,
+  seq,
+  userSeq,
+  verification: 0,
+  verifiedAt: null,
+  verifiedPlaceId: null,
+  verifiedPlace: null,
+});
 
 /** The drafts as events of this update: ids, times, the user as it is after it, and subjects. */
 function eventsOf(drafts: EventDraft[], user: User, fix: Fix, live: boolean, clock: Clock): EventWrite[] {

@@ -15,6 +15,28 @@ import { NEARBY, metadataSchema } from "../geofences/schema";
 /** How far in the future a device clock may be before its updatedAt is refused. */
 const CLOCK_SKEW_MS = 5 * 60_000;
 
+/**
+ * An optional time a device sends of something past (ISO 8601 or epoch ms), at most
+ * CLOCK_SKEW_MS ahead of the server's clock; `future` is the refusal's words.
+ */
+export const pastInstant = (future: string) =>
+  z
+    .union([z.string(), z.number()])
+    .optional()
+    .transform((v, ctx) => {
+      if (v === undefined || v === "") return undefined;
+      const d = parseCursorDate(String(v));
+      if (!d) {
+        ctx.addIssue({ code: "custom", message: "must be an ISO 8601 datetime or epoch milliseconds" });
+        return z.NEVER;
+      }
+      if (d.getTime() > Date.now() + CLOCK_SKEW_MS) {
+        ctx.addIssue({ code: "custom", message: future });
+        return z.NEVER;
+      }
+      return d;
+    });
+
 export const trackSchema = z.object({
   deviceId: requiredString(256),
   latitude: numberIn(-90, 90),
@@ -46,25 +68,7 @@ export const trackSchema = z.object({
   /** the SDKs' geofence sync: answer the nearest geofences too (not part of the update) */
   nearbyGeofences: booleanish.optional(),
   nearbyGeofencesLimit: optionalInt(0, NEARBY.limit.max),
-  updatedAt: z
-    .union([z.string(), z.number()])
-    .optional()
-    .transform((v, ctx) => {
-      if (v === undefined || v === "") return undefined;
-      const d = parseCursorDate(String(v));
-      if (!d) {
-        ctx.addIssue({ code: "custom", message: "must be an ISO 8601 datetime or epoch milliseconds" });
-        return z.NEVER;
-      }
-      if (d.getTime() > Date.now() + CLOCK_SKEW_MS) {
-        ctx.addIssue({
-          code: "custom",
-          message: "is in the future; send the time the location was recorded",
-        });
-        return z.NEVER;
-      }
-      return d;
-    }),
+  updatedAt: pastInstant("is in the future; send the time the location was recorded"),
 });
 
 export type TrackInput = z.output<typeof trackSchema>;

@@ -7,7 +7,7 @@ import type { TrackInput } from "./schema";
 export type { TrackResult } from "./decide";
 
 /** The process's clock: strictly increasing times, the machine's time, and ids that follow them. */
-const processClock: Clock = { now: monotonicNow, wall: () => new Date(), newId };
+export const processClock: Clock = { now: monotonicNow, wall: () => new Date(), newId };
 
 /**
  * Applies one location update: the user is created or updated, the update is kept in the

@@ -12,7 +12,7 @@ import type {
   UserStore,
 } from "../../storage/port";
 import { seedClock } from "../../storage/ids";
-import { metadataMatches } from "../../storage/metadata-filter";
+import { matchingRows } from "../../storage/metadata-filter";
 import { prismaStores } from "../prisma-stores";
 import { deleteUserOutbox, postgresOutbox } from "./outbox";
 import { pool } from "./pool";
@@ -73,7 +73,7 @@ const geofences: GeofenceStore = {
       [box.minLng, box.minLat, box.maxLng, box.maxLat, live, ...(tags?.length ? [tags] : [])],
     );
     if (!metadata) return found;
-    return found.filter((r) => metadataMatches(r.metadata, metadata)).map(({ metadata: _m, ...r }) => r);
+    return matchingRows(found, metadata);
   },
   decodable: (seqs) => trackedGeofencesBySeqs(seqs, pool()),
   reconcileMembers: (geofenceSeq, stillInside) =>
@@ -115,7 +115,7 @@ const users: UserStore = {
       [box.minLng, box.minLat, box.maxLng, box.maxLat, live],
     );
     if (!metadata) return found;
-    return found.filter((r) => metadataMatches(r.metadata, metadata)).map(({ metadata: _m, ...r }) => r);
+    return matchingRows(found, metadata);
   },
   deleteEverything: (seq) =>
     inTransaction(async (client) => {

@@ -1,4 +1,4 @@
-import { type MetadataFilter, metadataMatches } from "../../storage/metadata-filter";
+import { type MetadataFilter, matchingRows } from "../../storage/metadata-filter";
 import type { BBox } from "../../geo/distance";
 import type { GeofenceBounds } from "../../storage/port";
 import { inList, prepared } from "./connection";
@@ -44,9 +44,7 @@ export function geofenceBoundsInBox(
     metadata?: string | null;
   })[];
   if (!metadata) return rows;
-  return rows
-    .filter((r) => r.metadata && metadataMatches(JSON.parse(r.metadata), metadata))
-    .map(({ metadata: _m, ...r }) => r);
+  return matchingRows(rows, metadata);
 }
 
 /** A "Geofence" row as SQLite returns it. */

@@ -14,7 +14,7 @@ import type {
 import type { User } from "../client";
 import { inList, prepared, sqlDate } from "./connection";
 import { deleteUserOutbox } from "./outbox";
-import { type MetadataFilter, metadataMatches } from "../../storage/metadata-filter";
+import { type MetadataFilter, matchingRows } from "../../storage/metadata-filter";
 import { GEOFENCES_IN_BOX, type GeofenceRow, VERSION, inBoxParams } from "./geofences";
 
 /**
@@ -318,9 +318,7 @@ export function userSeqsInBox(
     metadata?: string | null;
   }[];
   if (!metadata) return rows;
-  return rows
-    .filter((r) => r.metadata && metadataMatches(JSON.parse(r.metadata), metadata))
-    .map(({ metadata: _m, ...r }) => r);
+  return matchingRows(rows, metadata);
 }
 
 /** A user and everything about them: locations, memberships, events and their verifications. */
