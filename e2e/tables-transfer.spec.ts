@@ -157,7 +157,7 @@ test("a reviewer cannot import, and exports the events the queue's filters match
   const lines = readFileSync((await file.path())!, "utf8")
     .trim()
     .split("\n");
-  expect(lines[0]).toMatch(/^_id,type,actualCreatedAt/);
+  expect(lines[0]).toMatch(/^_id,type,createdAt,actualCreatedAt/);
   const mine = lines.filter((l) => l.includes(`Gate ${tag}`));
   expect(mine).toHaveLength(3);
   expect(lines.slice(1).every((l) => l.split(",")[1] === "user.entered_geofence")).toBe(true);

@@ -64,9 +64,9 @@ export interface RegionObject {
 export interface LocationEvent {
   _id: string;
   type: string;
-  /** when the service received it */
+  /** when it happened: the location update's own time (Radar's meaning); sorts lists */
   createdAt: string;
-  /** when the user was there (the location update's own time) */
+  /** when the service made it (later than createdAt for updates sent late, such as replays) */
   actualCreatedAt: string;
   user: { _id: string; userId?: string; deviceId: string; description?: string };
   geofence?: Geofence;

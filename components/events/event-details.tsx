@@ -44,11 +44,11 @@ export function EventDetails({
         <dt className="text-slate-500">Accuracy</dt>
         <dd>±{Math.round(event.locationAccuracy)} m</dd>
         <dt className="text-slate-500">When</dt>
-        <dd>{when(event.actualCreatedAt)}</dd>
+        <dd>{when(event.createdAt)}</dd>
         {received && (
           <>
             <dt className="text-slate-500">Received</dt>
-            <dd>{when(event.createdAt)}</dd>
+            <dd>{when(event.actualCreatedAt)}</dd>
           </>
         )}
         {event.duration !== undefined && (

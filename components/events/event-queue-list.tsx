@@ -52,7 +52,7 @@ export function EventQueueList({
               </span>
               <span className="block text-xs text-slate-500">
                 {e.user.userId ?? e.user.deviceId} · {CONFIDENCE[e.confidence]} confidence ·{" "}
-                {when(e.actualCreatedAt)}
+                {when(e.createdAt)}
                 {e.verification !== 0 && ` · ${VERDICT[e.verification]}`}
               </span>
             </button>

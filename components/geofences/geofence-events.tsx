@@ -29,7 +29,7 @@ export function GeofenceEvents({ id }: { id: string }) {
             <li key={e._id}>
               <Link href={`/events?show=all&event=${e._id}`} className="hover:underline">
                 {e.type.replace("user.", "").replaceAll("_", " ")} · {e.user.userId ?? e.user.deviceId} ·{" "}
-                {CONFIDENCE[e.confidence]} · {new Date(e.actualCreatedAt).toLocaleString()}
+                {CONFIDENCE[e.confidence]} · {new Date(e.createdAt).toLocaleString()}
                 {e.verification === 1 ? " · accepted" : e.verification === -1 ? " · rejected" : ""}
               </Link>
             </li>

@@ -59,7 +59,7 @@ export function UserDetails({ u, onClose }: { u: User; onClose: () => void }) {
           {events.data.map((e) => (
             <li key={e._id}>
               {e.type.replace("user.", "").replaceAll("_", " ")} {e.geofence?.description ?? ""} ·{" "}
-              {CONFIDENCE[e.confidence]} · {new Date(e.actualCreatedAt).toLocaleString()}
+              {CONFIDENCE[e.confidence]} · {new Date(e.createdAt).toLocaleString()}
             </li>
           ))}
         </ul>

@@ -472,6 +472,8 @@ export interface TrackingReader {
   userByDeviceId(live: boolean, deviceId: string, anonymous: boolean): Promise<StoredUser | null>;
   /** Whether a user of this world other than `exceptSeq` was last updated at exactly `at`. */
   userUpdatedAtTaken(live: boolean, at: Date, exceptSeq: number | null): Promise<boolean>;
+  /** Whether an event of this world was created at exactly `at` (event lists page on createdAt). */
+  eventCreatedAtTaken(live: boolean, at: Date): Promise<boolean>;
   memberships(userSeq: number): Promise<Membership[]>;
   /**
    * The versions of the geofences whose box meets `box` and of those with the given seqs (where

@@ -5,7 +5,7 @@ import { ApiError } from "../errors";
 import { metadataSchema } from "../geofences/schema";
 import { optionalString } from "../http/fields";
 import { type EventWrite, type StoredEvent, storage } from "../storage";
-import { asRecorded, enabledGeofencesOf, outbox } from "./decide";
+import { asRecorded, distinctCreatedAt, enabledGeofencesOf, outbox } from "./decide";
 import { pastInstant } from "./schema";
 import { processClock } from "./track";
 import { trimUser } from "./serialize";
@@ -119,8 +119,10 @@ export function logConversion(
         band: "core",
         duration: null,
         metadata: input.metadata,
-        createdAt: now,
-        actualCreatedAt: input.createdAt ?? now,
+        // when it happened (as given, or now), made distinct for the lists' cursors; and when it
+        // was received
+        createdAt: (await distinctCreatedAt(read, live, input.createdAt ?? now, 1))[0]!,
+        actualCreatedAt: now,
       };
       const stored = (seq: number) => asRecorded(event, seq, user.seq);
       const inside = await enabledGeofencesOf(read, user);

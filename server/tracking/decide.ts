@@ -34,8 +34,8 @@ export interface TrackResult {
 /** Where time and identifiers come from: passed in, so a decision can be replayed in a test. */
 export interface Clock {
   /**
-   * now; each call later than the one before (events' createdAt order lists), so under more than
-   * a thousand calls a second it runs ahead of the machine's time
+   * now; each call later than the one before (geofences' createdAt order their lists), so under
+   * more than a thousand calls a second it runs ahead of the machine's time
    */
   now(): Date;
   /** the machine's time, for what is scheduled by it (the webhook outbox's next attempt) */
@@ -60,6 +60,22 @@ async function distinctUpdatedAt(read: TrackingReader, live: boolean, at: Date, 
   let t = at;
   while (await read.userUpdatedAtTaken(live, t, seq)) t = new Date(t.getTime() + 1);
   return t;
+}
+
+/**
+ * The createdAt of `count` new events that happened at `at`: that instant, or the next ones free
+ * in the world, in increasing order. Event lists sort and page on createdAt alone (Radar's cursors
+ * are datetimes), and createdAt is when the event happened on the device, so several events of
+ * one update, or of devices that sent the same time, would otherwise share one.
+ */
+export async function distinctCreatedAt(read: TrackingReader, live: boolean, at: Date, count: number) {
+  const times: Date[] = [];
+  let t = at;
+  while (times.length < count) {
+    if (!(await read.eventCreatedAtTaken(live, t))) times.push(t);
+    t = new Date(t.getTime() + 1);
+  }
+  return times;
 }
 
 /**
@@ -126,7 +142,8 @@ export async function decide(
       memberships.dwelled.push(...found.memberships.dwelled);
     }
   }
-  const events = await graded(read, live, eventsOf(drafts, user, fix, live, clock));
+  const createdAt = await distinctCreatedAt(read, live, at, drafts.length);
+  const events = await graded(read, live, eventsOf(drafts, createdAt, user, fix, live, clock));
   const enteredSeqs = new Set(memberships.entered.map((m) => m.geofenceSeq));
   const left = new Set(memberships.exited);
   const inside = snapshot.geofences.filter(
@@ -202,10 +219,18 @@ export const asRecorded = (e: EventWrite, seq: number, userSeq: number): Event =
 });
 
 /** The drafts as events of this update: ids, times, the user as it is after it, and subjects. */
-function eventsOf(drafts: EventDraft[], user: User, fix: Fix, live: boolean, clock: Clock): EventWrite[] {
+function eventsOf(
+  drafts: EventDraft[],
+  createdAt: Date[],
+  user: User,
+  fix: Fix,
+  live: boolean,
+  clock: Clock,
+): EventWrite[] {
   // Every event of the update copies the user as it is after it.
   const userCopy = trimUser(user);
-  return drafts.map((d) => {
+  const received = clock.now();
+  return drafts.map((d, i) => {
     const about = {
       geofenceId: d.geofence?.id ?? null,
       geofence: (d.geofence ? embeddedGeofence(d.geofence) : null) as Event["geofence"],
@@ -226,8 +251,10 @@ function eventsOf(drafts: EventDraft[], user: User, fix: Fix, live: boolean, clo
       latitude: fix.latitude,
       longitude: fix.longitude,
       accuracy: fix.accuracy,
-      createdAt: clock.now(),
-      actualCreatedAt: fix.at,
+      // Radar's meaning: createdAt is when it happened on the device, actualCreatedAt when the
+      // service made it (they differ for updates sent late, such as offline replays).
+      createdAt: createdAt[i]!,
+      actualCreatedAt: received,
       ...about,
       subject: eventSubject({ ...about, region: d.region ?? null }),
       // Set by graded(), from the verdicts on the event's class.

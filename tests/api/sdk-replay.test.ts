@@ -8,7 +8,7 @@ import { metersFrom } from "../support/geo";
  * live, at the times they happened.
  */
 
-type Event = { type: string; geofence?: { externalId?: string }; actualCreatedAt: string };
+type Event = { type: string; geofence?: { externalId?: string }; createdAt: string; actualCreatedAt: string };
 
 // In the South Atlantic: no region events, only the two geofences.
 const base = { lat: -31 + Math.random() * 0.2, lng: -20 + Math.random() * 0.2 };
@@ -87,9 +87,11 @@ describe("offline replay", () => {
       "user.entered_geofence B",
       "user.dwelled_in_geofence B",
     ]);
-    // Each at the time it happened: B was entered 40 minutes before the flush.
-    const enteredB = Date.parse(events[3]!.actualCreatedAt);
+    // Each at the time it happened (createdAt, as Radar's SDKs read it): B was entered 40 minutes
+    // before the flush; the service made them all at the flush (actualCreatedAt).
+    const enteredB = Date.parse(events[3]!.createdAt);
     expect(Math.abs(enteredB - (sent - 40 * 60_000))).toBeLessThan(10_000);
+    for (const e of events) expect(Math.abs(Date.parse(e.actualCreatedAt) - sent)).toBeLessThan(60_000);
     expect(res.body.user).toMatchObject({ deviceId: device, replayed: true });
   });
 

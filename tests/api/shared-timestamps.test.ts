@@ -93,4 +93,48 @@ describe("updates sharing a timestamp", () => {
     const seen = await pageByOne(new Date(t - 1).toISOString(), new Date(t + 60_000).toISOString());
     expect(seen.sort()).toEqual(made.map((u) => u._id).sort());
   });
+
+  it("gives events that happened at one instant distinct createdAt, so paging with createdBefore skips none", async () => {
+    const tag = unique("tie-events");
+    const t = randomInstant();
+    const at = new Date(t).toISOString();
+    // A spot in the open ocean (no region events), one geofence there, and three devices that
+    // enter it at the very same instant, together.
+    const spot = { lat: -41.5 + Math.random(), lng: -130.5 + Math.random() };
+    const made = await api("PUT", `/v1/geofences/${tag}/gate`, {
+      json: { description: "gate", type: "circle", coordinates: [spot.lng, spot.lat], radius: 200 },
+    });
+    expect(made.status, JSON.stringify(made.body)).toBe(200);
+    const geofenceId = (made.body.geofence as { _id: string })._id;
+    const devices = [0, 1, 2].map((i) => `${tag}-${i}`);
+    await Promise.all(
+      devices.map((deviceId) =>
+        track({ deviceId, latitude: spot.lat, longitude: spot.lng, accuracy: 5, updatedAt: at }),
+      ),
+    );
+    type Event = { _id: string; createdAt: string; actualCreatedAt: string };
+    const all = (await api("GET", `/v1/events?geofenceId=${geofenceId}&limit=100`)).body.events as Event[];
+    expect(all).toHaveLength(3);
+    // When it happened (to the millisecond, moved on by 1 ms per event already there), and when
+    // the service made it (now).
+    expect(new Set(all.map((e) => e.createdAt)).size).toBe(3);
+    for (const e of all) {
+      expect(Date.parse(e.createdAt) - t).toBeGreaterThanOrEqual(0);
+      expect(Date.parse(e.createdAt) - t).toBeLessThan(10);
+      expect(Math.abs(Date.parse(e.actualCreatedAt) - Date.now())).toBeLessThan(60_000);
+    }
+    const seen: string[] = [];
+    let before = new Date(t + 60_000).toISOString();
+    for (let pages = 0; pages < 10; pages++) {
+      const res = await api(
+        "GET",
+        `/v1/events?geofenceId=${geofenceId}&limit=1&createdBefore=${encodeURIComponent(before)}`,
+      );
+      const page = res.body.events as Event[];
+      seen.push(...page.map((e) => e._id));
+      if (!res.body.meta.hasMore) break;
+      before = page.at(-1)!.createdAt;
+    }
+    expect(seen.sort()).toEqual(all.map((e) => e._id).sort());
+  });
 });

@@ -362,7 +362,7 @@ describe("event export", () => {
     const out = await download(cookie, `/api/events/export?geofenceId=${geofenceId}&verification=unverified`);
     expect(out.headers.get("content-type")).toMatch(/^text\/csv/);
     const lines = out.text.trim().split("\n");
-    expect(lines[0]).toMatch(/^_id,type,actualCreatedAt,createdAt,user\._id/);
+    expect(lines[0]).toMatch(/^_id,type,createdAt,actualCreatedAt,user\._id/);
     expect(lines).toHaveLength(4);
     expect(lines[1]).toContain(`"Gate, ${tag}"`);
     expect(lines[1]).toContain("user.entered_geofence");

@@ -285,22 +285,23 @@ describe("webhooks", () => {
   }, 90_000);
 
   it("send at once from a process whose event clock runs ahead of the machine's", async () => {
-    // Events stored an hour ahead (by a process whose clock was): a process that opens the
-    // database after them makes its events' times later still, an hour ahead of its machine.
+    // A geofence stored an hour ahead (by a process whose clock was): a process that opens the
+    // database after it keeps its clock past it, so the events it makes at "now" (updates without
+    // an updatedAt) are an hour ahead of its machine.
     const spot = await fences(1);
     const ahead = await serve(server.databaseUrl, {
       env: { WEBHOOKS_ALLOW_PRIVATE: "true" },
       nodeArgs: ["--import", path.resolve(import.meta.dirname, "../support/clock-ahead.mjs")],
     });
     try {
-      const res = await fetch(`${ahead.url}/v1/track`, {
+      const res = await fetch(`${ahead.url}/v1/geofences`, {
         method: "POST",
-        headers: { authorization: server.keys.publishable, "content-type": "application/json" },
+        headers: { authorization: server.keys.secret, "content-type": "application/json" },
         body: JSON.stringify({
-          deviceId: "hook-ahead-0",
-          latitude: spot.lat,
-          longitude: spot.lng,
-          accuracy: 5,
+          description: "made an hour ahead",
+          type: "circle",
+          coordinates: [spot.lng, spot.lat / 2],
+          radius: 50,
         }),
       });
       expect(res.status).toBe(200);

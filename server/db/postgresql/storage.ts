@@ -157,15 +157,13 @@ const users: UserStore = {
 let seeded = false;
 
 /**
- * Puts the process's clock past the newest stored time once, so ids and createdAt stay
+ * Puts the process's clock past the newest geofence's createdAt once, so geofences' createdAt stay
  * increasing across a restart after the clock was set back (as the SQLite adapter does on open).
  */
 function seedOnce() {
   if (seeded) return;
   seeded = true;
-  void row<{ t: Date | null }>(
-    `SELECT GREATEST((SELECT MAX("createdAt") FROM "Geofence"), (SELECT MAX("createdAt") FROM "Event")) AS t`,
-  ).then(
+  void row<{ t: Date | null }>(`SELECT MAX("createdAt") AS t FROM "Geofence"`).then(
     (r) => r?.t && seedClock(r.t.getTime()),
     () => (seeded = false),
   );

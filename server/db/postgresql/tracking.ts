@@ -111,32 +111,27 @@ function reader(client: Queryable): TrackingReader {
          ORDER BY "updatedAt" DESC LIMIT 1 FOR UPDATE`,
         [live, deviceId],
       ),
-    userUpdatedAtTaken: async (live, at, exceptSeq) => {
-      // Updates of other devices asking for the same instant wait here for each other, so the
-      // later one sees the earlier one's user once it is committed and takes the next instant.
-      // Instants are only ever locked in increasing order: no two updates wait in a circle.
-      // Usually nobody holds the instant: the lock and the check are then one round trip. (Should
-      // the holder commit between this statement's snapshot and its lock, the unique index on
-      // the instant refuses the write and the update is decided again: see RETRIES.)
-      const key = lockKey(`updatedAt:${live ? "live" : "test"}:${at.getTime()}`).toString();
-      const taken = (o: number) =>
-        `EXISTS (SELECT 1 FROM "User" WHERE "live" = $${o} AND "updatedAt" = $${o + 1} AND "seq" IS DISTINCT FROM $${o + 2})`;
-      const first = await row<{ got: boolean; taken: boolean }>(
-        `SELECT pg_try_advisory_xact_lock($1::bigint) AS got, ${taken(2)} AS taken`,
-        [key, live, at, exceptSeq],
+    // Updates of other devices asking for the same instant wait here for each other, so the
+    // later one sees the earlier one's row once it is committed and takes the next instant.
+    // Instants are only ever locked in increasing order, users' before events': no two updates
+    // wait in a circle. (Should the holder commit between this statement's snapshot and its
+    // lock, the unique index on the instant refuses the write and the update is decided again:
+    // see RETRIES.)
+    userUpdatedAtTaken: (live, at, exceptSeq) =>
+      instantTaken(
         client,
-      );
-      if (first!.got) return first!.taken;
-      // Held by another update: wait for it, then look again in a statement of its own (one
-      // whose snapshot is taken after the wait, so it sees the other update's commit).
-      await rows(`SELECT pg_advisory_xact_lock($1::bigint)`, [key], client);
-      const after = await row<{ taken: boolean }>(
-        `SELECT ${taken(1)} AS taken`,
+        `updatedAt:${live ? "live" : "test"}:${at.getTime()}`,
+        (o) =>
+          `EXISTS (SELECT 1 FROM "User" WHERE "live" = $${o} AND "updatedAt" = $${o + 1} AND "seq" IS DISTINCT FROM $${o + 2})`,
         [live, at, exceptSeq],
+      ),
+    eventCreatedAtTaken: (live, at) =>
+      instantTaken(
         client,
-      );
-      return after!.taken;
-    },
+        `eventAt:${live ? "live" : "test"}:${at.getTime()}`,
+        (o) => `EXISTS (SELECT 1 FROM "Event" WHERE "live" = $${o} AND "createdAt" = $${o + 1})`,
+        [live, at],
+      ),
     memberships: async (userSeq) =>
       // Nothing of the user's is written before decide asks: what was read with it still holds.
       found?.seq === userSeq
@@ -316,12 +311,37 @@ async function webhookTargets(live: boolean, client: Queryable): Promise<Webhook
   return found.map((r) => ({ seq: r.seq, mode: r.mode, types: r.types ? r.types.split(",") : null }));
 }
 
-/** How often an update is decided again after another took its updatedAt meanwhile. */
+/**
+ * Whether the instant `taken` tests is used, under the advisory lock `name`: usually nobody holds
+ * it and the lock and the check are one round trip.
+ */
+async function instantTaken(
+  client: Queryable,
+  name: string,
+  taken: (firstParam: number) => string,
+  params: unknown[],
+): Promise<boolean> {
+  const key = lockKey(name).toString();
+  const first = await row<{ got: boolean; taken: boolean }>(
+    `SELECT pg_try_advisory_xact_lock($1::bigint) AS got, ${taken(2)} AS taken`,
+    [key, ...params],
+    client,
+  );
+  if (first!.got) return first!.taken;
+  // Held by another update: wait for it, then look again in a statement of its own (one whose
+  // snapshot is taken after the wait, so it sees the other update's commit).
+  await rows(`SELECT pg_advisory_xact_lock($1::bigint)`, [key], client);
+  return (await row<{ taken: boolean }>(`SELECT ${taken(1)} AS taken`, params, client))!.taken;
+}
+
+/** How often an update is decided again after another took its updatedAt or createdAt meanwhile. */
 const RETRIES = 5;
 
-const tookUpdatedAt = (e: unknown) =>
-  (e as { code?: string; constraint?: string }).code === "23505" &&
-  (e as { constraint?: string }).constraint === "User_live_updatedAt_key";
+const INSTANT_KEYS = new Set(["User_live_updatedAt_key", "Event_live_createdAt_key"]);
+
+const tookInstant = (e: unknown) =>
+  (e as { code?: string }).code === "23505" &&
+  INSTANT_KEYS.has((e as { constraint?: string }).constraint ?? "");
 
 export const postgresTracking: TrackingStore = {
   async apply(device, decide) {
@@ -336,9 +356,9 @@ export const postgresTracking: TrackingStore = {
           return decision.answer(written);
         }, identities);
       } catch (e) {
-        // Another update took the same updatedAt after all (the instant locks should prevent it):
+        // Another update took the same instant after all (the instant locks should prevent it):
         // decide again; it is committed now, so the decision picks the next free instant.
-        if (!tookUpdatedAt(e) || attempt >= RETRIES) throw e;
+        if (!tookInstant(e) || attempt >= RETRIES) throw e;
       }
     }
   },

@@ -33,11 +33,7 @@ export function connection(): Database.Database {
     db.pragma("wal_autocheckpoint = 10000");
     db.pragma("cache_size = -65536");
     db.pragma("temp_store = MEMORY");
-    const newest = db
-      .prepare(
-        `SELECT MAX(t) AS t FROM (SELECT MAX("createdAt") AS t FROM "Geofence" UNION ALL SELECT MAX("createdAt") FROM "Event")`,
-      )
-      .get() as { t: string | null };
+    const newest = db.prepare(`SELECT MAX("createdAt") AS t FROM "Geofence"`).get() as { t: string | null };
     if (newest.t) seedClock(Date.parse(newest.t));
   }
   return db;

@@ -17,6 +17,7 @@ import {
   userByDeviceId,
   userByUserId,
   userUpdatedAtTaken,
+  eventCreatedAtTaken,
   verificationCountsOf,
   webhooksFor,
 } from "./tracking";
@@ -48,6 +49,7 @@ const reader: TrackingReader = {
   userByUserId: async (live, userId) => userByUserId(live, userId),
   userByDeviceId: async (live, deviceId, anonymous) => userByDeviceId(live, deviceId, anonymous),
   userUpdatedAtTaken: async (live, at, exceptSeq) => userUpdatedAtTaken(live, at, exceptSeq),
+  eventCreatedAtTaken: async (live, at) => eventCreatedAtTaken(live, at),
   memberships: async (userSeq) => membershipsOf(userSeq),
   geofenceVersionsNear: async (live, box, seqs) => geofenceVersionsNear(live, box, seqs),
   geofencesBySeqs: async (seqs) => geofencesBySeqs(seqs),

@@ -107,6 +107,14 @@ export function userUpdatedAtTaken(live: boolean, at: Date, exceptSeq: number | 
   ).get(live ? 1 : 0, sqlDate(at), exceptSeq);
 }
 
+/** Whether an event of this world was created at exactly `at`. */
+export function eventCreatedAtTaken(live: boolean, at: Date): boolean {
+  return !!prepared(`SELECT 1 FROM "Event" WHERE "live" = ? AND "createdAt" = ? LIMIT 1`).get(
+    live ? 1 : 0,
+    sqlDate(at),
+  );
+}
+
 export function insertUser(id: string, live: boolean, u: UserWrite, createdAt: Date): number {
   const result = prepared(
     `INSERT INTO "User" ("id", "live", "deviceId", "userId", "description", "metadata", "deviceType", "device",

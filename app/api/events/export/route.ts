@@ -13,8 +13,8 @@ export const { POST, PUT, PATCH, DELETE } = otherMethods("GET");
 const COLUMNS = [
   "_id",
   "type",
-  "actualCreatedAt",
   "createdAt",
+  "actualCreatedAt",
   "user._id",
   "user.userId",
   "user.deviceId",
@@ -56,8 +56,8 @@ export const GET = dashboardHandler(
             return [
               e._id,
               e.type,
-              e.actualCreatedAt,
               e.createdAt,
+              e.actualCreatedAt,
               e.user._id,
               e.user.userId ?? "",
               e.user.deviceId ?? "",
