@@ -2,7 +2,8 @@
  * Runs once when the server starts: the environment is checked; the embedded regions, postal
  * codes and cities, the cities' name index and the address parser load now, and the routing
  * workers start (they load the imports' road graphs) and so does the tracking thread, not on the
- * first request; the webhook sender's thread starts sending what the outbox holds.
+ * first request; the webhook sender's thread starts sending what the outbox holds, and the
+ * geofence sweeper disables and deletes geofences at their disableAfter and deleteAfter.
  */
 export async function register(): Promise<void> {
   if (process.env.NEXT_RUNTIME === "nodejs") {
@@ -28,5 +29,7 @@ export async function register(): Promise<void> {
     startTrackingThread();
     const { startWebhookSender } = await import("./server/webhooks/sender-thread");
     startWebhookSender();
+    const { startGeofenceSweeper } = await import("./server/geofences/expiry");
+    startGeofenceSweeper();
   }
 }

@@ -142,3 +142,47 @@ test("editing keeps what the form does not change, refuses another geofence's id
   expect(await get(x._id)).not.toHaveProperty("dwellThreshold");
   expect(errors).toEqual([]);
 });
+
+test("the form sets whom a geofence is for, entries only when stopped, and when it is disabled and deleted", async ({
+  page,
+}, info) => {
+  const errors = consoleErrors(page);
+  const tag = unique("fields");
+  const g = await put(tag, "z", { description: `Depot ${tag}`, userIds: ["courier-0"] });
+  await signIn(page, "analyst");
+  await page.goto("/map");
+  await open(page, `Depot ${tag}`);
+  await page.getByRole("button", { name: "Edit geofence" }).click();
+  let edit = page.getByRole("form", { name: "Edit geofence" });
+  await expect(edit.getByLabel("Only these users (user IDs, comma-separated)")).toHaveValue("courier-0");
+  await edit.getByLabel("Only these users (user IDs, comma-separated)").fill("courier-1, courier-2");
+  await edit.getByLabel("Enter only when the user is stopped").check();
+  // Tomorrow at 09:30 in the browser's time zone.
+  const tomorrow = new Date(Date.now() + 86_400_000);
+  const day = tomorrow.toISOString().slice(0, 10);
+  await edit.getByLabel("Delete at").fill(`${day}T09:30`);
+  await page.screenshot({ path: info.outputPath("geofence-fields.png") });
+  await edit.getByRole("button", { name: "Save geofence" }).click();
+  const details = page.getByRole("region", { name: "Geofence", exact: true });
+  await expect(details).toContainText("courier-1, courier-2");
+  await expect(details).toContainText("only when stopped");
+  await expect(details).toContainText("Deleted at");
+  const saved = await get(g._id);
+  expect(saved).toMatchObject({ userIds: ["courier-1", "courier-2"], stopDetection: true });
+  const local = await page.evaluate((d) => new Date(`${d}T09:30`).toISOString(), day);
+  expect(saved.deleteAfter).toBe(local);
+  expect(saved).not.toHaveProperty("disableAfter");
+
+  // Emptied again: everyone, entries whether stopped or not, never deleted.
+  await page.getByRole("button", { name: "Edit geofence" }).click();
+  edit = page.getByRole("form", { name: "Edit geofence" });
+  await expect(edit.getByLabel("Delete at")).toHaveValue(`${day}T09:30`);
+  await edit.getByLabel("Only these users (user IDs, comma-separated)").fill("");
+  await edit.getByLabel("Enter only when the user is stopped").uncheck();
+  await edit.getByLabel("Delete at").fill("");
+  await edit.getByRole("button", { name: "Save geofence" }).click();
+  await expect(details).toContainText("everyone");
+  const cleared = await get(g._id);
+  for (const k of ["userIds", "stopDetection", "deleteAfter"]) expect(cleared).not.toHaveProperty(k);
+  expect(errors).toEqual([]);
+});

@@ -27,5 +27,13 @@ export function changesBetween(before: Geofence, after: Geofence): string[] {
   if (!same(before.dwellThreshold, after.dwellThreshold)) {
     changes.push(`the dwell threshold (now ${after.dwellThreshold ?? 5} min)`);
   }
+  if (!same(before.userIds, after.userIds)) {
+    changes.push(after.userIds ? `the users (now ${after.userIds.join(", ")})` : "the users (now everyone)");
+  }
+  if (!!before.stopDetection !== !!after.stopDetection) {
+    changes.push(after.stopDetection ? "entries only when stopped" : "entries whether stopped or not");
+  }
+  text("time it is disabled", before.disableAfter, after.disableAfter);
+  text("time it is deleted", before.deleteAfter, after.deleteAfter);
   return changes;
 }

@@ -12,6 +12,13 @@ export interface Geofence {
   metadata?: Record<string, unknown>;
   enabled: boolean;
   dwellThreshold?: number;
+  /** only these users (by userId) make events in it */
+  userIds?: string[];
+  /** entries only while the user is stopped */
+  stopDetection?: boolean;
+  /** when it is disabled, and deleted, by the service */
+  disableAfter?: string;
+  deleteAfter?: string;
   createdAt: string;
   updatedAt: string;
 }

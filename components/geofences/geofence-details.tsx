@@ -48,6 +48,22 @@ export function GeofenceDetails(props: {
         <dd>{g.enabled ? "yes" : "no"}</dd>
         <dt className="text-slate-500">Dwell after</dt>
         <dd>{g.dwellThreshold ?? 5} min</dd>
+        <dt className="text-slate-500">Users</dt>
+        <dd>{g.userIds ? g.userIds.join(", ") : "everyone"}</dd>
+        <dt className="text-slate-500">Entries</dt>
+        <dd>{g.stopDetection ? "only when stopped" : "when inside"}</dd>
+        {g.disableAfter && (
+          <>
+            <dt className="text-slate-500">Disabled at</dt>
+            <dd>{new Date(g.disableAfter).toLocaleString()}</dd>
+          </>
+        )}
+        {g.deleteAfter && (
+          <>
+            <dt className="text-slate-500">Deleted at</dt>
+            <dd>{new Date(g.deleteAfter).toLocaleString()}</dd>
+          </>
+        )}
         <dt className="text-slate-500">ID</dt>
         <dd className="font-mono text-xs break-all">{g._id}</dd>
       </dl>

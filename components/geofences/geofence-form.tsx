@@ -38,6 +38,10 @@ function bodyOf(form: FormData) {
     }
   }
   const dwell = String(form.get("dwellThreshold") ?? "").trim();
+  const userIds = String(form.get("userIds") ?? "")
+    .split(",")
+    .map((s) => s.trim())
+    .filter(Boolean);
   return {
     description: form.get("description"),
     tag: form.get("tag"),
@@ -45,7 +49,28 @@ function bodyOf(form: FormData) {
     metadata,
     enabled: form.get("enabled") === "on",
     dwellThreshold: dwell === "" ? null : dwell,
+    userIds: userIds.length ? userIds : null,
+    stopDetection: form.get("stopDetection") === "on",
+    disableAfter: instantOf(form.get("disableAfter")),
+    deleteAfter: instantOf(form.get("deleteAfter")),
   };
+}
+
+/** A datetime-local field's value (the browser's time zone) as an instant; empty: none. */
+function instantOf(value: FormDataEntryValue | null): string | null {
+  const text = String(value ?? "").trim();
+  if (!text) return null;
+  const t = new Date(text);
+  // The browser only lets a whole date and time through; should one not parse, the API says so.
+  return Number.isNaN(t.getTime()) ? text : t.toISOString();
+}
+
+/** An instant as a datetime-local field shows it: the browser's time zone, to the minute. */
+function localField(iso: string | undefined): string | undefined {
+  if (!iso) return undefined;
+  const t = new Date(iso);
+  const pad = (n: number) => String(n).padStart(2, "0");
+  return `${t.getFullYear()}-${pad(t.getMonth() + 1)}-${pad(t.getDate())}T${pad(t.getHours())}:${pad(t.getMinutes())}`;
 }
 
 /**
@@ -184,10 +209,35 @@ function GeofenceFields({ g, param }: { g?: Geofence; param?: string }) {
           aria-invalid={param === "metadata"}
         />
       </label>
+      <Field
+        label="Only these users (user IDs, comma-separated)"
+        name="userIds"
+        placeholder="everyone"
+        defaultValue={g?.userIds?.join(", ")}
+        param={param}
+      />
       <label className="flex items-center gap-2 text-sm">
         <input type="checkbox" name="enabled" defaultChecked={g?.enabled ?? true} />
         Enabled
       </label>
+      <label className="flex items-center gap-2 text-sm">
+        <input type="checkbox" name="stopDetection" defaultChecked={g?.stopDetection ?? false} />
+        Enter only when the user is stopped
+      </label>
+      <Field
+        label="Disable at"
+        name="disableAfter"
+        type="datetime-local"
+        defaultValue={localField(g?.disableAfter)}
+        param={param}
+      />
+      <Field
+        label="Delete at"
+        name="deleteAfter"
+        type="datetime-local"
+        defaultValue={localField(g?.deleteAfter)}
+        param={param}
+      />
     </>
   );
 }

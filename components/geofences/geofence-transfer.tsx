@@ -21,7 +21,14 @@ type Status =
   | { kind: "done"; text: string }
   | { kind: "failed"; text: string };
 
-const FIELD_NAMES: Record<string, string> = { externalId: "external ID", dwellThreshold: "dwell threshold" };
+const FIELD_NAMES: Record<string, string> = {
+  externalId: "external ID",
+  dwellThreshold: "dwell threshold",
+  userIds: "users",
+  stopDetection: "stop detection",
+  disableAfter: "disable time",
+  deleteAfter: "delete time",
+};
 const formatOf = (file: File) => (/\.csv$/i.test(file.name) ? "csv" : "geojson");
 
 /** Sends the file to the import route; with `dryRun`, nothing is written. */

@@ -1,5 +1,6 @@
 import type { AuthKey } from "../auth/keys";
 import { searchPlaces, serializePlace } from "../geodata/places";
+import { activeFor } from "../geofences/active";
 import { serializeGeofence } from "../geofences/schema";
 import { searchGeofences } from "../geofences/search";
 
@@ -8,11 +9,12 @@ import { searchGeofences } from "../geofences/search";
  * imported places around a device, and the circle they cover (`region`): the SDK decides entries
  * and exits itself while it stays inside, and asks again near the edge. The circle holds every
  * geofence and place that comes within it: when there are more than SYNC.limit, it shrinks to
- * the distance of the last one sent.
+ * the distance of the last one sent. Geofences that name other users than `userId` (userIds) are
+ * left out: they make no events for this device.
  */
 export const SYNC = { radius: 5_000, limit: 500 } as const;
 
-export async function syncRegion(key: AuthKey, at: { latitude: number; longitude: number }) {
+export async function syncRegion(key: AuthKey, at: { latitude: number; longitude: number; userId?: string }) {
   const geofences = await searchGeofences(key, {
     near: at,
     radius: SYNC.radius,
@@ -23,8 +25,11 @@ export async function syncRegion(key: AuthKey, at: { latitude: number; longitude
   let radius: number = SYNC.radius;
   if (geofences.length === SYNC.limit) radius = Math.min(radius, geofences.at(-1)!.distance);
   if (places.length === SYNC.limit) radius = Math.min(radius, places.at(-1)!.distance);
+  const now = new Date();
   return {
-    geofences: geofences.filter((h) => h.distance <= radius).map((h) => serializeGeofence(h.geofence)),
+    geofences: geofences
+      .filter((h) => h.distance <= radius && activeFor(h.geofence, at.userId ?? null, now))
+      .map((h) => serializeGeofence(h.geofence)),
     places: places.filter((p) => p.distance <= radius).map((p) => serializePlace(p.place)),
     beacons: [],
     // A region of no size would make the SDKs track online anyway: it is left out.

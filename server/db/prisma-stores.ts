@@ -273,8 +273,12 @@ const wordsMatch = (text: string) => ({
 // antimeridian when the view crosses it).
 const longitude = (west: number, east: number) => ({ minLng: { lte: east }, maxLng: { gte: west } });
 
-/** A geofence write's columns as Prisma stores them (no metadata: SQL NULL). */
-const geofenceData = (c: GeofenceColumns) => ({ ...c, metadata: c.metadata ?? Prisma.DbNull });
+/** A geofence write's columns as Prisma stores them (no metadata or userIds: SQL NULL). */
+const geofenceData = (c: GeofenceColumns) => ({
+  ...c,
+  metadata: c.metadata ?? Prisma.DbNull,
+  userIds: c.userIds ?? Prisma.DbNull,
+});
 /** A new geofence's row: its _id follows its createdAt, taken under the write lock. */
 const newGeofence = (live: boolean, c: GeofenceColumns) => {
   const now = monotonicNow();
@@ -414,8 +418,21 @@ function geofenceWrites(
 }
 
 /** Geofence reads: by reference, in pages, and the dashboard's table. */
-function geofenceReads(): Pick<GeofenceStore, "byRefs" | "pageAfter" | "byRef" | "list" | "table"> {
+function geofenceReads(): Pick<GeofenceStore, "byRefs" | "pageAfter" | "byRef" | "list" | "table" | "due"> {
   return {
+    async due(now, take) {
+      const found = await prisma.geofence.findMany({
+        where: { OR: [{ deleteAfter: { lte: now } }, { enabled: true, disableAfter: { lte: now } }] },
+        select: { id: true, live: true, deleteAfter: true },
+        orderBy: { seq: "asc" },
+        take,
+      });
+      return found.map((g) => ({
+        id: g.id,
+        live: g.live,
+        deleteDue: !!g.deleteAfter && g.deleteAfter <= now,
+      }));
+    },
     async byRefs(live, refs) {
       const found: StoredGeofence[] = [];
       // At most 401 parameters per statement: Prisma holds SQLite to 999.

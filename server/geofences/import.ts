@@ -81,6 +81,10 @@ function changesOf(g: StoredGeofence, c: GeofenceColumns): string[] {
   if (!same(g.metadata, c.metadata)) changes.push("metadata");
   if (g.enabled !== c.enabled) changes.push("enabled");
   if (g.dwellThreshold !== c.dwellThreshold) changes.push("dwellThreshold");
+  if (!same(g.userIds, c.userIds)) changes.push("userIds");
+  if (g.stopDetection !== c.stopDetection) changes.push("stopDetection");
+  if (g.disableAfter?.getTime() !== c.disableAfter?.getTime()) changes.push("disableAfter");
+  if (g.deleteAfter?.getTime() !== c.deleteAfter?.getTime()) changes.push("deleteAfter");
   return changes;
 }
 

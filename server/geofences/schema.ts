@@ -15,6 +15,7 @@ import {
   requiredString,
   withMetadataFilter,
 } from "../http/fields";
+import { parseCursorDate } from "../http/datetime";
 import { type Shape, circleShape, polygonShape } from "./shape";
 
 /** Request schemas, the wire serializer and the types of the geofence resource. */
@@ -37,6 +38,44 @@ export const metadataSchema = (maxKeys: number) =>
       .refine((m) => Object.keys(m).length <= maxKeys, `must have at most ${maxKeys} keys`),
   );
 
+export const USER_IDS_MAX = 100;
+
+/** `userIds`: a JSON array of user IDs, or "a,b" (a CSV cell); null, "" or [] clears it. */
+const userIdsField = z.preprocess(
+  (v) =>
+    v === "" || (Array.isArray(v) && v.length === 0)
+      ? null
+      : typeof v === "string"
+        ? v.split(",").map((s) => s.trim())
+        : v,
+  z
+    .array(z.string({ error: "must be strings" }).min(1, "must not be empty").max(256), {
+      error: "must be an array of user IDs",
+    })
+    .max(USER_IDS_MAX, `must have at most ${USER_IDS_MAX} user IDs`)
+    .transform((ids) => [...new Set(ids)])
+    .nullable()
+    .optional(),
+);
+
+/** `disableAfter`, `deleteAfter`: an ISO 8601 datetime (or epoch ms); null or "" clears it. */
+const scheduledAt = z.preprocess(
+  (v) => (v === "" ? null : typeof v === "number" ? String(v) : v),
+  z
+    .string({ error: "must be an ISO 8601 datetime" })
+    .nullable()
+    .optional()
+    .transform((v, ctx) => {
+      if (v === null || v === undefined) return v;
+      const d = parseCursorDate(v);
+      if (!d) {
+        ctx.addIssue({ code: "custom", message: "must be an ISO 8601 datetime" });
+        return z.NEVER;
+      }
+      return d;
+    }),
+);
+
 export const geofenceWriteSchema = z
   .object({
     description: requiredString(1000),
@@ -54,6 +93,10 @@ export const geofenceWriteSchema = z
     // Empty (a CSV's empty cell) is the default, enabled.
     enabled: z.preprocess((v) => (v === "" || v === null ? undefined : v), booleanish.optional()),
     dwellThreshold: optionalInt(1, 10_080),
+    userIds: userIdsField,
+    stopDetection: z.preprocess((v) => (v === "" || v === null ? undefined : v), booleanish.optional()),
+    disableAfter: scheduledAt,
+    deleteAfter: scheduledAt,
   })
   .transform((input, ctx) => {
     const result =
@@ -84,6 +127,10 @@ export const geofencePatchSchema = z.object({
   metadata: z.unknown().optional(),
   enabled: z.unknown().optional(),
   dwellThreshold: z.unknown().optional(),
+  userIds: z.unknown().optional(),
+  stopDetection: z.unknown().optional(),
+  disableAfter: z.unknown().optional(),
+  deleteAfter: z.unknown().optional(),
 });
 
 export type GeofencePatch = z.output<typeof geofencePatchSchema>;
@@ -110,6 +157,10 @@ export function geofenceColumns(input: GeofenceWrite): GeofenceColumns {
     metadata: input.metadata ?? undefined,
     enabled: input.enabled ?? true,
     dwellThreshold: input.dwellThreshold ?? null,
+    userIds: input.userIds ?? null,
+    stopDetection: input.stopDetection ?? false,
+    disableAfter: input.disableAfter ?? null,
+    deleteAfter: input.deleteAfter ?? null,
   };
 }
 
@@ -173,5 +224,9 @@ export function serializeGeofence(g: GeofenceFields, opts: { includeGeometry?: b
     ...(g.metadata !== null && g.metadata !== undefined && { metadata: g.metadata }),
     enabled: g.enabled,
     ...(g.dwellThreshold !== null && { dwellThreshold: g.dwellThreshold }),
+    ...(g.userIds !== null && g.userIds !== undefined && { userIds: g.userIds }),
+    ...(g.stopDetection && { stopDetection: true }),
+    ...(g.disableAfter && { disableAfter: g.disableAfter.toISOString() }),
+    ...(g.deleteAfter && { deleteAfter: g.deleteAfter.toISOString() }),
   };
 }

@@ -1,7 +1,8 @@
 import type { z } from "zod";
 import type { AuthKey } from "../auth/keys";
 import { bboxAround, haversine } from "../geo/distance";
-import { NEARBY, type searchQuerySchema, serializeGeofence } from "./schema";
+import { NEARBY, SEARCH, type searchQuerySchema, serializeGeofence } from "./schema";
+import { activeFor } from "./active";
 import { decodedOnce } from "./decoded";
 import { distanceToShape } from "./shape";
 import { type GeofenceBounds, type TrackedGeofence, storage } from "../storage";
@@ -126,18 +127,27 @@ async function nearestWithin(
  * What a track answers as `nearbyGeofences` when the device asks (the SDKs' geofence sync): the
  * nearest enabled geofences of the key's world within NEARBY.radius of the location, nearest
  * first, each with its geometry (the SDKs register circles by geometryCenter and
- * geometryRadius, polygons by their ring).
+ * geometryRadius, polygons by their ring). Geofences that name other users (`userIds`) are left
+ * out: they would make no events for this device.
  */
 export async function nearbyGeofences(
   key: AuthKey,
   at: { latitude: number; longitude: number },
   limit: number,
+  userId: string | null,
 ) {
   const hits = await searchGeofences(key, {
     near: at,
     radius: NEARBY.radius,
     tags: undefined,
-    limit,
+    limit: Math.min(limit + NEARBY_SLACK, SEARCH.limit.max),
   });
-  return hits.map(({ geofence }) => serializeGeofence(geofence));
+  const now = new Date();
+  return hits
+    .filter(({ geofence }) => activeFor(geofence, userId, now))
+    .slice(0, limit)
+    .map(({ geofence }) => serializeGeofence(geofence));
 }
+
+/** How many more geofences nearby asks the search for, in case some name other users. */
+const NEARBY_SLACK = 50;

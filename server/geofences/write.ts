@@ -62,6 +62,10 @@ export function asWrite(g: StoredGeofence): Record<string, unknown> {
     metadata: g.metadata,
     enabled: g.enabled,
     dwellThreshold: g.dwellThreshold,
+    userIds: g.userIds,
+    stopDetection: g.stopDetection,
+    disableAfter: g.disableAfter?.toISOString() ?? null,
+    deleteAfter: g.deleteAfter?.toISOString() ?? null,
   };
 }
 

@@ -163,9 +163,18 @@ export interface GeofenceBounds {
 /** Where a user inside a geofence is (to decide whether it still is). */
 export interface MemberPosition {
   userSeq: number;
+  userId: string | null;
   latitude: number;
   longitude: number;
   accuracy: number;
+}
+
+/** A geofence whose disableAfter or deleteAfter has come. */
+export interface DueGeofence {
+  id: string;
+  live: boolean;
+  /** deleteAfter has come (else disableAfter has) */
+  deleteDue: boolean;
 }
 
 /** A geofence by its _id, or by its tag and externalId. */
@@ -249,6 +258,11 @@ export interface GeofenceStore {
   byRef(live: boolean, ref: GeofenceRef): Promise<StoredGeofence | null>;
   /** Deletes it (its users are taken out of it in the same change); false when there was none. */
   delete(live: boolean, ref: GeofenceRef): Promise<boolean>;
+  /**
+   * Geofences whose time has come at `now`: deleteAfter passed, or enabled with disableAfter
+   * passed (at most `take`, soonest first by seq).
+   */
+  due(now: Date, take: number): Promise<DueGeofence[]>;
   /** Newest first (createdAt, then id), at most `take`. */
   list(filter: GeofenceFilter, take: number): Promise<StoredGeofence[]>;
   /** One page of the geofences table, and how many match in all (empty values sort last). */

@@ -31,6 +31,13 @@ export interface StoredGeofence {
   metadata: Json;
   enabled: boolean;
   dwellThreshold: number | null;
+  /** only these users (by userId: a JSON array of strings) make events in it; null: every user */
+  userIds: Json;
+  /** entries only while the user is stopped */
+  stopDetection: boolean;
+  /** when it is disabled, and when it is deleted (server/geofences/expiry.ts) */
+  disableAfter: Date | null;
+  deleteAfter: Date | null;
   createdAt: Date;
   /** the version: every write makes it later */
   updatedAt: Date;
@@ -124,6 +131,10 @@ export type GeofenceFields = Pick<
   | "metadata"
   | "enabled"
   | "dwellThreshold"
+  | "userIds"
+  | "stopDetection"
+  | "disableAfter"
+  | "deleteAfter"
 >;
 
 /** What a geofence write sets: its shape, box and fields (server/geofences/schema.ts makes it). */
@@ -144,6 +155,10 @@ export interface GeofenceColumns {
   metadata: Record<string, string | number | boolean> | undefined;
   enabled: boolean;
   dwellThreshold: number | null;
+  userIds: string[] | null;
+  stopDetection: boolean;
+  disableAfter: Date | null;
+  deleteAfter: Date | null;
 }
 
 /** The columns the dashboard's tables sort by. */

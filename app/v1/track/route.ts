@@ -19,7 +19,7 @@ export const POST = handler(
     const [answer, nearby, steered] = await Promise.all([
       trackOnThread(key, body),
       body.nearbyGeofences
-        ? nearbyGeofences(key, body, body.nearbyGeofencesLimit || NEARBY.limit.default)
+        ? nearbyGeofences(key, body, body.nearbyGeofencesLimit || NEARBY.limit.default, body.userId ?? null)
         : undefined,
       steeredTrackingOptions(key.live),
     ]);

@@ -80,7 +80,7 @@ const geofences: GeofenceStore = {
     inTransaction(async (client) => {
       const g = (await trackedGeofencesBySeqs([geofenceSeq], client))[0] ?? null;
       const members = await rows<MemberPosition>(
-        `SELECT m."userSeq", u."latitude", u."longitude", u."accuracy" FROM "UserGeofence" m
+        `SELECT m."userSeq", u."userId", u."latitude", u."longitude", u."accuracy" FROM "UserGeofence" m
          JOIN "User" u ON u."seq" = m."userSeq" WHERE m."geofenceSeq" = $1`,
         [geofenceSeq],
         client,

@@ -28,7 +28,8 @@ export const USER_COLUMNS = `"seq", "id", "live", "deviceId", "userId", "descrip
   "placeEnteredAt", "createdAt", "actualUpdatedAt", "updatedAt"`;
 
 export const GEOFENCE_COLUMNS = `"seq", "id", "live", "description", "tag", "externalId", "type", "geometry",
-  "centerLng", "centerLat", "radius", "metadata", "enabled", "dwellThreshold", "createdAt", "updatedAt"`;
+  "centerLng", "centerLat", "radius", "metadata", "enabled", "dwellThreshold", "userIds", "stopDetection",
+  "disableAfter", "deleteAfter", "createdAt", "updatedAt"`;
 
 type TrackedRow = Omit<TrackedGeofence, "ring">;
 

@@ -67,6 +67,10 @@ export interface GeofenceRow {
   metadata: string | null;
   enabled: number;
   dwellThreshold: number | null;
+  userIds: string | null;
+  stopDetection: number;
+  disableAfter: string | null;
+  deleteAfter: string | null;
   createdAt: string;
   updatedAt: string;
 }

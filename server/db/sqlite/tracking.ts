@@ -3,6 +3,7 @@ import type {
   EventClass,
   EventWrite,
   Membership,
+  MemberPosition,
   PlaceVerdict,
   StoredUser,
   GeofenceVersion,
@@ -176,7 +177,8 @@ export function markDwelled(userSeq: number, geofenceSeq: number): void {
 }
 
 const GEOFENCE_COLUMNS = `g."seq", g."id", g."live", g."description", g."tag", g."externalId", g."type", g."geometry",
-  g."centerLng", g."centerLat", g."radius", g."metadata", g."enabled", g."dwellThreshold", g."createdAt", g."updatedAt"`;
+  g."centerLng", g."centerLat", g."radius", g."metadata", g."enabled", g."dwellThreshold", g."userIds", g."stopDetection",
+  g."disableAfter", g."deleteAfter", g."createdAt", g."updatedAt"`;
 
 type TrackedRow = Omit<GeofenceRow, "minLng" | "minLat" | "maxLng" | "maxLat">;
 
@@ -187,6 +189,10 @@ function toTracked(r: TrackedRow): TrackedGeofence {
     ...rest,
     live: r.live === 1,
     enabled: r.enabled === 1,
+    userIds: r.userIds === null ? null : (JSON.parse(r.userIds) as string[]),
+    stopDetection: r.stopDetection === 1,
+    disableAfter: r.disableAfter === null ? null : new Date(r.disableAfter),
+    deleteAfter: r.deleteAfter === null ? null : new Date(r.deleteAfter),
     createdAt: new Date(r.createdAt),
     updatedAt: new Date(r.updatedAt),
     geometry,
@@ -290,9 +296,9 @@ export function placeVerdictsInBox(live: boolean, box: BBox): PlaceVerdict[] {
 /** The users inside a geofence now, with their last location. */
 export function membersOfGeofence(geofenceSeq: number) {
   return prepared(
-    `SELECT m."userSeq", u."latitude", u."longitude", u."accuracy" FROM "UserGeofence" m
+    `SELECT m."userSeq", u."userId", u."latitude", u."longitude", u."accuracy" FROM "UserGeofence" m
      JOIN "User" u ON u."seq" = m."userSeq" WHERE m."geofenceSeq" = ?`,
-  ).all(geofenceSeq) as { userSeq: number; latitude: number; longitude: number; accuracy: number }[];
+  ).all(geofenceSeq) as MemberPosition[];
 }
 
 /**

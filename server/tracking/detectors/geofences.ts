@@ -1,3 +1,4 @@
+import { activeFor } from "../../geofences/active";
 import { ENTER_AT, EXIT_AT, insideProbability } from "../../geofences/inside";
 import { bandOf } from "../../events/confidence";
 import {
@@ -14,11 +15,13 @@ export const DEFAULT_DWELL_MINUTES = 5;
 /**
  * Geofence entries, exits and dwells (docs/confidence.md): a user outside enters when at least
  * half its accuracy circle is inside, leaves when at most a fifth still is, and dwells once per
- * visit after the geofence's dwell threshold. A disabled geofence makes no events; a user in
- * one is simply no longer counted inside.
+ * visit after the geofence's dwell threshold. A geofence that is not active for the user
+ * (disabled, past its disableAfter, or naming other users: geofences/active.ts) makes no events;
+ * a user in one is simply no longer counted inside. With stopDetection, a user enters only while
+ * stopped (a user driving through makes nothing).
  */
 export const geofences: Detector = {
-  detect({ fix, snapshot }): Detected {
+  detect({ after, fix, snapshot }): Detected {
     const { latitude: lat, longitude: lng, accuracy, at } = fix;
     const events: EventDraft[] = [];
     const memberships: MembershipChanges = { entered: [], exited: [], dwelled: [] };
@@ -30,13 +33,13 @@ export const geofences: Detector = {
     ) => events.push({ type, geofence: g, probability: p, band: bandOf(p), duration });
     for (const g of snapshot.geofences) {
       const member = snapshot.memberships.get(g.seq);
-      if (!g.enabled) {
+      if (!activeFor(g, after.userId, at)) {
         if (member) memberships.exited.push(g.seq);
         continue;
       }
       const p = insideProbability(g, lat, lng, accuracy);
       if (!member) {
-        if (p >= ENTER_AT) {
+        if (p >= ENTER_AT && (!g.stopDetection || fix.stopped)) {
           memberships.entered.push({ geofenceSeq: g.seq, enteredAt: at });
           event("user.entered_geofence", g, p, null);
         }
