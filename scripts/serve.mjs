@@ -24,8 +24,15 @@
  *   still sends is read and thrown away (up to 5 s and 16 MB) before the socket is closed. Closing
  *   at once would make the kernel reset the connection while the client is still sending, and
  *   the client would see a broken pipe instead of the answer.
+ * - Radar's Android SDK writes some query strings without percent-encoding their spaces
+ *   (`GET /v1/addresses/validate?street=Main St HTTP/1.1`), which Node's HTTP parser refuses
+ *   before any handler runs. Such a request (a method without a body, its request line and
+ *   headers in the packet the parser refused) is answered as if its spaces were `%20`, on that
+ *   connection, which is then closed (the parser that refused it cannot go on). Every other
+ *   malformed request gets Node's own answer (400, 431, 408) and a closed connection.
  */
 import { createServer } from "node:http";
+import { Duplex } from "node:stream";
 import path from "node:path";
 import { parseArgs } from "node:util";
 import nextModule from "next";
@@ -130,7 +137,7 @@ function lingerOnClose(
   // The response's: a request whose body a route stopped reading (server/http/request.ts drains
   // what it can first) has let go of it.
   const socket = res.socket;
-  if (!socket) return;
+  if (!socket || typeof socket.destroySoon !== "function") return;
   const destroySoon = socket.destroySoon.bind(socket);
   socket.destroySoon = () => {
     if (req.complete || req.destroyed || socket.destroyed) return destroySoon();
@@ -185,6 +192,69 @@ const server = createServer((req, res) => {
     req.url = clean;
   }
   handle(req, res).catch(escaped(res));
+});
+/** What Node answers a request its parser refuses (when no clientError listener says otherwise). */
+const REFUSED = {
+  HPE_HEADER_OVERFLOW: "431 Request Header Fields Too Large",
+  HPE_CHUNK_EXTENSIONS_OVERFLOW: "413 Payload Too Large",
+  ERR_HTTP_REQUEST_TIMEOUT: "408 Request Timeout",
+};
+
+/**
+ * The request in `raw` with the spaces of its request target percent-encoded and
+ * `Connection: close`, when it is one the parser refused for those spaces only: a method without
+ * a body, the whole head in `raw`, no body announced. Otherwise null.
+ */
+function withEncodedSpaces(/** @type {Buffer | undefined} */ raw) {
+  if (!Buffer.isBuffer(raw)) return null;
+  const text = raw.toString("latin1");
+  const end = text.indexOf("\r\n\r\n");
+  if (end < 0) return null;
+  const [line, ...headers] = text.slice(0, end).split("\r\n");
+  const m = /^(GET|HEAD|DELETE|OPTIONS) (\/[^\r\n]*) (HTTP\/1\.[01])$/.exec(line ?? "");
+  if (!m || !m[2].includes(" ")) return null;
+  const target = m[2].replaceAll(" ", "%20");
+  if (/[\x00-\x1f\x7f]/.test(target)) return null;
+  if (headers.some((h) => /^(content-length\s*:\s*[1-9]|transfer-encoding\s*:)/i.test(h))) return null;
+  const kept = headers.filter((h) => !/^connection\s*:/i.test(h));
+  return Buffer.from(
+    [`${m[1]} ${target} ${m[3]}`, ...kept, "Connection: close", "", ""].join("\r\n"),
+    "latin1",
+  );
+}
+
+/** Connections whose refused request is being answered here: their parser's later errors are not. */
+const repairing = new WeakSet();
+
+server.on("clientError", (/** @type {any} */ err, /** @type {import("node:net").Socket} */ socket) => {
+  if (repairing.has(socket)) return;
+  const repaired = withEncodedSpaces(err?.rawPacket);
+  if (repaired && socket.writable && !(/** @type {any} */ (socket)._httpMessage)) {
+    repairing.add(socket);
+    // The request goes through the server again on a stream of its own, whose answer is written
+    // to this socket; the socket ends with it.
+    const stream = new Duplex({
+      read() {},
+      write(chunk, encoding, done) {
+        socket.write(chunk, encoding, done);
+      },
+      final(done) {
+        socket.end();
+        done();
+      },
+    });
+    Object.assign(stream, { remoteAddress: socket.remoteAddress, remotePort: socket.remotePort });
+    socket.once("close", () => stream.destroy());
+    stream.once("close", () => socket.end());
+    server.emit("connection", stream);
+    stream.push(repaired);
+    return;
+  }
+  if (socket.writable && !(/** @type {any} */ (socket)._httpMessage?._headerSent)) {
+    const status = REFUSED[/** @type {keyof typeof REFUSED} */ (err?.code)] ?? "400 Bad Request";
+    socket.write(`HTTP/1.1 ${status}\r\nConnection: close\r\n\r\n`);
+  }
+  socket.destroy(err);
 });
 if (dev) {
   const upgrade = app.getUpgradeHandler();

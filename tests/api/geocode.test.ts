@@ -1,5 +1,6 @@
 import { mkdirSync, mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
+import { connect } from "node:net";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import { FRESH_ACCOUNTS, FRESH_PASSWORD } from "../../scripts/fresh-server";
@@ -192,6 +193,49 @@ describe("GET /v1/addresses/validate", () => {
     ).toEqual({
       verificationStatus: "verified",
     });
+  });
+
+  it("answers Android's query with spaces left unencoded, as if they were %20, and closes that connection", async () => {
+    // What radar-sdk-android's validateAddress writes: the query string as it builds it.
+    const raw = (requestLine: string) =>
+      new Promise<string>((resolve, reject) => {
+        const { hostname, port } = new URL(baseUrl);
+        const socket = connect(Number(port), hostname);
+        let text = "";
+        socket.on("data", (d) => (text += d.toString("latin1")));
+        socket.on("close", () => resolve(text));
+        socket.on("error", reject);
+        socket.setTimeout(10_000, () => socket.destroy());
+        socket.on("connect", () =>
+          socket.write(
+            `${requestLine}\r\nHost: ${hostname}\r\nAuthorization: ${keys.secret}\r\n` +
+              "Connection: keep-alive\r\nUser-Agent: Dalvik/2.1.0\r\n\r\n",
+          ),
+        );
+      });
+    const text = await raw(
+      "GET /v1/addresses/validate?number=1&street=Hauptstrasse&city=Port Kings&stateCode=null&postalCode=4712" +
+        "&countryCode=XG HTTP/1.1",
+    );
+    const split = text.indexOf("\r\n\r\n");
+    const head = text.slice(0, split);
+    expect(head).toMatch(/^HTTP\/1\.1 200 /);
+    expect(head).toMatch(/\r\nconnection: close/i);
+    // The body, chunked: size lines and their pieces.
+    let body = "";
+    for (let rest = text.slice(split + 4); ;) {
+      const eol = rest.indexOf("\r\n");
+      const size = parseInt(rest.slice(0, eol), 16);
+      if (!size) break;
+      body += rest.slice(eol + 2, eol + 2 + size);
+      rest = rest.slice(eol + 2 + size + 2);
+    }
+    const answer = JSON.parse(Buffer.from(body, "latin1").toString("utf8")) as Result;
+    // "Port Kings" read as two words: the Hauptstraße 1 there, not Neustadt's.
+    expect(answer.result).toEqual({ verificationStatus: "verified" });
+    expect(answer.address).toMatchObject({ street: "Hauptstraße", city: "Port Kings", postalCode: "4712" });
+    // A request line that is broken otherwise still gets Node's 400, and a closed connection.
+    expect(await raw("GET /v1/addresses/validate?street=a b")).toMatch(/^HTTP\/1\.1 400 Bad Request\r\n/);
   });
 
   it("says what differs, what is ambiguous and what is unknown", async () => {
