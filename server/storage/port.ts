@@ -328,6 +328,8 @@ export interface UserStore {
   ): Promise<{ seq: number; latitude: number; longitude: number }[]>;
   /** A user's seq by its _id, or null. */
   seqById(live: boolean, id: string): Promise<number | null>;
+  /** The device and userId of the most recently updated user whose SDK install is `installId`. */
+  byInstallId(live: boolean, installId: string): Promise<{ deviceId: string; userId: string | null } | null>;
   /** A user's most recent locations (by when the device was there), newest first. */
   locations(
     userSeq: number,

@@ -52,8 +52,12 @@ export const conversionSchema = z
       });
       return z.NEVER;
     }
-    if (!b.userId && !b.deviceId) {
-      ctx.addIssue({ code: "custom", path: ["deviceId"], message: "is required when userId is not given" });
+    if (!b.userId && !b.deviceId && !b.installId) {
+      ctx.addIssue({
+        code: "custom",
+        path: ["deviceId"],
+        message: "is required when neither userId nor installId is given",
+      });
       return z.NEVER;
     }
     const revenue = b.metadata?.revenue;
@@ -65,6 +69,7 @@ export const conversionSchema = z
       name,
       userId: b.userId,
       deviceId: b.deviceId,
+      installId: b.installId,
       metadata: b.metadata ?? null,
       createdAt: b.createdAt,
     };
@@ -73,17 +78,31 @@ export const conversionSchema = z
 export type ConversionInput = z.output<typeof conversionSchema>;
 
 /**
- * Logs a conversion of a user known to the service (by userId, else the device's latest user):
- * the event at the user's last location, written with what it owes webhooks, in the tracking
- * store's transaction for the device (so it is ordered with the device's updates). A user never
- * tracked is a 404: the event needs a location.
+ * Logs a conversion of a user known to the service (by userId, else the device's latest user,
+ * else the latest user of the SDK install): the event at the user's last location, written with
+ * what it owes webhooks, in the tracking store's transaction for the device (so it is ordered
+ * with the device's updates). A user never tracked is a 404: the event needs a location.
  */
-export function logConversion(
+export async function logConversion(
   key: AuthKey,
-  input: ConversionInput,
+  body: ConversionInput,
   clock = processClock,
 ): Promise<StoredEvent> {
   const live = key.live;
+  let input = body;
+  if (!input.userId && !input.deviceId && input.installId) {
+    // Named by its install alone: the device it reported last (a read before the device's
+    // transaction; the user is found again inside it).
+    const found = await storage().users.byInstallId(live, input.installId);
+    if (!found) {
+      throw new ApiError(
+        "not_found",
+        `no user with installId ${input.installId} in this environment: track the device first (a conversion is logged at the user's last location)`,
+        "installId",
+      );
+    }
+    input = { ...input, deviceId: found.deviceId, userId: found.userId ?? undefined };
+  }
   return storage().tracking.apply(
     { live, deviceId: input.deviceId ?? "", userId: input.userId ?? null },
     async (read) => {

@@ -73,6 +73,14 @@ describe("conversions", () => {
     expectError(await api("GET", "/v1/events?kind=purchases"), 400, "kind");
   });
 
+  it("finds the user by the SDK's installId when the body names no user or device", async () => {
+    const installId = unique("install");
+    const { user } = await trackedDevice({ installId, userId: unique("by-install") });
+    const res = await log({ installId, type: "opened_app" });
+    expect(res.status, JSON.stringify(res.body)).toBe(200);
+    expect((res.body.event as Event).user).toMatchObject({ _id: user._id });
+  });
+
   it("logs the mobile SDKs' conversion (type, no createdAt) by deviceId, and leaves the user as it was", async () => {
     const { deviceId, user } = await trackedDevice();
     const before = (await api("GET", `/v1/users/${user._id}`)).body.user;
@@ -109,6 +117,7 @@ describe("conversions", () => {
     );
     expectError(await log({ deviceId: unique("never-tracked"), type: "purchase" }), 404, "deviceId");
     expectError(await log({ userId: unique("nobody"), type: "purchase" }), 404, "userId");
+    expectError(await log({ installId: unique("no-install"), type: "purchase" }), 404, "installId");
     const events = await api("GET", `/v1/events?userId=${user._id}&limit=100`);
     expect((events.body.events as Event[]).filter((e) => !e.type.startsWith("user."))).toEqual([]);
   });

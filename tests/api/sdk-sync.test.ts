@@ -184,6 +184,39 @@ describe("nearby geofences in the track answer", () => {
     );
   });
 
+  it("shrinks the region to the 500th geofence when more than 500 are around, so it holds all within it", async () => {
+    const here = { lat: -52 + Math.random(), lng: -100 + Math.random() };
+    const m = metersFrom(here);
+    const crowd = unique("crowd");
+    // 520 circles of 20 m, 100 m to about 4.3 km due north, 8 m apart.
+    const north = (i: number) => 100 + i * 8;
+    for (let i = 0; i < 520; i += 40) {
+      await Promise.all(
+        Array.from({ length: 40 }, (_, k) =>
+          api("PUT", `/v1/geofences/${crowd}/g${i + k}`, {
+            json: {
+              description: `g${i + k}`,
+              type: "circle",
+              coordinates: [here.lng, m.north(north(i + k))],
+              radius: 20,
+            },
+          }).then((r) => expect(r.status).toBe(200)),
+        ),
+      );
+    }
+    const res = await api("POST", "/v1/sync/region", {
+      key: keys.publishable,
+      json: { latitude: here.lat, longitude: here.lng },
+    });
+    expect(res.status, JSON.stringify(res.body).slice(0, 300)).toBe(200);
+    const ids = (res.body.geofences as Geofence[]).map((g) => g.externalId);
+    expect(ids).toEqual(Array.from({ length: 500 }, (_, i) => `g${i}`));
+    // The circle reaches the last one sent (its edge, 20 m short of its centre) and no further.
+    const radius = (res.body.region as { radius: number }).radius;
+    expect(radius).toBeGreaterThan(north(499) - 21);
+    expect(radius).toBeLessThan(north(500) - 20);
+  }, 60_000);
+
   it("leaves disabled geofences out of searches too", async () => {
     const res = await api("GET", `/v1/search/geofences?near=${base.lat},${base.lng}&radius=500&tags=${tag}`);
     expect(res.status).toBe(200);

@@ -98,6 +98,13 @@ const geofences: GeofenceStore = {
 
 const users: UserStore = {
   ...shared.users,
+  byInstallId: (live, installId) =>
+    // The expression is the index's (migration 20261206000000_user_install_id).
+    row<{ deviceId: string; userId: string | null }>(
+      `SELECT "deviceId", "userId" FROM "User" WHERE "live" = $1 AND ("device"->>'installId') = $2
+       ORDER BY "updatedAt" DESC LIMIT 1`,
+      [live, installId],
+    ).then((r) => r ?? null),
   async seqsInGeofence(geofenceSeq, q) {
     const found = await rows<{ seq: number }>(
       `SELECT u."seq" FROM "UserGeofence" m JOIN "User" u ON u."seq" = m."userSeq"

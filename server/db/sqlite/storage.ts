@@ -22,7 +22,7 @@ import {
   verificationCountsOf,
 } from "./tracking";
 import { sqliteTracking } from "./tracking-store";
-import { userSeqsInGeofence } from "./users";
+import { userByInstallId, userSeqsInGeofence } from "./users";
 
 /**
  * The SQLite adapter of the storage port (server/storage/port.ts). Reads on the request path
@@ -109,6 +109,7 @@ const geofences: GeofenceStore = {
 const users: UserStore = {
   ...shared.users,
   seqsInGeofence: async (geofenceSeq, q) => userSeqsInGeofence(geofenceSeq, q),
+  byInstallId: async (live, installId) => userByInstallId(live, installId),
   inBox: async (live, box, metadata) => userSeqsInBox(live, box, metadata),
   deleteEverything: (seq) => withWriteLock(() => transaction(() => deleteUserEverything(seq))),
 };

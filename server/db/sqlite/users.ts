@@ -19,3 +19,16 @@ export function userSeqsInGeofence(
   ) as { seq: number }[];
   return rows.map((r) => r.seq);
 }
+
+/** The device and userId of the latest user of this SDK install (the index's expression: migration 20261206000000_user_install_id). */
+export function userByInstallId(
+  live: boolean,
+  installId: string,
+): { deviceId: string; userId: string | null } | null {
+  return (
+    (prepared(
+      `SELECT "deviceId", "userId" FROM "User" WHERE "live" = ? AND json_extract("device", '$.installId') = ?
+       ORDER BY "updatedAt" DESC LIMIT 1`,
+    ).get(live ? 1 : 0, installId) as { deviceId: string; userId: string | null } | undefined) ?? null
+  );
+}
