@@ -2,11 +2,20 @@ import { z } from "zod";
 import { DateTime } from "luxon";
 import { type Coordinate, booleanish, choiceList, coordinatePair, parseCoordinate } from "../http/fields";
 import { FLAG_FERRY, FLAG_HIGHWAY, FLAG_TOLL } from "./graph";
+import type { Mode } from "./profiles";
 import type { AvoidMask } from "./search";
 
-/** The modes the route endpoints take: the road modes and transit (docs/routing.md). */
-export const ROUTE_MODES = ["foot", "bike", "car", "transit"] as const;
+/**
+ * The modes the route endpoints take: the road modes and transit (docs/routing.md), and the two
+ * Radar's SDKs also send, truck and motorbike, which are answered by the car profile (no vehicle
+ * dimensions, weights or motorbike rules are modelled).
+ */
+export const ROUTE_MODES = ["foot", "bike", "car", "truck", "motorbike", "transit"] as const;
 export type RouteMode = (typeof ROUTE_MODES)[number];
+
+/** The road profile a road mode is routed with. */
+export const profileOf = (mode: Exclude<RouteMode, "transit">): Mode =>
+  mode === "truck" || mode === "motorbike" ? "car" : mode;
 export const AVOID = ["tolls", "highways", "ferries"] as const;
 
 const AVOID_FLAGS: Record<(typeof AVOID)[number], number> = {

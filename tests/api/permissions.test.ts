@@ -111,6 +111,10 @@ const ROUTES: Record<string, { path: string; methods: Partial<Record<Method, Rul
   "v1/logs": { path: "/v1/logs", methods: { POST: { access: "publishable", need: null } } },
   "v1/track/replay": { path: "/v1/track/replay", methods: { POST: { access: "publishable", need: null } } },
   "v1/sync/region": { path: "/v1/sync/region", methods: { POST: { access: "publishable", need: null } } },
+  "v1/search/beacons": {
+    path: "/v1/search/beacons?near=40.7,-74",
+    methods: { GET: { access: "publishable", need: null } },
+  },
   "v1/users": { path: "/v1/users", methods: { GET: { access: "secret", need: "users:read" } } },
   "v1/users/[id]": {
     path: `/v1/users/${unique("nobody")}`,

@@ -61,6 +61,19 @@ describe("GET /v1/route/distance", () => {
     expect(Object.keys(r).sort()).toEqual(["bike", "car", "foot", "geodesic"]);
   });
 
+  it("answers truck and motorbike, which Radar's SDKs send, by the car's route", async () => {
+    const r = await routes({ origin: along(4, 3), destination: along(3, 4), modes: "truck,motorbike,car" });
+    expect(Object.keys(r)).toEqual(["geodesic", "truck", "motorbike", "car"]);
+    expect(r.truck).toEqual(r.car);
+    expect(r.motorbike).toEqual(r.car);
+    const m = await api(
+      "GET",
+      `/v1/route/matrix?${new URLSearchParams({ origins: along(4, 3), destinations: along(3, 4), mode: "truck" })}`,
+    );
+    expect(m.status, JSON.stringify(m.body)).toBe(200);
+    expect((m.body.matrix as Cell[][])[0]![0]!.distance!.value).toBeCloseTo(r.car!.distance!.value, 1);
+  });
+
   it("draws the route as GeoJSON or an encoded polyline when asked", async () => {
     const params = { origin: along(4, 3), destination: along(3, 4), modes: "car" };
     const line = await routes({ ...params, geometry: "linestring" });
@@ -220,7 +233,7 @@ describe("GET /v1/route/matrix", () => {
       "destinations",
       /destination 1/,
     );
-    await bad({ origins: point, destinations: point, mode: "plane" }, "mode", /foot, bike, car, transit/);
+    await bad({ origins: point, destinations: point, mode: "plane" }, "mode", /foot, bike, car, truck, motorbike, transit/);
     await bad({ origins: point, destinations: point }, "mode", /required/);
     await bad({ destinations: point, mode: "car" }, "origins", /required/);
     await bad({ origins: point, destinations: point, mode: "car", units: "parsecs" }, "units");

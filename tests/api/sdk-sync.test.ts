@@ -217,6 +217,22 @@ describe("nearby geofences in the track answer", () => {
     expect(radius).toBeLessThan(north(500) - 20);
   }, 60_000);
 
+  it("answers the SDKs' beacon search with no beacons (none are kept), and checks its parameters", async () => {
+    const res = await api("GET", `/v1/search/beacons?near=${base.lat},${base.lng}&radius=1000&limit=100`, {
+      key: keys.publishable,
+    });
+    expect(res.status, JSON.stringify(res.body)).toBe(200);
+    expect(res.body.beacons).toEqual([]);
+    expectError(await api("GET", "/v1/search/beacons?radius=1000", { key: keys.publishable }), 400, "near");
+    expectError(
+      await api("GET", `/v1/search/beacons?near=${base.lat},${base.lng}&limit=500`, {
+        key: keys.publishable,
+      }),
+      400,
+      "limit",
+    );
+  });
+
   it("leaves disabled geofences out of searches too", async () => {
     const res = await api("GET", `/v1/search/geofences?near=${base.lat},${base.lng}&radius=500&tags=${tag}`);
     expect(res.status).toBe(200);

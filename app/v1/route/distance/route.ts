@@ -8,7 +8,7 @@ import { distanceOf, durationOf } from "@/server/routing/format";
 import { encodePolyline } from "@/server/routing/polyline";
 import type { Mode } from "@/server/routing/profiles";
 import { invalid } from "@/server/errors";
-import { UNAVAILABLE, avoidMask, distanceQuery, farPoint } from "@/server/routing/schema";
+import { UNAVAILABLE, avoidMask, distanceQuery, farPoint, profileOf } from "@/server/routing/schema";
 
 export { OPTIONS } from "@/server/http/handler";
 export const { POST, PUT, PATCH, DELETE } = otherMethods("GET");
@@ -74,15 +74,18 @@ export const GET = handler(
     const destination: Position = [q.destination.longitude, q.destination.latitude];
     const avoid = avoidMask(q.avoid);
     const modes = q.modes!;
-    const road = modes.filter((m): m is Mode => m !== "transit");
+    const asked = modes.filter((m) => m !== "transit");
+    // truck and motorbike ride the car profile: each profile is routed once.
+    const road = [...new Set(asked.map(profileOf))] as Mode[];
     const routes: Record<string, unknown> = {
       geodesic: { distance: distanceOf(geodesicMeters(origin, destination), q.units) },
     };
     const results = await routeInWorker(origin, destination, road, avoid, !!q.geometry);
     const far = farPoint(results);
-    if (far) throw invalid(far, `no road within 1 km that ${road.join(" or ")} may use`);
-    for (const r of results) {
-      routes[r.mode] =
+    if (far) throw invalid(far, `no road within 1 km that ${asked.join(" or ")} may use`);
+    for (const mode of asked) {
+      const r = results.find((x) => x.mode === profileOf(mode))!;
+      routes[mode] =
         "leg" in r
           ? {
               distance: distanceOf(r.leg.meters, q.units),

@@ -3,7 +3,7 @@ import { handler, otherMethods, reply } from "@/server/http/handler";
 import { distanceOf, durationOf } from "@/server/routing/format";
 import { matrixInWorker } from "@/server/planner/pool";
 import { invalid } from "@/server/errors";
-import { UNAVAILABLE, avoidMask, farPoint, matrixQuery } from "@/server/routing/schema";
+import { UNAVAILABLE, avoidMask, farPoint, matrixQuery, profileOf } from "@/server/routing/schema";
 
 export { OPTIONS } from "@/server/http/handler";
 export const { POST, PUT, PATCH, DELETE } = otherMethods("GET");
@@ -20,7 +20,7 @@ export const GET = handler(
     const rows =
       q.mode === "transit"
         ? q.origins.map(() => q.destinations.map(() => ({ unrouted: "transit" as const })))
-        : await matrixInWorker(positions(q.origins), positions(q.destinations), q.mode, avoid);
+        : await matrixInWorker(positions(q.origins), positions(q.destinations), profileOf(q.mode), avoid);
     // A point far from every road the mode may use (but among the imported roads) is an error.
     const farOrigin = rows.findIndex((row) => farPoint(row) === "origin");
     if (farOrigin >= 0) {
