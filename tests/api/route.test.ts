@@ -233,7 +233,11 @@ describe("GET /v1/route/matrix", () => {
       "destinations",
       /destination 1/,
     );
-    await bad({ origins: point, destinations: point, mode: "plane" }, "mode", /foot, bike, car, truck, motorbike, transit/);
+    await bad(
+      { origins: point, destinations: point, mode: "plane" },
+      "mode",
+      /foot, bike, car, truck, motorbike, transit/,
+    );
     await bad({ origins: point, destinations: point }, "mode", /required/);
     await bad({ destinations: point, mode: "car" }, "origins", /required/);
     await bad({ origins: point, destinations: point, mode: "car", units: "parsecs" }, "units");
