@@ -150,6 +150,14 @@ describe("GET /v1/search/autocomplete", () => {
     await bad(`query=Neu&${near}&countryCode=DEU`, "countryCode");
   });
 
+  it("acknowledges radar-sdk-js's click report, and checks it", async () => {
+    const click = (json: Record<string, unknown>) => api("POST", "/v1/search/autocomplete/click", { json });
+    const ok = await click({ sessionToken: "s-1", requestId: "r-1", idx: 2 });
+    expect(ok.status, JSON.stringify(ok.body)).toBe(200);
+    expectError(await click({ idx: -1 }), 400, "idx");
+    expectError(await click({ idx: "first" }), 400, "idx");
+  });
+
   it("is callable from a dashboard session whose role may read context", async () => {
     const path = `/v1/search/autocomplete?${q({ query: "Hauptst", near: at(GEOLAND.neustadt) })}`;
     const session = async (role: keyof typeof FRESH_ACCOUNTS) => {

@@ -102,6 +102,10 @@ const ROUTES: Record<string, { path: string; methods: Partial<Record<Method, Rul
     path: "/v1/search/autocomplete",
     methods: { GET: { access: "search", need: "context:read" } },
   },
+  "v1/search/autocomplete/click": {
+    path: "/v1/search/autocomplete/click",
+    methods: { POST: { access: "search", need: "context:read" } },
+  },
   "v1/search/places": {
     path: "/v1/search/places",
     methods: { GET: { access: "search", need: "context:read" } },
