@@ -115,9 +115,15 @@ export interface TransitLeg {
   stops?: number;
   /** ridden on from the previous trip of its block without getting off */
   seated?: boolean;
+  /** boarding or getting off only by arrangement: "phone" the agency, or ask the "driver" */
+  pickup?: "phone" | "driver";
+  dropOff?: "phone" | "driver";
   /** the leg's line, `[lng, lat]`: a walk straight from its start to its end, a ride through its stops */
   path: Position[];
 }
+
+/** pickup_type / drop_off_type 2 and 3 as the legs say them. */
+const ARRANGED: Record<number, "phone" | "driver"> = { 2: "phone", 3: "driver" };
 
 export type TransitResult =
   | {
@@ -259,6 +265,8 @@ function legsOf(best: Best, origin: Position, destination: Position): TransitLeg
         trip: { id: tt.tripId[l.trip]!, ...(headsign && { headsign }) },
         stops: alight - board,
         ...(l.seated && { seated: true }),
+        ...(l.pickup && { pickup: ARRANGED[l.pickup] }),
+        ...(l.dropOff && { dropOff: ARRANGED[l.dropOff] }),
         path: calls.slice(board, alight + 1).map((c) => position(tt, c)),
       },
     ];

@@ -63,7 +63,7 @@ export function parseFeed(texts: Map<string, string>): Feed {
   const trips = checkTrips(files, routes.routeIndex, services);
   checkStopTimes(files, trips, stops);
   const frequencies = checkFrequencies(files, trips.tripIndex);
-  const transfers = checkTransfers(files, stops.stopIndex, routes.routeIndex);
+  const { transfers, inSeat } = checkTransfers(files, stops.stopIndex, routes.routeIndex, trips.tripIndex);
   const problems = files.report();
   if (problems.length) throw new GtfsError(problems);
   return {
@@ -75,5 +75,6 @@ export function parseFeed(texts: Map<string, string>): Feed {
     services,
     frequencies,
     transfers,
+    inSeat,
   };
 }

@@ -14,7 +14,7 @@ import { type Timetable, buildTimetable, clock, serviceDayStart } from "./timeta
 
 type Rows = Record<string, string>[];
 
-/** A feed from tables of rows (the header from the first row's keys); agency and calendar defaults. */
+/** A feed from tables of rows (the header: every key of the rows); agency and calendar defaults. */
 function feed(tables: Record<string, Rows>): Timetable {
   const files = new Map<string, string>();
   const all: Record<string, Rows> = {
@@ -36,7 +36,7 @@ function feed(tables: Record<string, Rows>): Timetable {
     ...tables,
   };
   for (const [name, rows] of Object.entries(all)) {
-    const header = Object.keys(rows[0] ?? {});
+    const header = [...new Set(rows.flatMap((r) => Object.keys(r)))];
     files.set(
       name,
       [header.join(","), ...rows.map((r) => header.map((h) => r[h] ?? "").join(","))].join("\n"),
@@ -209,6 +209,192 @@ describe("RAPTOR on written feeds", () => {
     expect(
       r.itinerary.legs.filter((l) => l.kind === "ride").map((l) => l.kind === "ride" && !!l.seated),
     ).toEqual([false, true]);
+  });
+
+  it("applies a trip-to-trip rule to those trips only, and the most specific rule that matches", () => {
+    const base = {
+      "stops.txt": stops("A", "C", "X", "B"),
+      "routes.txt": routes("R1", "R2", "R3"),
+      "trips.txt": [trip("R1", "in"), trip("R3", "other"), trip("R2", "early"), trip("R2", "late")],
+      "stop_times.txt": [
+        ...calls("in", ["A", "8:00:00"], ["X", "8:10:00"]),
+        ...calls("other", ["C", "7:00:00"], ["X", "7:10:00"]),
+        ...calls("early", ["X", "8:14:00"], ["B", "8:30:00"]),
+        ...calls("late", ["X", "8:40:00"], ["B", "8:56:00"]),
+      ],
+    };
+    const rule = (extra: Record<string, string>) => ({ from_stop_id: "X", to_stop_id: "X", ...extra });
+    // The stop's 5 minutes, and a timed change for another trip only: "in" still needs 5 minutes
+    // (read as a rule for the whole stop, the timed change last in the file undid them).
+    const tripRule = feed({
+      ...base,
+      "transfers.txt": [
+        rule({ transfer_type: "2", min_transfer_time: "300" }),
+        rule({ transfer_type: "1", from_trip_id: "other", to_trip_id: "early" }),
+      ],
+    });
+    expect(arrive(tripRule, "A", "B", 20260601, "7:50")!.trips).toEqual(["in", "late"]);
+    expect(arrive(tripRule, "C", "B", 20260601, "6:50")!.trips).toEqual(["other", "early"]);
+    // Route pair over the stop; trip pair over the route pair.
+    const routePair = feed({
+      ...base,
+      "transfers.txt": [
+        rule({ transfer_type: "2", min_transfer_time: "300" }),
+        rule({ transfer_type: "1", from_route_id: "R1", to_route_id: "R2" }),
+      ],
+    });
+    expect(arrive(routePair, "A", "B", 20260601, "7:50")!.trips).toEqual(["in", "early"]);
+    const tripOverRoute = feed({
+      ...base,
+      "transfers.txt": [
+        rule({ transfer_type: "1", from_route_id: "R1", to_route_id: "R2" }),
+        rule({ transfer_type: "3", from_trip_id: "in", to_trip_id: "early" }),
+      ],
+    });
+    expect(arrive(tripOverRoute, "A", "B", 20260601, "7:50")!.trips).toEqual(["in", "late"]);
+  });
+
+  it("never boards where a trip does not pick up, nor gets off where it does not drop off", () => {
+    const kinds = (id: string, list: [string, string, string, string][]) =>
+      list.map(([stop, time, pickup, dropOff], i) => ({
+        trip_id: id,
+        arrival_time: time,
+        departure_time: time,
+        stop_id: stop,
+        stop_sequence: String(i + 1),
+        pickup_type: pickup,
+        drop_off_type: dropOff,
+      }));
+    const tt = feed({
+      "stops.txt": stops("A", "Y", "B"),
+      "routes.txt": routes("R"),
+      "trips.txt": [trip("R", "express"), trip("R", "local")],
+      "stop_times.txt": [
+        // The express runs through Y (a yard) without stopping for passengers.
+        ...kinds("express", [
+          ["A", "8:00:00", "", ""],
+          ["Y", "8:05:00", "1", "1"],
+          ["B", "8:10:00", "", ""],
+        ]),
+        ...kinds("local", [
+          ["A", "8:02:00", "2", "0"],
+          ["Y", "8:12:00", "0", "0"],
+          ["B", "8:20:00", "0", "3"],
+        ]),
+      ],
+    });
+    expect(arrive(tt, "A", "Y", 20260601, "7:55")!.trips).toEqual(["local"]);
+    expect(arrive(tt, "Y", "B", 20260601, "7:55")!.trips).toEqual(["local"]);
+    expect(arrive(tt, "A", "B", 20260601, "7:55")!.trips).toEqual(["express"]);
+    // Phone the agency to board the local at A; ask the driver to get off at B.
+    const ride = arrive(tt, "A", "B", 20260601, "8:01")!.itinerary.legs.find((l) => l.kind === "ride");
+    expect(ride).toMatchObject({ pickup: 2, dropOff: 3 });
+  });
+
+  it("applies a station's rule to each of its platforms and between them", () => {
+    const tt = feed({
+      "stops.txt": [
+        {
+          stop_id: "A",
+          stop_name: "A",
+          stop_lat: "36",
+          stop_lon: "-116",
+          location_type: "",
+          parent_station: "",
+        },
+        {
+          stop_id: "S",
+          stop_name: "Central",
+          stop_lat: "36.01",
+          stop_lon: "-116",
+          location_type: "1",
+          parent_station: "",
+        },
+        {
+          stop_id: "P1",
+          stop_name: "Central 1",
+          stop_lat: "36.01",
+          stop_lon: "-116",
+          location_type: "",
+          parent_station: "S",
+        },
+        {
+          stop_id: "P2",
+          stop_name: "Central 2",
+          stop_lat: "36.0101",
+          stop_lon: "-116",
+          location_type: "",
+          parent_station: "S",
+        },
+        {
+          stop_id: "B",
+          stop_name: "B",
+          stop_lat: "36.02",
+          stop_lon: "-116",
+          location_type: "",
+          parent_station: "",
+        },
+      ],
+      "routes.txt": routes("R1", "R2"),
+      "trips.txt": [trip("R1", "in"), trip("R2", "same"), trip("R2", "other"), trip("R2", "later")],
+      "stop_times.txt": [
+        ...calls("in", ["A", "8:00:00"], ["P1", "8:10:00"]),
+        ...calls("same", ["P1", "8:12:00"], ["B", "8:30:00"]),
+        ...calls("other", ["P2", "8:12:00"], ["B", "8:31:00"]),
+        ...calls("later", ["P2", "8:20:00"], ["B", "8:40:00"]),
+      ],
+      "transfers.txt": [{ from_stop_id: "S", to_stop_id: "S", transfer_type: "2", min_transfer_time: "180" }],
+    });
+    // Three minutes to change anywhere in the station: neither 8:12 is caught.
+    const r = arrive(tt, "A", "B", 20260601, "7:55")!;
+    expect(r.trips).toEqual(["in", "later"]);
+    expect(r.at).toBe("8:40:00");
+  });
+
+  it("stays seated into the trip transfers.txt names (type 4), and gets off where it forbids it (type 5)", () => {
+    const base = {
+      "stops.txt": stops("A", "X", "B"),
+      "routes.txt": routes("R1", "R2"),
+      "stop_times.txt": [
+        ...calls("t1", ["A", "8:00:00"], ["X", "8:10:00"]),
+        ...calls("t2", ["X", "8:12:00"], ["B", "8:30:00"]),
+      ],
+    };
+    const seated = (r: ReturnType<typeof arrive>) =>
+      r!.itinerary.legs.flatMap((l) => (l.kind === "ride" ? [!!l.seated] : []));
+    // No changes at X at all, but the vehicle runs on as t2 and the rider stays on it.
+    const inSeat = feed({
+      ...base,
+      "trips.txt": [trip("R1", "t1"), trip("R2", "t2")],
+      "transfers.txt": [
+        { from_stop_id: "X", to_stop_id: "X", transfer_type: "3", from_trip_id: "", to_trip_id: "" },
+        { from_stop_id: "", to_stop_id: "", transfer_type: "4", from_trip_id: "t1", to_trip_id: "t2" },
+      ],
+    });
+    const r = arrive(inSeat, "A", "B", 20260601, "7:55")!;
+    expect(r.trips).toEqual(["t1", "t2"]);
+    expect(seated(r)).toEqual([false, true]);
+    // One block, but type 5: off and on again, as a change (here possible, in 2 minutes).
+    const offAndOn = feed({
+      ...base,
+      "trips.txt": [trip("R1", "t1", "DAILY", "b1"), trip("R2", "t2", "DAILY", "b1")],
+      "transfers.txt": [
+        { from_stop_id: "X", to_stop_id: "X", transfer_type: "5", from_trip_id: "t1", to_trip_id: "t2" },
+      ],
+    });
+    const again = arrive(offAndOn, "A", "B", 20260601, "7:55")!;
+    expect(again.trips).toEqual(["t1", "t2"]);
+    expect(seated(again)).toEqual([false, false]);
+    // Types 4 and 5 name both trips.
+    expect(() =>
+      feed({
+        ...base,
+        "trips.txt": [trip("R1", "t1"), trip("R2", "t2")],
+        "transfers.txt": [
+          { from_stop_id: "", to_stop_id: "", transfer_type: "4", from_trip_id: "t1", to_trip_id: "" },
+        ],
+      }),
+    ).toThrow(/transfers.txt line 2 \(to_trip_id\): is required for transfer_type 4/);
   });
 
   it("refuses a broken feed, saying where", () => {

@@ -1,4 +1,15 @@
-import { FORBIDDEN, NO_TRANSFER, type Timetable, runsOn, serviceDateOf, serviceDayStart } from "./timetable";
+import {
+  CALL_NONE,
+  FORBIDDEN,
+  NO_TRANSFER,
+  type Timetable,
+  type TransferRule,
+  dropOffOf,
+  pickupOf,
+  runsOn,
+  serviceDateOf,
+  serviceDayStart,
+} from "./timetable";
 
 /**
  * Earliest arrival by public transport (docs/transit.md#the-search): RAPTOR (Delling, Pajor,
@@ -26,6 +37,9 @@ export type Leg =
       arrival: number;
       /** ridden on from the block's previous trip without getting off */
       seated?: boolean;
+      /** pickup_type / drop_off_type where boarded and left when not a regular stop: 2 phone, 3 ask the driver */
+      pickup?: number;
+      dropOff?: number;
     };
 
 export interface Itinerary {
@@ -74,6 +88,7 @@ class Raptor {
   /** the earliest arrival at the destination so far, and how */
   private target = Infinity;
   private reached: { round: number; stop: number; egress: number } | undefined;
+  private tripRuleStops: Set<number>;
 
   constructor(
     private tt: Timetable,
@@ -85,6 +100,7 @@ class Raptor {
     this.starts = this.dates.map((d) => serviceDayStart(tt.timezone, d));
     this.running = this.dates.map((d) => tt.services.map((s) => runsOn(s, d)));
     this.best = new Float64Array(tt.stops.length).fill(Infinity);
+    this.tripRuleStops = tripRuleStops(tt);
   }
 
   /** Round 0: the stops walked to from the origin. Returns the stops marked. */
@@ -121,8 +137,16 @@ class Raptor {
     return times[this.tt.tripFirstTime[t]! + pos]!;
   }
 
-  /** The earliest trip of a pattern leaving position `pos` at `ready` or later, on any service day. */
-  private earliestTrip(p: number, pos: number, ready: number) {
+  /**
+   * The earliest trip of a pattern leaving position `pos` at `ready` or later, on any service
+   * day, that picks up there (and that `accept` takes, when given: a transfer rule for that trip).
+   */
+  private earliestTrip(
+    p: number,
+    pos: number,
+    ready: number,
+    accept?: (trip: number, at: number) => boolean,
+  ) {
     const tt = this.tt;
     let found: { trip: number; day: number; at: number } | undefined;
     const first = tt.patternFirstTrip[p]!;
@@ -139,22 +163,43 @@ class Raptor {
       for (let k = lo; k < end; k++) {
         const t = tt.patternTrips[k]!;
         if (!this.running[day]![tt.tripService[t]!]) continue;
+        if (pickupOf(tt.callKinds[tt.tripFirstTime[t]! + pos]!) === CALL_NONE) continue;
         const at = this.starts[day]! + this.tripTime(tt.departure, t, pos);
-        if (!found || at < found.at) found = { trip: t, day, at };
+        if (found && at >= found.at) break;
+        if (accept && !accept(t, at)) continue;
+        found = { trip: t, day, at };
         break;
       }
     }
     return found;
   }
 
-  /** When a rider who reached stop s in round k can board a trip of `route` there. */
-  private ready(k: number, s: number, route: number) {
+  /**
+   * When a rider who reached stop s in round k can board a trip of `route` there, by the rules
+   * for every trip of it; `from`: the trip the rider came on, when the stop has rules for some
+   * trips (each trip boarded is then checked by `boardable`).
+   */
+  private ready(k: number, s: number, route: number): { at: number; from?: number } {
     const at = this.arrivals[k]![s]!;
     const label = this.labels[k]![s];
-    if (at === Infinity || !label) return Infinity;
-    if (label.kind !== "ride") return at;
-    const seconds = transferSeconds(this.tt, s, this.tt.tripRoute[label.ride.trip]!, route);
-    return seconds === NO_TRANSFER ? Infinity : at + seconds;
+    if (at === Infinity || !label) return { at: Infinity };
+    if (label.kind !== "ride") return { at };
+    const from = label.ride.trip;
+    // Rules for some trips: each candidate is checked on its own, from the arrival on.
+    if (this.tripRuleStops.has(s)) return { at, from };
+    const seconds = transferSeconds(this.tt, s, from, this.tt.tripRoute[from]!, undefined, route);
+    return seconds === NO_TRANSFER ? { at: Infinity } : { at: at + seconds };
+  }
+
+  /** Whether trip `to` (of `route`), leaving stop s at `at`, can be caught from trip `from` arrived at `arrived`. */
+  private boardable(s: number, from: number, arrived: number, route: number, to: number, at: number) {
+    const seconds = transferSeconds(this.tt, s, from, this.tt.tripRoute[from]!, to, route);
+    return seconds !== NO_TRANSFER && at >= arrived + seconds;
+  }
+
+  /** Whether a trip lets riders off at its `pos`th stop (drop_off_type 1: it does not). */
+  private alights(trip: number, pos: number) {
+    return dropOffOf(this.tt.callKinds[this.tt.tripFirstTime[trip]! + pos]!) !== CALL_NONE;
   }
 
   /** Round k: one more vehicle from the stops the round before marked, then footpaths. */
@@ -207,18 +252,21 @@ class Raptor {
     let ride: Ride | undefined;
     for (let pos = first; pos < length; pos++) {
       const s = tt.patternStops[base + pos]!;
-      if (ride) {
+      if (ride && this.alights(ride.trip, pos)) {
         arrive(s, this.starts[ride.day]! + this.tripTime(tt.arrival, ride.trip, pos), {
           kind: "ride",
           ride,
           alight: pos,
         });
       }
-      const at = this.ready(k - 1, s, route);
+      const { at, from } = this.ready(k - 1, s, route);
       if (at === Infinity) continue;
       const leaving = ride ? this.starts[ride.day]! + this.tripTime(tt.departure, ride.trip, pos) : Infinity;
       if (at > leaving) continue;
-      const caught = this.earliestTrip(p, pos, at);
+      const caught =
+        from === undefined
+          ? this.earliestTrip(p, pos, at)
+          : this.earliestTrip(p, pos, at, (to, leaves) => this.boardable(s, from, at, route, to, leaves));
       if (caught && caught.at < leaving) {
         ride = { trip: caught.trip, day: caught.day, board: pos, boardStop: s };
       }
@@ -234,6 +282,7 @@ class Raptor {
     const base = tt.patternFirstStop[p]!;
     const length = tt.patternFirstStop[p + 1]! - base;
     for (let pos = from; pos < length; pos++) {
+      if (!this.alights(ride.trip, pos)) continue;
       arrive(
         tt.patternStops[base + pos]!,
         this.starts[ride.day]! + this.tripTime(tt.arrival, ride.trip, pos),
@@ -305,6 +354,9 @@ class Raptor {
     while (ride) {
       const p = tt.tripPattern[ride.trip]!;
       const stopAt = (pos: number) => tt.patternStops[tt.patternFirstStop[p]! + pos]!;
+      const kinds = (pos: number) => tt.callKinds[tt.tripFirstTime[ride!.trip]! + pos]!;
+      const pickup = ride.seatedFrom ? 0 : pickupOf(kinds(ride.board));
+      const dropOff = dropOffOf(kinds(alight));
       rides.push({
         kind: "ride",
         trip: ride.trip,
@@ -313,6 +365,8 @@ class Raptor {
         departure: this.starts[ride.day]! + this.tripTime(tt.departure, ride.trip, ride.board),
         arrival: this.starts[ride.day]! + this.tripTime(tt.arrival, ride.trip, alight),
         ...(ride.seatedFrom && { seated: true }),
+        ...(pickup > 1 && { pickup }),
+        ...(dropOff > 1 && rides.length === 0 && { dropOff }),
       });
       boardStop = ride.boardStop;
       if (ride.seatedFrom)
@@ -326,30 +380,61 @@ class Raptor {
 type Arrive = (s: number, at: number, label: Label) => void;
 
 /**
- * Seconds needed to change at stop s from a trip of `fromRoute` to one of `toRoute`
- * (transfers.txt: a rule naming both routes first, then one naming one of them, the longer if
- * both kinds match, then the stop's own rule; none: 0), or NO_TRANSFER.
+ * Seconds needed to change at stop s from trip `fromTrip` (of `fromRoute`) to trip `toTrip` (of
+ * `toRoute`; undefined: any trip of it), or NO_TRANSFER. Of the rules that match, the most
+ * specific decides, in the reference's order: both trips named, a trip and a route, one trip,
+ * both routes, one route, the stop alone; at each, a rule written for the stop before one written
+ * for its station; rules as specific as each other: the strictest. No rule: 0.
  */
-export function transferSeconds(tt: Timetable, s: number, fromRoute: number, toRoute: number): number {
+export function transferSeconds(
+  tt: Timetable,
+  s: number,
+  fromTrip: number,
+  fromRoute: number,
+  toTrip: number | undefined,
+  toRoute: number,
+): number {
   const rules = tt.stopTransfers.get(s);
   if (!rules) return 0;
-  let both: number | undefined;
-  let one: number | undefined;
-  let none: number | undefined;
+  const fromTemplate = tt.tripTemplate[fromTrip];
+  const toTemplate = toTrip === undefined ? undefined : tt.tripTemplate[toTrip];
+  let rank = -1;
+  let seconds = 0;
   for (const r of rules) {
-    const from = r.fromRoute === undefined || r.fromRoute === fromRoute;
-    const to = r.toRoute === undefined || r.toRoute === toRoute;
-    if (!from || !to) continue;
-    const named = (r.fromRoute !== undefined ? 1 : 0) + (r.toRoute !== undefined ? 1 : 0);
-    if (named === 2) both = r.seconds;
-    else if (named === 1)
-      one =
-        one === undefined || r.seconds === NO_TRANSFER
-          ? r.seconds
-          : one === NO_TRANSFER
-            ? one
-            : Math.max(one, r.seconds);
-    else none = r.seconds;
+    if (r.fromTrip !== undefined && r.fromTrip !== fromTemplate) continue;
+    if (r.toTrip !== undefined && r.toTrip !== toTemplate) continue;
+    if (r.fromRoute !== undefined && r.fromRoute !== fromRoute) continue;
+    if (r.toRoute !== undefined && r.toRoute !== toRoute) continue;
+    const rrank = specificity(r) * 2 + (r.station ? 0 : 1);
+    if (rrank > rank) {
+      rank = rrank;
+      seconds = r.seconds;
+    } else if (rrank === rank && seconds !== NO_TRANSFER) {
+      seconds = r.seconds === NO_TRANSFER ? NO_TRANSFER : Math.max(seconds, r.seconds);
+    }
   }
-  return both ?? one ?? none ?? 0;
+  return seconds;
+}
+
+/** transfers.txt's order of specificity, 5 (both trips) to 0 (the stops alone). */
+function specificity(r: TransferRule): number {
+  const trips = (r.fromTrip !== undefined ? 1 : 0) + (r.toTrip !== undefined ? 1 : 0);
+  const routes = (r.fromRoute !== undefined ? 1 : 0) + (r.toRoute !== undefined ? 1 : 0);
+  if (trips === 2) return 5;
+  if (trips === 1) return routes > 0 ? 4 : 3;
+  return routes === 2 ? 2 : routes === 1 ? 1 : 0;
+}
+
+/** The stops of a timetable with rules for some trips (checked trip by trip when boarding there). */
+const tripRuleStopsOf = new WeakMap<Timetable, Set<number>>();
+function tripRuleStops(tt: Timetable): Set<number> {
+  let found = tripRuleStopsOf.get(tt);
+  if (!found) {
+    found = new Set();
+    for (const [s, rules] of tt.stopTransfers) {
+      if (rules.some((r) => r.fromTrip !== undefined || r.toTrip !== undefined)) found.add(s);
+    }
+    tripRuleStopsOf.set(tt, found);
+  }
+  return found;
 }

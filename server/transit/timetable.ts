@@ -1,5 +1,6 @@
 import { DateTime } from "luxon";
 import type { Feed, Service } from "./gtfs";
+import type { StopTime } from "./gtfs/types";
 
 /**
  * The timetable RAPTOR searches (docs/transit.md#the-timetable), built once per feed: trips
@@ -16,6 +17,8 @@ export interface Timetable {
   routes: { id: string; shortName: string; longName: string; type: number }[];
   /** per trip: its id (a frequency's copies: the template's id @ the start time), route, service, block */
   tripId: string[];
+  /** per trip: the feed's trip it runs (a frequency's copies share one), which trip rules name */
+  tripTemplate: number[];
   tripHeadsign: (string | undefined)[];
   tripRoute: Uint32Array;
   tripService: Uint32Array;
@@ -24,6 +27,8 @@ export interface Timetable {
   tripFirstTime: Uint32Array;
   arrival: Int32Array;
   departure: Int32Array;
+  /** at the same index: pickup_type | drop_off_type << 2 (CALL_NONE: no boarding, or no alighting) */
+  callKinds: Uint8Array;
   /** pattern p calls at patternStops[patternFirstStop[p] .. patternFirstStop[p + 1] - 1] */
   patternFirstStop: Uint32Array;
   patternStops: Uint32Array;
@@ -38,7 +43,7 @@ export interface Timetable {
   serviceIds: string[];
   services: Service[];
   /** transfer rules at one stop (changing vehicles there), by stop */
-  stopTransfers: Map<number, { fromRoute?: number; toRoute?: number; seconds: number }[]>;
+  stopTransfers: Map<number, TransferRule[]>;
   /** footpaths between distinct stops: stop s to pathTo[k] in pathSeconds[k], k in pathFirst[s] .. */
   pathFirst: Uint32Array;
   pathTo: Uint32Array;
@@ -49,6 +54,25 @@ export interface Timetable {
 
 /** A transfer that may not be made (transfer_type 3). */
 export const NO_TRANSFER = -1;
+
+/**
+ * A rule for changing vehicles at one stop: for some routes or trips (feed trip indexes, which
+ * `tripTemplate` maps timetable trips to), or for every change there; `station` when written for
+ * the stop's parent station (a rule written for the stop itself comes first).
+ */
+export interface TransferRule {
+  fromRoute?: number;
+  toRoute?: number;
+  fromTrip?: number;
+  toTrip?: number;
+  station?: true;
+  seconds: number;
+}
+
+/** pickup_type / drop_off_type 1: no boarding / no alighting there. */
+export const CALL_NONE = 1;
+export const pickupOf = (kinds: number) => kinds & 3;
+export const dropOffOf = (kinds: number) => (kinds >> 2) & 3;
 
 /** A footpath between two stops, in seconds (from the foot graph, or the feed's transfers). */
 export interface Footpath {
@@ -116,11 +140,18 @@ function runsOf(feed: Feed): Run[] {
   return runs;
 }
 
-/** Patterns: the same stops in the same order, then split so that no trip overtakes another. */
+/**
+ * Patterns: the same stops in the same order, where riders may board and get off alike (a trip
+ * that passes a stop without picking up or letting off is not the same pattern as one that stops
+ * there: RAPTOR takes the earliest trip of a pattern as the best), then split so that no trip
+ * overtakes another.
+ */
 function patternsOf(feed: Feed, runs: Run[]): Pattern[] {
   const byStops = new Map<string, number[]>();
+  const call = (st: StopTime) =>
+    `${st.stop}${st.pickup === CALL_NONE ? "^" : ""}${st.dropOff === CALL_NONE ? "v" : ""}`;
   runs.forEach((run, r) => {
-    const key = feed.trips[run.template]!.stopTimes.map((st) => st.stop).join(",");
+    const key = feed.trips[run.template]!.stopTimes.map(call).join(",");
     let list = byStops.get(key);
     if (!list) byStops.set(key, (list = []));
     list.push(r);
@@ -129,7 +160,7 @@ function patternsOf(feed: Feed, runs: Run[]): Pattern[] {
     feed.trips[runs[r]!.template]!.stopTimes[i]![kind] + runs[r]!.shift;
   const patterns: Pattern[] = [];
   for (const [key, list] of byStops) {
-    const stops = key.split(",").map(Number);
+    const stops = key.split(",").map((c) => parseInt(c, 10));
     list.sort((a, b) => time(a, 0, "departure") - time(b, 0, "departure"));
     const groups: number[][] = [];
     for (const r of list) {
@@ -164,17 +195,21 @@ function tripsOf(feed: Feed, runs: Run[], patterns: Pattern[]) {
   });
   const arrival = new Int32Array(tripFirstTime[T]!);
   const departure = new Int32Array(tripFirstTime[T]!);
+  const callKinds = new Uint8Array(tripFirstTime[T]!);
   const tripId: string[] = [];
+  const tripTemplate: number[] = [];
   const tripHeadsign: (string | undefined)[] = [];
   order.forEach((r, t) => {
     const trip = feed.trips[runs[r]!.template]!;
     tripId.push(runs[r]!.id);
+    tripTemplate.push(runs[r]!.template);
     tripHeadsign.push(trip.headsign);
     tripRoute[t] = trip.route;
     tripService[t] = serviceIndex.get(trip.serviceId)!;
     trip.stopTimes.forEach((st, i) => {
       arrival[tripFirstTime[t]! + i] = st.arrival + runs[r]!.shift;
       departure[tripFirstTime[t]! + i] = st.departure + runs[r]!.shift;
+      callKinds[tripFirstTime[t]! + i] = st.pickup | (st.dropOff << 2);
     });
   });
   const P = patterns.length;
@@ -192,6 +227,7 @@ function tripsOf(feed: Feed, runs: Run[], patterns: Pattern[]) {
   return {
     order,
     tripId,
+    tripTemplate,
     tripHeadsign,
     tripRoute,
     tripService,
@@ -199,6 +235,7 @@ function tripsOf(feed: Feed, runs: Run[], patterns: Pattern[]) {
     tripFirstTime,
     arrival,
     departure,
+    callKinds,
     patternFirstStop,
     patternStops,
     patternFirstTrip,
@@ -219,24 +256,53 @@ function stopPatternsOf(S: number, patterns: Pattern[]) {
   return { stopFirstPattern, stopPatterns, stopPatternPosition };
 }
 
-/** Transfers: rules at one stop; footpaths between stops (the feed's, then the foot graph's). */
+/**
+ * Transfers: rules at one stop; footpaths between stops (the feed's, then the foot graph's). A
+ * rule written for a station (location_type 1) holds for each of its platforms, and between any
+ * two of them: a change between platforms takes at least the station's time, whatever the walk.
+ * Footpaths come only from rules for every route and trip (a rule for some routes or trips between
+ * two stops is not a footpath).
+ */
 function transfersOf(feed: Feed, footpaths: Footpath[]) {
   const stopTransfers: Timetable["stopTransfers"] = new Map();
-  const paths = new Map<string, Footpath>();
+  const children = new Map<string, number[]>();
+  feed.stops.forEach((s, i) => {
+    if (s.parent === undefined || s.type !== 0) return;
+    let list = children.get(s.parent);
+    if (!list) children.set(s.parent, (list = []));
+    list.push(i);
+  });
+  const platformsOf = (s: number) =>
+    feed.stops[s]!.type === 1 ? (children.get(feed.stops[s]!.id) ?? []) : [s];
+  const own = new Map<string, Footpath>();
+  const fromStations = new Map<string, Footpath>();
   for (const t of feed.transfers) {
     const seconds = t.type === 3 ? NO_TRANSFER : t.type === 1 ? 0 : (t.minTime ?? 0);
-    if (t.fromStop === t.toStop) {
-      let list = stopTransfers.get(t.fromStop);
-      if (!list) stopTransfers.set(t.fromStop, (list = []));
-      list.push({
-        ...(t.fromRoute !== undefined && { fromRoute: t.fromRoute }),
-        ...(t.toRoute !== undefined && { toRoute: t.toRoute }),
-        seconds,
-      });
-    } else if (t.fromRoute === undefined && t.toRoute === undefined) {
-      paths.set(`${t.fromStop},${t.toStop}`, { from: t.fromStop, to: t.toStop, seconds });
+    const station = feed.stops[t.fromStop]!.type === 1 || feed.stops[t.toStop]!.type === 1;
+    const general = t.fromRoute === undefined && t.toRoute === undefined;
+    const anyTrip = t.fromTrip === undefined && t.toTrip === undefined;
+    for (const from of platformsOf(t.fromStop)) {
+      for (const to of platformsOf(t.toStop)) {
+        if (from === to) {
+          let list = stopTransfers.get(from);
+          if (!list) stopTransfers.set(from, (list = []));
+          list.push({
+            ...(t.fromRoute !== undefined && { fromRoute: t.fromRoute }),
+            ...(t.toRoute !== undefined && { toRoute: t.toRoute }),
+            ...(t.fromTrip !== undefined && { fromTrip: t.fromTrip }),
+            ...(t.toTrip !== undefined && { toTrip: t.toTrip }),
+            ...(station && { station: true as const }),
+            seconds,
+          });
+        } else if (general && anyTrip) {
+          (station ? fromStations : own).set(`${from},${to}`, { from, to, seconds });
+        }
+      }
     }
   }
+  // A rule written for two stops comes before one written for their stations.
+  const paths = new Map(own);
+  for (const [key, f] of fromStations) if (!paths.has(key)) paths.set(key, f);
   for (const f of footpaths) {
     const key = `${f.from},${f.to}`;
     if (f.from !== f.to && !paths.has(key)) paths.set(key, f);
@@ -244,9 +310,22 @@ function transfersOf(feed: Feed, footpaths: Footpath[]) {
   return { stopTransfers, paths: [...paths.values()] };
 }
 
-/** Blocks: from a trip's last stop into the block's next trips starting there, no earlier. */
+/**
+ * Where a rider stays seated: from a trip's last stop into the block's next trips starting there,
+ * no earlier; and from a trip into the one transfers.txt says the vehicle runs next (type 4), no
+ * earlier, whatever the blocks say. Type 5 forbids it between two trips (the rider gets off).
+ */
 function blocksOf(feed: Feed, runs: Run[], trips: ReturnType<typeof tripsOf>) {
   const { order, patternStops, patternFirstStop, tripPattern, tripFirstTime, arrival, departure } = trips;
+  const template = (t: number) => runs[order[t]!]!.template;
+  const pair = (from: number, to: number) => `${from},${to}`;
+  const forbidden = new Set(feed.inSeat.filter((s) => !s.allowed).map((s) => pair(s.fromTrip, s.toTrip)));
+  const byTemplate = new Map<number, number[]>();
+  for (let t = 0; t < order.length; t++) {
+    let list = byTemplate.get(template(t));
+    if (!list) byTemplate.set(template(t), (list = []));
+    list.push(t);
+  }
   const blocks = new Map<string, number[]>();
   for (let t = 0; t < order.length; t++) {
     const block = feed.trips[runs[order[t]!]!.template]!.blockId;
@@ -259,14 +338,26 @@ function blocksOf(feed: Feed, runs: Run[], trips: ReturnType<typeof tripsOf>) {
   const tripLength = (t: number) => tripFirstTime[t + 1]! - tripFirstTime[t]!;
   const lastStop = (t: number) => patternStops[patternFirstStop[tripPattern[t]!]! + tripLength(t) - 1]!;
   const firstStop = (t: number) => patternStops[patternFirstStop[tripPattern[t]!]!]!;
+  const end = (t: number) => arrival[tripFirstTime[t + 1]! - 1]!;
+  const start = (u: number) => departure[tripFirstTime[u]!]!;
+  const add = (t: number, candidates: number[]) => {
+    const next = candidates.filter(
+      (u) => u !== t && start(u) >= end(t) && !forbidden.has(pair(template(t), template(u))),
+    );
+    if (!next.length) return;
+    const all = [...new Set([...(blockNext.get(t) ?? []), ...next])].sort((a, b) => start(a) - start(b));
+    blockNext.set(t, all);
+  };
   for (const list of blocks.values()) {
-    for (const t of list) {
-      const end = arrival[tripFirstTime[t + 1]! - 1]!;
-      const next = list
-        .filter((u) => u !== t && firstStop(u) === lastStop(t) && departure[tripFirstTime[u]!]! >= end)
-        .sort((a, b) => departure[tripFirstTime[a]!]! - departure[tripFirstTime[b]!]!);
-      if (next.length) blockNext.set(t, next);
-    }
+    for (const t of list)
+      add(
+        t,
+        list.filter((u) => firstStop(u) === lastStop(t)),
+      );
+  }
+  for (const s of feed.inSeat) {
+    if (!s.allowed) continue;
+    for (const t of byTemplate.get(s.fromTrip) ?? []) add(t, byTemplate.get(s.toTrip) ?? []);
   }
   return blockNext;
 }
@@ -348,6 +439,7 @@ const ARRAYS = {
   tripFirstTime: Uint32Array,
   arrival: Int32Array,
   departure: Int32Array,
+  callKinds: Uint8Array,
   patternFirstStop: Uint32Array,
   patternStops: Uint32Array,
   patternFirstTrip: Uint32Array,
@@ -367,6 +459,7 @@ export function timetableParts(tt: Timetable): [string, Uint8Array][] {
     stops: tt.stops,
     routes: tt.routes,
     tripId: tt.tripId,
+    tripTemplate: tt.tripTemplate,
     tripHeadsign: tt.tripHeadsign,
     serviceIds: tt.serviceIds,
     services: tt.services.map((s) => ({ ...s, added: [...s.added], removed: [...s.removed] })),
@@ -382,6 +475,12 @@ export function timetableParts(tt: Timetable): [string, Uint8Array][] {
   ];
 }
 
+/** Parts a timetable imported before they existed lacks, and what they then are. */
+const LATER_PARTS: Partial<Record<keyof typeof ARRAYS, (tt: { arrival: Int32Array }) => Uint8Array>> = {
+  // every call a regular one (imports before pickup_type and drop_off_type were read)
+  callKinds: (tt) => new Uint8Array(tt.arrival.length),
+};
+
 /** The timetable from its stored parts (arrays copied: a blob's bytes need not be aligned). */
 export function timetableFromParts(parts: Map<string, Uint8Array>): Timetable {
   const part = (name: string) => {
@@ -391,7 +490,14 @@ export function timetableFromParts(parts: Map<string, Uint8Array>): Timetable {
     copy.set(bytes);
     return copy.buffer;
   };
-  const arrays = Object.fromEntries(Object.entries(ARRAYS).map(([k, Type]) => [k, new Type(part(k))]));
+  const arrays = Object.fromEntries(
+    Object.entries(ARRAYS)
+      .filter(([k]) => parts.has(k) || !(k in LATER_PARTS))
+      .map(([k, Type]) => [k, new Type(part(k))]),
+  ) as Record<string, ArrayLike<number>>;
+  for (const [k, make] of Object.entries(LATER_PARTS)) {
+    if (!(k in arrays)) arrays[k] = make!(arrays as unknown as { arrival: Int32Array });
+  }
   const rest = JSON.parse(new TextDecoder().decode(part("json"))) as Omit<
     Timetable,
     keyof typeof ARRAYS | "services" | "stopTransfers" | "blockNext"
@@ -403,6 +509,8 @@ export function timetableFromParts(parts: Map<string, Uint8Array>): Timetable {
   return {
     ...(arrays as unknown as Pick<Timetable, keyof typeof ARRAYS>),
     ...rest,
+    // imports before trip rules were read name no trip: each trip its own
+    tripTemplate: rest.tripTemplate ?? rest.tripId.map((_, t) => t),
     services: rest.services.map((s) => ({ ...s, added: new Set(s.added), removed: new Set(s.removed) })),
     stopTransfers: new Map(rest.stopTransfers),
     blockNext: new Map(rest.blockNext),

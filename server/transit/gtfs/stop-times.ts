@@ -6,6 +6,8 @@ interface Call {
   stop: number;
   arrival?: number;
   departure?: number;
+  pickup: number;
+  dropOff: number;
   row: Row<"trip_id">;
 }
 
@@ -44,10 +46,20 @@ export function checkStopTimes(
     }
     arrival ??= departure;
     departure ??= arrival;
+    const kind = (field: "pickup_type" | "drop_off_type") => {
+      const v = r[field] ? Number(r[field]) : 0;
+      if (![0, 1, 2, 3].includes(v)) {
+        feed.problem(where(field), `'${r[field]}' is not 0, 1, 2 or 3`);
+        return 0;
+      }
+      return v;
+    };
+    const pickup = kind("pickup_type");
+    const dropOff = kind("drop_off_type");
     if (trip === undefined || stop === undefined) continue;
     let list = calls.get(trip);
     if (!list) calls.set(trip, (list = []));
-    list.push({ seq, stop, arrival, departure, row: r });
+    list.push({ seq, stop, arrival, departure, pickup, dropOff, row: r });
   }
   for (const [t, list] of calls) timeTrip(feed, trips[t]!, list);
   for (const trip of trips) {
@@ -93,7 +105,13 @@ function timeTrip(feed: FeedFiles, trip: Trip, list: Call[]) {
     }
     previous = st.departure!;
   }
-  trip.stopTimes = list.map((st) => ({ stop: st.stop, arrival: st.arrival!, departure: st.departure! }));
+  trip.stopTimes = list.map((st) => ({
+    stop: st.stop,
+    arrival: st.arrival!,
+    departure: st.departure!,
+    pickup: st.pickup,
+    dropOff: st.dropOff,
+  }));
 }
 
 /** Times for the calls between timepoints, spread evenly by their count. */

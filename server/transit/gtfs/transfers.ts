@@ -1,30 +1,51 @@
 import type { FeedFiles } from "./files";
-import type { Transfer } from "./types";
+import type { InSeat, Transfer } from "./types";
 
-/** transfers.txt: between known stops (and routes), of a known type, type 2 with its minimum time. */
+/**
+ * transfers.txt: rules between known stops, for some routes or trips (0 recommended, 1 timed,
+ * 2 with its minimum time, 3 not possible), and, since 2022, between two trips one vehicle runs
+ * one after the other (4 the rider may stay seated, 5 must get off; both name the two trips,
+ * their stops are optional).
+ */
 export function checkTransfers(
   feed: FeedFiles,
   stopIndex: Map<string, number>,
   routeIndex: Map<string, number>,
-): Transfer[] {
+  tripIndex: Map<string, number>,
+): { transfers: Transfer[]; inSeat: InSeat[] } {
   const transfers: Transfer[] = [];
-  for (const r of feed.table("transfers.txt", false, ["from_stop_id", "to_stop_id", "transfer_type"])) {
+  const inSeat: InSeat[] = [];
+  for (const r of feed.table("transfers.txt", false, ["transfer_type"])) {
     const where = (field: string) => feed.at("transfers.txt", r, field);
-    const fromStop = stopIndex.get(r.from_stop_id);
-    const toStop = stopIndex.get(r.to_stop_id);
-    if (fromStop === undefined)
-      feed.problem(where("from_stop_id"), `'${r.from_stop_id}' is not in stops.txt`);
-    if (toStop === undefined) feed.problem(where("to_stop_id"), `'${r.to_stop_id}' is not in stops.txt`);
-    const route = (field: "from_route_id" | "to_route_id") => {
+    const type = r.transfer_type ? Number(r.transfer_type) : 0;
+    if (![0, 1, 2, 3, 4, 5].includes(type)) {
+      feed.problem(where("transfer_type"), `'${r.transfer_type}' is not 0, 1, 2, 3, 4 or 5`);
+      continue;
+    }
+    const known = (field: string, index: Map<string, number>, file: string) => {
       if (!r[field]) return undefined;
-      const i = routeIndex.get(r[field]);
-      if (i === undefined) feed.problem(where(field), `'${r[field]}' is not in routes.txt`);
+      const i = index.get(r[field]);
+      if (i === undefined) feed.problem(where(field), `'${r[field]}' is not in ${file}`);
       return i;
     };
-    const [fromRoute, toRoute] = [route("from_route_id"), route("to_route_id")];
-    const type = r.transfer_type ? Number(r.transfer_type) : 0;
-    if (![0, 1, 2, 3].includes(type))
-      feed.problem(where("transfer_type"), `'${r.transfer_type}' is not 0, 1, 2 or 3`);
+    const fromTrip = known("from_trip_id", tripIndex, "trips.txt");
+    const toTrip = known("to_trip_id", tripIndex, "trips.txt");
+    const seated = type === 4 || type === 5;
+    for (const field of ["from_stop_id", "to_stop_id"] as const) {
+      if (!r[field] && !seated) feed.problem(where(field), "is required (but for transfer_type 4 and 5)");
+    }
+    const fromStop = known("from_stop_id", stopIndex, "stops.txt");
+    const toStop = known("to_stop_id", stopIndex, "stops.txt");
+    const fromRoute = known("from_route_id", routeIndex, "routes.txt");
+    const toRoute = known("to_route_id", routeIndex, "routes.txt");
+    if (seated) {
+      for (const field of ["from_trip_id", "to_trip_id"] as const) {
+        if (!r[field]) feed.problem(where(field), `is required for transfer_type ${type}`);
+      }
+      if (fromTrip !== undefined && toTrip !== undefined)
+        inSeat.push({ fromTrip, toTrip, allowed: type === 4 });
+      continue;
+    }
     const minTime = r.min_transfer_time ? Number(r.min_transfer_time) : undefined;
     if (type === 2 && !(minTime !== undefined && Number.isFinite(minTime) && minTime >= 0)) {
       feed.problem(where("min_transfer_time"), "transfer_type 2 needs a min_transfer_time in seconds");
@@ -35,9 +56,11 @@ export function checkTransfers(
       toStop,
       ...(fromRoute !== undefined && { fromRoute }),
       ...(toRoute !== undefined && { toRoute }),
+      ...(fromTrip !== undefined && { fromTrip }),
+      ...(toTrip !== undefined && { toTrip }),
       type,
       ...(minTime !== undefined && { minTime }),
     });
   }
-  return transfers;
+  return { transfers, inSeat };
 }

@@ -26,6 +26,9 @@ export interface StopTime {
   stop: number;
   arrival: number;
   departure: number;
+  /** pickup_type and drop_off_type: 0 regular, 1 none, 2 phone the agency, 3 ask the driver */
+  pickup: number;
+  dropOff: number;
 }
 
 export interface Trip {
@@ -59,9 +62,22 @@ export interface Transfer {
   toStop: number;
   fromRoute?: number;
   toRoute?: number;
+  /** indexes into Feed.trips: a rule for changing from or to that trip only */
+  fromTrip?: number;
+  toTrip?: number;
   /** 0 recommended, 1 timed, 2 needs `minTime`, 3 not possible */
   type: number;
   minTime?: number;
+}
+
+/**
+ * transfers.txt types 4 and 5 (since 2022): from one trip into the next the same vehicle runs,
+ * the rider may stay seated (4), or must get off and board again (5).
+ */
+export interface InSeat {
+  fromTrip: number;
+  toTrip: number;
+  allowed: boolean;
 }
 
 export interface Feed {
@@ -74,6 +90,7 @@ export interface Feed {
   /** per trip index: its frequencies (the trip's times are then a template) */
   frequencies: Map<number, Frequency[]>;
   transfers: Transfer[];
+  inSeat: InSeat[];
 }
 
 /** A feed that cannot be imported: what is wrong, file by file and line by line. */

@@ -56,6 +56,8 @@ function transitOf(
         ...(l.trip && { trip: l.trip }),
         ...(l.stops !== undefined && { stops: l.stops }),
         ...(l.seated && { seated: true }),
+        ...(l.pickup && { pickup: l.pickup }),
+        ...(l.dropOff && { dropOff: l.dropOff }),
         ...(geometry && { geometry: geometryOf(l.path, geometry) }),
       })),
     }),
