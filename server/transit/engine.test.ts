@@ -97,6 +97,21 @@ describe.runIf(existsSync(sample) && existsSync(beatty))(
       expect(r.arrival - day).toBeGreaterThan(8 * 3600 + 10 * 60);
       expect(r.arrival - day).toBeLessThan(8 * 3600 + 15 * 60);
       expect(r.seconds).toBe(r.arrival - r.departure);
+      // Left as late as still arrives then: the walk to the 7:30, not at 7:22.
+      expect(r.departure - day).toBeGreaterThan(7 * 3600 + 22 * 60);
+      expect(r.legs[0]!.arrival - day).toBeLessThanOrEqual(7 * 3600 + 30 * 60);
+    });
+
+    it("catches the departure at the very minute from the stop itself", () => {
+      const day = serviceDayStart("America/Los_Angeles", 20080602);
+      // At the Stagecoach Hotel stop (10 m from its pole) at 7:30: the 7:30 leaves with the rider on it.
+      const r = transitRoute([-116.751677, 36.915772], [-116.784582, 36.868446], {
+        local: "2008-06-02T07:30",
+      });
+      expect("legs" in r).toBe(true);
+      if (!("legs" in r)) return;
+      const ride = r.legs.find((l) => l.mode === "transit")!;
+      expect([ride.trip!.id, clock(ride.departure - day)]).toEqual(["STBA@7:30:00", "7:30:00"]);
     });
   },
 );

@@ -8,7 +8,7 @@ import { processOnce } from "../process-once";
 import { walkingTimes } from "../routing/engine";
 import type { Departure } from "../routing/schema";
 import type { Leg as RoadLeg } from "../routing/search";
-import { type Access, earliestArrival, type Itinerary } from "./raptor";
+import { type Access, type Itinerary, latestEarliestArrival } from "./raptor";
 import { type Footpath, type Timetable, withFootpaths } from "./timetable";
 
 /**
@@ -24,6 +24,8 @@ const WALK_MPS = 5 / 3.6;
 const DETOUR = 4 / 3;
 /** The longest walk to or from a stop, and between two stops (seconds). */
 export const MAX_ACCESS_S = 15 * 60;
+/** A point this close to a stop is at it: a rider there catches a departure at that very minute. */
+const AT_STOP_M = 20;
 export const MAX_TRANSFER_S = 8 * 60;
 
 interface PreparedFeed {
@@ -145,6 +147,8 @@ interface Best {
   it: Itinerary;
   access: Map<number, RoadLeg>;
   egress: Map<number, RoadLeg>;
+  /** the departure asked (the itinerary may leave later: as late as still arrives first) */
+  asked: number;
 }
 
 /**
@@ -158,8 +162,10 @@ export function transitRoute(origin: Position, destination: Position, leaving: D
   const walking = { meters: direct.meters, seconds: Math.round(direct.seconds) };
   if (!best) return { unrouted: served ? "no-trip" : "no-feed", walking };
   const timezone = best.feed.tt.timezone;
-  const departure = best.it.departure;
-  if (departure + walking.seconds <= best.it.arrival) {
+  // Walking from the time asked, if it arrives no later, is the answer; else the ride, left as
+  // late as still arrives first.
+  if (best.asked + walking.seconds <= best.it.arrival) {
+    const departure = best.asked;
     const arrival = departure + walking.seconds;
     const walk: TransitLeg = {
       mode: "walk",
@@ -172,6 +178,7 @@ export function transitRoute(origin: Position, destination: Position, leaving: D
     };
     return { ...walking, departure, arrival, timezone, walkingOnly: true, legs: [walk] };
   }
+  const departure = best.it.departure;
   const legs = legsOf(best, origin, destination);
   return {
     meters: legs.reduce((sum, l) => sum + l.meters, 0),
@@ -203,7 +210,12 @@ function bestItinerary(origin: Position, destination: Position, leaving: Departu
         stops.map((s) => position(f.tt, s)),
       );
       return new Map(
-        stops.flatMap((s, i) => (legs[i]!.seconds <= MAX_ACCESS_S ? [[s, legs[i]!] as const] : [])),
+        stops.flatMap((s, i) => {
+          // Standing at the stop: no walk (the point and the stop snap onto the paths apart).
+          const at = haversine(...p, ...position(f.tt, s)) <= AT_STOP_M;
+          const leg = at ? { meters: 0, seconds: 0 } : legs[i]!;
+          return leg.seconds <= MAX_ACCESS_S ? [[s, leg] as const] : [];
+        }),
       );
     };
     const access = near(origin);
@@ -212,8 +224,9 @@ function bestItinerary(origin: Position, destination: Position, leaving: Departu
     served = true;
     const toAccess = (m: Map<number, RoadLeg>): Access[] =>
       [...m].map(([stop, leg]) => ({ stop, seconds: Math.round(leg.seconds) }));
-    const it = earliestArrival(f.tt, toAccess(access), toAccess(egress), Math.round(unix(f.tt.timezone)));
-    if (it && (!best || it.arrival < best.it.arrival)) best = { feed: f, it, access, egress };
+    const asked = Math.round(unix(f.tt.timezone));
+    const it = latestEarliestArrival(f.tt, toAccess(access), toAccess(egress), asked);
+    if (it && (!best || it.arrival < best.it.arrival)) best = { feed: f, it, access, egress, asked };
   }
   return { best, served };
 }

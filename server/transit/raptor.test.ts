@@ -2,7 +2,7 @@ import { existsSync } from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { GtfsError, parseFeed, readFeed } from "./gtfs";
-import { earliestArrival } from "./raptor";
+import { earliestArrival, latestEarliestArrival } from "./raptor";
 import { type Timetable, buildTimetable, clock, serviceDayStart } from "./timetable";
 
 /**
@@ -395,6 +395,34 @@ describe("RAPTOR on written feeds", () => {
         ],
       }),
     ).toThrow(/transfers.txt line 2 \(to_trip_id\): is required for transfer_type 4/);
+  });
+
+  it("of the journeys arriving first, answers the one leaving latest", () => {
+    const tt = feed({
+      "stops.txt": stops("A", "X", "B"),
+      "routes.txt": routes("R1", "R2"),
+      "trips.txt": [trip("R1", "dawn"), trip("R1", "morning"), trip("R2", "out")],
+      "stop_times.txt": [
+        ...calls("dawn", ["A", "6:00:00"], ["X", "6:10:00"]),
+        ...calls("morning", ["A", "8:00:00"], ["X", "8:10:00"]),
+        ...calls("out", ["X", "9:00:00"], ["B", "9:30:00"]),
+      ],
+    });
+    const start = serviceDayStart(tt.timezone, 20260601);
+    const at = (id: string) => tt.stops.findIndex((s) => s.id === id);
+    const it = latestEarliestArrival(
+      tt,
+      [{ stop: at("A"), seconds: 60 }],
+      [{ stop: at("B"), seconds: 0 }],
+      start + 5 * 3600 + 50 * 60,
+    )!;
+    expect(clock(it.arrival - start)).toBe("9:30:00");
+    // Not the 6:00 and three hours at X: the 8:00, left a minute before (the walk).
+    expect(clock(it.departure - start)).toBe("7:59:00");
+    expect(it.legs.flatMap((l) => (l.kind === "ride" ? [tt.tripId[l.trip]] : []))).toEqual([
+      "morning",
+      "out",
+    ]);
   });
 
   it("refuses a broken feed, saying where", () => {

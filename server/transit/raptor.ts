@@ -77,6 +77,46 @@ export function earliestArrival(
   return search.itinerary();
 }
 
+/**
+ * The earliest arrival, and of the journeys that arrive then, the one that leaves latest (then
+ * the one with the fewest vehicles): leaving earlier only to wait at a stop helps no rider. The
+ * journey found first can be left for as late as its first vehicle allows; one more search just
+ * after that says whether a later first vehicle still arrives in time (usually not: two searches
+ * in all), and if so the latest departure is found by bisection, each step one earliest-arrival
+ * search (arrival never comes earlier for leaving later). The answer's `departure` is when to
+ * leave, no earlier than `departure`.
+ */
+export function latestEarliestArrival(
+  tt: Timetable,
+  origin: Access[],
+  destination: Access[],
+  departure: number,
+): Itinerary | undefined {
+  const first = earliestArrival(tt, origin, destination, departure);
+  if (!first) return undefined;
+  const firstRide = first.legs.find((l) => l.kind === "ride");
+  if (!firstRide) return first;
+  // The same journey, left as late as its first vehicle allows.
+  const walk = origin.find((a) => a.stop === firstRide.fromStop)?.seconds ?? 0;
+  let lo = Math.max(departure, firstRide.departure - walk);
+  let best = lo === departure ? first : (earliestArrival(tt, origin, destination, lo) ?? first);
+  const walkMin = Math.min(...origin.map((a) => a.seconds));
+  let hi = first.arrival - walkMin + 1;
+  const next = lo + 1 < hi ? earliestArrival(tt, origin, destination, lo + 1) : undefined;
+  if (!next || next.arrival > first.arrival) return best;
+  lo += 1;
+  best = next;
+  while (hi - lo > 1) {
+    const mid = Math.floor((lo + hi) / 2);
+    const it = earliestArrival(tt, origin, destination, mid);
+    if (it && it.arrival <= first.arrival) {
+      lo = mid;
+      best = it;
+    } else hi = mid;
+  }
+  return best;
+}
+
 /** One earliest-arrival search: its service days, and each round's arrivals and labels. */
 class Raptor {
   private dates: number[];
