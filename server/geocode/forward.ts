@@ -6,7 +6,7 @@ import { nearestOnPath } from "../geo/polygon";
 import { positionsOf } from "../geo/rings";
 import { imports } from "../bundles/folder";
 import { processOnce } from "../process-once";
-import { type Address, addressLabel, formatAddress, pointFields } from "../text/address";
+import { type Address, addressLabel, answeredAddress, pointFields } from "../text/address";
 import { areaFieldsOf } from "./areas";
 import {
   type Candidate,
@@ -691,7 +691,7 @@ export function searchText(text: string, options: TextSearch): Address[] {
       confidence: c.confidence,
       ...(near && { distance: round(haversine(...near, ...position)) }),
     };
-    out.push({ ...address, formattedAddress: formatAddress(address) });
+    out.push(answeredAddress(address));
   }
   return out;
 }

@@ -4,7 +4,7 @@ import { nearestOnPath } from "../geo/polygon";
 import { positionsOf } from "../geo/rings";
 import { placeAt } from "../geodata/places";
 import { imports } from "../bundles/folder";
-import { type Address, addressLabel, formatAddress, pointFields } from "../text/address";
+import { type Address, addressLabel, answeredAddress, pointFields } from "../text/address";
 import { areaFields } from "./areas";
 
 /**
@@ -100,5 +100,5 @@ export function reverseGeocode([lng, lat]: Position): Address[] {
   }
   const place = placeAt(lng, lat);
   if (place) result.placeLabel = place.name;
-  return [{ ...result, formattedAddress: formatAddress(result) }];
+  return [answeredAddress(result)];
 }

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import type { Address } from "../text/address";
+import { type Address, addressLabel } from "../text/address";
 import { nameKey } from "../text/normalize";
 import { searchText } from "./forward";
 
@@ -87,7 +87,9 @@ export function validateAddress(q: ValidateQuery): {
     const echo = {
       ...(q.number && { number: q.number }),
       ...(q.street && { street: q.street }),
-      ...(q.addressLabel && { addressLabel: q.addressLabel }),
+      // Every address object has an addressLabel (Radar's clients read it): the one sent, or the
+      // number and street in the country's order.
+      addressLabel: q.addressLabel ?? addressLabel(q.number!, q.street, undefined, q.countryCode),
       ...(q.city && { city: q.city }),
       ...(q.stateCode && { stateCode: q.stateCode }),
       ...(q.postalCode && { postalCode: q.postalCode }),

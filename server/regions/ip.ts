@@ -3,7 +3,7 @@ import { readFileSync } from "node:fs";
 import { BlockList, isIP } from "node:net";
 import path from "node:path";
 import { Reader, type Response as MmdbResponse } from "mmdb-lib";
-import { type Address, countryFields, pointFields } from "../text/address";
+import { type Address, answeredAddress, countryFields, pointFields } from "../text/address";
 import { ApiError } from "../errors";
 import { countryCenter } from "./embedded";
 import { packageFile } from "./package-file";
@@ -87,7 +87,7 @@ export function geocodeIp(text: string) {
   const [lng, lat] = hasPoint
     ? [record.location!.longitude!, record.location!.latitude!]
     : (countryCenter(countryCode) ?? []);
-  const address: Address = {
+  const address: Address = answeredAddress({
     ...(lat !== undefined && lng !== undefined && pointFields(lng, lat)),
     ...countryFields(countryCode),
     ...(state?.names?.en && { state: state.names.en }),
@@ -97,6 +97,6 @@ export function geocodeIp(text: string) {
     layer: city ? "locality" : state ? "state" : "country",
     // An IP gives an area at best, never the device's position.
     confidence: "fallback",
-  };
+  });
   return { address, ip, proxy: false };
 }

@@ -92,3 +92,37 @@ export function formatAddress(a: Omit<Address, "formattedAddress">): string {
   const region = [a.stateCode ?? a.state, a.postalCode].filter(Boolean).join(" ");
   return [first, city, region, a.countryCode].filter(Boolean).join(", ");
 }
+
+/**
+ * What an address of each layer leads with: the house and street, the street, the place's name,
+ * the postal code, the city, the county, the state or the country.
+ */
+function layerLabel(a: Omit<Address, "formattedAddress">): string | undefined {
+  switch (a.layer) {
+    case "address":
+    case "street":
+      return a.street;
+    case "place":
+      return a.placeLabel;
+    case "postalCode":
+      return a.postalCode;
+    case "locality":
+      return a.city;
+    case "county":
+      return a.county;
+    case "state":
+      return a.state;
+    case "country":
+      return a.country ?? a.countryCode;
+  }
+}
+
+/**
+ * An address as the API answers it: with `formattedAddress`, and an `addressLabel` on every layer
+ * (Radar's clients read it on each address object), the layer's own name where the address has no
+ * house and street of its own.
+ */
+export function answeredAddress(a: Omit<Address, "formattedAddress">): Address {
+  const label = a.addressLabel ?? layerLabel(a);
+  return { ...a, ...(label && { addressLabel: label }), formattedAddress: formatAddress(a) };
+}

@@ -73,6 +73,33 @@ describe("GET /v1/geocode/forward", () => {
     expect(a).not.toHaveProperty("distance");
   });
 
+  it("gives every layer an addressLabel, the layer's own name where there is no house or street", async () => {
+    const label = async (query: string, layers: string) => (await forward({ query, layers }))[0];
+    expect(await label("Café Zentral", "place")).toMatchObject({
+      layer: "place",
+      addressLabel: "Café Zentral",
+    });
+    expect(await label("4711", "postalCode")).toMatchObject({ layer: "postalCode", addressLabel: "4711" });
+    expect(await label("Port Kings", "locality")).toMatchObject({
+      layer: "locality",
+      addressLabel: "Port Kings",
+    });
+    expect(await label("Nordprovinz", "state")).toMatchObject({
+      layer: "state",
+      addressLabel: "Nordprovinz",
+    });
+    expect(await label("Hauptstrasse", "street")).toMatchObject({
+      layer: "street",
+      addressLabel: "Hauptstraße",
+    });
+    // The formatted line does not repeat it.
+    expect((await label("Port Kings", "locality"))!.formattedAddress).not.toMatch(/Port Kings.*Port Kings/);
+    // Reverse geocoding far from any street: an area answer, labelled too.
+    const res = await api("GET", `/v1/geocode/reverse?coordinates=0.598,1.002`);
+    for (const a of (res.body.addresses ?? []) as Address[])
+      expect(a.addressLabel).toEqual(expect.any(String));
+  });
+
   it("filters by layers and country, biases by near, and limits", async () => {
     const streets = await forward({ query: "Hauptstrasse", layers: "street" });
     expect(streets.map((a) => a.layer)).toEqual(["street", "street"]);
