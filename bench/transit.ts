@@ -5,6 +5,10 @@ import { DateTime } from "luxon";
 import { databaseFile } from "../server/config/database-url";
 import { importGtfs } from "../server/imports/gtfs-import";
 import { transitRoute } from "../server/transit/engine";
+import { parseFeed } from "../server/transit/gtfs";
+import { earliestArrival, latestEarliestArrival } from "../server/transit/raptor";
+import { buildTimetable, serviceDayStart } from "../server/transit/timetable";
+import { realFeedTexts, realFeedsPresent } from "../scripts/real-feeds";
 import { rng } from "./geofence-data";
 import type { Bench } from "./suite";
 import { summary } from "./timings";
@@ -142,6 +146,8 @@ export async function transitSuite(b: Bench): Promise<void> {
     );
   }
 
+  realFeedSearches(b, pick);
+
   let next = 0;
   await b.runBoth({
     name: "GET /v1/route/distance modes=transit (grid city, random trips)",
@@ -154,4 +160,41 @@ export async function transitSuite(b: Bench): Promise<void> {
       };
     },
   });
+}
+
+/**
+ * RAPTOR alone on a real operator's feed (the MTA subway, `npm run feeds`): random stop-to-stop
+ * journeys on a weekday between 6:00 and 20:00, the earliest arrival, and the same search that
+ * then answers the journey leaving latest among those arriving first (issue 29).
+ */
+function realFeedSearches(b: Bench, pick: () => number) {
+  if (!realFeedsPresent()) {
+    b.note("Transit: the real feeds are absent (npm run feeds); the subway was not measured.");
+    return;
+  }
+  const t0 = performance.now();
+  const tt = buildTimetable(parseFeed(realFeedTexts("subway")));
+  const built = performance.now() - t0;
+  const start = serviceDayStart(tt.timezone, 20260924); // a Thursday the feed runs
+  const stops = tt.stops.map((_, i) => i).filter((i) => /[NS]$/.test(tt.stops[i]!.id));
+  const queries = Array.from({ length: QUERIES }, () => ({
+    from: stops[Math.floor(pick() * stops.length)]!,
+    to: stops[Math.floor(pick() * stops.length)]!,
+    at: start + 6 * 3600 + Math.floor(pick() * 14 * 3600),
+  }));
+  const time = (search: typeof earliestArrival) => {
+    const ms: number[] = [];
+    let found = 0;
+    for (const q of queries) {
+      const s0 = performance.now();
+      if (search(tt, [{ stop: q.from, seconds: 0 }], [{ stop: q.to, seconds: 0 }], q.at)) found++;
+      ms.push(performance.now() - s0);
+    }
+    return { ms, found };
+  };
+  const earliest = time(earliestArrival);
+  const latest = time(latestEarliestArrival);
+  b.note(
+    `Transit (MTA subway, ${tt.stops.length.toLocaleString("en")} stops, ${tt.tripId.length.toLocaleString("en")} trips, built in ${(built / 1000).toFixed(1)} s), RAPTOR in-process, ${QUERIES} random platform-to-platform journeys (${earliest.found} found): earliest arrival ${summary(earliest.ms, 2)}; with the latest departure among first arrivals ${summary(latest.ms, 2)}.`,
+  );
 }

@@ -70,8 +70,10 @@ export function earliestArrival(
   origin: Access[],
   destination: Access[],
   departure: number,
+  /** only journeys arriving by then (a bound that prunes the search) */
+  arriveBy = Infinity,
 ): Itinerary | undefined {
-  const search = new Raptor(tt, departure, destination);
+  const search = new Raptor(tt, departure, destination, arriveBy);
   let marked = search.start(origin);
   for (let k = 1; k <= MAX_ROUNDS && marked.size; k++) marked = search.round(k, marked);
   return search.itinerary();
@@ -79,12 +81,11 @@ export function earliestArrival(
 
 /**
  * The earliest arrival, and of the journeys that arrive then, the one that leaves latest (then
- * the one with the fewest vehicles): leaving earlier only to wait at a stop helps no rider. The
- * journey found first can be left for as late as its first vehicle allows; one more search just
- * after that says whether a later first vehicle still arrives in time (usually not: two searches
- * in all), and if so the latest departure is found by bisection, each step one earliest-arrival
- * search (arrival never comes earlier for leaving later). The answer's `departure` is when to
- * leave, no earlier than `departure`.
+ * the one with the fewest vehicles): leaving earlier only to wait at a stop helps no rider. From
+ * the journey found, each step leaves just after its first vehicle could still be caught and asks
+ * for a journey arriving by the same time (a search the bound prunes); the step that finds none
+ * ends it. So it takes one search per later first vehicle that still arrives in time, plus one.
+ * The answer's `departure` is when to leave, no earlier than `departure`.
  */
 export function latestEarliestArrival(
   tt: Timetable,
@@ -92,29 +93,37 @@ export function latestEarliestArrival(
   destination: Access[],
   departure: number,
 ): Itinerary | undefined {
-  const first = earliestArrival(tt, origin, destination, departure);
-  if (!first) return undefined;
-  const firstRide = first.legs.find((l) => l.kind === "ride");
-  if (!firstRide) return first;
-  // The same journey, left as late as its first vehicle allows.
-  const walk = origin.find((a) => a.stop === firstRide.fromStop)?.seconds ?? 0;
-  let lo = Math.max(departure, firstRide.departure - walk);
-  let best = lo === departure ? first : (earliestArrival(tt, origin, destination, lo) ?? first);
-  const walkMin = Math.min(...origin.map((a) => a.seconds));
-  let hi = first.arrival - walkMin + 1;
-  const next = lo + 1 < hi ? earliestArrival(tt, origin, destination, lo + 1) : undefined;
-  if (!next || next.arrival > first.arrival) return best;
-  lo += 1;
-  best = next;
-  while (hi - lo > 1) {
-    const mid = Math.floor((lo + hi) / 2);
-    const it = earliestArrival(tt, origin, destination, mid);
-    if (it && it.arrival <= first.arrival) {
-      lo = mid;
-      best = it;
-    } else hi = mid;
+  let best = earliestArrival(tt, origin, destination, departure);
+  if (!best) return undefined;
+  const arrival = best.arrival;
+  const leaveBy = (it: Itinerary) => {
+    const ride = it.legs.find((l) => l.kind === "ride");
+    if (!ride) return undefined;
+    return ride.departure - (origin.find((a) => a.stop === ride.fromStop)?.seconds ?? 0);
+  };
+  for (let steps = 0; steps < MAX_LATER_STEPS; steps++) {
+    const latest = leaveBy(best);
+    if (latest === undefined) return best;
+    const later = earliestArrival(tt, origin, destination, latest + 1, arrival + 1);
+    if (!later || later.arrival > arrival) break;
+    best = later;
   }
-  return best;
+  // Left as late as its first vehicle allows.
+  const latest = leaveBy(best);
+  return latest !== undefined && latest > best.departure
+    ? { ...best, departure: latest, legs: leftAt(best, latest) }
+    : best;
+}
+
+/** The most later first vehicles tried (a day's worth of departures every minute is far more). */
+const MAX_LATER_STEPS = 64;
+
+/** A journey's legs when it is left at `at`: the first walk starts then, no waiting before it. */
+function leftAt(it: Itinerary, at: number): Leg[] {
+  const [first, ...rest] = it.legs;
+  if (!first || first.kind !== "walk") return it.legs;
+  const walk = first.arrival - first.departure;
+  return [{ ...first, departure: at, arrival: at + walk }, ...rest];
 }
 
 /** One earliest-arrival search: its service days, and each round's arrivals and labels. */
@@ -134,7 +143,10 @@ class Raptor {
     private tt: Timetable,
     private departure: number,
     private destination: Access[],
+    arriveBy = Infinity,
   ) {
+    // Arrivals after the bound are of no use: the search keeps none (target is exclusive).
+    this.target = arriveBy;
     // Service days around the departure: yesterday's trips past midnight, today's, tomorrow's.
     this.dates = [-1, 0, 1, 2].map((d) => serviceDateOf(tt.timezone, departure, d));
     this.starts = this.dates.map((d) => serviceDayStart(tt.timezone, d));
