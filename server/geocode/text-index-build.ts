@@ -9,7 +9,7 @@ import {
   streetPostcodesIn,
   wayNamesIn,
 } from "../geodata/feature-scan";
-import { postcodePointsOf } from "../geodata/features";
+import { postcodePointsOf, townAt } from "../geodata/features";
 import { votePostcode } from "../geodata/postcode-vote";
 import { RegionLookup } from "../geodata/region-lookup";
 import { indexTokens, nameKey } from "../text/normalize";
@@ -104,8 +104,11 @@ type Areas = (lng: number, lat: number) => string;
 function indexAddresses(w: BundleWriter, add: (d: Document) => void, areas: Areas, tick: () => void) {
   // An address without a postcode is found by its neighbours' (as the server answers it).
   const postcodes = postcodePointsOf(w);
+  const towns = new RegionLookup(w);
   for (const a of addressRows(w)) {
-    const postcode = a.postcode ?? (postcodes ? votePostcode([postcodes], a.lng, a.lat) : undefined);
+    const postcode =
+      a.postcode ??
+      (postcodes ? votePostcode([postcodes], a.lng, a.lat, townAt(towns, a.lng, a.lat)) : undefined);
     add({
       layer: "address",
       ref: a.id,

@@ -210,6 +210,8 @@ export function postcodePointsOf(tables: BundleTables): PostcodePoints | null {
   const codeOf = new Uint32Array(rows.length);
   const lngs = new Float32Array(rows.length);
   const lats = new Float32Array(rows.length);
+  const towns = new RegionLookup(tables);
+  const townOf = rows.map((r) => townAt(towns, r.lng, r.lat));
   const extent = { minLng: Infinity, minLat: Infinity, maxLng: -Infinity, maxLat: -Infinity };
   rows.forEach(({ lng, lat, postcode: code }, i) => {
     index.add(lng, lat);
@@ -224,7 +226,12 @@ export function postcodePointsOf(tables: BundleTables): PostcodePoints | null {
     extent.maxLat = Math.max(extent.maxLat, lat);
   });
   index.finish();
-  return { index, codes, codeOf, lngs, lats, extent };
+  return { index, codes, codeOf, lngs, lats, townOf, extent };
+}
+
+/** The town a point lies in: the smallest imported city boundary around it, by name. */
+export function townAt(lookup: RegionLookup, lng: number, lat: number): string | undefined {
+  return lookup.at(lng, lat).find((r) => r.type === "city")?.name;
 }
 
 const PLACE_COLUMNS = `p.oid, p.name, p.categories, p.chainSlug, p.chainName, p.grp, p.lng, p.lat`;

@@ -11,6 +11,8 @@ export interface PostcodePoints {
   codeOf: Uint32Array;
   lngs: Float32Array;
   lats: Float32Array;
+  /** by the index's item id: the town (the imported city boundary) the address lies in, or undefined */
+  townOf: (string | undefined)[];
   /** the bounding box of these addresses */
   extent: BBox;
 }
@@ -18,8 +20,10 @@ export interface PostcodePoints {
 /**
  * The postcode of a point from addresses' postcodes (server/geodata/postcodes.ts): the three
  * nearest addresses vote, the nearer the stronger, so a single mistagged address does not carve
- * a hole in its neighbours' area. Beyond POSTCODE_REACH_M from every address: none. Pure: the
- * server asks it over every import, the import over its own addresses (the text index).
+ * a hole in its neighbours' area. Beyond POSTCODE_REACH_M from every address: none. A point in a
+ * town (an imported city boundary) hears only that town's addresses: a postcode does not cross a
+ * town's line, let alone a country's (Monaco's 98000 is not La Turbie's, 300 m away in France).
+ * Pure: the server asks it over every import, the import over its own addresses (the text index).
  */
 
 export const POSTCODE_REACH_M = 3000;
@@ -31,12 +35,18 @@ const SOFTEN_M = 50;
 const overlaps = (a: BBox, b: BBox) =>
   a.minLng <= b.maxLng && a.maxLng >= b.minLng && a.minLat <= b.maxLat && a.maxLat >= b.minLat;
 
-export function votePostcode(sets: Iterable<PostcodePoints>, lng: number, lat: number): string | undefined {
+export function votePostcode(
+  sets: Iterable<PostcodePoints>,
+  lng: number,
+  lat: number,
+  town?: string,
+): string | undefined {
   const reach = bboxAround(lng, lat, POSTCODE_REACH_M);
   const near: { code: string; d: number }[] = [];
   for (const points of sets) {
     if (!overlaps(points.extent, reach)) continue;
-    for (const i of around(points.index, lng, lat, VOTERS, POSTCODE_REACH_M / 1000) as number[]) {
+    const sameTown = town === undefined ? undefined : (i: number) => points.townOf[i] === town;
+    for (const i of around(points.index, lng, lat, VOTERS, POSTCODE_REACH_M / 1000, sameTown) as number[]) {
       const d = haversine(lng, lat, points.lngs[i]!, points.lats[i]!);
       near.push({ code: points.codes[points.codeOf[i]!]!, d });
     }

@@ -41,7 +41,7 @@ export function regionsAt(lng: number, lat: number, imported = importedRegionsAt
     if (!found.state && embedded.state && found.country?.code === "US") found.state = embedded.state;
   }
   if (!found.postalCode) {
-    const code = postcodeFromAddresses(lng, lat);
+    const code = postcodeFromAddresses(lng, lat, imported.city?.name);
     if (code) found.postalCode = { type: "postalCode", name: code, code };
   }
   if (!found.postalCode && found.country?.code === "US") found.postalCode = embeddedPostalCodeAt(lng, lat);
