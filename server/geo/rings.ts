@@ -22,7 +22,17 @@ function isClosed(c: Float64Array): boolean {
 
 /** Joins line strings that share end points into closed rings; null when one cannot close. */
 export function joinRings(lines: Float64Array[]): Float64Array[] | null {
+  const { rings, open } = joinLines(lines);
+  return open.length ? null : rings;
+}
+
+/**
+ * Joins line strings that share end points: the closed rings, and the chains that stay open (a
+ * boundary cut by the extract, or with members outside it), each as long as the lines allow.
+ */
+export function joinLines(lines: Float64Array[]): { rings: Float64Array[]; open: Float64Array[] } {
   const rings: Float64Array[] = [];
+  const chains: Float64Array[] = [];
   const open: (Float64Array | null)[] = [];
   const byEnd = new Map<string, number[]>();
   for (const line of lines) {
@@ -38,31 +48,127 @@ export function joinRings(lines: Float64Array[]): Float64Array[] | null {
       else byEnd.set(k, [i]);
     }
   }
-  const take = (k: string, except: number): number | undefined => {
-    const list = byEnd.get(k);
-    return list?.find((j) => j !== except && open[j] !== null);
+  const take = (k: string): Float64Array | undefined => {
+    const j = byEnd.get(k)?.find((i) => open[i] !== null);
+    if (j === undefined) return undefined;
+    const line = open[j]!;
+    open[j] = null;
+    return line;
   };
   for (let start = 0; start < open.length; start++) {
     const first = open[start];
     if (!first) continue;
     open[start] = null;
-    const parts: number[] = Array.from(first);
-    const startKey = keyOf(first, 0);
+    let parts: number[] = Array.from(first);
+    let startKey = keyOf(first, 0);
     let endKey = keyOf(first, first.length - 2);
+    // Onward from its end...
     while (endKey !== startKey) {
-      const j = take(endKey, -1);
-      if (j === undefined) return null;
-      const next = open[j]!;
-      open[j] = null;
-      const forward = keyOf(next, 0) === endKey;
+      const next = take(endKey);
+      if (!next) break;
       const n = next.length;
+      const forward = keyOf(next, 0) === endKey;
       if (forward) for (let i = 2; i < n; i++) parts.push(next[i]!);
       else for (let i = n - 4; i >= 0; i -= 2) parts.push(next[i]!, next[i + 1]!);
       endKey = keyOf(next, forward ? n - 2 : 0);
     }
-    if (parts.length >= 8) rings.push(Float64Array.from(parts));
+    // ...and back from its start, when it did not close.
+    while (endKey !== startKey) {
+      const prev = take(startKey);
+      if (!prev) break;
+      const n = prev.length;
+      const ends = keyOf(prev, n - 2) === startKey;
+      const before: number[] = [];
+      if (ends) for (let i = 0; i < n - 2; i++) before.push(prev[i]!);
+      else for (let i = n - 2; i >= 2; i -= 2) before.push(prev[i]!, prev[i + 1]!);
+      parts = [...before, ...parts];
+      startKey = `${parts[0]},${parts[1]}`;
+    }
+    if (endKey === startKey) {
+      if (parts.length >= 8) rings.push(Float64Array.from(parts));
+    } else chains.push(Float64Array.from(parts));
   }
-  return rings;
+  return { rings, open: chains };
+}
+
+/**
+ * A boundary the extract cut, closed along the extract's edge (issue 29): its one open chain runs
+ * from the edge (or from where the extract dropped its ways) round the area and back; it is
+ * closed by going on from each end as its last stretch heads, to the extract's box (a maritime
+ * boundary cut short at sea goes on out to sea, rather than to the nearest edge, which may be
+ * across land), and along the box between them, on the side that puts `inside` (the boundary's
+ * admin centre or label, which the extract holds) within the ring. Inside the extract the result is the boundary itself;
+ * beyond its land it follows the box. Null when there is not exactly one open chain, or neither
+ * side holds `inside`.
+ */
+export function closeAtExtent(
+  lines: Float64Array[],
+  extent: BBox,
+  inside: [number, number],
+): Float64Array[] | null {
+  const { rings, open } = joinLines(lines);
+  if (open.length !== 1) return null;
+  const chain = open[0]!;
+  const { minLng, minLat, maxLng, maxLat } = extent;
+  const w = maxLng - minLng;
+  const h = maxLat - minLat;
+  const perimeter = 2 * (w + h);
+  /** The nearest point of the box's edge, and where it lies along the edge (counterclockwise from the south-west corner). */
+  const onEdge = (lng: number, lat: number): { at: number; point: [number, number] } => {
+    const x = Math.min(Math.max(lng, minLng), maxLng);
+    const y = Math.min(Math.max(lat, minLat), maxLat);
+    const d = [y - minLat, maxLng - x, maxLat - y, x - minLng];
+    const side = d.indexOf(Math.min(...d));
+    if (side === 0) return { at: x - minLng, point: [x, minLat] };
+    if (side === 1) return { at: w + (y - minLat), point: [maxLng, y] };
+    if (side === 2) return { at: w + h + (maxLng - x), point: [x, maxLat] };
+    return { at: 2 * w + h + (maxLat - y), point: [minLng, y] };
+  };
+  const corners: { at: number; point: [number, number] }[] = [
+    { at: 0, point: [minLng, minLat] },
+    { at: w, point: [maxLng, minLat] },
+    { at: w + h, point: [maxLng, maxLat] },
+    { at: 2 * w + h, point: [minLng, maxLat] },
+  ];
+  /** Where the ray from (x, y) heading (dx, dy) leaves the box; the nearest edge when it is outside or has no heading. */
+  const exit = (x: number, y: number, dx: number, dy: number) => {
+    const inBox = x >= minLng && x <= maxLng && y >= minLat && y <= maxLat;
+    if (!inBox || (dx === 0 && dy === 0)) return onEdge(x, y);
+    const tx = dx > 0 ? (maxLng - x) / dx : dx < 0 ? (minLng - x) / dx : Infinity;
+    const ty = dy > 0 ? (maxLat - y) / dy : dy < 0 ? (minLat - y) / dy : Infinity;
+    const t = Math.min(tx, ty);
+    return onEdge(x + t * dx, y + t * dy);
+  };
+  const n = chain.length;
+  const end = exit(
+    chain[n - 2]!,
+    chain[n - 1]!,
+    chain[n - 2]! - chain[n - 4]!,
+    chain[n - 1]! - chain[n - 3]!,
+  );
+  const start = exit(chain[0]!, chain[1]!, chain[0]! - chain[2]!, chain[1]! - chain[3]!);
+  /** From the chain's end to its start along the box, one way round or the other. */
+  const closing = (counterclockwise: boolean): number[] => {
+    const span = counterclockwise
+      ? (start.at - end.at + perimeter) % perimeter
+      : (end.at - start.at + perimeter) % perimeter;
+    const passed = corners
+      .map((c) => ({
+        c,
+        d: counterclockwise
+          ? (c.at - end.at + perimeter) % perimeter
+          : (end.at - c.at + perimeter) % perimeter,
+      }))
+      .filter(({ d }) => d > 0 && d < span)
+      .sort((a, b) => a.d - b.d)
+      .flatMap(({ c }) => c.point);
+    return [...end.point, ...passed, ...start.point, chain[0]!, chain[1]!];
+  };
+  for (const counterclockwise of [true, false]) {
+    const ring = Float64Array.from([...chain, ...closing(counterclockwise)]);
+    if (pointInPackedRing(inside[0], inside[1], ring)) return [...rings, ring];
+  }
+  return null;
 }
 
 /** Absolute planar area of a packed ring (degrees², only to order rings). */

@@ -2,10 +2,13 @@ import { importedRegionsAt, regionsAt } from "../geodata/regions";
 import { cityAt, neighborhoodAt } from "../regions/cities";
 import { type Address, countryFields } from "../text/address";
 
-/** The areas a point is in, as address fields (no point, no layer). */
-export function areaFields(lng: number, lat: number): Partial<Address> {
+/**
+ * The areas a point is in, as address fields (no point, no layer); `onLand` when the point is an
+ * address, a street or a place: it then has a country (geodata/regions.ts).
+ */
+export function areaFields(lng: number, lat: number, onLand = false): Partial<Address> {
   const imported = importedRegionsAt(lng, lat);
-  const regions = regionsAt(lng, lat, imported);
+  const regions = regionsAt(lng, lat, imported, onLand);
   const countryCode = regions.country?.code;
   // An imported city boundary wins; a GeoNames city only in the country the point is in (none at sea).
   const embeddedCity = !imported.city && countryCode ? cityAt(lng, lat) : undefined;
@@ -38,7 +41,8 @@ export function areaFieldsOf(lng: number, lat: number, generation: object): Part
   let fields = memo.get(key);
   if (!fields) {
     if (memo.size >= REMEMBERED) memo.clear();
-    memo.set(key, (fields = areaFields(lng, lat)));
+    // What text search finds (addresses, streets, places, towns) is on land.
+    memo.set(key, (fields = areaFields(lng, lat, true)));
   }
   return fields;
 }

@@ -56,9 +56,11 @@ const round = (meters: number) => Math.round(meters * 10) / 10;
 
 /** The addresses at a coordinate: one, or none where nothing is known (open sea). */
 export function reverseGeocode([lng, lat]: Position): Address[] {
-  const areas = areaFields(lng, lat);
   const address = nearestAddress(lng, lat);
   const street = address ? undefined : nearestStreet(lng, lat);
+  // Near an address or a street the point is on land: it has a country even where the coarse
+  // embedded coast says sea.
+  const areas = areaFields(lng, lat, !!(address || street));
   let result: Omit<Address, "formattedAddress">;
   if (address) {
     const a = address.item;

@@ -328,6 +328,24 @@ export class Features {
     return this.bundle.once("postcodePoints", () => postcodePointsOf(this.bundle));
   }
 
+  /**
+   * The countries whose boundary the import holds (exact inside the extract, where it was cut),
+   * and the extract's box: a point in the box but outside such a country is not in it.
+   */
+  importedCountries(): { codes: Set<string>; extent: BBox | undefined } {
+    return this.bundle.once("importedCountries", () => {
+      const codes = this.bundle
+        .statement(`SELECT code FROM regions WHERE type = 'country' AND code IS NOT NULL`)
+        .column<string>();
+      const box = this.bundle.meta().bbox;
+      const [minLng, minLat, maxLng, maxLat] = box ? (JSON.parse(box) as number[]) : [];
+      return {
+        codes: new Set(codes),
+        extent: box ? { minLng: minLng!, minLat: minLat!, maxLng: maxLng!, maxLat: maxLat! } : undefined,
+      };
+    });
+  }
+
   /** A region by its row: its type, name and code. */
   regionById(id: number): StoredRegion | undefined {
     return this.regions.shape(id).region;

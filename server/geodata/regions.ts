@@ -28,7 +28,58 @@ export function importedRegionsAt(lng: number, lat: number): Partial<Record<stri
   return found;
 }
 
-export function regionsAt(lng: number, lat: number, imported = importedRegionsAt(lng, lat)): Regions {
+/**
+ * Whether an import holds the exact boundary of this country around the point's place (its
+ * extract's box holds the point) and the point is outside it: the coarse embedded shapes put
+ * parts of France in Monaco, whose boundary the Monaco extract holds.
+ */
+function refuted(country: Region, lng: number, lat: number): boolean {
+  if (!country.code) return false;
+  return imports().some((file) => {
+    const { codes, extent } = features(file).importedCountries();
+    return (
+      codes.has(country.code!) &&
+      !!extent &&
+      lng >= extent.minLng &&
+      lng <= extent.maxLng &&
+      lat >= extent.minLat &&
+      lat <= extent.maxLat
+    );
+  });
+}
+
+/** Bearings and distances at which a refuted country's neighbour is looked for. */
+const AROUND_M = [250, 500, 1000, 2000, 4000, 8000];
+const BEARINGS = [0, 45, 90, 135, 180, 225, 270, 315];
+
+/**
+ * The embedded country nearest the point, other than `not` (and not refuted there itself): the
+ * first found on rings of growing radius around it. None within 8 km.
+ */
+function nearestCountry(not: Region | undefined, lng: number, lat: number): Region | undefined {
+  const kLat = 1 / 111_320;
+  const kLng = kLat / Math.max(0.01, Math.cos((lat * Math.PI) / 180));
+  for (const m of AROUND_M) {
+    for (const b of BEARINGS) {
+      const r = (b * Math.PI) / 180;
+      const [x, y] = [lng + Math.sin(r) * m * kLng, lat + Math.cos(r) * m * kLat];
+      const c = embeddedRegionsAt(x, y).country;
+      if (c && c.code !== not?.code && !refuted(c, lng, lat)) return c;
+    }
+  }
+  return undefined;
+}
+
+/**
+ * `onLand`: the caller knows the point is on land (an address, a street, a place): where the
+ * coarse embedded coast says sea, it still gets the nearest country.
+ */
+export function regionsAt(
+  lng: number,
+  lat: number,
+  imported = importedRegionsAt(lng, lat),
+  onLand = false,
+): Regions {
   const found: Regions = {};
   for (const type of REGION_TYPES) {
     const r = imported[type];
@@ -36,7 +87,14 @@ export function regionsAt(lng: number, lat: number, imported = importedRegionsAt
   }
   if (!found.country || !found.state) {
     const embedded = embeddedRegionsAt(lng, lat);
-    found.country ??= embedded.country;
+    if (!found.country) {
+      const coarse = embedded.country;
+      if (coarse && !refuted(coarse, lng, lat)) found.country = coarse;
+      // Refuted, or at sea in the coarse shapes while an imported town or county says it is land
+      // (Natural Earth's coast cuts off Roquebrune's seafront): the nearest other country.
+      else if (coarse || onLand || imported.city || imported.county || imported.state)
+        found.country = nearestCountry(coarse, lng, lat);
+    }
     // An embedded state only where the country agrees (imported Monaco is not in a US state).
     if (!found.state && embedded.state && found.country?.code === "US") found.state = embedded.state;
   }

@@ -12,7 +12,7 @@ import {
 } from "../routing/graph";
 import { MODES, barrierBlocks, wayProfile } from "../routing/profiles";
 import { contract } from "../routing/contract";
-import { encodePolygons, joinRings, packedBBox, polygonsOf, positionsOf } from "../geo/rings";
+import { closeAtExtent, encodePolygons, joinRings, packedBBox, polygonsOf, positionsOf } from "../geo/rings";
 import { ringAreaAndCentroid } from "../geo/polygon";
 import { type Tags, placeOf } from "../geodata/taxonomy";
 
@@ -116,6 +116,12 @@ class NodeLocations {
     this.ids = ids;
     this.coords = coords;
     this.sorted = true;
+  }
+
+  /** A node's location, when the extract holds it. */
+  position(id: number): [number, number] | undefined {
+    const i = this.find(id);
+    return i < 0 ? undefined : [this.coords[2 * i]! / 1e7, this.coords[2 * i + 1]! / 1e7];
   }
 
   private find(id: number): number {
@@ -396,12 +402,13 @@ class FeaturePass {
   }
 }
 
-/** The areas of relations, from their member ways' lines; how many could not be closed. */
-function writeRelations(
-  writer: ImportWriter,
-  relations: OsmRelation[],
-  memberLines: Map<number, Float64Array>,
-) {
+/**
+ * The areas of relations, from their member ways' lines; how many could not be closed. A
+ * boundary the extract cut (members outside it, or ways cut short) is closed along the extract's
+ * edge when its admin centre or label is in the extract (geo/rings.ts closeAtExtent): inside the
+ * extract it is exact, which is where it is asked about.
+ */
+function writeRelations(writer: ImportWriter, relations: OsmRelation[], pass: FeaturePass) {
   let skipped = 0;
   for (const rel of relations) {
     const lines: Float64Array[] = [];
@@ -409,14 +416,20 @@ function writeRelations(
     for (const m of rel.members) {
       if (m.type !== "way") continue;
       if (m.role !== "outer" && m.role !== "inner" && m.role !== "") continue;
-      const line = memberLines.get(m.ref);
+      const line = pass.memberLines.get(m.ref);
       if (!line) {
         complete = false;
-        break;
+        continue;
       }
       lines.push(line);
     }
-    const rings = complete ? joinRings(lines) : null;
+    const centre = rel.members.find(
+      (m) => m.type === "node" && (m.role === "admin_centre" || m.role === "label"),
+    );
+    const at = centre && rel.tags!.boundary ? pass.nodes.position(centre.ref) : undefined;
+    const rings =
+      (complete ? joinRings(lines) : null) ??
+      (at && pass.extent.minLng <= pass.extent.maxLng ? closeAtExtent(lines, pass.extent, at) : null);
     if (!rings?.length) {
       skipped++;
       continue;
@@ -491,7 +504,7 @@ export async function importOsm(
       );
       counts.relations = relations.length;
       report(2, size, true);
-      const skipped = writeRelations(writer, relations, pass.memberLines);
+      const skipped = writeRelations(writer, relations, pass);
       const graph = roadGraphOf(pass, restrictions, (f) =>
         options.onProgress?.({ pass: 3, fraction: 0.8 + 0.1 * f, ...counts }),
       );
