@@ -4,6 +4,9 @@
  * "500 ft", "2.0 mi", "9 min", "1 hr 38 min").
  */
 
+import type { Position } from "../geo/distance";
+import { encodePolyline } from "./polyline";
+
 export type Units = "metric" | "imperial";
 
 const FEET_PER_METER = 3.280839895;
@@ -28,4 +31,13 @@ export function durationOf(seconds: number): { value: number; text: string } {
   const text =
     whole < 60 ? `${whole} min` : `${Math.floor(whole / 60)} hr${whole % 60 ? ` ${whole % 60} min` : ""}`;
   return { value: Math.round(minutes * 10) / 10, text };
+}
+
+/** A route's line as asked: GeoJSON (`[lng, lat]`, six decimals), or an encoded polyline of 5 or 6 digits. */
+export function geometryOf(path: Position[], form: "linestring" | "polyline5" | "polyline6") {
+  const rounded = path.map(
+    ([lng, lat]) => [Math.round(lng * 1e6) / 1e6, Math.round(lat * 1e6) / 1e6] as Position,
+  );
+  if (form === "linestring") return { type: "LineString", coordinates: rounded };
+  return { polyline: encodePolyline(rounded, form === "polyline5" ? 5 : 6) };
 }

@@ -4,6 +4,7 @@ import { type Coordinate, booleanish, choiceList, coordinatePair, parseCoordinat
 import { FLAG_FERRY, FLAG_HIGHWAY, FLAG_TOLL } from "./graph";
 import type { Mode } from "./profiles";
 import type { AvoidMask } from "./search";
+import { MAX_OPTIMIZE_LOCATIONS } from "./optimize";
 
 /**
  * The modes the route endpoints take: the road modes and transit (docs/routing.md), and the two
@@ -12,6 +13,9 @@ import type { AvoidMask } from "./search";
  */
 export const ROUTE_MODES = ["foot", "bike", "car", "truck", "motorbike", "transit"] as const;
 export type RouteMode = (typeof ROUTE_MODES)[number];
+
+/** The modes a route over the roads takes (all but transit). */
+export const ROAD_MODES = ["foot", "bike", "car", "truck", "motorbike"] as const;
 
 /** The road profile a road mode is routed with. */
 export const profileOf = (mode: Exclude<RouteMode, "transit">): Mode =>
@@ -137,3 +141,21 @@ export function farPoint(results: readonly object[]): "origin" | "destination" |
   }
   return undefined;
 }
+
+/** GET /v1/route/optimize: 2 to 10 locations, the first where the trip starts, the last where it ends. */
+export const optimizeQuery = z.object({
+  locations: coordinateList.refine(
+    (l) => l.length >= 2 && l.length <= MAX_OPTIMIZE_LOCATIONS,
+    `must be 2 to ${MAX_OPTIMIZE_LOCATIONS} points, '<lat>,<lng>|<lat>,<lng>|…' (the first where the trip starts, the last where it ends)`,
+  ),
+  mode: z.preprocess(
+    (v) => (v === undefined || v === "" ? "car" : v),
+    z.enum(ROAD_MODES, { error: () => `must be one of ${ROAD_MODES.join(", ")}` }),
+  ),
+  units,
+  avoid: choiceList(AVOID),
+  geometry: z.preprocess(
+    (v) => (v === undefined || v === "" ? "polyline6" : v),
+    z.enum(GEOMETRY, { error: () => `must be ${GEOMETRY.join(", ")}` }),
+  ),
+});

@@ -251,3 +251,65 @@ describe("GET /v1/route/matrix", () => {
     expect((ok.body.matrix as Cell[][]).flat()).toHaveLength(625);
   });
 });
+
+describe("GET /v1/route/optimize", () => {
+  type Leg = {
+    startLocation: { latitude: number; longitude: number };
+    endLocation: { latitude: number; longitude: number };
+    distance: { value: number };
+    duration: { value: number };
+    geometry: { polyline?: string; coordinates?: number[][] };
+  };
+  type Optimized = {
+    route: {
+      distance: { value: number };
+      duration: { value: number };
+      legs: Leg[];
+      geometry: { polyline?: string; coordinates?: number[][] };
+    };
+    locations: { latitude: number; longitude: number; originalIndex: number }[];
+  };
+  const optimize = async (params: Record<string, string>) => {
+    const res = await api("GET", `/v1/route/optimize?${new URLSearchParams(params)}`);
+    expect(res.status, JSON.stringify(res.body)).toBe(200);
+    return res.body as unknown as Optimized;
+  };
+
+  it("visits the stops in the order that takes least time, each leg as the distance endpoint routes it", async () => {
+    // From near 1 to near 5, by near 4 and near 2: 2 first (Up Street is one-way up from 3),
+    // then 4, is far shorter than 4 then 2 (round by Back Lane twice).
+    const points = [along(1, 2), along(4, 5), along(2, 3), along(5, 4)];
+    const r = await optimize({ locations: points.join("|"), mode: "car", geometry: "linestring" });
+    expect(r.locations.map((l) => l.originalIndex)).toEqual([0, 2, 1, 3]);
+    expect(r.route.legs).toHaveLength(3);
+    let meters = 0;
+    for (const [k, leg] of r.route.legs.entries()) {
+      const [from, to] = [points[r.locations[k]!.originalIndex]!, points[r.locations[k + 1]!.originalIndex]!];
+      expect(`${leg.startLocation.latitude},${leg.startLocation.longitude}`).toBe(from);
+      const single = await routes({ origin: from, destination: to, modes: "car" });
+      expect(leg.distance.value).toBeCloseTo(single.car!.distance!.value, 1);
+      expect(leg.duration.value).toBeCloseTo(single.car!.duration!.value, 1);
+      expect(leg.geometry.coordinates!.length).toBeGreaterThanOrEqual(2);
+      meters += leg.distance.value;
+    }
+    expect(r.route.distance.value).toBeCloseTo(meters, 0);
+    expect(r.route.geometry.coordinates!.length).toBeGreaterThan(3);
+    // The default line is an encoded polyline of 6 digits.
+    const encoded = await optimize({ locations: points.join("|") });
+    expect(typeof encoded.route.geometry.polyline).toBe("string");
+    expect(encoded.locations.map((l) => l.originalIndex)).toEqual([0, 2, 1, 3]);
+  });
+
+  it("says when the roads do not join the locations, and refuses bad input with the parameter named", async () => {
+    const far = await optimize({ locations: [along(1, 2), "48.8566,2.3522", along(4, 5)].join("|") });
+    expect((far.route as unknown as { unavailable: string }).unavailable).toMatch(/no imported roads/);
+    expect(far.locations.map((l) => l.originalIndex)).toEqual([0, 1, 2]);
+    const bad = async (params: Record<string, string>, param: string) =>
+      expectError(await api("GET", `/v1/route/optimize?${new URLSearchParams(params)}`), 400, param);
+    await bad({ locations: along(1, 2) }, "locations");
+    await bad({ locations: Array.from({ length: 11 }, () => along(1, 2)).join("|") }, "locations");
+    await bad({ locations: `${along(1, 2)}|0.5` }, "locations");
+    await bad({ locations: `${along(1, 2)}|${along(4, 5)}`, mode: "transit" }, "mode");
+    await bad({ locations: `${along(1, 2)}|${along(4, 5)}`, geometry: "svg" }, "geometry");
+  });
+});

@@ -4,23 +4,13 @@ import { geodesicMeters } from "@/server/routing/engine";
 import { routeInWorker, transitInWorker } from "@/server/planner/pool";
 import type { TransitResult } from "@/server/transit/engine";
 import { DateTime } from "luxon";
-import { distanceOf, durationOf } from "@/server/routing/format";
-import { encodePolyline } from "@/server/routing/polyline";
+import { distanceOf, durationOf, geometryOf } from "@/server/routing/format";
 import type { Mode } from "@/server/routing/profiles";
 import { invalid } from "@/server/errors";
 import { UNAVAILABLE, avoidMask, distanceQuery, farPoint, profileOf } from "@/server/routing/schema";
 
 export { OPTIONS } from "@/server/http/handler";
 export const { POST, PUT, PATCH, DELETE } = otherMethods("GET");
-
-/** A route's line as asked: GeoJSON, or an encoded polyline of 5 or 6 digits. */
-function geometryOf(path: Position[], form: "linestring" | "polyline5" | "polyline6") {
-  const rounded = path.map(
-    ([lng, lat]) => [Math.round(lng * 1e6) / 1e6, Math.round(lat * 1e6) / 1e6] as Position,
-  );
-  if (form === "linestring") return { type: "LineString", coordinates: rounded };
-  return { polyline: encodePolyline(rounded, form === "polyline5" ? 5 : 6) };
-}
 
 /** A transit answer on the wire: distance, duration (waiting included), times, and the legs with `details`. */
 function transitOf(
