@@ -23,6 +23,7 @@ export async function sweepGeofences(now = new Date()): Promise<{ disabled: numb
   const done = { disabled: 0, deleted: 0 };
   for (;;) {
     const due = await storage().geofences.due(now, BATCH);
+    const before = done.disabled + done.deleted;
     for (const g of due) {
       try {
         if (g.deleteDue) {
@@ -37,7 +38,8 @@ export async function sweepGeofences(now = new Date()): Promise<{ disabled: numb
         if (!(e instanceof ApiError)) throw e;
       }
     }
-    if (due.length < BATCH) return done;
+    // A full batch none of which could be acted on now is left for the next turn, not read again.
+    if (due.length < BATCH || done.disabled + done.deleted === before) return done;
   }
 }
 
