@@ -13,11 +13,18 @@ import { reverseGeocode } from "../server/geocode/reverse";
 import { importOsm } from "../server/imports/osm-import";
 import { rng } from "../bench/geofence-data";
 import { runCli } from "./cli";
+import { writeOsmPbf } from "../tests/support/osm-pbf";
+import { uslandGrid } from "../tests/support/us-fixture";
 
 const USAGE = `Measures forward geocoding, reverse geocoding and autocomplete on an OSM extract
 (docs/geocoding.md#quality).
 
   npm run eval:geocode -- <file.osm.pbf> [--sample 1000] [--seed 1]
+  npm run eval:geocode -- --us-fixture [--sample 1000]
+
+--us-fixture writes Usland (tests/support/us-fixture.ts: a grid of Manhattan's shape, most
+addresses without addr:city) and measures it, with the US forms: "City, ST ZIP" tails, ZIP+4,
+abbreviations (St, Ave, W) and ordinals as words ("West Fourth Street").
 
 The extract is imported into a temporary folder. Addresses (with a street and a house number)
 are sampled and geocoded in several written forms; a hit is the first answer within 50 m of the
@@ -35,6 +42,8 @@ interface Sample {
   lat: number;
   /** every address written the same way (duplicates: a building and its entrance node…) */
   twins: { lng: number; lat: number }[];
+  /** in the US: the state's code, for the "City, ST ZIP" forms */
+  stateCode?: string;
 }
 
 const percentile = (sorted: number[], p: number) =>
@@ -70,6 +79,7 @@ function sample(file: Bundle, size: number, next: () => number): Sample[] {
         street: r.street,
         ...(postcode && { postcode }),
         ...(city && { city }),
+        ...(areas.countryCode === "US" && areas.stateCode && { stateCode: areas.stateCode }),
         lng: r.lng,
         lat: r.lat,
         twins: [{ lng: r.lng, lat: r.lat }],
@@ -83,9 +93,50 @@ function sample(file: Bundle, size: number, next: () => number): Sample[] {
   return all.slice(0, size);
 }
 
-/** The written forms of an address (those its data allows). */
+/** US street words as people shorten them, and ordinal figures as words. */
+const US_SHORT: Record<string, string> = {
+  Street: "St",
+  Avenue: "Ave",
+  Boulevard: "Blvd",
+  Place: "Pl",
+  Lane: "Ln",
+  Court: "Ct",
+  Terrace: "Ter",
+  Parkway: "Pkwy",
+  West: "W",
+  East: "E",
+  North: "N",
+  South: "S",
+};
+const ORDINAL_WORDS = [
+  "First",
+  "Second",
+  "Third",
+  "Fourth",
+  "Fifth",
+  "Sixth",
+  "Seventh",
+  "Eighth",
+  "Ninth",
+  "Tenth",
+  "Eleventh",
+  "Twelfth",
+];
+const shortened = (street: string) => street.replace(/\b\w+\b/g, (w) => US_SHORT[w] ?? w);
+const spelled = (street: string) =>
+  street.replace(/\b(\d+)(st|nd|rd|th)\b/g, (all, n: string) => ORDINAL_WORDS[Number(n) - 1] ?? all);
+
+/** The written forms of an address (those its data allows); US addresses in the US forms. */
 function forms(s: Sample): Record<string, string | undefined> {
-  const { number: n, street, postcode: pc, city } = s;
+  const { number: n, street, postcode: pc, city, stateCode: st } = s;
+  if (st) {
+    return {
+      "US: number street, City, ST ZIP": city && pc && `${n} ${street}, ${city}, ${st} ${pc}`,
+      "US: shortened, City, ST": city && `${n} ${shortened(street)}, ${city}, ${st}`,
+      "US: number street City ST ZIP+4": city && pc && `${n} ${street} ${city} ${st} ${pc}-1234`,
+      "US: ordinals spelled, ST ZIP": pc && `${n} ${spelled(street)}, ${st} ${pc}`,
+    };
+  }
   return {
     "street number, town": city && `${street} ${n}, ${city}`,
     "number street postcode": pc && `${n} ${street} ${pc}`,
@@ -192,16 +243,18 @@ async function main(): Promise<number> {
     options: {
       sample: { type: "string", default: "1000" },
       seed: { type: "string", default: "1" },
+      "us-fixture": { type: "boolean" },
       help: { type: "boolean", short: "h" },
     },
   });
-  const extract = positionals[0];
+  const dir = mkdtempSync(path.join(tmpdir(), "eval-geocode-"));
+  const extract = values["us-fixture"] ? path.join(dir, "usland.osm.pbf") : positionals[0];
   if (values.help || !extract) {
     console.log(USAGE);
     return values.help ? 0 : 1;
   }
+  if (values["us-fixture"]) writeOsmPbf(extract, uslandGrid());
   if (!existsSync(extract)) throw new Error(`${extract}: no such file`);
-  const dir = mkdtempSync(path.join(tmpdir(), "eval-geocode-"));
   process.env.GEODATA_DIR = dir;
   try {
     const summary = await importOsm(extract, { dir });

@@ -660,7 +660,9 @@ const embeddedNames: CandidateSource = ({ text, terms, options }) =>
 const SOURCES: readonly CandidateSource[] = [importedText, importedPostcodes, embeddedNames];
 
 /** Text to ranked addresses: forward geocoding (`prefix` false) and autocomplete (`prefix` true). */
-export function searchText(text: string, options: TextSearch): Address[] {
+export function searchText(typed: string, options: TextSearch): Address[] {
+  // A US ZIP+4 ("10014-1234") is its ZIP: the four digits name a block, not a house number.
+  const text = typed.replace(/\b(\d{5})-\d{4}\b/g, "$1");
   const all = imports();
   const terms = termsOf(text, options.prefix ?? false, textFiles());
   if (!terms.length) return [];

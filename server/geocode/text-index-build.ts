@@ -78,7 +78,14 @@ export function buildTextIndex(
     within
       .at(lng, lat)
       .filter((r) => r.type !== "dma")
-      .map((r) => (r.type === "postalCode" ? (r.code ?? r.name) : r.name))
+      // A state by its name and its code too: "New York, NY 10014" names it twice.
+      .map((r) =>
+        r.type === "postalCode"
+          ? (r.code ?? r.name)
+          : r.type === "state" && r.code
+            ? `${r.name} ${r.code}`
+            : r.name,
+      )
       .join(" ");
   indexAddresses(w, add, areas, tick);
   indexStreets(w, add, areas, tick);

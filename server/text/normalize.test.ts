@@ -21,7 +21,20 @@ describe("text normalization for geocoding", () => {
   it("turns typed abbreviations into the words the data spells out", () => {
     expect(queryTerms("Landstr. 12")).toEqual([["landstr", "landstrasse"], ["12"]]);
     expect(queryTerms("Main St")).toEqual([["main"], ["st", "street", "saint"]]);
-    expect(queryTerms("5th Ave")).toEqual([["5th"], ["ave", "avenue"]]);
+    expect(queryTerms("5th Ave")).toEqual([
+      ["5th", "fifth"],
+      ["ave", "avenue"],
+    ]);
+    // US forms both ways: ordinals as words or figures, street words full or short.
+    expect(queryTerms("West Fourth Street")).toEqual([
+      ["west", "w"],
+      ["fourth", "4th"],
+      ["street", "st"],
+    ]);
+    expect(queryTerms("12th Ter")).toEqual([
+      ["12th", "twelfth"],
+      ["ter", "terrace"],
+    ]);
     expect(queryTerms("  ")).toEqual([]);
   });
 

@@ -46,6 +46,8 @@ const ABBREVIATIONS: Record<string, string[]> = {
   s: ["south"],
   e: ["east"],
   w: ["west"],
+  ter: ["terrace"],
+  pkwy: ["parkway"],
   // German
   g: ["gasse"],
   // French
@@ -57,6 +59,54 @@ const ABBREVIATIONS: Record<string, string[]> = {
   ctra: ["carretera"],
   avda: ["avinguda", "avenida"],
 };
+
+/**
+ * US street words the data may hold abbreviated (some imports, TIGER-derived names): a typed full
+ * word also finds its abbreviation, so "West 4th Street" finds "W 4th St" as well as the reverse.
+ */
+const US_SHORT_FORMS: Record<string, string> = {
+  street: "st",
+  avenue: "ave",
+  boulevard: "blvd",
+  place: "pl",
+  lane: "ln",
+  court: "ct",
+  terrace: "ter",
+  parkway: "pkwy",
+  road: "rd",
+  drive: "dr",
+  north: "n",
+  south: "s",
+  east: "e",
+  west: "w",
+};
+
+/** Ordinal numbers as words and as figures ("First Avenue", "1st Avenue"): each finds the other. */
+const ORDINALS = [
+  "first",
+  "second",
+  "third",
+  "fourth",
+  "fifth",
+  "sixth",
+  "seventh",
+  "eighth",
+  "ninth",
+  "tenth",
+  "eleventh",
+  "twelfth",
+];
+const SUFFIX = (n: number) =>
+  n % 100 >= 11 && n % 100 <= 13 ? "th" : (["th", "st", "nd", "rd"][n % 10] ?? "th");
+const ORDINAL_FORMS: Record<string, string> = Object.fromEntries(
+  ORDINALS.flatMap((word, i) => {
+    const figure = `${i + 1}${SUFFIX(i + 1)}`;
+    return [
+      [word, figure],
+      [figure, word],
+    ];
+  }),
+);
 
 /** German street words that end compounds: "Landstr." is "Landstrasse", also sought as "Land strasse". */
 const COMPOUND_ENDINGS = ["strasse", "gasse", "weg", "platz", "allee", "ring"];
@@ -122,6 +172,8 @@ export function indexTokens(text: string): string[] {
 export function queryTerms(text: string): string[][] {
   return words(text).map((w) => {
     const alternatives = new Set([w, ...(ABBREVIATIONS[w] ?? [])]);
+    if (US_SHORT_FORMS[w]) alternatives.add(US_SHORT_FORMS[w]);
+    if (ORDINAL_FORMS[w]) alternatives.add(ORDINAL_FORMS[w]);
     if (w.length > 4 && w.endsWith("str")) alternatives.add(`${w}asse`);
     return [...alternatives];
   });

@@ -1,0 +1,205 @@
+import type { TestNode, TestOsm, TestRelation, TestWay } from "./osm-pbf";
+
+/**
+ * "Usland": a piece of lower Manhattan shaped like a real OpenStreetMap extract of it (issue 29):
+ * the State of New York and New York City as boundaries, streets named as OSM names them ("West
+ * 4th Street", "1st Avenue", "Waverly Place"), and addresses that mostly have no `addr:city`
+ * (as Manhattan's do) but a ZIP code. Far up the state, the town of Waverly and a village named
+ * Charles, whose names are words of the street addresses asked for.
+ */
+
+export const USLAND = {
+  charles115: { lng: -74.0046, lat: 40.7347 },
+  waverly190: { lng: -74.0018, lat: 40.7345 },
+  west4th12: { lng: -73.9967, lat: 40.7306 },
+  first200: { lng: -73.9845, lat: 40.7302 },
+  bleecker300: { lng: -74.0025, lat: 40.7315 },
+};
+
+export function usland(): TestOsm {
+  const nodes: TestNode[] = [];
+  const ways: TestWay[] = [];
+  const relations: TestRelation[] = [];
+  let nextNode = 1;
+  let nextWay = 100;
+  let nextRelation = 1000;
+  const node = (lon: number, lat: number, tags?: TestNode["tags"]) => {
+    const id = nextNode++;
+    nodes.push({ id, lon, lat, ...(tags && { tags }) });
+    return id;
+  };
+  const boundary = (
+    minLng: number,
+    minLat: number,
+    maxLng: number,
+    maxLat: number,
+    tags: TestNode["tags"],
+  ) => {
+    const a = node(minLng, minLat);
+    const way = nextWay++;
+    ways.push({ id: way, refs: [a, node(maxLng, minLat), node(maxLng, maxLat), node(minLng, maxLat), a] });
+    relations.push({
+      id: nextRelation++,
+      tags: { type: "boundary", boundary: "administrative", ...tags },
+      members: [{ type: "way", ref: way, role: "outer" }],
+    });
+  };
+  const street = (name: string, points: [number, number][]) =>
+    ways.push({
+      id: nextWay++,
+      refs: points.map(([lng, lat]) => node(lng, lat)),
+      tags: { highway: "residential", name },
+    });
+  const house = (
+    p: { lng: number; lat: number },
+    street: string,
+    number: string,
+    postcode?: string,
+    city?: string,
+  ) =>
+    node(p.lng, p.lat, {
+      "addr:housenumber": number,
+      "addr:street": street,
+      ...(postcode && { "addr:postcode": postcode }),
+      ...(city && { "addr:city": city }),
+    });
+
+  boundary(-79.8, 40.5, -71.8, 45.0, { admin_level: "4", name: "New York", "ISO3166-2": "US-NY" });
+  boundary(-74.03, 40.7, -73.97, 40.76, { admin_level: "5", name: "New York" });
+  boundary(-76.56, 41.99, -76.5, 42.03, { admin_level: "8", name: "Waverly" });
+  boundary(-75.4, 43.0, -75.36, 43.03, { admin_level: "8", name: "Charles" });
+
+  street("Charles Street", [
+    [-74.0085, 40.7355],
+    [-74.001, 40.734],
+  ]);
+  house(USLAND.charles115, "Charles Street", "115", "10014");
+  house({ lng: -74.006, lat: 40.735 }, "Charles Street", "131", "10014");
+  street("Waverly Place", [
+    [-74.004, 40.736],
+    [-73.996, 40.731],
+  ]);
+  house(USLAND.waverly190, "Waverly Place", "190", "10014");
+  house({ lng: -73.999, lat: 40.7328 }, "Waverly Place", "120");
+  street("West 4th Street", [
+    [-74.001, 40.7345],
+    [-73.993, 40.729],
+  ]);
+  house(USLAND.west4th12, "West 4th Street", "12", "10012");
+  street("1st Avenue", [
+    [-73.987, 40.724],
+    [-73.98, 40.739],
+  ]);
+  house(USLAND.first200, "1st Avenue", "200", "10009", "New York");
+  street("Bleecker Street", [
+    [-74.006, 40.734],
+    [-73.995, 40.727],
+  ]);
+  house(USLAND.bleecker300, "Bleecker Street", "300", "10014");
+  // Up the state: Waverly's own streets, and a Charles Street in the village of Charles.
+  street("Broad Street", [
+    [-76.54, 42.01],
+    [-76.52, 42.01],
+  ]);
+  house({ lng: -76.53, lat: 42.01 }, "Broad Street", "190", "14892", "Waverly");
+  street("Charles Street", [
+    [-75.39, 43.01],
+    [-75.37, 43.01],
+  ]);
+  house({ lng: -75.38, lat: 43.01 }, "Charles Street", "115", "13440", "Charles");
+  return { nodes, ways, relations };
+}
+
+/**
+ * A larger Usland for `npm run eval:geocode -- --us-fixture`: a grid of Manhattan's shape (30
+ * numbered streets, West and East of Fifth Avenue, 11 numbered avenues, and named streets of the
+ * Village), about 2,000 addresses, four in five without `addr:city` and every one with its ZIP,
+ * in the State of New York and New York County; towns up the state named like its streets
+ * (Waverly, Charles, Bleecker, Hudson) to draw wrong answers.
+ */
+export function uslandGrid(): TestOsm {
+  const osm = usland();
+  let nextNode = 100_000;
+  let nextWay = 10_000;
+  const node = (lon: number, lat: number, tags?: TestNode["tags"]) => {
+    const id = nextNode++;
+    osm.nodes.push({ id, lon, lat, ...(tags && { tags }) });
+    return id;
+  };
+  const street = (name: string, from: [number, number], to: [number, number]) =>
+    osm.ways.push({
+      id: nextWay++,
+      refs: [node(...from), node(...to)],
+      tags: { highway: "residential", name },
+    });
+  const county = nextWay++;
+  const c = [node(-74.03, 40.7), node(-73.96, 40.7), node(-73.96, 40.8), node(-74.03, 40.8)];
+  osm.ways.push({ id: county, refs: [...c, c[0]!] });
+  osm.relations.push({
+    id: 9_000,
+    tags: { type: "boundary", boundary: "administrative", admin_level: "6", name: "New York County" },
+    members: [{ type: "way", ref: county, role: "outer" }],
+  });
+  for (const [i, town] of ["Bleecker", "Hudson"].entries()) {
+    const w = nextWay++;
+    const lng = -75 + i;
+    const r = [node(lng, 42.5), node(lng + 0.04, 42.5), node(lng + 0.04, 42.53), node(lng, 42.53)];
+    osm.ways.push({ id: w, refs: [...r, r[0]!] });
+    osm.relations.push({
+      id: 9_001 + i,
+      tags: { type: "boundary", boundary: "administrative", admin_level: "8", name: town },
+      members: [{ type: "way", ref: w, role: "outer" }],
+    });
+  }
+  const ordinal = (n: number) =>
+    `${n}${n % 100 >= 11 && n % 100 <= 13 ? "th" : (["th", "st", "nd", "rd"][n % 10] ?? "th")}`;
+  const zip = (lat: number) => String(10001 + Math.min(13, Math.floor((40.79 - lat) / 0.006)));
+  let k = 0;
+  const house = (lng: number, lat: number, street: string, number: number) => {
+    k++;
+    node(lng, lat, {
+      "addr:housenumber": String(number),
+      "addr:street": street,
+      "addr:postcode": zip(lat),
+      ...(k % 5 === 0 && { "addr:city": "New York" }),
+    });
+  };
+  // Numbered streets run west–east; West and East of Fifth Avenue (lng -73.985).
+  for (let s = 1; s <= 30; s++) {
+    const lat = 40.72 + s * 0.002;
+    for (const side of ["West", "East"] as const) {
+      const name = `${side} ${ordinal(s)} Street`;
+      const [a, b] = side === "West" ? [-74.01, -73.985] : [-73.985, -73.965];
+      street(name, [a, lat], [b, lat]);
+      for (let h = 0; h < 28; h++) {
+        const lng = side === "West" ? -73.9855 - h * 0.0008 : -73.9845 + h * 0.0007;
+        house(lng, lat + (h % 2 ? 0.00008 : -0.00008), name, 2 + h * 6 + (h % 2));
+      }
+    }
+  }
+  // Numbered avenues run south–north.
+  for (let a = 1; a <= 11; a++) {
+    const lng = -73.965 - a * 0.004;
+    const name = `${ordinal(a)} Avenue`;
+    street(name, [lng, 40.72], [lng, 40.79]);
+    for (let h = 0; h < 30; h++)
+      house(lng + (h % 2 ? 0.0001 : -0.0001), 40.722 + h * 0.0022, name, 10 + h * 8 + (h % 2));
+  }
+  // Named streets of the Village.
+  for (const [i, name] of [
+    "Bleecker Street",
+    "Hudson Street",
+    "Grove Street",
+    "Barrow Street",
+    "Perry Street",
+    "Jane Street",
+    "Bank Street",
+    "Morton Street",
+  ].entries()) {
+    const lat = 40.7305 + i * 0.0011;
+    street(name, [-74.009, lat], [-73.999, lat]);
+    for (let h = 0; h < 20; h++)
+      house(-74.0085 + h * 0.0005, lat + (h % 2 ? 0.00007 : -0.00007), name, 1 + h * 2);
+  }
+  return osm;
+}
