@@ -112,7 +112,9 @@ describe("webhook outbox", () => {
     killed = true;
     const acked = await running;
     const ackedIds = [...acked.values()].flat();
-    expect(ackedIds.length).toBeGreaterThan(30);
+    // Well under way: 30 delivered, of which at most the five devices' answers in flight (two
+    // events each at most) were lost with the process before the client read them.
+    expect(ackedIds.length).toBeGreaterThanOrEqual(20);
 
     // Restarted, and a second process beside it: the rest is sent, each request once.
     others.push(await serve(databaseUrl, { env: ENV }), await serve(databaseUrl, { env: ENV }));
