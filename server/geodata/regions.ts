@@ -53,10 +53,29 @@ const AROUND_M = [250, 500, 1000, 2000, 4000, 8000];
 const BEARINGS = [0, 45, 90, 135, 180, 225, 270, 315];
 
 /**
+ * Answers of nearestCountry by ~100 m cell, per set of imports (a new import forgets them): it
+ * looks up to 48 points, and a user tracked along such a coast asks it on every update.
+ */
+const nearestByCell = new WeakMap<object, Map<string, Region | undefined>>();
+const NEAREST_REMEMBERED = 20_000;
+
+/**
  * The embedded country nearest the point, other than `not` (and not refuted there itself): the
  * first found on rings of growing radius around it. None within 8 km.
  */
 function nearestCountry(not: Region | undefined, lng: number, lat: number): Region | undefined {
+  const generation = imports();
+  let memo = nearestByCell.get(generation);
+  if (!memo) nearestByCell.set(generation, (memo = new Map()));
+  const key = `${Math.round(lng * 1000)},${Math.round(lat * 1000)},${not?.code ?? ""}`;
+  if (memo.has(key)) return memo.get(key);
+  if (memo.size >= NEAREST_REMEMBERED) memo.clear();
+  const found = searchNearestCountry(not, lng, lat);
+  memo.set(key, found);
+  return found;
+}
+
+function searchNearestCountry(not: Region | undefined, lng: number, lat: number): Region | undefined {
   const kLat = 1 / 111_320;
   const kLng = kLat / Math.max(0.01, Math.cos((lat * Math.PI) / 180));
   for (const m of AROUND_M) {
