@@ -11,7 +11,7 @@ import type {
   StoredKey,
   UserStore,
 } from "../../storage/port";
-import { seedClock } from "../../storage/ids";
+import { clockSeeded } from "./clock-seed";
 import { matchingRows } from "../../storage/metadata-filter";
 import { prismaStores } from "../prisma-stores";
 import { deleteUserOutbox, postgresOutbox } from "./outbox";
@@ -63,6 +63,14 @@ const events: EventStore = {
 
 const geofences: GeofenceStore = {
   ...shared.geofences,
+  // New geofences and versions are stamped by this thread's clock: set it first.
+  create: async (live, columns) => (await clockSeeded(), shared.geofences.create(live, columns)),
+  put: async (live, columns) => (await clockSeeded(), shared.geofences.put(live, columns)),
+  update: async (seq, version, columns) => (
+    await clockSeeded(),
+    shared.geofences.update(seq, version, columns)
+  ),
+  applyMany: async (live, changes) => (await clockSeeded(), shared.geofences.applyMany(live, changes)),
   async boundsInBox(live, box, { tags, enabledOnly = false, metadata } = {}) {
     const tagFilter = tags?.length ? ` AND "tag" = ANY($6::text[])` : "";
     const enabledFilter = enabledOnly ? ` AND "enabled"` : "";
@@ -161,23 +169,9 @@ const users: UserStore = {
     }),
 };
 
-let seeded = false;
-
-/**
- * Puts the process's clock past the newest geofence's createdAt once, so geofences' createdAt stay
- * increasing across a restart after the clock was set back (as the SQLite adapter does on open).
- */
-function seedOnce() {
-  if (seeded) return;
-  seeded = true;
-  void row<{ t: Date | null }>(`SELECT MAX("createdAt") AS t FROM "Geofence"`).then(
-    (r) => r?.t && seedClock(r.t.getTime()),
-    () => (seeded = false),
-  );
-}
-
 export function postgresStorage(): Storage {
-  seedOnce();
+  // Started at once; what stamps times waits for it (clock-seed.ts).
+  clockSeeded().catch(() => undefined);
   return postgres;
 }
 

@@ -11,6 +11,7 @@ import type {
   WebhookTarget,
   Written,
 } from "../../storage/port";
+import { clockSeeded } from "./clock-seed";
 import { writeOutbox } from "./outbox";
 import { type Queryable, inTransaction, jsonb, lockKey, row, rows } from "./sql";
 
@@ -346,6 +347,8 @@ const tookInstant = (e: unknown) =>
 
 export const postgresTracking: TrackingStore = {
   async apply(device, decide) {
+    // Decisions stamp times with this thread's clock: set it first (clock-seed.ts).
+    await clockSeeded();
     const world = device.live ? "live" : "test";
     const identities = [`device:${world}:${device.deviceId}`];
     if (device.userId !== null) identities.push(`user:${world}:${device.userId}`);
