@@ -50,6 +50,12 @@ function fetchFeeds(): void {
   }
 }
 
+/** The rows of one of a feed's files (`transfers`, `stops`…), as the package holds them; none when absent. */
+export function realFeedRows(feed: (typeof REAL_FEEDS)[number], name: string): Record<string, string>[] {
+  const file = path.join(REAL_FEEDS_DIR, feed, `${name}.json`);
+  return existsSync(file) ? (JSON.parse(readFileSync(file, "utf8")) as Record<string, string>[]) : [];
+}
+
 /** A feed's files as GTFS texts (CSV, the header every key of the rows), as parseFeed takes them. */
 export function realFeedTexts(feed: (typeof REAL_FEEDS)[number]): Map<string, string> {
   const texts = new Map<string, string>();
@@ -58,9 +64,8 @@ export function realFeedTexts(feed: (typeof REAL_FEEDS)[number]): Map<string, st
     return /[",\n\r]/.test(s) ? `"${s.replaceAll('"', '""')}"` : s;
   };
   for (const name of FILES) {
-    const file = path.join(REAL_FEEDS_DIR, feed, `${name}.json`);
-    if (!existsSync(file)) continue;
-    const rows = JSON.parse(readFileSync(file, "utf8")) as Record<string, unknown>[];
+    const rows = realFeedRows(feed, name);
+    if (!rows.length) continue;
     const header = [...new Set(rows.flatMap((r) => Object.keys(r)))];
     texts.set(
       `${name}.txt`,

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { REAL_FEEDS_DIR, realFeedTexts, realFeedsPresent } from "../../scripts/real-feeds";
+import { REAL_FEEDS_DIR, realFeedRows, realFeedTexts, realFeedsPresent } from "../../scripts/real-feeds";
 import { type Feed, parseFeed } from "./gtfs";
 import { type Itinerary, latestEarliestArrival } from "./raptor";
 import { type Timetable, buildTimetable, runsOn, serviceDayStart } from "./timetable";
@@ -23,14 +23,6 @@ function random(seed: number) {
     s = (s * 1664525 + 1013904223) >>> 0;
     return s / 2 ** 32;
   };
-}
-
-/** The rows of a feed's CSV text (simple: MTA's fields hold no commas inside quotes that matter here). */
-function rowsOf(text: string | undefined): Row[] {
-  if (!text) return [];
-  const [head, ...lines] = text.split("\n");
-  const header = head!.split(",");
-  return lines.map((l) => Object.fromEntries(l.split(",").map((v, i) => [header[i]!, v])));
 }
 
 /** Seconds the reference asks to change at a stop, or at least between two platforms: Infinity when forbidden. */
@@ -96,7 +88,7 @@ function checkFeed(name: "lirr" | "subway", queries: number): Checked {
   const texts = realFeedTexts(name);
   const feed = parseFeed(texts);
   const tt = buildTimetable(feed);
-  const rules = rowsOf(texts.get("transfers.txt"));
+  const rules = realFeedRows(name, "transfers");
   const parent = new Map(feed.stops.flatMap((s) => (s.parent ? [[s.id, s.parent] as const] : [])));
   const platforms = tt.stops
     .map((s, i) => [s, i] as const)

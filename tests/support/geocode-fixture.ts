@@ -1,4 +1,5 @@
-import type { TestNode, TestOsm, TestRelation, TestWay } from "./osm-pbf";
+import { osmBuilder } from "./osm-builder";
+import type { TestOsm } from "./osm-pbf";
 
 /**
  * Geoland: a synthetic OSM extract for forward geocoding and autocomplete, at sea in the Gulf of
@@ -31,41 +32,9 @@ export const GEOLAND = {
 };
 
 export function geoland(): TestOsm {
-  const nodes: TestNode[] = [];
-  const ways: TestWay[] = [];
-  const relations: TestRelation[] = [];
-  let nextNode = 1;
-  let nextWay = 100;
-  let nextRelation = 1000;
-  const node = (lon: number, lat: number, tags?: TestNode["tags"]) => {
-    const id = nextNode++;
-    nodes.push({ id, lon, lat, ...(tags && { tags }) });
-    return id;
-  };
-  const boundary = (
-    minLng: number,
-    minLat: number,
-    maxLng: number,
-    maxLat: number,
-    tags: TestNode["tags"],
-  ) => {
-    const a = node(minLng, minLat);
-    const way = nextWay++;
-    ways.push({ id: way, refs: [a, node(maxLng, minLat), node(maxLng, maxLat), node(minLng, maxLat), a] });
-    relations.push({
-      id: nextRelation++,
-      tags: { type: "boundary", boundary: "administrative", ...tags },
-      members: [{ type: "way", ref: way, role: "outer" }],
-    });
-  };
-  const street = (name: string, points: [number, number][]) =>
-    ways.push({
-      id: nextWay++,
-      refs: points.map(([lng, lat]) => node(lng, lat)),
-      tags: { highway: "residential", name },
-    });
-  const house = (lng: number, lat: number, street: string, number: string, postcode: string) =>
-    node(lng, lat, { "addr:housenumber": number, "addr:street": street, "addr:postcode": postcode });
+  const { osm, node, boundary, street, house: address } = osmBuilder();
+  const house = (lng: number, lat: number, name: string, number: string, postcode: string) =>
+    address({ lng, lat }, name, number, postcode);
 
   boundary(1.0, 0.5, 1.1, 0.6, { admin_level: "2", name: "Geoland", "ISO3166-1:alpha2": "XG" });
   boundary(1.0, 0.5, 1.1, 0.6, { admin_level: "4", name: "Nordprovinz", "ISO3166-2": "XG-NP" });
@@ -114,5 +83,5 @@ export function geoland(): TestOsm {
   house(GEOLAND.kingsAvenue10.lng, GEOLAND.kingsAvenue10.lat, "Kings Avenue", "10", "4712");
   house(1.094, 0.541, "Kings Avenue", "20", "4712");
   node(GEOLAND.market.lng, GEOLAND.market.lat, { shop: "supermarket", name: "Kings Market" });
-  return { nodes, ways, relations };
+  return osm;
 }

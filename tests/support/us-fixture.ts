@@ -1,4 +1,5 @@
-import type { TestNode, TestOsm, TestRelation, TestWay } from "./osm-pbf";
+import { osmBuilder } from "./osm-builder";
+import type { TestOsm } from "./osm-pbf";
 
 /**
  * "Usland": a piece of lower Manhattan shaped like a real OpenStreetMap extract of it (issue 29):
@@ -17,52 +18,7 @@ export const USLAND = {
 };
 
 export function usland(): TestOsm {
-  const nodes: TestNode[] = [];
-  const ways: TestWay[] = [];
-  const relations: TestRelation[] = [];
-  let nextNode = 1;
-  let nextWay = 100;
-  let nextRelation = 1000;
-  const node = (lon: number, lat: number, tags?: TestNode["tags"]) => {
-    const id = nextNode++;
-    nodes.push({ id, lon, lat, ...(tags && { tags }) });
-    return id;
-  };
-  const boundary = (
-    minLng: number,
-    minLat: number,
-    maxLng: number,
-    maxLat: number,
-    tags: TestNode["tags"],
-  ) => {
-    const a = node(minLng, minLat);
-    const way = nextWay++;
-    ways.push({ id: way, refs: [a, node(maxLng, minLat), node(maxLng, maxLat), node(minLng, maxLat), a] });
-    relations.push({
-      id: nextRelation++,
-      tags: { type: "boundary", boundary: "administrative", ...tags },
-      members: [{ type: "way", ref: way, role: "outer" }],
-    });
-  };
-  const street = (name: string, points: [number, number][]) =>
-    ways.push({
-      id: nextWay++,
-      refs: points.map(([lng, lat]) => node(lng, lat)),
-      tags: { highway: "residential", name },
-    });
-  const house = (
-    p: { lng: number; lat: number },
-    street: string,
-    number: string,
-    postcode?: string,
-    city?: string,
-  ) =>
-    node(p.lng, p.lat, {
-      "addr:housenumber": number,
-      "addr:street": street,
-      ...(postcode && { "addr:postcode": postcode }),
-      ...(city && { "addr:city": city }),
-    });
+  const { osm, boundary, street, house } = osmBuilder();
 
   boundary(-79.8, 40.5, -71.8, 45.0, { admin_level: "4", name: "New York", "ISO3166-2": "US-NY" });
   boundary(-74.03, 40.7, -73.97, 40.76, { admin_level: "5", name: "New York" });
@@ -107,7 +63,7 @@ export function usland(): TestOsm {
     [-75.37, 43.01],
   ]);
   house({ lng: -75.38, lat: 43.01 }, "Charles Street", "115", "13440", "Charles");
-  return { nodes, ways, relations };
+  return osm;
 }
 
 /**
@@ -118,52 +74,18 @@ export function usland(): TestOsm {
  * (Waverly, Charles, Bleecker, Hudson) to draw wrong answers.
  */
 export function uslandGrid(): TestOsm {
-  const osm = usland();
-  let nextNode = 100_000;
-  let nextWay = 10_000;
-  const node = (lon: number, lat: number, tags?: TestNode["tags"]) => {
-    const id = nextNode++;
-    osm.nodes.push({ id, lon, lat, ...(tags && { tags }) });
-    return id;
-  };
-  const street = (name: string, from: [number, number], to: [number, number]) =>
-    osm.ways.push({
-      id: nextWay++,
-      refs: [node(...from), node(...to)],
-      tags: { highway: "residential", name },
-    });
-  const county = nextWay++;
-  const c = [node(-74.03, 40.7), node(-73.96, 40.7), node(-73.96, 40.8), node(-74.03, 40.8)];
-  osm.ways.push({ id: county, refs: [...c, c[0]!] });
-  osm.relations.push({
-    id: 9_000,
-    tags: { type: "boundary", boundary: "administrative", admin_level: "6", name: "New York County" },
-    members: [{ type: "way", ref: county, role: "outer" }],
-  });
+  const { osm, boundary, street: way, house: address } = osmBuilder(usland());
+  const street = (name: string, from: [number, number], to: [number, number]) => way(name, [from, to]);
+  boundary(-74.03, 40.7, -73.96, 40.8, { admin_level: "6", name: "New York County" });
   for (const [i, town] of ["Bleecker", "Hudson"].entries()) {
-    const w = nextWay++;
-    const lng = -75 + i;
-    const r = [node(lng, 42.5), node(lng + 0.04, 42.5), node(lng + 0.04, 42.53), node(lng, 42.53)];
-    osm.ways.push({ id: w, refs: [...r, r[0]!] });
-    osm.relations.push({
-      id: 9_001 + i,
-      tags: { type: "boundary", boundary: "administrative", admin_level: "8", name: town },
-      members: [{ type: "way", ref: w, role: "outer" }],
-    });
+    boundary(-75 + i, 42.5, -75 + i + 0.04, 42.53, { admin_level: "8", name: town });
   }
   const ordinal = (n: number) =>
     `${n}${n % 100 >= 11 && n % 100 <= 13 ? "th" : (["th", "st", "nd", "rd"][n % 10] ?? "th")}`;
   const zip = (lat: number) => String(10001 + Math.min(13, Math.floor((40.79 - lat) / 0.006)));
   let k = 0;
-  const house = (lng: number, lat: number, street: string, number: number) => {
-    k++;
-    node(lng, lat, {
-      "addr:housenumber": String(number),
-      "addr:street": street,
-      "addr:postcode": zip(lat),
-      ...(k % 5 === 0 && { "addr:city": "New York" }),
-    });
-  };
+  const house = (lng: number, lat: number, name: string, number: number) =>
+    address({ lng, lat }, name, String(number), zip(lat), ++k % 5 === 0 ? "New York" : undefined);
   // Numbered streets run west–east; West and East of Fifth Avenue (lng -73.985).
   for (let s = 1; s <= 30; s++) {
     const lat = 40.72 + s * 0.002;
