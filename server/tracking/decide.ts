@@ -57,9 +57,16 @@ async function findUser(read: TrackingReader, live: boolean, input: TrackInput):
  * the lists' key only: the device's own order is kept by actualUpdatedAt.
  */
 async function distinctUpdatedAt(read: TrackingReader, live: boolean, at: Date, seq: number | null) {
-  let t = at;
-  while (await read.userUpdatedAtTaken(live, t, seq)) t = new Date(t.getTime() + 1);
-  return t;
+  return (await freeInstants(at, 1, (t) => read.userUpdatedAtTaken(live, t, seq)))[0]!;
+}
+
+/** `count` instants from `at` on, 1 ms apart at least, that `taken` says are free, in increasing order. */
+async function freeInstants(at: Date, count: number, taken: (t: Date) => Promise<boolean>) {
+  const times: Date[] = [];
+  for (let t = at; times.length < count; t = new Date(t.getTime() + 1)) {
+    if (!(await taken(t))) times.push(t);
+  }
+  return times;
 }
 
 /**
@@ -68,14 +75,8 @@ async function distinctUpdatedAt(read: TrackingReader, live: boolean, at: Date, 
  * are datetimes), and createdAt is when the event happened on the device, so several events of
  * one update, or of devices that sent the same time, would otherwise share one.
  */
-export async function distinctCreatedAt(read: TrackingReader, live: boolean, at: Date, count: number) {
-  const times: Date[] = [];
-  let t = at;
-  while (times.length < count) {
-    if (!(await read.eventCreatedAtTaken(live, t))) times.push(t);
-    t = new Date(t.getTime() + 1);
-  }
-  return times;
+export function distinctCreatedAt(read: TrackingReader, live: boolean, at: Date, count: number) {
+  return freeInstants(at, count, (t) => read.eventCreatedAtTaken(live, t));
 }
 
 /**
