@@ -58,6 +58,11 @@ const schema = z.object({
   PG_POOL_SIZE: withDefault(wholeNumber(1, 1000, "a whole number of connections from 1 to 1000"), "10"),
   /** Routing worker threads; unset: the cores less one, 1 to 4. */
   ROUTING_WORKERS: optional(wholeNumber(1, 64, "a whole number of threads from 1 to 64")),
+  /** The most cells (origins × destinations) a route matrix may have: Radar's 625 unless raised. */
+  ROUTE_MATRIX_MAX_CELLS: withDefault(
+    wholeNumber(1, 1_000_000, "a whole number of cells from 1 to 1000000"),
+    "625",
+  ),
   COOKIE_SECURE: withDefault(yesNo, "false"),
   TRUST_PROXY: withDefault(yesNo, "false"),
   /** Where imported geodata bundles live (docs/data.md). */

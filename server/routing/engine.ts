@@ -159,16 +159,8 @@ export function routeModes(
         ? hierarchyRoute(p.graph, h, mode, from, to, { paths })
         : fastestRoute(p.graph, mode, from, to, { avoid, paths });
       if (!leg) continue;
-      // The way to and from the road: walked (or driven) straight, at the mode's slowest pace.
-      const access = from.distance + to.distance;
-      return {
-        mode,
-        leg: {
-          meters: leg.meters + access,
-          seconds: leg.seconds + access / ACCESS_MPS[mode],
-          ...(leg.path && { path: [origin, ...leg.path, destination] }),
-        },
-      };
+      // From road position to road position: the way from each point to its road is not driven.
+      return { mode, leg };
     }
     if (covered) return { mode, unrouted: "no-route" };
     const why = [unreached(origin, mode, "origin"), unreached(destination, mode, "destination")];
@@ -213,9 +205,7 @@ export function routeMatrix(
       rows[i] = targets.map((to): Cell => {
         if (!to) return { unrouted: "no-roads" };
         const leg = legs[next++];
-        if (!leg) return { unrouted: "no-route" };
-        const access = from.distance + to.distance;
-        return { leg: { meters: leg.meters + access, seconds: leg.seconds + access / ACCESS_MPS[mode] } };
+        return leg ? { leg } : { unrouted: "no-route" };
       });
     }
   }
@@ -268,14 +258,14 @@ export function walkingTimes(from: Position, to: Position[]): (Leg | undefined)[
       const leg = legs[next++];
       if (!leg) return undefined;
       const access = start.distance + t.distance;
-      return { meters: leg.meters + access, seconds: leg.seconds + access / ACCESS_MPS.foot };
+      return { meters: leg.meters + access, seconds: leg.seconds + access / WALK_ACCESS_MPS };
     });
   }
   return null;
 }
 
-/** The speed of the stretch between a point and the road it was snapped to (m/s). */
-const ACCESS_MPS: Record<Mode, number> = { car: 15 / 3.6, bike: 10 / 3.6, foot: 5 / 3.6 };
+/** The pace of the walk between a point and the path it was snapped to, in transit's walks (m/s). */
+const WALK_ACCESS_MPS = 5 / 3.6;
 
 /** The straight-line distance, always answered. */
 export const geodesicMeters = (a: Position, b: Position) => haversine(a[0], a[1], b[0], b[1]);

@@ -27,7 +27,8 @@ export function distanceOf(meters: number, units: Units): { value: number; text:
 
 export function durationOf(seconds: number): { value: number; text: string } {
   const minutes = seconds / 60;
-  const whole = Math.max(1, Math.round(minutes));
+  // Nothing to travel is 0 min; any travel at least 1 min.
+  const whole = seconds <= 0 ? 0 : Math.max(1, Math.round(minutes));
   const text =
     whole < 60 ? `${whole} min` : `${Math.floor(whole / 60)} hr${whole % 60 ? ` ${whole % 60} min` : ""}`;
   return { value: Math.round(minutes * 10) / 10, text };

@@ -5,6 +5,7 @@ import { FLAG_FERRY, FLAG_HIGHWAY, FLAG_TOLL } from "./graph";
 import type { Mode } from "./profiles";
 import type { AvoidMask } from "./search";
 import { MAX_OPTIMIZE_LOCATIONS } from "./optimize";
+import { env } from "../config/env";
 
 /**
  * The modes the route endpoints take: the road modes and transit (docs/routing.md), and the two
@@ -89,8 +90,8 @@ export const distanceQuery = z.object({
   details: z.preprocess((v) => (v === "" || v === undefined ? false : v), booleanish),
 });
 
-/** The most cells a matrix may have (origins × destinations). */
-export const MAX_MATRIX_CELLS = 625;
+/** The most cells a matrix may have (origins × destinations): Radar's 625, or ROUTE_MATRIX_MAX_CELLS. */
+const maxMatrixCells = () => env().ROUTE_MATRIX_MAX_CELLS;
 
 /** "lat,lng|lat,lng|…": one or more coordinates. */
 const coordinateList = z
@@ -120,11 +121,12 @@ export const matrixQuery = z
   })
   .superRefine((q, ctx) => {
     const cells = q.origins.length * q.destinations.length;
-    if (cells > MAX_MATRIX_CELLS) {
+    const most = maxMatrixCells();
+    if (cells > most) {
       ctx.addIssue({
         code: "custom",
         path: ["destinations"],
-        message: `origins × destinations must be at most ${MAX_MATRIX_CELLS} pairs (here ${q.origins.length} × ${q.destinations.length} = ${cells})`,
+        message: `origins × destinations must be at most ${most} pairs (here ${q.origins.length} × ${q.destinations.length} = ${cells})`,
       });
     }
   });

@@ -3,9 +3,10 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import { importOsm } from "../../server/imports/osm-import";
-import { api, expectError } from "../support/api";
+import { serve } from "../../scripts/fresh-server";
+import { api, expectError, keys } from "../support/api";
 import { writeOsmPbf } from "../support/osm-pbf";
-import { roadland, roadlandOsm } from "../support/road-fixture";
+import { ROADLAND_ORIGIN, roadland, roadlandOsm } from "../support/road-fixture";
 
 /** GET /v1/route/distance through the running server, on Roadland (tests/support/road-fixture.ts). */
 
@@ -96,6 +97,31 @@ describe("GET /v1/route/distance", () => {
       400,
       "geometry",
     );
+  });
+
+  it("does not drive the way from a point to its road: off-road points route from where they meet it", async () => {
+    // 133 m south of Shore Road (cars cannot take the steps; the ferry is farther), 44 m apart along it.
+    const off = (dx: number) => `${ROADLAND_ORIGIN.lat - 0.0012},${ROADLAND_ORIGIN.lng + dx}`;
+    const same = await routes({ origin: off(0.0002), destination: off(0.0002), modes: "car" });
+    expect(same.car!.distance!.value).toBe(0);
+    expect(same.car!.duration).toEqual({ value: 0, text: "0 min" });
+    const apart = await routes({
+      origin: off(0.0002),
+      destination: off(0.0006),
+      modes: "car",
+      geometry: "linestring",
+    });
+    expect(Math.abs(apart.car!.distance!.value - 44.5), JSON.stringify(apart)).toBeLessThan(1);
+    // The line runs along the road, from the origin's road position to the destination's.
+    const line = (apart.car as { geometry: { coordinates: [number, number][] } }).geometry.coordinates;
+    expect(line[0]![1]).toBeCloseTo(ROADLAND_ORIGIN.lat, 6);
+    expect(line.at(-1)![1]).toBeCloseTo(ROADLAND_ORIGIN.lat, 6);
+    const m = await api(
+      "GET",
+      `/v1/route/matrix?${new URLSearchParams({ origins: off(0.0002), destinations: `${off(0.0002)}|${off(0.0006)}`, mode: "car" })}`,
+    );
+    const row = (m.body.matrix as Cell[][])[0]!;
+    expect(row.map((c) => c.distance!.value)).toEqual([0, apart.car!.distance!.value]);
   });
 
   it("answers imperial units in feet and miles", async () => {
@@ -249,6 +275,28 @@ describe("GET /v1/route/matrix", () => {
     );
     expect(ok.status).toBe(200);
     expect((ok.body.matrix as Cell[][]).flat()).toHaveLength(625);
+  });
+
+  it("takes bigger matrices where ROUTE_MATRIX_MAX_CELLS raises the limit", async () => {
+    const other = await serve(inject("databaseUrl"), {
+      env: { GEODATA_DIR: geodata, ROUTE_MATRIX_MAX_CELLS: "10000" },
+    });
+    try {
+      // 100 × 100 points spread along Shore Road and Back Lane, by car.
+      const points = Array.from({ length: 100 }, (_, i) =>
+        i % 2 ? along(1, 2).replace(/,.*/, `,${roadland(1).lng + 0.00002 * i}`) : along(4, 5),
+      ).join("|");
+      const url = `/v1/route/matrix?${new URLSearchParams({ origins: points, destinations: points, mode: "car" })}`;
+      expectError(await api("GET", url), 400, "destinations", /625.*100 × 100/);
+      const res = await fetch(`${other.url}${url}`, { headers: { authorization: keys.secret } });
+      const body = (await res.json()) as { matrix: Cell[][] };
+      expect(res.status, JSON.stringify(body).slice(0, 300)).toBe(200);
+      expect(body.matrix.flat()).toHaveLength(10_000);
+      expect(body.matrix.flat().every((c) => c.distance)).toBe(true);
+      expect(body.matrix[0]![0]!.distance!.value).toBe(0);
+    } finally {
+      await other.stop();
+    }
   });
 });
 
