@@ -31,5 +31,7 @@ export async function register(): Promise<void> {
     startWebhookSender();
     const { startGeofenceSweeper } = await import("./server/geofences/expiry");
     startGeofenceSweeper();
+    const { startIsochroneGeofences } = await import("./server/planner/isochrone-geofences");
+    startIsochroneGeofences();
   }
 }

@@ -9,6 +9,7 @@ import { SNAP_REACH_M, routeModes } from "../server/routing/engine";
 import type { RoadGraph } from "../server/routing/graph";
 import { arcsOfEdges, dijkstra, edgeIndex, snap } from "../server/routing/search";
 import type { Mode } from "../server/routing/profiles";
+import { isochrones } from "../server/routing/isochrone";
 import { rng } from "./geofence-data";
 import { type PgRouting, startPgRouting } from "./pgrouting";
 import type { Bench } from "./suite";
@@ -20,7 +21,8 @@ import { median, percentile, summary } from "./timings";
  * valley of Andorra la Vella and Escaldes, about 5 × 3 km; of Monaco): in-process (what a
  * routing worker runs: snapping and the search), the same trips through pgRouting's
  * pgr_dijkstra (bench/pgrouting.ts) with the ratio and how far the two routers' distances agree,
- * and in Andorra through HTTP next to the no-op route. Then 25 × 25 matrices.
+ * and in Andorra through HTTP next to the no-op route. Then 25 × 25 matrices, optimized trips
+ * of 10 locations, and 15-minute isochrones by car.
  */
 
 const EXTRACT = path.resolve("../shared/data/osm/andorra-2013.osm.pbf");
@@ -90,8 +92,8 @@ export async function routingSuite(b: Bench): Promise<void> {
     if (drivable) junctions.push(`${lat},${lng}`);
   }
   const pick = rng(5);
-  const list = () =>
-    Array.from({ length: 25 }, () => junctions[Math.floor(pick() * junctions.length)]).join("|");
+  const list = (n = 25) =>
+    Array.from({ length: n }, () => junctions[Math.floor(pick() * junctions.length)]).join("|");
   await b.run({
     name: "GET /v1/route/matrix 25×25 mode=car (Andorra)",
     url: b.server.url,
@@ -99,6 +101,36 @@ export async function routingSuite(b: Bench): Promise<void> {
     connections: 1,
     duration: b.duration,
     next: () => ({ path: `/v1/route/matrix?origins=${list()}&destinations=${list()}&mode=car` }),
+  });
+  await b.run({
+    name: "GET /v1/route/optimize 10 locations mode=car (Andorra)",
+    url: b.server.url,
+    headers: secret,
+    connections: 1,
+    duration: b.duration,
+    next: () => ({ path: `/v1/route/optimize?locations=${list(10)}&mode=car` }),
+  });
+  // Isochrones: 15 minutes by car from junctions of the valley (the whole country is within
+  // reach of some), in-process and through the API.
+  const index = edgeIndex(g);
+  const arcs = arcsOfEdges(g);
+  const isoMs: number[] = [];
+  for (let i = 0; i < 40; i++) {
+    const [lat, lng] = junctions[Math.floor(pick() * junctions.length)]!.split(",").map(Number);
+    const from = snap(g, index, arcs, lng!, lat!, "car", SNAP_REACH_M);
+    if (!from) continue;
+    const t0 = performance.now();
+    isochrones(g, "car", from, [15]);
+    isoMs.push(performance.now() - t0);
+  }
+  b.note(`Isochrone 15 min by car (Andorra), in-process (${isoMs.length} origins): ${summary(isoMs)}.`);
+  await b.run({
+    name: "GET /v1/route/isochrone minutes=15 mode=car (Andorra)",
+    url: b.server.url,
+    headers: secret,
+    connections: 1,
+    duration: b.duration,
+    next: () => ({ path: `/v1/route/isochrone?origin=${list(1)}&minutes=15&mode=car` }),
   });
 }
 

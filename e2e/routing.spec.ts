@@ -83,3 +83,37 @@ test("an analyst plans a transit trip and sees its legs with their times on the 
   await expect(results).toContainText(/no imported transit timetables serve/);
   expect(errors).toEqual([]);
 });
+
+test("an analyst draws an isochrone geofence from a point and minutes, previewed on the map before saving", async ({
+  page,
+}, info) => {
+  const errors = consoleErrors(page);
+  await signIn(page, "analyst");
+  const a = roadland(1);
+  await page.goto(`/map?view=${a.lat},${a.lng + 0.002},16`);
+  await page.getByRole("button", { name: "Draw Isochrone (reachable area)" }).click();
+  const box = (await page.getByLabel("Map of geofences and users").boundingBox())!;
+  // Node A sits 0.002° (about 220 m) west of the map's centre.
+  const perDegree = (256 * 2 ** 16) / 360;
+  await page.mouse.click(box.x + box.width / 2 - 0.002 * perDegree, box.y + box.height / 2);
+  const form = page.getByRole("form", { name: "New geofence" });
+  const reach = form.getByRole("group", { name: "Reachable area (isochrone)" });
+  await reach.getByLabel("Minutes of travel").fill("5");
+  await reach.getByLabel("Mode").selectOption("foot");
+  // The preview: the area reachable in 5 minutes on foot, dashed, before anything is saved.
+  await expect(page.locator('.leaflet-overlay-pane path[stroke="#7c3aed"]')).toHaveCount(1);
+  await page.screenshot({ path: info.outputPath("isochrone-preview.png") });
+  const description = `Five minutes' walk ${Math.random().toString(16).slice(2, 8)}`;
+  await form.getByLabel("Description").fill(description);
+  await form.getByRole("button", { name: "Save geofence" }).click();
+  const details = page.getByRole("region", { name: "Geofence", exact: true });
+  await expect(details.getByRole("heading", { name: description })).toBeVisible();
+  await expect(details).toContainText("isochrone, 5 min by foot");
+  await page.screenshot({ path: info.outputPath("isochrone-saved.png") });
+  const saved = await api("GET", `/v1/geofences?limit=5`);
+  const g = (saved.body.geofences as { description: string; type: string; geometry: unknown }[]).find(
+    (x) => x.description === description,
+  );
+  expect(g?.type).toBe("isochrone");
+  expect(errors).toEqual([]);
+});

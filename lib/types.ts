@@ -5,7 +5,9 @@ export interface Geofence {
   description: string;
   tag?: string;
   externalId?: string;
-  type: "circle" | "polygon";
+  type: "circle" | "polygon" | "isochrone";
+  /** isochrones only: what it was drawn for */
+  isochrone?: { mode: string; minutes: number };
   geometryCenter: { type: "Point"; coordinates: [number, number] };
   geometryRadius: number;
   geometry?: { type: "Polygon"; coordinates: [number, number][][] };

@@ -3,13 +3,17 @@
 import type L from "leaflet";
 import { useEffect, useRef } from "react";
 import { useMap } from "react-leaflet";
+import { centerIcon } from "../map/shapes";
 
-/** Geoman's drawing tools: a polygon or a circle, handed over as a draft once finished. */
+/**
+ * Geoman's drawing tools: a polygon, a circle, or a point to draw an isochrone (the area
+ * reachable from it) around, handed over as a draft once finished.
+ */
 export function DrawControls({
   onCreate,
   disabled,
 }: {
-  onCreate: (l: L.Circle | L.Polygon) => void;
+  onCreate: (l: L.Circle | L.Polygon | L.Marker) => void;
   disabled: boolean;
 }) {
   const map = useMap();
@@ -19,7 +23,9 @@ export function DrawControls({
   });
   useEffect(() => {
     const created = (e: { layer: L.Layer }) => {
-      const layer = e.layer as L.Circle | L.Polygon;
+      const layer = e.layer as L.Circle | L.Polygon | L.Marker;
+      // One shape per draft (Geoman keeps placing markers otherwise).
+      map.pm.disableDraw();
       layer.pm.enable({ allowSelfIntersection: true });
       onCreateRef.current(layer);
     };
@@ -31,7 +37,7 @@ export function DrawControls({
     if (disabled) return;
     map.pm.addControls({
       position: "topleft",
-      drawMarker: false,
+      drawMarker: true,
       drawCircleMarker: false,
       drawPolyline: false,
       drawRectangle: false,
@@ -42,7 +48,12 @@ export function DrawControls({
       removalMode: false,
       rotateMode: false,
     });
-    map.pm.setGlobalOptions({ allowSelfIntersection: true, snappable: false });
+    map.pm.setGlobalOptions({
+      allowSelfIntersection: true,
+      snappable: false,
+      markerStyle: { icon: centerIcon },
+    });
+    map.pm.setLang("en", { buttonTitles: { drawMarkerButton: "Draw Isochrone (reachable area)" } }, "en");
     // Geoman titles the wrapper, not the button: give the buttons their names.
     for (const wrapper of map.getContainer().querySelectorAll<HTMLElement>(".leaflet-pm-toolbar [title]")) {
       wrapper.querySelector("[role=button]")?.setAttribute("aria-label", wrapper.title);

@@ -43,6 +43,7 @@ export function GeofenceDetails(props: {
         <dd>
           {g.type}
           {g.type === "circle" && `, ${Math.round(g.geometryRadius)} m`}
+          {g.isochrone && `, ${g.isochrone.minutes} min by ${g.isochrone.mode}`}
         </dd>
         <dt className="text-slate-500">Enabled</dt>
         <dd>{g.enabled ? "yes" : "no"}</dd>

@@ -7,11 +7,15 @@ import { ErrorNote } from "@/components/ui/error-note";
 import { ApiCallError, call, errorText } from "@/lib/api-client";
 import type { Geofence } from "@/lib/types";
 import { changesBetween } from "@/lib/geofence-changes";
-import { shapeOf } from "../map/shapes";
+import { type DraftLayer, shapeOf } from "../map/shapes";
+import { IsochroneFields } from "./isochrone-fields";
 
-/** A shape being drawn or edited, with the geofence it belongs to when it exists already. */
+/**
+ * A shape being drawn or edited, with the geofence it belongs to when it exists already (an
+ * isochrone's layer is the marker at its center).
+ */
 export interface Draft {
-  layer: L.Circle | L.Polygon;
+  layer: DraftLayer;
   existing?: Geofence;
 }
 
@@ -80,11 +84,13 @@ function localField(iso: string | undefined): string | undefined {
  */
 export function GeofenceForm({
   draft,
+  map,
   onCancel,
   onSaved,
   onOpen,
 }: {
   draft: Draft;
+  map: L.Map | null;
   onCancel: () => void;
   onSaved: (g: Geofence) => void;
   onOpen: (g: Geofence) => void;
@@ -107,10 +113,14 @@ export function GeofenceForm({
       aria-label={g ? "Edit geofence" : "New geofence"}
     >
       <h2 className="text-lg font-semibold">{g ? "Edit geofence" : "New geofence"}</h2>
-      <p className="text-sm text-slate-600">
-        Drag the vertices or the shape on the map
-        {draft.layer instanceof L.Circle ? ", or its edge to resize" : ""}, then save.
-      </p>
+      {draft.layer instanceof L.Marker ? (
+        <IsochroneFields marker={draft.layer} map={map} g={g} param={param} />
+      ) : (
+        <p className="text-sm text-slate-600">
+          Drag the vertices or the shape on the map
+          {draft.layer instanceof L.Circle ? ", or its edge to resize" : ""}, then save.
+        </p>
+      )}
       <GeofenceFields g={g} param={param} />
       <RefusalNote refusal={refusal} onOpen={onOpen} onCancel={onCancel} />
       <div className="flex gap-2">
@@ -144,7 +154,8 @@ function useSave(draft: Draft, onSaved: (g: Geofence) => void) {
   const [refusal, setRefusal] = useState<Refusal | null>(null);
   const save = useMutation({
     mutationFn: async (form: FormData) => {
-      const body = { ...bodyOf(form), ...shapeOf(draft.layer) };
+      const reach = { minutes: Number(form.get("minutes")), mode: String(form.get("mode") ?? "car") };
+      const body = { ...bodyOf(form), ...shapeOf(draft.layer, reach) };
       const saved = g
         ? await call<{ geofence: Geofence }>("PATCH", `/v1/geofences/${g._id}`, body, {
             "if-match": `"${g.updatedAt}"`,

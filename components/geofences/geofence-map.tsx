@@ -24,7 +24,7 @@ import { GeofenceShape } from "./geofence-shape";
 import { ImportedLayer } from "../map/imported-layer";
 import { type Layers, MapOverview, NO_LAYERS } from "./map-overview";
 import { RegionBorders } from "../map/region-borders";
-import { boundsOf, toLayer } from "../map/shapes";
+import { type DraftLayer, boundsOf, toLayer } from "../map/shapes";
 import { StartView } from "../map/start-view";
 import { useMapData } from "./use-map-data";
 import { UserDetails } from "../users/user-details";
@@ -187,7 +187,7 @@ function MapLayers(props: {
   pickGeofence: (id: string) => void;
   pickUser: (id: string) => void;
   /** how a drawn shape becomes a draft, when the role may draw */
-  onDraw?: (layer: L.Circle | L.Polygon) => void;
+  onDraw?: (layer: DraftLayer) => void;
   drawing: boolean;
 }) {
   return (
@@ -242,6 +242,7 @@ function SidePanel(props: {
       <GeofenceForm
         key={draft.existing?._id ?? "new"}
         draft={draft}
+        map={props.map}
         onCancel={endDraft}
         onSaved={(g) => {
           endDraft();

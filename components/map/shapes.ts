@@ -4,9 +4,36 @@ import type { Geofence } from "@/lib/types";
 /** The API's shape fields for a drawn or edited layer. */
 export type DraftShape =
   | { type: "circle"; coordinates: [number, number]; radius: number }
-  | { type: "polygon"; coordinates: [number, number][] };
+  | { type: "polygon"; coordinates: [number, number][] }
+  | { type: "isochrone"; coordinates: [number, number]; radius: number; mode: string };
 
-export function shapeOf(layer: L.Circle | L.Polygon): DraftShape {
+/** The marker of an isochrone's center while it is drawn or edited. */
+export const centerIcon = L.divIcon({
+  className: "",
+  html: '<div class="h-4 w-4 rounded-full border-2 border-white bg-violet-600 shadow" aria-label="Isochrone center"></div>',
+  iconSize: [16, 16],
+  iconAnchor: [8, 8],
+});
+
+/** A layer being drawn or edited: a circle, a polygon, or an isochrone's center. */
+export type DraftLayer = L.Circle | L.Polygon | L.Marker;
+
+/** What an isochrone is drawn for: minutes of travel and the mode (the form's fields). */
+export interface Reach {
+  minutes: number;
+  mode: string;
+}
+
+export function shapeOf(layer: DraftLayer, reach?: Reach): DraftShape {
+  if (layer instanceof L.Marker) {
+    const c = layer.getLatLng();
+    return {
+      type: "isochrone",
+      coordinates: [c.lng, c.lat],
+      radius: reach?.minutes ?? 10,
+      mode: reach?.mode ?? "car",
+    };
+  }
   if (layer instanceof L.Circle) {
     const c = layer.getLatLng();
     return { type: "circle", coordinates: [c.lng, c.lat], radius: Math.round(layer.getRadius()) };
@@ -18,8 +45,12 @@ export function shapeOf(layer: L.Circle | L.Polygon): DraftShape {
   return { type: "polygon", coordinates: ring };
 }
 
-/** A Leaflet layer for a stored geofence (for editing and for bounds). */
-export function toLayer(g: Geofence): L.Circle | L.Polygon {
+/** A Leaflet layer for editing a stored geofence (an isochrone: its center, to move). */
+export function toLayer(g: Geofence): DraftLayer {
+  if (g.type === "isochrone") {
+    const [lng, lat] = g.geometryCenter.coordinates;
+    return L.marker([lat, lng], { icon: centerIcon, draggable: true });
+  }
   if (g.type === "circle") {
     const [lng, lat] = g.geometryCenter.coordinates;
     return L.circle([lat, lng], { radius: g.geometryRadius });

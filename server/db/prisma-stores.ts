@@ -278,6 +278,7 @@ const geofenceData = (c: GeofenceColumns) => ({
   ...c,
   metadata: c.metadata ?? Prisma.DbNull,
   userIds: c.userIds ?? Prisma.DbNull,
+  isochrone: c.isochrone ? { ...c.isochrone } : Prisma.DbNull,
 });
 /** A new geofence's row: its _id follows its createdAt, taken under the write lock. */
 const newGeofence = (live: boolean, c: GeofenceColumns) => {
@@ -418,6 +419,14 @@ function geofenceWrites(
 }
 
 /** Geofence reads: by reference, in pages, and the dashboard's table. */
+/** The isochrone geofences, in pages by seq (server/planner/isochrone-geofences.ts draws them again). */
+const isochrones: GeofenceStore["isochrones"] = (after, take) =>
+  prisma.geofence.findMany({
+    where: { type: "isochrone", seq: { gt: after } },
+    orderBy: { seq: "asc" },
+    take,
+  });
+
 function geofenceReads(): Pick<GeofenceStore, "byRefs" | "pageAfter" | "byRef" | "list" | "table" | "due"> {
   return {
     async due(now, take) {
@@ -699,7 +708,7 @@ export function prismaStores(lock: WriteLock) {
     signInFailures: signInFailureStore(lock),
     users: userStore(),
     events: eventStore(lock),
-    geofences: { ...geofenceWrites(lock), ...geofenceReads() },
+    geofences: { ...geofenceWrites(lock), ...geofenceReads(), isochrones },
     webhooks: webhookStore(lock),
     logs: deviceLogStore(lock),
   };

@@ -4,6 +4,7 @@ import { validate } from "../http/request";
 import { type GeofenceChange, type GeofenceColumns, type StoredGeofence, storage } from "../storage";
 import { reconcileMembers } from "./memberships";
 import { geofenceColumns, geofenceWriteSchema } from "./schema";
+import { shaped } from "./isochrones";
 import { TRANSFER, type ImportRow } from "./transfer";
 import { asWrite } from "./write";
 
@@ -74,7 +75,8 @@ function changesOf(g: StoredGeofence, c: GeofenceColumns): string[] {
     g.centerLng !== c.centerLng ||
     g.centerLat !== c.centerLat ||
     g.radius !== c.radius ||
-    !same(g.geometry, c.geometry)
+    !same(g.geometry, c.geometry) ||
+    !same(g.isochrone, c.isochrone)
   ) {
     changes.push("shape");
   }
@@ -89,12 +91,12 @@ function changesOf(g: StoredGeofence, c: GeofenceColumns): string[] {
 }
 
 /** The row applied to the stored geofence, as a PATCH would apply it. */
-function merged(row: ImportRow, target: StoredGeofence): GeofenceColumns {
+async function merged(row: ImportRow, target: StoredGeofence): Promise<GeofenceColumns> {
   const { fields } = row;
   if (fields.type !== undefined && text(fields.type) !== target.type && fields.coordinates === undefined) {
     throw new ApiError("invalid_input", "coordinates: are required to change the type", "coordinates");
   }
-  return geofenceColumns(validate(geofenceWriteSchema, { ...asWrite(target), ...fields }));
+  return geofenceColumns(await shaped(validate(geofenceWriteSchema, { ...asWrite(target), ...fields })));
 }
 
 /** Decides what an import does, from the rows and what is stored now; writes nothing. */
@@ -124,7 +126,9 @@ export async function planImport(key: AuthKey, rows: ImportRow[]): Promise<Impor
       (tag && externalId ? byRef.get(ref(tag, externalId)) : undefined);
     let columns: GeofenceColumns;
     try {
-      columns = target ? merged(row, target) : geofenceColumns(validate(geofenceWriteSchema, row.fields));
+      columns = target
+        ? await merged(row, target)
+        : geofenceColumns(await shaped(validate(geofenceWriteSchema, row.fields)));
     } catch (e) {
       return refuseRow(row, e);
     }
@@ -274,12 +278,20 @@ async function decideAgain(
       )
     ).map((g) => [g.id, g]),
   );
-  return chunk.map((w) => {
-    if (!("target" in w) || !seqs.has(w.target.seq)) return w;
+  const again: (Update | ImportPlan["creates"][number] | null)[] = [];
+  for (const w of chunk) {
+    if (!("target" in w) || !seqs.has(w.target.seq)) {
+      again.push(w);
+      continue;
+    }
     const target = now.get(w.target.id);
-    if (!target) return { row: w.row, columns: w.columns };
-    const columns = merged(w.row, target);
+    if (!target) {
+      again.push({ row: w.row, columns: w.columns });
+      continue;
+    }
+    const columns = await merged(w.row, target);
     const changes = changesOf(target, columns);
-    return changes.length ? { row: w.row, target, columns, changes } : null;
-  });
+    again.push(changes.length ? { row: w.row, target, columns, changes } : null);
+  }
+  return again;
 }

@@ -16,7 +16,8 @@ import {
   withMetadataFilter,
 } from "../http/fields";
 import { parseCursorDate } from "../http/datetime";
-import { type Shape, circleShape, polygonShape } from "./shape";
+import type { IsochroneMaking } from "../storage";
+import { ISOCHRONE_MODES, LIMITS, type Shape, asPosition, circleShape, polygonShape } from "./shape";
 
 /** Request schemas, the wire serializer and the types of the geofence resource. */
 
@@ -79,9 +80,17 @@ const scheduledAt = z.preprocess(
 export const geofenceWriteSchema = z
   .object({
     description: requiredString(1000),
-    type: z.enum(["circle", "polygon"], {
-      error: (i) => (i.input === undefined ? "is required (circle or polygon)" : "must be circle or polygon"),
+    type: z.enum(["circle", "polygon", "isochrone"], {
+      error: (i) =>
+        i.input === undefined
+          ? "is required (circle, polygon or isochrone)"
+          : "must be circle, polygon or isochrone",
     }),
+    /** an isochrone's mode (default car) */
+    mode: z.preprocess(
+      (v) => (v === "" || v === null ? undefined : v),
+      z.enum(ISOCHRONE_MODES, { error: () => `must be one of ${ISOCHRONE_MODES.join(", ")}` }).optional(),
+    ),
     coordinates: jsonish(z.unknown()).refine((v) => v !== undefined && v !== null && v !== "", "is required"),
     radius: optionalNumber,
     tag: optionalString(256),
@@ -99,6 +108,20 @@ export const geofenceWriteSchema = z
     deleteAfter: scheduledAt,
   })
   .transform((input, ctx) => {
+    const { coordinates: _c, radius: _r, mode: _m, ...rest } = input;
+    if (input.type === "isochrone") {
+      // Drawn from the roads when it is written (server/geofences/isochrones.ts).
+      const isochrone = isochroneRequest(input.coordinates, input.radius, input.mode);
+      if ("message" in isochrone) {
+        ctx.addIssue({ code: "custom", path: [isochrone.param], message: isochrone.message });
+        return z.NEVER;
+      }
+      return { ...rest, shape: undefined, isochrone };
+    }
+    if (input.mode !== undefined) {
+      ctx.addIssue({ code: "custom", path: ["mode"], message: "is only for isochrone geofences" });
+      return z.NEVER;
+    }
     const result =
       input.type === "circle"
         ? circleShape(input.coordinates, input.radius)
@@ -107,11 +130,35 @@ export const geofenceWriteSchema = z
       ctx.addIssue({ code: "custom", path: result.path, message: result.message });
       return z.NEVER;
     }
-    const { coordinates: _c, radius: _r, ...rest } = input;
-    return { ...rest, shape: result.shape };
+    return { ...rest, shape: result.shape as Shape | undefined, isochrone: undefined };
   });
 
+/** An isochrone geofence as asked: the area reachable within `minutes` by `mode` from `center`. */
+export interface IsochroneRequest {
+  center: Position;
+  minutes: number;
+  mode: (typeof ISOCHRONE_MODES)[number];
+}
+
+function isochroneRequest(
+  coordinates: unknown,
+  radius: number | undefined,
+  mode: IsochroneRequest["mode"] | undefined,
+): IsochroneRequest | { param: string; message: string } {
+  const center = asPosition(coordinates);
+  if (typeof center === "string") return { param: "coordinates", message: `an isochrone's center ${center}` };
+  const { min, max } = LIMITS.isochroneMinutes;
+  if (radius === undefined)
+    return { param: "radius", message: `is required for an isochrone: minutes of travel, ${min} to ${max}` };
+  if (radius < min || radius > max)
+    return { param: "radius", message: `must be between ${min} and ${max} minutes for an isochrone` };
+  return { center, minutes: radius, mode: mode ?? "car" };
+}
+
 export type GeofenceWrite = z.output<typeof geofenceWriteSchema>;
+
+/** A write with its shape known: an isochrone's drawn from the roads, and how it was made. */
+export type ShapedWrite = Omit<GeofenceWrite, "shape"> & { shape: Shape; making: IsochroneMaking | null };
 
 /**
  * A partial update: the fields present replace the stored ones (null or "" clears an optional
@@ -120,6 +167,7 @@ export type GeofenceWrite = z.output<typeof geofenceWriteSchema>;
 export const geofencePatchSchema = z.object({
   description: z.unknown().optional(),
   type: z.unknown().optional(),
+  mode: z.unknown().optional(),
   coordinates: z.unknown().optional(),
   radius: z.unknown().optional(),
   tag: z.unknown().optional(),
@@ -139,7 +187,7 @@ export type GeofencePatch = z.output<typeof geofencePatchSchema>;
 export const tagRefSchema = z.object({ tag: requiredString(256), externalId: requiredString(256) });
 
 /** Column values for a validated write (identity and timestamps are added by the caller). */
-export function geofenceColumns(input: GeofenceWrite): GeofenceColumns {
+export function geofenceColumns(input: ShapedWrite): GeofenceColumns {
   const s: Shape = input.shape;
   return {
     description: input.description,
@@ -161,6 +209,7 @@ export function geofenceColumns(input: GeofenceWrite): GeofenceColumns {
     stopDetection: input.stopDetection ?? false,
     disableAfter: input.disableAfter ?? null,
     deleteAfter: input.deleteAfter ?? null,
+    isochrone: input.making,
   };
 }
 
@@ -208,7 +257,11 @@ export function ringOf(g: Pick<GeofenceRecord, "geometry">): Position[] {
 }
 
 /** The wire form of a geofence. Embedded copies (in users, events, context) omit geometry. */
-export function serializeGeofence(g: GeofenceFields, opts: { includeGeometry?: boolean } = {}) {
+export function serializeGeofence(
+  g: GeofenceFields & { isochrone?: unknown },
+  opts: { includeGeometry?: boolean } = {},
+) {
+  const making = g.isochrone as IsochroneMaking | null | undefined;
   return {
     _id: g.id,
     createdAt: g.createdAt.toISOString(),
@@ -221,6 +274,7 @@ export function serializeGeofence(g: GeofenceFields, opts: { includeGeometry?: b
     ...(opts.includeGeometry !== false && { geometry: { type: "Polygon", coordinates: g.geometry } }),
     geometryCenter: { type: "Point", coordinates: [g.centerLng, g.centerLat] },
     geometryRadius: g.radius,
+    ...(making && { isochrone: { mode: making.mode, minutes: making.minutes } }),
     ...(g.metadata !== null && g.metadata !== undefined && { metadata: g.metadata }),
     enabled: g.enabled,
     ...(g.dwellThreshold !== null && { dwellThreshold: g.dwellThreshold }),

@@ -17,10 +17,15 @@ export const LIMITS = {
   /** meters from the polygon's centroid to its farthest vertex */
   polygonRadiusMax: 100_000,
   polygonAreaMin: 1,
+  /** an isochrone's travel time (Radar's: 5 to 60 minutes) */
+  isochroneMinutes: { min: 5, max: 60 },
 } as const;
 
+/** The modes an isochrone geofence is drawn for (truck and motorbike ride the car's roads). */
+export const ISOCHRONE_MODES = ["car", "foot", "bike", "truck", "motorbike"] as const;
+
 export interface Shape {
-  type: "circle" | "polygon";
+  type: "circle" | "polygon" | "isochrone";
   ring: Position[];
   center: Position;
   radius: number;
@@ -37,7 +42,7 @@ const fail = (param: string, message: string, index?: number): ShapeResult => ({
   message,
 });
 
-function asPosition(value: unknown): Position | string {
+export function asPosition(value: unknown): Position | string {
   if (!Array.isArray(value) || value.length < 2 || value.length > 3) return "must be [longitude, latitude]";
   const [lng, lat] = value as unknown[];
   if (typeof lng !== "number" || !Number.isFinite(lng)) return "longitude must be a number";
@@ -116,6 +121,22 @@ export function polygonShape(coordinates: unknown): ShapeResult {
   return {
     ok: true,
     shape: { type: "polygon", ring, center, radius: Math.round(radius * 100) / 100, bbox: ringBBox(ring) },
+  };
+}
+
+/**
+ * An isochrone's shape: the polygon drawn from the roads around `center`, held to a polygon's
+ * rules, with the center it was drawn from (not the polygon's centroid) and the distance from it
+ * to the farthest corner as its radius (what an SDK monitors around it).
+ */
+export function isochroneShape(ring: Position[], center: Position): ShapeResult {
+  const polygon = polygonShape(ring);
+  if (!polygon.ok) return polygon;
+  const c = roundPosition(center);
+  const radius = farthestDistance(c, polygon.shape.ring);
+  return {
+    ok: true,
+    shape: { ...polygon.shape, type: "isochrone", center: c, radius: Math.round(radius * 100) / 100 },
   };
 }
 

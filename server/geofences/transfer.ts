@@ -2,7 +2,7 @@ import { parse as parseCsv } from "csv-parse/sync";
 import { stringify } from "csv-stringify/sync";
 import type { AuthKey } from "../auth/keys";
 import { ApiError } from "../errors";
-import { type StoredGeofence as Geofence, storage } from "../storage";
+import { type IsochroneMaking, type StoredGeofence as Geofence, storage } from "../storage";
 import { ringOf } from "./schema";
 
 /**
@@ -29,6 +29,7 @@ export const CSV_COLUMNS = [
   "stopDetection",
   "disableAfter",
   "deleteAfter",
+  "mode",
   "_id",
   "createdAt",
   "updatedAt",
@@ -81,6 +82,11 @@ function featureRows(text: string): ImportRow[] {
     const id = idOf(p._id);
     if (geometry?.type === "Point") {
       return { where, id, fields: { ...fields, type: "circle", coordinates: geometry.coordinates } };
+    }
+    if (geometry?.type === "Polygon" && p.type === "isochrone") {
+      // Drawn again from its center, minutes (radius) and mode, on the roads imported here.
+      const { center, ...rest } = fields;
+      return { where, id, fields: { ...rest, type: "isochrone", coordinates: center } };
     }
     if (geometry?.type === "Polygon") {
       const rings = geometry.coordinates as unknown[] | undefined;
@@ -137,8 +143,12 @@ export async function* allGeofences(key: AuthKey, tag?: string): AsyncGenerator<
   }
 }
 
-/** One geofence as a GeoJSON Feature (circle: its centre, with `radius`). */
+/**
+ * One geofence as a GeoJSON Feature (circle: its centre, with `radius`; isochrone: its polygon,
+ * with `type`, `center`, `radius` in minutes and `mode`, from which an import draws it again).
+ */
 export function geofenceFeature(g: Geofence) {
+  const making = g.isochrone as IsochroneMaking | null;
   return {
     type: "Feature" as const,
     geometry:
@@ -151,6 +161,12 @@ export function geofenceFeature(g: Geofence) {
       ...(g.tag !== null && { tag: g.tag }),
       ...(g.externalId !== null && { externalId: g.externalId }),
       ...(g.type === "circle" && { radius: g.radius }),
+      ...(making && {
+        type: "isochrone",
+        center: [g.centerLng, g.centerLat],
+        radius: making.minutes,
+        mode: making.mode,
+      }),
       ...(g.metadata !== null && { metadata: g.metadata }),
       enabled: g.enabled,
       ...(g.dwellThreshold !== null && { dwellThreshold: g.dwellThreshold }),
@@ -170,8 +186,8 @@ export function geofenceCsv(rows: Geofence[], header: boolean): string {
     rows.map((g) => [
       g.description,
       g.type,
-      JSON.stringify(g.type === "circle" ? [g.centerLng, g.centerLat] : ringOf(g)),
-      g.type === "circle" ? g.radius : "",
+      JSON.stringify(g.type === "polygon" ? ringOf(g) : [g.centerLng, g.centerLat]),
+      g.type === "circle" ? g.radius : ((g.isochrone as IsochroneMaking | null)?.minutes ?? ""),
       g.tag ?? "",
       g.externalId ?? "",
       g.metadata === null ? "" : JSON.stringify(g.metadata),
@@ -183,6 +199,7 @@ export function geofenceCsv(rows: Geofence[], header: boolean): string {
       String(g.stopDetection),
       g.disableAfter?.toISOString() ?? "",
       g.deleteAfter?.toISOString() ?? "",
+      (g.isochrone as IsochroneMaking | null)?.mode ?? "",
       g.id,
       g.createdAt.toISOString(),
       g.updatedAt.toISOString(),

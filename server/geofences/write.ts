@@ -1,5 +1,6 @@
 import type { AuthKey } from "../auth/keys";
-import { type StoredGeofence, storage } from "../storage";
+import { type IsochroneMaking, type StoredGeofence, storage } from "../storage";
+import { shaped } from "./isochrones";
 import { reconcileMembers } from "./memberships";
 import { ApiError, notFound } from "../errors";
 import { validate } from "../http/request";
@@ -30,7 +31,7 @@ async function identityConflict(key: AuthKey, tag: string | null, externalId: st
 
 /** Creates a geofence; the (tag, externalId) pair is unique per world (the store enforces it). */
 export async function createGeofence(key: AuthKey, input: GeofenceWrite): Promise<StoredGeofence> {
-  const columns = geofenceColumns(input);
+  const columns = geofenceColumns(await shaped(input));
   const geofence = await storage().geofences.create(key.live, columns);
   if (!geofence) throw await identityConflict(key, columns.tag, columns.externalId);
   return geofence;
@@ -42,7 +43,7 @@ export async function createGeofence(key: AuthKey, input: GeofenceWrite): Promis
  */
 export async function upsertGeofence(key: AuthKey, tag: string, externalId: string, input: GeofenceWrite) {
   const { geofence } = await storage().geofences.put(key.live, {
-    ...geofenceColumns(input),
+    ...geofenceColumns(await shaped(input)),
     tag,
     externalId,
   });
@@ -52,11 +53,13 @@ export async function upsertGeofence(key: AuthKey, tag: string, externalId: stri
 
 /** A stored geofence as the write body that would make it: what a partial update applies to. */
 export function asWrite(g: StoredGeofence): Record<string, unknown> {
+  const making = g.isochrone as IsochroneMaking | null;
   return {
     description: g.description,
     type: g.type,
-    coordinates: g.type === "circle" ? [g.centerLng, g.centerLat] : ringOf(g),
+    coordinates: g.type === "polygon" ? ringOf(g) : [g.centerLng, g.centerLat],
     ...(g.type === "circle" && { radius: g.radius }),
+    ...(making && { radius: making.minutes, mode: making.mode }),
     tag: g.tag,
     externalId: g.externalId,
     metadata: g.metadata,
@@ -102,7 +105,9 @@ export async function updateGeofence(key: AuthKey, id: string, patch: GeofencePa
     if (patch.type !== undefined && patch.type !== stored.type && patch.coordinates === undefined) {
       throw new ApiError("invalid_input", "coordinates: are required to change the type", "coordinates");
     }
-    const columns = geofenceColumns(validate(geofenceWriteSchema, { ...asWrite(stored), ...patch }));
+    const columns = geofenceColumns(
+      await shaped(validate(geofenceWriteSchema, { ...asWrite(stored), ...patch })),
+    );
     const result = await storage().geofences.update(stored.seq, stored.updatedAt, columns);
     switch (result.status) {
       case "gone":
@@ -120,4 +125,17 @@ export async function updateGeofence(key: AuthKey, id: string, patch: GeofencePa
     await reconcileMembers(result.geofence.seq);
     return result.geofence;
   }
+}
+
+/**
+ * An isochrone geofence drawn again on the roads imported now (server/planner/isochrone-
+ * geofences.ts), as a new version with the rest of it kept; a change made meanwhile wins (it was
+ * drawn on the new roads). False when it was not written.
+ */
+export async function redrawIsochrone(g: StoredGeofence): Promise<boolean> {
+  const columns = geofenceColumns(await shaped(validate(geofenceWriteSchema, asWrite(g))));
+  const result = await storage().geofences.update(g.seq, g.updatedAt, columns);
+  if (result.status !== "updated") return false;
+  await reconcileMembers(result.geofence.seq);
+  return true;
 }

@@ -6,7 +6,7 @@ import type { Worker } from "node:worker_threads";
 import type { Position } from "../geo/distance";
 import { processOnce } from "../process-once";
 import { startWorker } from "../workers/thread-memory";
-import type { Cell, RouteResult } from "../routing/engine";
+import type { Cell, IsochroneResult, RouteResult } from "../routing/engine";
 import type { Mode } from "../routing/profiles";
 import type { Departure } from "../routing/schema";
 import type { AvoidMask } from "../routing/search";
@@ -132,4 +132,14 @@ export function transitInWorker(
   departure: Departure,
 ): Promise<TransitResult> {
   return pool().run<TransitResult>({ kind: "transit", origin, destination, departure });
+}
+
+/** The isochrones around a point for one mode (server/routing/isochrone.ts), computed in a routing worker. */
+export function isochroneInWorker(
+  origin: Position,
+  mode: Mode,
+  minutes: number[],
+  avoid: AvoidMask,
+): Promise<IsochroneResult> {
+  return pool().run<IsochroneResult>({ kind: "isochrone", origin, mode, minutes, avoid });
 }

@@ -1,6 +1,6 @@
 import { parentPort } from "node:worker_threads";
 import type { Position } from "../geo/distance";
-import { preloadRoadGraphs, routeMatrix, routeModes } from "../routing/engine";
+import { isochroneAround, preloadRoadGraphs, routeMatrix, routeModes } from "../routing/engine";
 import type { Mode } from "../routing/profiles";
 import type { Departure } from "../routing/schema";
 import type { AvoidMask } from "../routing/search";
@@ -30,7 +30,8 @@ export type RouteJob =
       mode: Mode;
       avoid: AvoidMask;
     }
-  | { kind: "transit"; id: number; origin: Position; destination: Position; departure: Departure };
+  | { kind: "transit"; id: number; origin: Position; destination: Position; departure: Departure }
+  | { kind: "isochrone"; id: number; origin: Position; mode: Mode; minutes: number[]; avoid: AvoidMask };
 
 preloadRoadGraphs();
 preloadTransit();
@@ -41,7 +42,9 @@ parentPort!.on("message", (job: RouteJob) => {
         ? routeModes(job.origin, job.destination, job.modes, job.avoid, job.paths)
         : job.kind === "transit"
           ? transitRoute(job.origin, job.destination, job.departure)
-          : routeMatrix(job.origins, job.destinations, job.mode, job.avoid);
+          : job.kind === "isochrone"
+            ? isochroneAround(job.origin, job.mode, job.minutes, job.avoid)
+            : routeMatrix(job.origins, job.destinations, job.mode, job.avoid);
     parentPort!.postMessage({ id: job.id, results });
   } catch (e) {
     parentPort!.postMessage({ id: job.id, error: e instanceof Error ? e.message : String(e) });

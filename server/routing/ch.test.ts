@@ -1,12 +1,6 @@
 import { describe, expect, it } from "vitest";
-import {
-  type Barriers,
-  type RoutableWay,
-  buildGraph,
-  turnRestrictionOf,
-  type TurnRestriction,
-} from "./graph";
-import { MODES, type Mode, type Tags, wayProfile } from "./profiles";
+import { MODES } from "./profiles";
+import { SIZE, STEP, randomTown } from "../../tests/support/random-town";
 import { haversine } from "../geo/distance";
 import { turnCrossing } from "../../tests/support/turn-crossing";
 import { hierarchyMatrix, hierarchyRoute } from "./ch-query";
@@ -19,77 +13,6 @@ import { type Snap, arcsOfEdges, dijkstra, edgeIndex, snap } from "./search";
  * restrictions (no_ and only_) at random junctions. Each must find exactly the Dijkstra's
  * fastest time (or none where it finds none), and lines as long as the distances.
  */
-
-const SIZE = 9;
-const STEP = 0.001; // ≈ 111 m
-
-function randomTown(seed: number) {
-  const random = () => (seed = (seed * 16807) % 2147483647) / 2147483647;
-  const pick = <T>(list: T[]) => list[Math.floor(random() * list.length)]!;
-  const id = (r: number, c: number) => r * SIZE + c + 1;
-  const position = (n: number): [number, number] => [
-    ((n - 1) % SIZE) * STEP,
-    Math.floor((n - 1) / SIZE) * STEP,
-  ];
-  const ways: RoutableWay[] = [];
-  const add = (nodes: number[], tags: Tags) => {
-    const lngs = nodes.map((n) => position(n)[0]);
-    const lats = nodes.map((n) => position(n)[1]);
-    let length = 0;
-    for (let i = 1; i < nodes.length; i++)
-      length += haversine(lngs[i - 1]!, lats[i - 1]!, lngs[i]!, lats[i]!);
-    const profile = wayProfile(tags, length);
-    if (profile) ways.push({ id: ways.length + 1, nodes, lngs, lats, profile });
-  };
-  const kinds: Tags[] = [
-    { highway: "residential" },
-    { highway: "residential" },
-    { highway: "residential" },
-    { highway: "unclassified" },
-    { highway: "residential" },
-    { highway: "residential", oneway: "yes" },
-    { highway: "primary", oneway: "-1" },
-    { highway: "tertiary", oneway: "yes", "oneway:bicycle": "no" },
-    { highway: "footway" },
-    { highway: "steps" },
-    { highway: "cycleway" },
-    { highway: "service", access: "private" },
-    { highway: "secondary", maxspeed: "70" },
-  ];
-  // Rows and columns cut into ways of one to three blocks.
-  for (const across of [true, false]) {
-    for (let line = 0; line < SIZE; line++) {
-      let start = 0;
-      while (start < SIZE - 1) {
-        const end = Math.min(SIZE - 1, start + 1 + Math.floor(random() * 3));
-        const nodes: number[] = [];
-        for (let k = start; k <= end; k++) nodes.push(across ? id(line, k) : id(k, line));
-        if (random() < 0.95) add(nodes, pick(kinds));
-        start = end;
-      }
-    }
-  }
-  add([id(0, 0), id(SIZE - 1, SIZE - 1)], { route: "ferry", duration: "00:20" });
-  const barriers: Barriers = new Map();
-  for (let k = 0; k < 4; k++) barriers.set(1 + Math.floor(random() * SIZE * SIZE), new Set<Mode>(["car"]));
-  // Restrictions: from one way through a node it shares onto another.
-  const restrictions: TurnRestriction[] = [];
-  for (let k = 0; k < 25; k++) {
-    const via = 1 + Math.floor(random() * SIZE * SIZE);
-    const through = ways.filter((w) => w.nodes.includes(via));
-    if (through.length < 2) continue;
-    const from = pick(through);
-    const to = pick(through.filter((w) => w !== from));
-    const r = turnRestrictionOf({ restriction: random() < 0.7 ? "no_left_turn" : "only_straight_on" }, [
-      { type: "way", ref: from.id!, role: "from" },
-      { type: "node", ref: via, role: "via" },
-      { type: "way", ref: to.id!, role: "to" },
-    ]);
-    if (r) restrictions.push(r);
-  }
-  const graph = buildGraph(ways, barriers, restrictions);
-  return { graph, random };
-}
 
 const close = (a: number, b: number) => Math.abs(a - b) <= 1e-6 * Math.max(1, a);
 const lengthOf = (path: [number, number][]) =>

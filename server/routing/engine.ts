@@ -5,6 +5,7 @@ import { type Position, haversine } from "../geo/distance";
 import { imports } from "../bundles/folder";
 import { processOnce } from "../process-once";
 import { hierarchyMatrix, hierarchyRoute } from "./ch-query";
+import { type Contour, isochrones } from "./isochrone";
 import type { RoadGraph } from "./graph";
 import { MODES, type Mode } from "./profiles";
 import {
@@ -218,6 +219,41 @@ export function routeMatrix(
           : cell,
       ) ?? destinations.map((): Cell => ({ unrouted: unreached(origins[i]!, mode, "origin") })),
   );
+}
+
+export type IsochroneResult = { contours: Contour[]; roads: string } | { unrouted: Unrouted };
+
+/**
+ * Which roads the imports hold now: each import with a road graph by when it was made. An
+ * isochrone geofence records it, and is drawn again when it changes (a re-import). Reads only
+ * the imports' meta: no graph is loaded.
+ */
+export function roadsSignature(files = imports()): string {
+  return files
+    .flatMap((f) => {
+      const m = f.meta();
+      return m.roadGraph ? [`${m.importedAt ?? ""}:${m.roadGraph}`] : [];
+    })
+    .join("|");
+}
+
+/**
+ * The isochrones around a point for one mode (server/routing/isochrone.ts), on the first import
+ * with a road the mode may use near it; or why there are none (`origin-far`: the request's error).
+ */
+export function isochroneAround(
+  origin: Position,
+  mode: Mode,
+  minutes: number[],
+  avoid: AvoidMask = 0,
+): IsochroneResult {
+  for (const file of imports()) {
+    const p = prepare(file);
+    if (!p) continue;
+    const from = snapPoint(p, origin, mode, avoid);
+    if (from) return { contours: isochrones(p.graph, mode, from, minutes, avoid), roads: roadsSignature() };
+  }
+  return { unrouted: unreached(origin, mode, "origin") };
 }
 
 /**

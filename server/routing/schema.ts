@@ -5,6 +5,7 @@ import { FLAG_FERRY, FLAG_HIGHWAY, FLAG_TOLL } from "./graph";
 import type { Mode } from "./profiles";
 import type { AvoidMask } from "./search";
 import { MAX_OPTIMIZE_LOCATIONS } from "./optimize";
+import { ISOCHRONE_MINUTES } from "./isochrone";
 import { env } from "../config/env";
 
 /**
@@ -160,4 +161,37 @@ export const optimizeQuery = z.object({
     (v) => (v === undefined || v === "" ? "polyline6" : v),
     z.enum(GEOMETRY, { error: () => `must be ${GEOMETRY.join(", ")}` }),
   ),
+});
+
+/** The most contours one isochrone request draws. */
+export const MAX_ISOCHRONE_CONTOURS = 4;
+
+/** GET /v1/route/isochrone: a point, a mode, and up to 4 travel times in minutes (1 to 60). */
+export const isochroneQuery = z.object({
+  origin: coordinatePair,
+  mode: z.preprocess(
+    (v) => (v === undefined || v === "" ? "car" : v),
+    z.enum(ROAD_MODES, { error: () => `must be one of ${ROAD_MODES.join(", ")}` }),
+  ),
+  minutes: z
+    .string({ error: () => "is required: up to 4 travel times in minutes, '5,10,15'" })
+    .transform((v, ctx) => {
+      const parts = v.split(",").map((p) => p.trim());
+      const { min, max } = ISOCHRONE_MINUTES;
+      const values = parts.map(Number);
+      if (parts.some((p) => !/^\d+(\.\d+)?$/.test(p)) || values.some((m) => m < min || m > max)) {
+        ctx.addIssue({
+          code: "custom",
+          message: `must be travel times in minutes from ${min} to ${max}, '5,10,15'`,
+        });
+        return z.NEVER;
+      }
+      const distinct = [...new Set(values)].sort((a, b) => a - b);
+      if (distinct.length > MAX_ISOCHRONE_CONTOURS) {
+        ctx.addIssue({ code: "custom", message: `must be at most ${MAX_ISOCHRONE_CONTOURS} travel times` });
+        return z.NEVER;
+      }
+      return distinct;
+    }),
+  avoid: choiceList(AVOID),
 });

@@ -223,6 +223,12 @@ export interface SearchOptions {
   paths?: boolean;
   /** A* towards a single target (the served route); without it, the plain Dijkstra */
   goalDirected?: boolean;
+  /**
+   * Everything reachable within `seconds` (isochrones): the search runs until then rather than
+   * until the targets are settled, and reports each arc it sets out on: from `share` of the arc
+   * (0 but at the origin) at `at` seconds.
+   */
+  within?: { seconds: number; arc: (arc: number, share: number, at: number) => void };
 }
 
 /**
@@ -311,7 +317,7 @@ export function dijkstraMany(
   mode: Mode,
   from: Snap,
   targets: Snap[],
-  { avoid = 0, paths = false, goalDirected = false }: SearchOptions = {},
+  { avoid = 0, paths = false, goalDirected = false, within }: SearchOptions = {},
 ): (Leg | undefined)[] {
   const secs = g.seconds[mode];
   const V = g.lng.length;
@@ -342,6 +348,7 @@ export function dijkstraMany(
   const remaining = (v: number) => (goal ? haversine(g.lng[v]!, g.lat[v]!, goal.lng, goal.lat) / fastest : 0);
   const start = (arc: number, share: number) => {
     if (!allowed(arc)) return;
+    within?.arc(arc, 1 - share, 0);
     const s = stateOf(arc);
     const t = share * secs[arc]!;
     if (t < time[s]!) {
@@ -373,7 +380,7 @@ export function dijkstraMany(
     if (done[s]) continue;
     done[s] = 1;
     // A* with one target: the heap orders by time so far plus a lower bound of the time left.
-    if (f >= bound()) break;
+    if (within ? f > within.seconds : f >= bound()) break;
     const key = time[s]!;
     const entered = s >= V ? s - V : -1;
     const v = entered >= 0 ? g.head[entered]! : s;
@@ -385,6 +392,7 @@ export function dijkstraMany(
     for (let a = g.firstArc[v]!; a < g.firstArc[v + 1]!; a++) {
       if (!allowed(a)) continue;
       if (entered >= 0 && banned(g.turnBans, entered, a)) continue;
+      within?.arc(a, 0, key);
       const w = stateOf(a);
       const t = key + secs[a]!;
       if (t < time[w]!) {

@@ -35,6 +35,7 @@ export type {
   FinishedAttempt,
   GeofenceColumns,
   GeofenceFields,
+  IsochroneMaking,
   Json,
   StoredDelivery,
   StoredEvent,
@@ -263,6 +264,8 @@ export interface GeofenceStore {
    * passed (at most `take`, soonest first by seq).
    */
   due(now: Date, take: number): Promise<DueGeofence[]>;
+  /** The isochrone geofences of both worlds, oldest first, at most `take` after seq `after`. */
+  isochrones(after: number, take: number): Promise<StoredGeofence[]>;
   /** Newest first (createdAt, then id), at most `take`. */
   list(filter: GeofenceFilter, take: number): Promise<StoredGeofence[]>;
   /** One page of the geofences table, and how many match in all (empty values sort last). */

@@ -16,7 +16,7 @@ export interface StoredGeofence {
   description: string;
   tag: string | null;
   externalId: string | null;
-  /** "circle" or "polygon" */
+  /** "circle", "polygon" or "isochrone" (a polygon drawn from the roads) */
   type: string;
   /** GeoJSON Polygon coordinates ([[[lng, lat], …]]); circles are stored as their ring */
   geometry: Json;
@@ -38,6 +38,8 @@ export interface StoredGeofence {
   /** when it is disabled, and when it is deleted (server/geofences/expiry.ts) */
   disableAfter: Date | null;
   deleteAfter: Date | null;
+  /** an isochrone's making (IsochroneMaking); null for circles and polygons */
+  isochrone: Json;
   createdAt: Date;
   /** the version: every write makes it later */
   updatedAt: Date;
@@ -137,12 +139,22 @@ export type GeofenceFields = Pick<
   | "deleteAfter"
 >;
 
+/**
+ * How an isochrone geofence's polygon was made: the area reachable within `minutes` by `mode`
+ * from its center, on the roads of the imports `roads` names.
+ */
+export interface IsochroneMaking {
+  mode: string;
+  minutes: number;
+  roads: string;
+}
+
 /** What a geofence write sets: its shape, box and fields (server/geofences/schema.ts makes it). */
 export interface GeofenceColumns {
   description: string;
   tag: string | null;
   externalId: string | null;
-  type: "circle" | "polygon";
+  type: "circle" | "polygon" | "isochrone";
   geometry: Position[][];
   centerLng: number;
   centerLat: number;
@@ -159,6 +171,7 @@ export interface GeofenceColumns {
   stopDetection: boolean;
   disableAfter: Date | null;
   deleteAfter: Date | null;
+  isochrone: IsochroneMaking | null;
 }
 
 /** The columns the dashboard's tables sort by. */

@@ -144,7 +144,7 @@ describe("create: bad input never writes", () => {
     ["missing description", { ...circle(), description: undefined }, 400, "description", /required/],
     ["blank description", circle({ description: "  " }), 400, "description", /required/],
     ["missing type", { ...circle(), type: undefined }, 400, "type", /required/],
-    ["unknown type", circle({ type: "square" }), 400, "type", /circle or polygon/],
+    ["unknown type", circle({ type: "square" }), 400, "type", /circle, polygon or isochrone/],
     ["missing coordinates", { ...circle(), coordinates: undefined }, 400, "coordinates", /required/],
     ["coordinates that are not JSON", circle({ coordinates: "[1, 2" }), 400, "coordinates", /JSON/],
     ["circle without radius", { ...circle(), radius: undefined }, 400, "radius", /required/],

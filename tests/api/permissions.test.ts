@@ -98,6 +98,10 @@ const ROUTES: Record<string, { path: string; methods: Partial<Record<Method, Rul
     path: "/v1/route/optimize",
     methods: { GET: { access: "search", need: "context:read" } },
   },
+  "v1/route/isochrone": {
+    path: "/v1/route/isochrone",
+    methods: { GET: { access: "search", need: "context:read" } },
+  },
   "v1/route/distance": {
     path: "/v1/route/distance",
     methods: { GET: { access: "search", need: "context:read" } },

@@ -3,8 +3,8 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import { importOsm } from "../../server/imports/osm-import";
-import { serve } from "../../scripts/fresh-server";
-import { api, expectError, keys } from "../support/api";
+import { FRESH_ACCOUNTS, FRESH_PASSWORD, serve } from "../../scripts/fresh-server";
+import { api, expectError, keys, signIn, unique } from "../support/api";
 import { writeOsmPbf } from "../support/osm-pbf";
 import { ROADLAND_ORIGIN, roadland, roadlandOsm } from "../support/road-fixture";
 
@@ -360,4 +360,230 @@ describe("GET /v1/route/optimize", () => {
     await bad({ locations: `${along(1, 2)}|${along(4, 5)}`, mode: "transit" }, "mode");
     await bad({ locations: `${along(1, 2)}|${along(4, 5)}`, geometry: "svg" }, "geometry");
   });
+});
+
+describe("GET /v1/route/isochrone", () => {
+  type Feature = {
+    properties: { minutes: number; mode: string };
+    geometry: { type: string; coordinates: [number, number][][][] };
+  };
+  const inRing = ([x, y]: [number, number], ring: [number, number][]) => {
+    let inside = false;
+    for (let i = 0, j = ring.length - 1; i < ring.length; j = i++) {
+      const [xi, yi] = ring[i]!;
+      const [xj, yj] = ring[j]!;
+      if (yi > y !== yj > y && x < ((xj - xi) * (y - yi)) / (yj - yi) + xi) inside = !inside;
+    }
+    return inside;
+  };
+  const covers = (f: Feature, node: number) => {
+    const p: [number, number] = [roadland(node).lng, roadland(node).lat];
+    return f.geometry.coordinates.some(
+      ([outer, ...holes]) => inRing(p, outer!) && !holes.some((h) => inRing(p, h)),
+    );
+  };
+
+  it("draws what a mode reaches within each time, as GeoJSON, from the engine's own search", async () => {
+    const res = await api(
+      "GET",
+      `/v1/route/isochrone?${new URLSearchParams({ origin: along(1, 2), mode: "foot", minutes: "3,1" })}`,
+    );
+    expect(res.status, JSON.stringify(res.body)).toBe(200);
+    const features = (res.body.isochrones as { type: string; features: Feature[] }).features;
+    expect((res.body.isochrones as { type: string }).type).toBe("FeatureCollection");
+    expect(features.map((f) => f.properties)).toEqual([
+      { minutes: 1, mode: "foot" },
+      { minutes: 3, mode: "foot" },
+    ]);
+    const [one, three] = features as [Feature, Feature];
+    expect(one.geometry.type).toBe("MultiPolygon");
+    // At 5 km/h (83 m a minute): A within a minute, C (220 m) not; B, C and E (113 m) within
+    // three; M (550 m) in neither. (B, 26 m beyond a minute's reach, lies within the margin.)
+    expect([covers(one, 1), covers(one, 3)]).toEqual([true, false]);
+    expect([covers(three, 2), covers(three, 3), covers(three, 5), covers(three, 8)]).toEqual([
+      true,
+      true,
+      true,
+      false,
+    ]);
+  });
+
+  it("refuses bad input with the parameter named, and says when no roads are imported there", async () => {
+    const bad = async (params: Record<string, string>, param: string, message?: RegExp) =>
+      expectError(
+        await api("GET", `/v1/route/isochrone?${new URLSearchParams(params)}`),
+        400,
+        param,
+        message,
+      );
+    const origin = along(1, 2);
+    await bad({ origin }, "minutes", /required/);
+    await bad({ origin, minutes: "0" }, "minutes", /1 to 60/);
+    await bad({ origin, minutes: "61" }, "minutes", /1 to 60/);
+    await bad({ origin, minutes: "ten" }, "minutes", /1 to 60/);
+    await bad({ origin, minutes: "1,2,3,4,5" }, "minutes", /at most 4/);
+    await bad({ origin, minutes: "5", mode: "transit" }, "mode");
+    await bad({ minutes: "5" }, "origin");
+    const between = `${roadland(1).lat + 0.015},${roadland(1).lng + 0.015}`;
+    await bad({ origin: between, minutes: "5" }, "origin", /within 1 km/);
+    const paris = await api(
+      "GET",
+      `/v1/route/isochrone?${new URLSearchParams({ origin: "48.85,2.35", minutes: "5" })}`,
+    );
+    expect(paris.status).toBe(200);
+    expect((paris.body.isochrones as { features: unknown[] }).features).toEqual([]);
+    expect(paris.body.unavailable).toMatch(/no imported roads/);
+  });
+});
+
+describe("isochrone geofences", () => {
+  type Geofence = {
+    _id: string;
+    type: string;
+    updatedAt: string;
+    geometry: { type: string; coordinates: [number, number][][] };
+    geometryCenter: { coordinates: [number, number] };
+    geometryRadius: number;
+    isochrone?: { mode: string; minutes: number };
+  };
+  const [lat, lng] = along(1, 2).split(",").map(Number) as [number, number];
+  const inside = (g: Geofence, node: number) => {
+    const ring = g.geometry.coordinates[0]!;
+    const [x, y] = [roadland(node).lng, roadland(node).lat];
+    let yes = false;
+    for (let i = 0, j = ring.length - 1; i < ring.length; j = i++) {
+      const [xi, yi] = ring[i]!;
+      const [xj, yj] = ring[j]!;
+      if (yi > y !== yj > y && x < ((xj - xi) * (y - yi)) / (yj - yi) + xi) yes = !yes;
+    }
+    return yes;
+  };
+  const make = (fields: Record<string, unknown>) =>
+    api("POST", "/v1/geofences", {
+      json: { description: "five minutes' walk", type: "isochrone", coordinates: [lng, lat], ...fields },
+    });
+
+  it("draws the polygon from the roads, behaves as a polygon in tracking, and keeps it through a patch", async () => {
+    const res = await make({ radius: 5, mode: "foot", tag: "walk", externalId: unique("iso") });
+    expect(res.status, JSON.stringify(res.body)).toBe(200);
+    const g = res.body.geofence as Geofence;
+    expect(g.type).toBe("isochrone");
+    expect(g.isochrone).toEqual({ mode: "foot", minutes: 5 });
+    expect(g.geometry.type).toBe("Polygon");
+    expect(g.geometry.coordinates).toHaveLength(1); // one ring, as Radar's SDKs read it
+    expect(g.geometryCenter.coordinates).toEqual([lng, lat]);
+    // 5 min at 5 km/h (416 m): A, B, C, D (335 m round by E), G down the steps; not M (553 m).
+    expect([1, 2, 3, 4, 9].map((n) => inside(g, n))).toEqual([true, true, true, true, true]);
+    expect(inside(g, 8)).toBe(false);
+    expect(g.geometryRadius).toBeGreaterThan(300);
+
+    const deviceId = unique("iso-device");
+    const at = (node: number) =>
+      api("POST", "/v1/track", {
+        key: keys.publishable,
+        json: {
+          deviceId,
+          userId: deviceId,
+          latitude: roadland(node).lat,
+          longitude: roadland(node).lng,
+          accuracy: 5,
+        },
+      });
+    const entry = await at(3);
+    expect(entry.status).toBe(200);
+    const events = entry.body.events as { type: string; geofence?: { _id: string } }[];
+    expect(events.some((e) => e.type === "user.entered_geofence" && e.geofence?._id === g._id)).toBe(true);
+    const exit = await at(8);
+    expect(
+      (exit.body.events as { type: string; geofence?: { _id: string } }[]).some(
+        (e) => e.type === "user.exited_geofence" && e.geofence?._id === g._id,
+      ),
+    ).toBe(true);
+
+    const patched = await api("PATCH", `/v1/geofences/${g._id}`, { json: { description: "renamed" } });
+    expect(patched.status, JSON.stringify(patched.body)).toBe(200);
+    const after = patched.body.geofence as Geofence;
+    expect(after.geometry).toEqual(g.geometry);
+    expect(after.isochrone).toEqual({ mode: "foot", minutes: 5 });
+    const longer = await api("PATCH", `/v1/geofences/${g._id}`, { json: { radius: 10 } });
+    expect(longer.status, JSON.stringify(longer.body)).toBe(200);
+    expect((longer.body.geofence as Geofence).isochrone).toEqual({ mode: "foot", minutes: 10 });
+    expect(inside(longer.body.geofence as Geofence, 8)).toBe(true);
+  });
+
+  it("refuses what cannot be drawn, naming the parameter", async () => {
+    expectError(await make({ radius: 4 }), 400, "radius", /5 and 60 minutes/);
+    expectError(await make({}), 400, "radius", /required/);
+    expectError(await make({ radius: 5, mode: "plane" }), 400, "mode");
+    expectError(
+      await api("POST", "/v1/geofences", {
+        json: { description: "c", type: "circle", coordinates: [lng, lat], radius: 50, mode: "car" },
+      }),
+      400,
+      "mode",
+      /only for isochrone/,
+    );
+    const between = [roadland(1).lng + 0.015, roadland(1).lat + 0.015];
+    expectError(await make({ radius: 5, coordinates: between }), 400, "coordinates", /within 1 km/);
+    expectError(await make({ radius: 5, coordinates: [2.35, 48.85] }), 400, "coordinates", /npm run import/);
+  });
+
+  it("exports as its center, minutes and mode, and is drawn again from them on import (GeoJSON and CSV)", async () => {
+    const tag = unique("iso-transfer");
+    const made = await make({ radius: 6, mode: "bike", tag, externalId: "x" });
+    expect(made.status, JSON.stringify(made.body)).toBe(200);
+    const cookie = await signIn(FRESH_ACCOUNTS.analyst, FRESH_PASSWORD);
+    for (const format of ["geojson", "csv"] as const) {
+      const out = await fetch(`${inject("baseUrl")}/api/geofences/export?format=${format}&tag=${tag}`, {
+        headers: { cookie },
+      });
+      const file = await out.text();
+      if (format === "csv") expect(file).toContain(`isochrone,"[${lng},${lat}]",6,`);
+      else
+        expect(JSON.parse(file).features[0].properties).toMatchObject({
+          type: "isochrone",
+          radius: 6,
+          mode: "bike",
+        });
+      // Deleted, then imported back: the same polygon, drawn again on the same roads.
+      expect((await api("DELETE", `/v1/geofences/${tag}/x`)).status).toBe(200);
+      const back = await fetch(`${inject("baseUrl")}/api/geofences/import?format=${format}`, {
+        method: "POST",
+        headers: { cookie, "content-type": format === "csv" ? "text/csv" : "application/geo+json" },
+        body: file,
+      });
+      expect(back.status, await back.clone().text()).toBe(200);
+      expect(await back.text()).toMatch(/"created":1/);
+      const again = (await api("GET", `/v1/geofences/${tag}/x`)).body.geofence as Geofence;
+      expect(again.isochrone).toEqual({ mode: "bike", minutes: 6 });
+      expect(again.geometry).toEqual((made.body.geofence as Geofence).geometry);
+    }
+  });
+
+  it("is drawn again when the roads are imported anew", async () => {
+    const res = await make({ radius: 5, mode: "foot" });
+    const g = res.body.geofence as Geofence;
+    expect(inside(g, 9)).toBe(true); // G, down the steps from B
+    const withoutSteps = roadlandOsm();
+    withoutSteps.ways = withoutSteps.ways.filter((w) => w.tags?.highway !== "steps");
+    const reimport = async (osm: ReturnType<typeof roadlandOsm>) => {
+      const pbf = path.join(mkdtempSync(path.join(tmpdir(), "roadland-")), "roadland.osm.pbf");
+      writeOsmPbf(pbf, osm);
+      await importOsm(pbf, { dir: geodata });
+    };
+    await reimport(withoutSteps);
+    try {
+      const deadline = Date.now() + 20_000;
+      let now = g;
+      while (now.updatedAt === g.updatedAt) {
+        if (Date.now() > deadline) throw new Error("the isochrone was not drawn again");
+        await new Promise((r) => setTimeout(r, 250));
+        now = (await api("GET", `/v1/geofences/${g._id}`)).body.geofence as Geofence;
+      }
+      expect(inside(now, 9)).toBe(false);
+      expect(inside(now, 3)).toBe(true);
+    } finally {
+      await reimport(roadlandOsm());
+    }
+  }, 30_000);
 });

@@ -146,7 +146,7 @@ describe("geofence import and export", () => {
 
     const out = await download(cookie, `/api/geofences/export?format=csv&tag=${tag}`);
     expect(out.text.split("\n")[0]).toBe(
-      "description,type,coordinates,radius,tag,externalId,metadata,enabled,dwellThreshold,userIds,stopDetection,disableAfter,deleteAfter,_id,createdAt,updatedAt",
+      "description,type,coordinates,radius,tag,externalId,metadata,enabled,dwellThreshold,userIds,stopDetection,disableAfter,deleteAfter,mode,_id,createdAt,updatedAt",
     );
     const back = await send(cookie, "csv", out.text);
     expect(back.lines.at(-1)).toEqual({ meta: { code: 200 }, created: 0, replaced: 0, unchanged: 2 });
