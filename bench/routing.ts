@@ -10,6 +10,8 @@ import type { RoadGraph } from "../server/routing/graph";
 import { arcsOfEdges, dijkstra, edgeIndex, snap } from "../server/routing/search";
 import type { Mode } from "../server/routing/profiles";
 import { isochrones } from "../server/routing/isochrone";
+import { type TracePoint, matchTrace } from "../server/routing/match";
+import { noisyTrip } from "../tests/support/traces";
 import { rng } from "./geofence-data";
 import { type PgRouting, startPgRouting } from "./pgrouting";
 import type { Bench } from "./suite";
@@ -22,7 +24,7 @@ import { median, percentile, summary } from "./timings";
  * routing worker runs: snapping and the search), the same trips through pgRouting's
  * pgr_dijkstra (bench/pgrouting.ts) with the ratio and how far the two routers' distances agree,
  * and in Andorra through HTTP next to the no-op route. Then 25 × 25 matrices, optimized trips
- * of 10 locations, and 15-minute isochrones by car.
+ * of 10 locations, directions, map matching of 1,000-fix traces, and 15-minute isochrones by car.
  */
 
 const EXTRACT = path.resolve("../shared/data/osm/andorra-2013.osm.pbf");
@@ -110,10 +112,10 @@ export async function routingSuite(b: Bench): Promise<void> {
     duration: b.duration,
     next: () => ({ path: `/v1/route/optimize?locations=${list(10)}&mode=car` }),
   });
-  // Isochrones: 15 minutes by car from junctions of the valley (the whole country is within
-  // reach of some), in-process and through the API.
   const index = edgeIndex(g);
   const arcs = arcsOfEdges(g);
+  // Isochrones: 15 minutes by car from junctions of the valley (the whole country is within
+  // reach of some), in-process and through the API.
   const isoMs: number[] = [];
   for (let i = 0; i < 40; i++) {
     const [lat, lng] = junctions[Math.floor(pick() * junctions.length)]!.split(",").map(Number);
@@ -124,6 +126,49 @@ export async function routingSuite(b: Bench): Promise<void> {
     isoMs.push(performance.now() - t0);
   }
   b.note(`Isochrone 15 min by car (Andorra), in-process (${isoMs.length} origins): ${summary(isoMs)}.`);
+  // Directions between two random junctions, and map matching of 1,000-fix traces (a route of
+  // the valley driven at 30 km/h, a fix every 5 to 10 s with 5 to 30 m of noise).
+  await b.run({
+    name: "GET /v1/route/directions 2 locations mode=car (Andorra)",
+    url: b.server.url,
+    headers: secret,
+    connections: 1,
+    duration: b.duration,
+    next: () => ({ path: `/v1/route/directions?locations=${list(2)}&mode=car` }),
+  });
+  const traceRandom = rng(9);
+  const traces: TracePoint[][] = [];
+  while (traces.length < 5) {
+    const trace: TracePoint[] = [];
+    while (trace.length < 1000) trace.push(...noisyTrip(g, "car", traceRandom, VALLEY, 3000).trace);
+    traces.push(trace.slice(0, 1000));
+  }
+  const matchMs: number[] = [];
+  for (const trace of traces) {
+    const t0 = performance.now();
+    matchTrace(g, index, arcs, "car", trace);
+    matchMs.push(performance.now() - t0);
+  }
+  b.note(
+    `Map matching 1,000 fixes by car (Andorra), in-process (${traces.length} traces): ${summary(matchMs)}.`,
+  );
+  let nextTrace = 0;
+  await b.run({
+    name: "POST /v1/route/match 1,000 fixes mode=car (Andorra)",
+    url: b.server.url,
+    headers: { ...secret, "content-type": "application/json" },
+    connections: 1,
+    duration: b.duration,
+    next: () => {
+      const trace = traces[nextTrace++ % traces.length]!;
+      const path = trace.map((p) => ({ coordinates: [p.lng, p.lat], accuracy: p.accuracy }));
+      return {
+        method: "POST",
+        path: "/v1/route/match",
+        body: JSON.stringify({ path, roadAttributes: "names" }),
+      };
+    },
+  });
   await b.run({
     name: "GET /v1/route/isochrone minutes=15 mode=car (Andorra)",
     url: b.server.url,

@@ -6,7 +6,8 @@ import type { Worker } from "node:worker_threads";
 import type { Position } from "../geo/distance";
 import { processOnce } from "../process-once";
 import { startWorker } from "../workers/thread-memory";
-import type { Cell, IsochroneResult, RouteResult } from "../routing/engine";
+import type { Cell, DirectionsResult, IsochroneResult, MatchResult, RouteResult } from "../routing/engine";
+import type { TracePoint } from "../routing/match";
 import type { Mode } from "../routing/profiles";
 import type { Departure } from "../routing/schema";
 import type { AvoidMask } from "../routing/search";
@@ -142,4 +143,19 @@ export function isochroneInWorker(
   avoid: AvoidMask,
 ): Promise<IsochroneResult> {
   return pool().run<IsochroneResult>({ kind: "isochrone", origin, mode, minutes, avoid });
+}
+
+/** Turn-by-turn directions through the points in order (server/routing/directions.ts), in a routing worker. */
+export function directionsInWorker(
+  points: Position[],
+  mode: Mode,
+  avoid: AvoidMask,
+  language: string,
+): Promise<DirectionsResult> {
+  return pool().run<DirectionsResult>({ kind: "directions", points, mode, avoid, language });
+}
+
+/** A trace matched onto the roads (server/routing/match.ts), in a routing worker. */
+export function matchInWorker(trace: TracePoint[], mode: Mode): Promise<MatchResult> {
+  return pool().run<MatchResult>({ kind: "match", trace, mode });
 }

@@ -1,9 +1,17 @@
 import { parentPort } from "node:worker_threads";
 import type { Position } from "../geo/distance";
-import { isochroneAround, preloadRoadGraphs, routeMatrix, routeModes } from "../routing/engine";
+import {
+  directionsThrough,
+  isochroneAround,
+  matchAlong,
+  preloadRoadGraphs,
+  routeMatrix,
+  routeModes,
+} from "../routing/engine";
 import type { Mode } from "../routing/profiles";
 import type { Departure } from "../routing/schema";
 import type { AvoidMask } from "../routing/search";
+import type { TracePoint } from "../routing/match";
 import { preloadTransit, transitRoute } from "../transit/engine";
 
 /**
@@ -31,7 +39,9 @@ export type RouteJob =
       avoid: AvoidMask;
     }
   | { kind: "transit"; id: number; origin: Position; destination: Position; departure: Departure }
-  | { kind: "isochrone"; id: number; origin: Position; mode: Mode; minutes: number[]; avoid: AvoidMask };
+  | { kind: "isochrone"; id: number; origin: Position; mode: Mode; minutes: number[]; avoid: AvoidMask }
+  | { kind: "directions"; id: number; points: Position[]; mode: Mode; avoid: AvoidMask; language: string }
+  | { kind: "match"; id: number; trace: TracePoint[]; mode: Mode };
 
 preloadRoadGraphs();
 preloadTransit();
@@ -44,7 +54,11 @@ parentPort!.on("message", (job: RouteJob) => {
           ? transitRoute(job.origin, job.destination, job.departure)
           : job.kind === "isochrone"
             ? isochroneAround(job.origin, job.mode, job.minutes, job.avoid)
-            : routeMatrix(job.origins, job.destinations, job.mode, job.avoid);
+            : job.kind === "directions"
+              ? directionsThrough(job.points, job.mode, job.avoid, job.language)
+              : job.kind === "match"
+                ? matchAlong(job.trace, job.mode)
+                : routeMatrix(job.origins, job.destinations, job.mode, job.avoid);
     parentPort!.postMessage({ id: job.id, results });
   } catch (e) {
     parentPort!.postMessage({ id: job.id, error: e instanceof Error ? e.message : String(e) });

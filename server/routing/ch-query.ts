@@ -245,12 +245,13 @@ export function hierarchyRoute(
       }
       arcs.push(s.backward[-1 - bw.parent[n]!]!.arc);
       leg.path = lineAlong(g, from, to, arcs);
+      leg.arcs = arcs;
     }
   } else if (along) {
     leg = {
       seconds: along.seconds,
       meters: along.meters,
-      ...(paths && { path: lineAlong(g, from, to, []) }),
+      ...(paths && { path: lineAlong(g, from, to, []), arcs: [] }),
     };
   }
   reset(fw);

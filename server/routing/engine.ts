@@ -6,6 +6,9 @@ import { imports } from "../bundles/folder";
 import { processOnce } from "../process-once";
 import { hierarchyMatrix, hierarchyRoute } from "./ch-query";
 import { type Contour, isochrones } from "./isochrone";
+import { type Step, stepsOf } from "./directions";
+import { type MatchedPoint, type Stretch, type TracePoint, matchTrace } from "./match";
+import { instructionOf } from "./instructions";
 import type { RoadGraph } from "./graph";
 import { MODES, type Mode } from "./profiles";
 import {
@@ -144,32 +147,80 @@ export function routeModes(
   avoid: AvoidMask = 0,
   paths = false,
 ): RouteResult[] {
-  const files = imports();
   return modes.map((mode) => {
-    let covered = false;
-    for (const file of files) {
-      const p = prepare(file);
-      if (!p) continue;
-      const from = snapPoint(p, origin, mode, avoid);
-      const to = from && snapPoint(p, destination, mode, avoid);
-      if (!from || !to) continue;
-      covered = true;
-      // The contraction hierarchy where the import has one and nothing is avoided; else A*.
-      const h = avoid ? undefined : p.graph.hierarchies?.[mode];
-      const leg = h
-        ? hierarchyRoute(p.graph, h, mode, from, to, { paths })
-        : fastestRoute(p.graph, mode, from, to, { avoid, paths });
-      if (!leg) continue;
-      // From road position to road position: the way from each point to its road is not driven.
-      return { mode, leg };
-    }
-    if (covered) return { mode, unrouted: "no-route" };
-    const why = [unreached(origin, mode, "origin"), unreached(destination, mode, "destination")];
-    return {
-      mode,
-      unrouted: why.find((w) => w.endsWith("-far")) ?? (why.includes("no-roads") ? "no-roads" : "no-route"),
-    };
+    const r = routeOn(origin, destination, mode, avoid, paths);
+    if ("unrouted" in r) return { mode, unrouted: r.unrouted };
+    const { arcs: _arcs, ...leg } = r.leg;
+    return { mode, leg };
   });
+}
+
+/**
+ * The fastest route of one mode, on the first import with roads near both points, with the
+ * snapped points and the graph it was found on (directions read its arcs); or why there is none.
+ */
+function routeOn(
+  origin: Position,
+  destination: Position,
+  mode: Mode,
+  avoid: AvoidMask,
+  paths: boolean,
+): { leg: Leg; from: Snap; to: Snap; graph: RoadGraph } | { unrouted: Unrouted } {
+  let covered = false;
+  for (const file of imports()) {
+    const p = prepare(file);
+    if (!p) continue;
+    const from = snapPoint(p, origin, mode, avoid);
+    const to = from && snapPoint(p, destination, mode, avoid);
+    if (!from || !to) continue;
+    covered = true;
+    // The contraction hierarchy where the import has one and nothing is avoided; else A*.
+    // From road position to road position: the way from each point to its road is not travelled.
+    const h = avoid ? undefined : p.graph.hierarchies?.[mode];
+    const leg = h
+      ? hierarchyRoute(p.graph, h, mode, from, to, { paths })
+      : fastestRoute(p.graph, mode, from, to, { avoid, paths });
+    if (leg) return { leg, from, to, graph: p.graph };
+  }
+  if (covered) return { unrouted: "no-route" };
+  const why = [unreached(origin, mode, "origin"), unreached(destination, mode, "destination")];
+  return {
+    unrouted: why.find((w) => w.endsWith("-far")) ?? (why.includes("no-roads") ? "no-roads" : "no-route"),
+  };
+}
+
+/** A leg of directions: the route between two consecutive locations and its steps with their text. */
+export interface DirectionsLeg {
+  leg: Leg;
+  steps: (Step & { instruction: string })[];
+}
+
+export type DirectionsResult = { legs: DirectionsLeg[] } | { unrouted: Unrouted; leg: number };
+
+/**
+ * Turn-by-turn directions through `points` in order (server/routing/directions.ts): each leg as
+ * the distance endpoint routes it, with its steps written in `language`; or the first leg with
+ * no route and why.
+ */
+export function directionsThrough(
+  points: Position[],
+  mode: Mode,
+  avoid: AvoidMask,
+  language: string,
+): DirectionsResult {
+  const legs: DirectionsLeg[] = [];
+  const count = points.length - 1;
+  for (let i = 0; i < count; i++) {
+    const r = routeOn(points[i]!, points[i + 1]!, mode, avoid, true);
+    if ("unrouted" in r) return { unrouted: r.unrouted, leg: i };
+    const { arcs = [], ...leg } = r.leg;
+    const steps = stepsOf(r.graph, mode, r.from, r.to, arcs, points[i + 1]);
+    legs.push({
+      leg,
+      steps: steps.map((s) => ({ ...s, instruction: instructionOf(s, language, i, count) })),
+    });
+  }
+  return { legs };
 }
 
 export type Cell = { leg: Leg } | { unrouted: Unrouted };
@@ -219,6 +270,18 @@ export function routeMatrix(
           : cell,
       ) ?? destinations.map((): Cell => ({ unrouted: unreached(origins[i]!, mode, "origin") })),
   );
+}
+
+export type MatchResult = { matched: MatchedPoint[]; stretches: Stretch[] } | { unrouted: "no-roads" };
+
+/** A trace matched onto the roads (server/routing/match.ts), on the first import whose roads it lies among. */
+export function matchAlong(trace: TracePoint[], mode: Mode): MatchResult {
+  for (const file of imports()) {
+    const p = prepare(file);
+    if (!p || !trace.some((pt) => inside(p, [pt.lng, pt.lat]))) continue;
+    return matchTrace(p.graph, p.index, p.arcs, mode, trace);
+  }
+  return { unrouted: "no-roads" };
 }
 
 export type IsochroneResult = { contours: Contour[]; roads: string } | { unrouted: Unrouted };

@@ -42,3 +42,13 @@ export function geometryOf(path: Position[], form: "linestring" | "polyline5" | 
   if (form === "linestring") return { type: "LineString", coordinates: rounded };
   return { polyline: encodePolyline(rounded, form === "polyline5" ? 5 : 6) };
 }
+
+/**
+ * A road's speed limit from its `maxspeed` tag as the wire says it: `{value, unit}` in the unit
+ * tagged ("50" is km/h, "30 mph"); undefined when untagged or not a number ("none", "signals").
+ */
+export function speedLimitOf(maxspeed: string): { value: number; unit: "kph" | "mph" | "knots" } | undefined {
+  const m = /^\s*(\d+(?:\.\d+)?)\s*(mph|knots)?\s*(;.*)?$/.exec(maxspeed);
+  if (!m) return undefined;
+  return { value: Number(m[1]), unit: (m[2] as "mph" | "knots" | undefined) ?? "kph" };
+}

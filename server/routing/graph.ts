@@ -1,6 +1,6 @@
 import { haversine } from "../geo/distance";
 import { HIERARCHY_PARTS, type Hierarchy } from "./hierarchy";
-import { MODES, type Mode, type WayProfile } from "./profiles";
+import { MODES, type Mode, type RoadLabel, type WayProfile } from "./profiles";
 
 /**
  * The road graph (docs/routing.md#the-graph): typed arrays, built once at import and loaded once
@@ -40,7 +40,16 @@ export interface RoadGraph {
   restrictedVia: Uint8Array;
   /** per mode, its contraction hierarchy (./contract.ts, queried by ./ch-query.ts), when the import built one */
   hierarchies?: Partial<Record<Mode, Hierarchy>>;
+  /**
+   * per edge, its way's label (name, ref, class, roundabout, maxspeed) in `labels`; imports made
+   * before labels were stored have every edge on an empty label
+   */
+  edgeLabel: Uint32Array;
+  labels: RoadLabel[];
 }
+
+/** The label of an edge whose way's is unknown (imports older than labels). */
+export const NO_LABEL: RoadLabel = { name: "", ref: "", class: "", roundabout: false, maxspeed: "" };
 
 /** An OSM turn restriction with a via node: from a way, through the node, onto a way. */
 export interface TurnRestriction {
@@ -123,8 +132,31 @@ export function buildGraph(
     seconds: arcs.secs,
     flags: arcs.flags,
     ...shapesOf(edges),
+    ...labelsOf(edges),
   };
 }
+
+/** The distinct labels of the edges' ways, and each edge's. */
+function labelsOf(edges: Edge[]) {
+  const index = new Map<string, number>();
+  const labels: RoadLabel[] = [];
+  const edgeLabel = new Uint32Array(edges.length);
+  edges.forEach((e, i) => {
+    const label = e.profile.road ?? NO_LABEL;
+    const key = JSON.stringify(label);
+    let k = index.get(key);
+    if (k === undefined) {
+      k = labels.push(label) - 1;
+      index.set(key, k);
+    }
+    edgeLabel[i] = k;
+  });
+  return { edgeLabel, labels };
+}
+
+/** The label of the way an arc runs along. */
+export const labelOf = (g: RoadGraph, arc: number): RoadLabel =>
+  g.labels[g.edgeLabel[g.edgeOf[arc]!]!] ?? NO_LABEL;
 
 /** The ways cut at their vertices (ends of ways, nodes used more than once, barriers) into edges. */
 function edgesOf(ways: RoutableWay[], barriers: Barriers) {
@@ -289,6 +321,7 @@ const SCALARS = [
   "edgeFirstPoint",
   "pointLng",
   "pointLat",
+  "edgeLabel",
 ] as const;
 
 /** The graph's arrays by name, for storing (the import bundle's road_graph table). */
@@ -296,6 +329,7 @@ export function graphParts(g: RoadGraph): [string, Typed][] {
   return [
     ...SCALARS.map((k) => [k, g[k]] as [string, Typed]),
     ...MODES.map((m) => [`seconds.${m}`, g.seconds[m]] as [string, Typed]),
+    ["labels", new TextEncoder().encode(JSON.stringify(g.labels))],
     ...MODES.flatMap((m) => {
       const h = g.hierarchies?.[m];
       const names = Object.keys(HIERARCHY_PARTS) as (keyof Hierarchy)[];
@@ -334,6 +368,13 @@ export function graphFromParts(parts: Map<string, Uint8Array>): RoadGraph {
     edgeFirstPoint: read("edgeFirstPoint", Uint32Array),
     pointLng: read("pointLng", Float64Array),
     pointLat: read("pointLat", Float64Array),
+    // Labels came with bundle format 6; older imports route without them.
+    edgeLabel: parts.has("edgeLabel")
+      ? read("edgeLabel", Uint32Array)
+      : new Uint32Array(read("edgeLength", Float64Array).length),
+    labels: parts.has("labels")
+      ? (JSON.parse(new TextDecoder().decode(parts.get("labels"))) as RoadLabel[])
+      : [NO_LABEL],
     seconds: Object.fromEntries(MODES.map((m) => [m, read(`seconds.${m}`, Float32Array)])) as Record<
       Mode,
       Float32Array

@@ -24,6 +24,31 @@ export interface WayProfile {
   toll: boolean;
   /** a motorway or trunk road (and their links): `avoid=highways` leaves it out */
   highway: boolean;
+  /** what directions and map matching say of it */
+  road: RoadLabel;
+}
+
+/**
+ * A way as directions and map matching name it (docs/routing.md#directions): its `name` and
+ * `ref`, its class (the `highway` value, or "ferry"), whether it is a roundabout, and its
+ * `maxspeed` as tagged ("50", "30 mph"; "" when untagged).
+ */
+export interface RoadLabel {
+  name: string;
+  ref: string;
+  class: string;
+  roundabout: boolean;
+  maxspeed: string;
+}
+
+function roadLabel(tags: Tags, roadClass: string): RoadLabel {
+  return {
+    name: tags.name ?? "",
+    ref: tags.ref ?? "",
+    class: roadClass,
+    roundabout: /^(roundabout|circular)$/.test(tags.junction ?? ""),
+    maxspeed: tags.maxspeed ?? "",
+  };
 }
 
 /** Walking speed, also a bike's when pushed (steps, footways, against a one-way street). */
@@ -243,6 +268,7 @@ export function wayProfile(tags: Tags, lengthMeters = 0): WayProfile | null {
       ferry: true,
       toll: tags.toll === "yes",
       highway: false,
+      road: roadLabel(tags, "ferry"),
     };
     return profile.car.forward || profile.bike.forward || profile.foot.forward ? profile : null;
   }
@@ -254,6 +280,7 @@ export function wayProfile(tags: Tags, lengthMeters = 0): WayProfile | null {
     ferry: false,
     toll: tags.toll === "yes",
     highway: /^(motorway|trunk)(_link)?$/.test(highway),
+    road: roadLabel(tags, highway),
   };
   const any = (d: Direction) => d.forward > 0 || d.backward > 0;
   return any(profile.car) || any(profile.bike) || any(profile.foot) ? profile : null;

@@ -6,6 +6,8 @@ import type { Mode } from "./profiles";
 import type { AvoidMask } from "./search";
 import { MAX_OPTIMIZE_LOCATIONS } from "./optimize";
 import { ISOCHRONE_MINUTES } from "./isochrone";
+import { INSTRUCTION_LANGUAGES } from "./instructions";
+import type { TracePoint } from "./match";
 import { env } from "../config/env";
 
 /**
@@ -194,4 +196,125 @@ export const isochroneQuery = z.object({
       return distinct;
     }),
   avoid: choiceList(AVOID),
+});
+
+/** The most locations directions go through (Radar's): the first, the stops between, the last. */
+export const MAX_DIRECTIONS_LOCATIONS = 25;
+
+/** GET /v1/route/directions: 2 to 25 locations in order, a road mode, and how to answer. */
+export const directionsQuery = z.object({
+  locations: coordinateList.refine(
+    (l) => l.length >= 2 && l.length <= MAX_DIRECTIONS_LOCATIONS,
+    `must be 2 to ${MAX_DIRECTIONS_LOCATIONS} points in order, '<lat>,<lng>|<lat>,<lng>|…'`,
+  ),
+  mode: z.preprocess(
+    (v) => (v === undefined || v === "" ? "car" : v),
+    z.enum(ROAD_MODES, { error: () => `must be one of ${ROAD_MODES.join(", ")}` }),
+  ),
+  units,
+  avoid: choiceList(AVOID),
+  geometry: z.preprocess(
+    (v) => (v === undefined || v === "" ? "polyline6" : v),
+    z.enum(GEOMETRY, { error: () => `must be ${GEOMETRY.join(", ")}` }),
+  ),
+  alternatives: z.preprocess((v) => (v === "" || v === undefined ? false : v), booleanish),
+  lang: z.preprocess(
+    (v) => (v === undefined || v === "" ? "en" : v),
+    z.string().transform((l, ctx) => {
+      const language = instructionLanguage(l);
+      if (language) return language;
+      ctx.addIssue({ code: "custom", message: `must be one of ${INSTRUCTION_LANGUAGES.join(", ")}` });
+      return z.NEVER;
+    }),
+  ),
+});
+
+/** A language tag as the instructions know it: "de", "de-CH" → "de", "pt-br" → "pt-BR"; undefined when none fits. */
+function instructionLanguage(tag: string): string | undefined {
+  const lower = tag.trim().replace("_", "-").toLowerCase();
+  return (
+    INSTRUCTION_LANGUAGES.find((c) => c.toLowerCase() === lower) ??
+    INSTRUCTION_LANGUAGES.find((c) => c.toLowerCase() === lower.split("-")[0])
+  );
+}
+
+/** The most points a trace to match may have. */
+export const MAX_MATCH_POINTS = 10_000;
+export const ROAD_ATTRIBUTES = ["speedLimit", "names", "roadClass"] as const;
+
+/** One point of a trace as an object: `{coordinates: [lng, lat], createdAt?, accuracy?}`. */
+const tracePointObject = z.object(
+  {
+    coordinates: z.tuple(
+      [
+        z
+          .number({ error: () => "longitude must be a number" })
+          .min(-180)
+          .max(180),
+        z
+          .number({ error: () => "latitude must be a number" })
+          .min(-90)
+          .max(90),
+      ],
+      { error: () => "must be [longitude, latitude]" },
+    ),
+    createdAt: z.union([z.string(), z.number()]).optional(),
+    accuracy: z
+      .number({ error: () => "must be a number of meters" })
+      .positive("must be more than 0 meters")
+      .max(1000, "must be at most 1000 meters")
+      .optional(),
+  },
+  { error: () => "must be {coordinates: [longitude, latitude], accuracy} or '<latitude>,<longitude>'" },
+);
+
+/** One point of a trace: `{coordinates: [lng, lat], createdAt?, accuracy?}` or "lat,lng" (accuracy 10 m unless said). */
+const tracePoint = z.unknown().transform((v, ctx): TracePoint => {
+  if (typeof v === "string") {
+    const c = parseCoordinate(v);
+    if (typeof c === "string") {
+      ctx.addIssue({ code: "custom", message: c });
+      return z.NEVER;
+    }
+    return { lng: c.longitude, lat: c.latitude, accuracy: 10 };
+  }
+  const r = tracePointObject.safeParse(v);
+  if (!r.success) {
+    const issue = r.error.issues[0]!;
+    ctx.addIssue({ code: "custom", path: issue.path, message: issue.message });
+    return z.NEVER;
+  }
+  return { lng: r.data.coordinates[0], lat: r.data.coordinates[1], accuracy: r.data.accuracy ?? 10 };
+});
+
+/** POST /v1/route/match: a trace, a road mode, the road attributes wanted, and how to answer. */
+export const matchBody = z.object({
+  path: z
+    .array(tracePoint, {
+      error: () => "is required: an array of points {coordinates: [longitude, latitude], accuracy}",
+    })
+    .min(2, "must have at least 2 points")
+    .max(MAX_MATCH_POINTS, `must have at most ${MAX_MATCH_POINTS} points`),
+  mode: z.preprocess(
+    (v) => (v === undefined || v === "" ? "car" : v),
+    z.enum(ROAD_MODES, { error: () => `must be one of ${ROAD_MODES.join(", ")}` }),
+  ),
+  roadAttributes: z.preprocess(
+    (v) =>
+      typeof v === "string"
+        ? v
+            .split(",")
+            .map((s) => s.trim())
+            .filter(Boolean)
+        : v,
+    z
+      .array(z.enum(ROAD_ATTRIBUTES, { error: () => `must be among ${ROAD_ATTRIBUTES.join(", ")}` }))
+      .optional()
+      .default([]),
+  ),
+  units,
+  geometry: z.preprocess(
+    (v) => (v === undefined || v === "" ? "polyline6" : v),
+    z.enum(GEOMETRY, { error: () => `must be ${GEOMETRY.join(", ")}` }),
+  ),
 });

@@ -53,7 +53,7 @@ export function arcsOfEdges(g: RoadGraph): Uint32Array {
 }
 
 /** Where a point projects onto an edge's shape: the nearest point, its distance and share `t`. */
-function projectOnEdge(g: RoadGraph, e: number, lng: number, lat: number) {
+export function projectOnEdge(g: RoadGraph, e: number, lng: number, lat: number) {
   const project = localProjection(lng, lat);
   const first = g.edgeFirstPoint[e]!;
   const last = g.edgeFirstPoint[e + 1]! - 1;
@@ -211,6 +211,11 @@ export interface Leg {
   meters: number;
   /** with `paths`: the route's line, `[lng, lat]` from the origin's snapped point to the destination's */
   path?: [number, number][];
+  /**
+   * with `paths`: the arcs it runs along, the first on the origin's edge and the last on the
+   * destination's (each taken part-way); none: along the origin's edge only
+   */
+  arcs?: number[];
 }
 
 /** Edges flagged with any of these bits are left out (FLAG_FERRY, FLAG_TOLL, FLAG_HIGHWAY). */
@@ -224,11 +229,18 @@ export interface SearchOptions {
   /** A* towards a single target (the served route); without it, the plain Dijkstra */
   goalDirected?: boolean;
   /**
-   * Everything reachable within `seconds` (isochrones): the search runs until then rather than
-   * until the targets are settled, and reports each arc it sets out on: from `share` of the arc
-   * (0 but at the origin) at `at` seconds.
+   * No farther than `seconds`: targets not reached by then have no route (map matching bounds
+   * its searches so). Without targets, everything reachable within them (isochrones): `arc`
+   * hears of each arc the search sets out on, from `share` of it (0 but at the origin) at `at`.
    */
-  within?: { seconds: number; arc: (arc: number, share: number, at: number) => void };
+  within?: { seconds: number; arc?: (arc: number, share: number, at: number) => void };
+  /**
+   * leave the origin along this arc only (one of its edge's two), not either way; a point at a
+   * vertex leaves by any arc whatever this says
+   */
+  leave?: number;
+  /** per target, the arc it must be reached along (one of its edge's two), unless it is at a vertex */
+  arriveBy?: number[];
 }
 
 /**
@@ -275,6 +287,7 @@ function arrivalsOf(
   targets: Snap[],
   allowed: (arc: number) => boolean,
   direct: (k: number, arc: number, share: number) => void,
+  { arriveBy, leave }: { arriveBy?: number[]; leave?: number } = {},
 ) {
   const arrivals = new Map<number, Arrival[]>();
   const arrive = (vertex: number, entry: Arrival) => {
@@ -283,11 +296,14 @@ function arrivalsOf(
     list.push(entry);
   };
   targets.forEach((to, k) => {
+    // A target at a vertex is reached whichever way (as a vertex origin leaves any way).
+    const by = arriveBy && vertexAt(g, to) < 0 ? arriveBy[k] : undefined;
     for (const [arc, forward] of [
       [from.forwardArc, true],
       [from.backwardArc, false],
     ] as const) {
       if (from.edge !== to.edge || !allowed(arc)) continue;
+      if ((by !== undefined && by !== arc) || (leave !== undefined && leave !== arc)) continue;
       const share = forward ? to.t - from.t : from.t - to.t;
       if (share >= 0) direct(k, arc, share);
     }
@@ -295,7 +311,7 @@ function arrivalsOf(
       [to.forwardArc, to.t, to.backwardArc],
       [to.backwardArc, 1 - to.t, to.forwardArc],
     ] as const) {
-      if (allowed(arc)) arrive(g.head[tailArc]!, { k, arc, share });
+      if (allowed(arc) && (by === undefined || by === arc)) arrive(g.head[tailArc]!, { k, arc, share });
     }
     // A destination at a vertex is reached on reaching the vertex, whichever way.
     const at = vertexAt(g, to);
@@ -317,10 +333,11 @@ export function dijkstraMany(
   mode: Mode,
   from: Snap,
   targets: Snap[],
-  { avoid = 0, paths = false, goalDirected = false, within }: SearchOptions = {},
+  { avoid = 0, paths = false, goalDirected = false, within, leave: leaveArc, arriveBy }: SearchOptions = {},
 ): (Leg | undefined)[] {
   const secs = g.seconds[mode];
   const V = g.lng.length;
+  const leave = leaveArc !== undefined && vertexAt(g, from) < 0 ? leaveArc : undefined;
   // Turn restrictions (cars): a restricted vertex is searched once per arc it is entered by,
   // as state V + arc, so that a banned turn depends on how it was reached.
   const turns = mode === "car" && g.turnBans.length > 0;
@@ -338,9 +355,15 @@ export function dijkstraMany(
       via[k] = { state, arc };
     }
   };
-  const arrivals = arrivalsOf(g, from, targets, allowed, (k, arc, share) =>
-    offer(k, { seconds: share * secs[arc]!, meters: share * length(arc) }, -1, arc),
+  const arrivals = arrivalsOf(
+    g,
+    from,
+    targets,
+    allowed,
+    (k, arc, share) => offer(k, { seconds: share * secs[arc]!, meters: share * length(arc) }, -1, arc),
+    { arriveBy, leave },
   );
+
   // The lower bound: straight to the single target at the mode's fastest speed on this graph
   // (consistent, so the first time a state is taken its time is final). Otherwise 0: Dijkstra.
   const goal = goalDirected && targets.length === 1 ? targets[0]! : undefined;
@@ -348,7 +371,7 @@ export function dijkstraMany(
   const remaining = (v: number) => (goal ? haversine(g.lng[v]!, g.lat[v]!, goal.lng, goal.lat) / fastest : 0);
   const start = (arc: number, share: number) => {
     if (!allowed(arc)) return;
-    within?.arc(arc, 1 - share, 0);
+    within?.arc?.(arc, 1 - share, 0);
     const s = stateOf(arc);
     const t = share * secs[arc]!;
     if (t < time[s]!) {
@@ -360,10 +383,10 @@ export function dijkstraMany(
       heap.push(s, t + remaining(g.head[arc]!));
     }
   };
-  start(from.forwardArc, 1 - from.t);
-  start(from.backwardArc, from.t);
+  if (leave === undefined || leave === from.forwardArc) start(from.forwardArc, 1 - from.t);
+  if (leave === undefined || leave === from.backwardArc) start(from.backwardArc, from.t);
   // An origin at a vertex leaves it by any arc (as if entered by none: no turn is banned).
-  const origin = vertexAt(g, from);
+  const origin = leave === undefined ? vertexAt(g, from) : -1;
   if (origin >= 0 && time[origin]! > 0) {
     if (time[origin] === Infinity) touched.push(origin);
     time[origin] = 0;
@@ -380,7 +403,7 @@ export function dijkstraMany(
     if (done[s]) continue;
     done[s] = 1;
     // A* with one target: the heap orders by time so far plus a lower bound of the time left.
-    if (within ? f > within.seconds : f >= bound()) break;
+    if ((targets.length && f >= bound()) || (within && f > within.seconds)) break;
     const key = time[s]!;
     const entered = s >= V ? s - V : -1;
     const v = entered >= 0 ? g.head[entered]! : s;
@@ -392,7 +415,7 @@ export function dijkstraMany(
     for (let a = g.firstArc[v]!; a < g.firstArc[v + 1]!; a++) {
       if (!allowed(a)) continue;
       if (entered >= 0 && banned(g.turnBans, entered, a)) continue;
-      within?.arc(a, 0, key);
+      within?.arc?.(a, 0, key);
       const w = stateOf(a);
       const t = key + secs[a]!;
       if (t < time[w]!) {
@@ -407,7 +430,9 @@ export function dijkstraMany(
   }
   if (paths) {
     best.forEach((leg, k) => {
-      if (leg) leg.path = lineAlong(g, from, targets[k]!, arcsOf(via[k]!, parent, prev));
+      if (!leg) return;
+      leg.arcs = arcsOf(via[k]!, parent, prev);
+      leg.path = lineAlong(g, from, targets[k]!, leg.arcs);
     });
   }
   // Leave the workspace as it was found: only what this search touched is reset.
@@ -470,7 +495,7 @@ export function banned(bans: Uint32Array, into: number, out: number): boolean {
 }
 
 /** The points of an edge's shape from share `t0` to share `t1` of its length (t1 < t0: backwards). */
-function shapeBetween(g: RoadGraph, edge: number, t0: number, t1: number): [number, number][] {
+export function shapeBetween(g: RoadGraph, edge: number, t0: number, t1: number): [number, number][] {
   const first = g.edgeFirstPoint[edge]!;
   const last = g.edgeFirstPoint[edge + 1]! - 1;
   const length = g.edgeLength[edge]!;

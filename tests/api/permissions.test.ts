@@ -98,6 +98,14 @@ const ROUTES: Record<string, { path: string; methods: Partial<Record<Method, Rul
     path: "/v1/route/optimize",
     methods: { GET: { access: "search", need: "context:read" } },
   },
+  "v1/route/directions": {
+    path: "/v1/route/directions",
+    methods: { GET: { access: "search", need: "context:read" } },
+  },
+  "v1/route/match": {
+    path: "/v1/route/match",
+    methods: { POST: { access: "search", need: "context:read" } },
+  },
   "v1/route/isochrone": {
     path: "/v1/route/isochrone",
     methods: { GET: { access: "search", need: "context:read" } },

@@ -587,3 +587,187 @@ describe("isochrone geofences", () => {
     }
   }, 30_000);
 });
+
+describe("GET /v1/route/directions", () => {
+  type Step = {
+    instruction: string;
+    maneuver: { type: string; modifier?: string; location: { latitude: number; longitude: number } };
+    name?: string;
+    distance: { value: number };
+    duration: { value: number };
+    geometry: { type: string; coordinates: [number, number][] };
+  };
+  type Leg = {
+    startLocation: unknown;
+    endLocation: unknown;
+    distance: { value: number };
+    duration: { value: number };
+    steps: Step[];
+  };
+  const directions = async (params: Record<string, string>) => {
+    const res = await api("GET", `/v1/route/directions?${new URLSearchParams(params)}`);
+    expect(res.status, JSON.stringify(res.body)).toBe(200);
+    return res.body.routes as { distance: { value: number }; legs: Leg[] }[];
+  };
+
+  it("turns through Roadland leg by leg, each leg as the distance endpoint routes it, in three languages", async () => {
+    // By car from Up Street round the one-way block: a few meters up Up Street to D, Back Lane,
+    // Shore Road, Up Street again.
+    const locations = `${along(4, 3)}|${along(3, 4)}|${along(1, 2)}`;
+    const [route] = await directions({ locations, mode: "car", geometry: "linestring" });
+    expect(route!.legs).toHaveLength(2);
+    const first = route!.legs[0]!;
+    expect(first.steps.map((s) => [s.maneuver.type, s.maneuver.modifier ?? "", s.name ?? ""])).toEqual([
+      ["depart", "", "Up Street"],
+      ["turn", "left", "Back Lane"],
+      ["turn", "left", "Shore Road"],
+      ["turn", "left", "Up Street"],
+      ["arrive", "", "Up Street"],
+    ]);
+    expect(first.steps.map((s) => s.instruction)).toEqual([
+      "Head north on Up Street",
+      "Turn left onto Back Lane",
+      "Turn left onto Shore Road",
+      "Turn left onto Up Street",
+      "You have arrived at your 1st destination",
+    ]);
+    // Each leg is what the distance endpoint answers for its pair, and its steps add up to it.
+    for (const [i, [o, d]] of [
+      [along(4, 3), along(3, 4)],
+      [along(3, 4), along(1, 2)],
+    ].entries()) {
+      const single = (await routes({ origin: o!, destination: d!, modes: "car" })).car!;
+      expect(route!.legs[i]!.distance.value).toBe(single.distance!.value);
+      expect(route!.legs[i]!.duration.value).toBe(single.duration!.value);
+      const sum = route!.legs[i]!.steps.reduce((s, x) => s + x.distance.value, 0);
+      expect(Math.abs(sum - single.distance!.value)).toBeLessThan(1);
+    }
+    expect(route!.distance.value).toBeCloseTo(
+      route!.legs[0]!.distance.value + route!.legs[1]!.distance.value,
+      0,
+    );
+    const de = await directions({ locations, mode: "car", lang: "de" });
+    expect(de[0]!.legs[0]!.steps[2]!.instruction).toBe("Links abbiegen auf Shore Road");
+    const fr = await directions({ locations, mode: "car", lang: "fr-FR" });
+    expect(fr[0]!.legs[0]!.steps[2]!.instruction).toBe("Tourner à gauche sur Shore Road");
+    // Polylines by default.
+    expect((de[0]!.legs[0]!.steps[1]!.geometry as unknown as { polyline: string }).polyline).toMatch(
+      /^[\x3f-\x7e]+$/,
+    );
+  });
+
+  it("refuses bad input with the parameter named, and says which leg has no route", async () => {
+    const bad = async (params: Record<string, string>, param: string, message?: RegExp) =>
+      expectError(
+        await api("GET", `/v1/route/directions?${new URLSearchParams(params)}`),
+        400,
+        param,
+        message,
+      );
+    const point = along(1, 2);
+    await bad({ locations: point }, "locations", /2 to 25/);
+    await bad({ locations: Array.from({ length: 26 }, () => point).join("|") }, "locations", /2 to 25/);
+    await bad({ locations: `${point}|nowhere` }, "locations", /point 2/);
+    await bad({ locations: `${point}|${point}`, lang: "tlh" }, "lang", /en/);
+    await bad({ locations: `${point}|${point}`, mode: "transit" }, "mode");
+    await bad({ locations: `${point}|${point}`, geometry: "svg" }, "geometry");
+    const between = `${roadland(1).lat + 0.015},${roadland(1).lng + 0.015}`;
+    await bad({ locations: `${point}|${between}` }, "locations", /location 2 has no road within 1 km/);
+    // A car cannot pass the bollard at L: the second leg has no route.
+    const none = await directions({ locations: `${point}|${along(6, 7)}|${along(8, 7)}`, mode: "car" });
+    expect(none).toEqual([]);
+    const res = await api(
+      "GET",
+      `/v1/route/directions?${new URLSearchParams({ locations: `${point}|${along(6, 7)}|${along(8, 7)}` })}`,
+    );
+    expect(res.body.unavailable).toMatch(/^leg 2 .*no route/);
+  });
+});
+
+describe("POST /v1/route/match", () => {
+  type Matched = {
+    matchedPath: { coordinates: [number, number]; originalIndex: number }[];
+    distance: { value: number };
+    geometry?: { type: string; coordinates: [number, number][] };
+    stretches: { startIndex: number; endIndex: number; distance: { value: number } }[];
+    roadAttributes?: {
+      names?: string[];
+      roadClass?: string | null;
+      speedLimit?: unknown;
+      distance: { value: number };
+    }[];
+  };
+  /** A fix `dy` degrees north of a point `f` of the way from node a to node b. */
+  const fix = (a: number, b: number, f: number, dy: number) => {
+    const [p, q] = [roadland(a), roadland(b)];
+    return { coordinates: [p.lng + f * (q.lng - p.lng), p.lat + f * (q.lat - p.lat) + dy], accuracy: 15 };
+  };
+
+  it("snaps a noisy drive onto Shore Road and up Up Street, with its length and the roads' names and classes", async () => {
+    // West to east along Shore Road a few meters off it, then north up Up Street.
+    const path = [
+      fix(1, 2, 0.1, 0.00008),
+      fix(1, 2, 0.6, -0.0001),
+      fix(2, 3, 0.2, 0.00009),
+      fix(2, 3, 0.7, -0.00007),
+      fix(3, 4, 0.4, 0),
+      "0.500900,2.002050", // "lat,lng" too: on Up Street, 5 m east of it
+    ];
+    const res = await api("POST", "/v1/route/match", {
+      json: { path, mode: "car", roadAttributes: "names,roadClass,speedLimit", geometry: "linestring" },
+    });
+    expect(res.status, JSON.stringify(res.body)).toBe(200);
+    const m = res.body as unknown as Matched;
+    expect(m.matchedPath.map((p) => p.originalIndex)).toEqual([0, 1, 2, 3, 4, 5]);
+    // On the roads: Shore Road's fixes on its latitude, Up Street's on its longitude.
+    for (const p of m.matchedPath.slice(0, 4)) expect(p.coordinates[1]).toBeCloseTo(roadland(1).lat, 6);
+    for (const p of m.matchedPath.slice(4)) expect(p.coordinates[0]).toBeCloseTo(roadland(3).lng, 6);
+    // From 11 m along Shore Road to 100 m up Up Street: about 211 + 100 m.
+    expect(Math.abs(m.distance.value - 300)).toBeLessThan(15);
+    expect(m.geometry!.type).toBe("LineString");
+    expect(m.stretches).toHaveLength(1);
+    expect(m.roadAttributes!.map((r) => [r.names, r.roadClass, r.speedLimit])).toEqual([
+      [["Shore Road"], "residential", null],
+      [["Up Street"], "residential", null],
+    ]);
+  });
+
+  it("breaks where no road joins two fixes rather than jump, and leaves fixes far from roads unmatched", async () => {
+    const far = { coordinates: [roadland(13).lng, roadland(13).lat], accuracy: 10 }; // Far Lane, not joined
+    const sea = { coordinates: [roadland(1).lng + 0.01, roadland(1).lat - 0.01], accuracy: 10 };
+    const res = await api("POST", "/v1/route/match", {
+      json: {
+        path: [
+          fix(1, 2, 0.1, 0),
+          fix(1, 2, 0.8, 0),
+          sea,
+          far,
+          { ...far, coordinates: [roadland(14).lng, roadland(14).lat] },
+        ],
+      },
+    });
+    expect(res.status, JSON.stringify(res.body)).toBe(200);
+    const m = res.body as unknown as Matched;
+    expect(m.matchedPath.map((p) => p.originalIndex)).toEqual([0, 1, 3, 4]);
+    expect(m.stretches.map((s) => [s.startIndex, s.endIndex])).toEqual([
+      [0, 1],
+      [3, 4],
+    ]);
+    expect(m.geometry).toBeUndefined();
+  });
+
+  it("refuses bad input with the parameter named", async () => {
+    const bad = async (json: unknown, param: string, message?: RegExp) =>
+      expectError(await api("POST", "/v1/route/match", { json }), 400, param, message);
+    const ok = fix(1, 2, 0.5, 0);
+    await bad({}, "path", /required/);
+    await bad({ path: [ok] }, "path", /at least 2/);
+    await bad({ path: [ok, { coordinates: [2] }] }, "path", /path\[1\]/);
+    await bad({ path: [ok, { coordinates: [200, 0] }] }, "path");
+    await bad({ path: [ok, "91,0"] }, "path");
+    await bad({ path: [ok, { ...ok, accuracy: -1 }] }, "path", /accuracy/);
+    await bad({ path: [ok, ok], mode: "transit" }, "mode");
+    await bad({ path: [ok, ok], roadAttributes: "colour" }, "roadAttributes", /speedLimit/);
+    await bad({ path: [ok, ok], geometry: "svg" }, "geometry");
+  });
+});

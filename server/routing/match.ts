@@ -1,0 +1,380 @@
+import type Flatbush from "flatbush";
+import { haversine, type Position } from "../geo/distance";
+import { nearestOnPath } from "../geo/polygon";
+import { type RoadGraph, labelOf } from "./graph";
+import type { Mode, RoadLabel } from "./profiles";
+import { type Leg, type Snap, dijkstraMany, projectOnEdge } from "./search";
+
+/**
+ * Map matching (docs/routing.md#map-matching): a noisy trace snapped onto the roads by a hidden
+ * Markov model, as Newson and Krumm describe it. Each point's candidates are the nearest points
+ * of the roads the mode may use within reach of it; a candidate is as likely as a normal
+ * distribution of the point's accuracy says of its distance; going from one candidate to the
+ * next is as likely as the route between them is as long as the straight line (exponential in
+ * the difference). Viterbi picks the likeliest sequence. Where no route joins two points within
+ * reason (a gap, a tunnel the roads do not have), the trace breaks there and the next stretch
+ * starts afresh: never a straight line across. Points with no road within reach are left
+ * unmatched. Pure: the graph in, the matched points and stretches out.
+ */
+
+export interface TracePoint {
+  lng: number;
+  lat: number;
+  /** meters (the device's horizontal accuracy); the noise the model expects */
+  accuracy: number;
+}
+
+export interface MatchedPoint {
+  /** the point's index in the trace */
+  index: number;
+  lng: number;
+  lat: number;
+}
+
+/** A stretch of the trace joined by roads: its points (trace indexes), route and road attributes. */
+export interface Stretch {
+  first: number;
+  last: number;
+  meters: number;
+  seconds: number;
+  path: Position[];
+  roads: RoadRun[];
+}
+
+/** A run of the route along roads of one label: where it starts and ends, and how long it is. */
+export interface RoadRun {
+  label: RoadLabel;
+  from: Position;
+  to: Position;
+  meters: number;
+}
+
+/** Candidates kept per point, and how far around a point they are looked for (meters). */
+const CANDIDATES = 8;
+const REACH = { min: 30, max: 150, sigmas: 4 };
+/** The transition's scale (meters): how much longer than the straight line a route may be. */
+const BETA = 10;
+/** A route between consecutive points longer than this many times the straight line plus 500 m is no route. */
+const DETOUR = { factor: 3, meters: 500 };
+/** The least speed a search assumes of the mode (m/s), to bound it in time. */
+const SLOWEST: Record<Mode, number> = { car: 4, bike: 2, foot: 0.8 };
+
+interface Candidate {
+  snap: Snap;
+  /** log-probability of the point given this candidate */
+  emission: number;
+}
+
+/** A hidden state: a candidate and the way the mode travels through it (one of its edge's arcs). */
+interface State {
+  c: Candidate;
+  arc: number;
+}
+
+/** The nearest point of each road the mode may use within reach of a trace point, nearest first. */
+function candidatesOf(
+  g: RoadGraph,
+  index: Flatbush,
+  arcs: Uint32Array,
+  mode: Mode,
+  p: TracePoint,
+): Candidate[] {
+  const sigma = Math.max(5, p.accuracy);
+  const reach = Math.min(REACH.max, Math.max(REACH.min, REACH.sigmas * sigma));
+  const dLat = reach / 111_320;
+  const dLng = reach / (111_320 * Math.max(0.01, Math.cos((p.lat * Math.PI) / 180)));
+  const secs = g.seconds[mode];
+  const found: Candidate[] = [];
+  for (const e of index.search(p.lng - dLng, p.lat - dLat, p.lng + dLng, p.lat + dLat)) {
+    if (e >= g.edgeLength.length) continue;
+    const [forwardArc, backwardArc] = [arcs[2 * e]!, arcs[2 * e + 1]!];
+    if (secs[forwardArc] === Infinity && secs[backwardArc] === Infinity) continue;
+    const hit = projectOnEdge(g, e, p.lng, p.lat);
+    if (hit.distance > reach) continue;
+    found.push({
+      snap: { edge: e, ...hit, forwardArc, backwardArc },
+      emission: -0.5 * (hit.distance / sigma) ** 2,
+    });
+  }
+  // Edges meeting at a junction the point projects onto are one candidate there (a point at a
+  // vertex leaves and is reached any way): the others make room for farther roads.
+  const kept: Candidate[] = [];
+  for (const c of found.sort((a, b) => b.emission - a.emission)) {
+    if (kept.some((k) => haversine(k.snap.lng, k.snap.lat, c.snap.lng, c.snap.lat) < 1)) continue;
+    kept.push(c);
+    if (kept.length === CANDIDATES) break;
+  }
+  return kept;
+}
+
+/** Each candidate once per way the mode may travel along its edge. */
+function statesOf(g: RoadGraph, mode: Mode, candidates: Candidate[]): State[] {
+  const secs = g.seconds[mode];
+  return candidates.flatMap((c) =>
+    [c.snap.forwardArc, c.snap.backwardArc].filter((a) => secs[a] !== Infinity).map((arc) => ({ c, arc })),
+  );
+}
+
+/**
+ * Meters from one state to each of the next point's, undefined where no plausible move joins
+ * them: along its way of travel, arriving along theirs. A fix a little behind the last on the
+ * same edge and way is the noise, not a U-turn: 0 m (it stays).
+ */
+function moves(
+  g: RoadGraph,
+  mode: Mode,
+  from: State,
+  to: State[],
+  straight: number,
+  sigma: number,
+  paths = false,
+) {
+  const limit = (DETOUR.factor * straight + DETOUR.meters) / SLOWEST[mode];
+  const legs = dijkstraMany(
+    g,
+    mode,
+    from.c.snap,
+    to.map((s) => s.c.snap),
+    { within: { seconds: limit }, paths, leave: from.arc, arriveBy: to.map((s) => s.arc) },
+  );
+  return to.map((s, k): Leg | "stay" | undefined => {
+    const f = from.c.snap;
+    const t = s.c.snap;
+    if (t.edge === f.edge && s.arc === from.arc) {
+      const forward = g.reversed[from.arc] === 0 ? 1 : -1;
+      if ((f.t - t.t) * forward > 0) return "stay";
+    }
+    return legs[k];
+  });
+}
+
+/** Matches a trace: the matched points (one per point a road was near) and the stretches the roads join. */
+export function matchTrace(
+  g: RoadGraph,
+  index: Flatbush,
+  arcs: Uint32Array,
+  mode: Mode,
+  trace: TracePoint[],
+): { matched: MatchedPoint[]; stretches: Stretch[] } {
+  const { layers, skipped } = keptFixes(g, index, arcs, mode, trace);
+  const chains = viterbi(g, mode, layers);
+  const matched: MatchedPoint[] = [];
+  const stretches: Stretch[] = [];
+  for (const { layers: ls, choice } of chains) {
+    const states = ls.map((l, k) => l.states[choice[k]!]!);
+    const { stretch, at } = stretchOf(g, mode, ls, states);
+    ls.forEach((l, k) =>
+      matched.push({ index: l.i, lng: states[k]!.c.snap.lng, lat: states[k]!.c.snap.lat }),
+    );
+    // A fix left out between two kept ones: the nearest point of the route between them.
+    for (const i of skipped) {
+      const k = ls.findIndex((l) => l.i > i);
+      if (k <= 0) continue;
+      const part = stretch.path.slice(at[k - 1]!, at[k]! + 1);
+      const here = states[k - 1]!.c.snap;
+      const { position } = nearestOnPath(
+        trace[i]!.lng,
+        trace[i]!.lat,
+        part.length ? part : [[here.lng, here.lat]],
+      );
+      matched.push({ index: i, lng: position[0], lat: position[1] });
+    }
+    stretches.push(stretch);
+  }
+  matched.sort((a, b) => a.index - b.index);
+  return { matched, stretches };
+}
+
+/**
+ * The fixes the model looks at, with their states. Fixes closer to the last one kept than their
+ * noise say nothing of the way taken (Newson and Krumm): they are left out (`skipped`) and put
+ * on the matched route afterwards; fixes with no road within reach are left out altogether.
+ */
+function keptFixes(g: RoadGraph, index: Flatbush, arcs: Uint32Array, mode: Mode, trace: TracePoint[]) {
+  const layers: Layer[] = [];
+  const skipped: number[] = [];
+  for (const [i, p] of trace.entries()) {
+    const states = statesOf(g, mode, candidatesOf(g, index, arcs, mode, p));
+    if (!states.length) continue;
+    const kept = layers[layers.length - 1]?.p;
+    const noise = SUBSAMPLE_SIGMAS[mode] * Math.max(5, p.accuracy, kept?.accuracy ?? 0);
+    if (kept && i < trace.length - 1 && haversine(kept.lng, kept.lat, p.lng, p.lat) < noise) {
+      skipped.push(i);
+      continue;
+    }
+    layers.push({ i, p, states });
+  }
+  return { layers, skipped };
+}
+
+/**
+ * Viterbi, chain by chain: score and back-pointer per state; a chain breaks where no state of a
+ * fix is reachable from any of the one before. Each chain with the state chosen per fix.
+ */
+function viterbi(g: RoadGraph, mode: Mode, layers: Layer[]): { layers: Layer[]; choice: number[] }[] {
+  const chains: { layers: Layer[]; choice: number[] }[] = [];
+  let chain: Layer[] = [];
+  let score: number[] = [];
+  const back: number[][] = [];
+  const begin = (layer: Layer) => {
+    chain = [layer];
+    score = layer.states.map((s) => s.c.emission);
+    back.length = 0;
+    back.push(layer.states.map(() => -1));
+  };
+  const close = () => {
+    if (!chain.length) return;
+    let best = 0;
+    for (let c = 1; c < score.length; c++) if (score[c]! > score[best]!) best = c;
+    const choice = new Array<number>(chain.length);
+    for (let k = chain.length - 1; k >= 0; k--) {
+      choice[k] = best;
+      best = back[k]![best]!;
+    }
+    chains.push({ layers: chain, choice });
+  };
+  for (const layer of layers) {
+    const previous = chain[chain.length - 1];
+    if (!previous) {
+      begin(layer);
+      continue;
+    }
+    const straight = haversine(previous.p.lng, previous.p.lat, layer.p.lng, layer.p.lat);
+    const sigma = Math.max(5, layer.p.accuracy, previous.p.accuracy);
+    const next = layer.states.map(() => -Infinity);
+    const from = layer.states.map(() => -1);
+    previous.states.forEach((s, k) => {
+      if (score[k] === -Infinity) return;
+      moves(g, mode, s, layer.states, straight, sigma).forEach((move, j) => {
+        if (!move) return;
+        const meters = move === "stay" ? 0 : move.meters;
+        const t = score[k]! - Math.abs(meters - straight) / BETA + layer.states[j]!.c.emission;
+        if (t > next[j]!) [next[j], from[j]] = [t, k];
+      });
+    });
+    if (next.every((x) => x === -Infinity)) {
+      // No road joins the two: the trace breaks here.
+      close();
+      begin(layer);
+      continue;
+    }
+    chain.push(layer);
+    score = next;
+    back.push(from);
+  }
+  close();
+  return chains;
+}
+
+interface Layer {
+  i: number;
+  p: TracePoint;
+  states: State[];
+}
+
+/** A fix this many accuracies from the last one kept is kept. */
+const SUBSAMPLE_SIGMAS: Record<Mode, number> = { car: 2, bike: 4, foot: 6 };
+
+/** A chain's route: each move between its chosen states routed again with its line and arcs. */
+function stretchOf(
+  g: RoadGraph,
+  mode: Mode,
+  ls: Layer[],
+  states: State[],
+): { stretch: Stretch; at: number[] } {
+  const first = states[0]!.c.snap;
+  const stretch: Stretch = {
+    first: ls[0]!.i,
+    last: ls[ls.length - 1]!.i,
+    meters: 0,
+    seconds: 0,
+    path: [[first.lng, first.lat]],
+    roads: [],
+  };
+  /** per kept fix, the index in the path where the route reaches it */
+  const reached: number[] = [0];
+  let at = states[0]!;
+  for (let k = 1; k < states.length; k++) {
+    const straight = haversine(ls[k - 1]!.p.lng, ls[k - 1]!.p.lat, ls[k]!.p.lng, ls[k]!.p.lat);
+    const sigma = Math.max(5, ls[k]!.p.accuracy, ls[k - 1]!.p.accuracy);
+    let [move] = moves(g, mode, at, [states[k]!], straight, sigma, true);
+    const direct = haversine(at.c.snap.lng, at.c.snap.lat, states[k]!.c.snap.lng, states[k]!.c.snap.lat);
+    const long = (m: typeof move) =>
+      m && m !== "stay" && m.meters > LOOP.factor * direct + LOOP.sigmas * sigma;
+    if (long(move)) {
+      // The ways of travel the model chose force a loop between two right places: the plain route.
+      const [plain] = dijkstraMany(g, mode, at.c.snap, [states[k]!.c.snap], {
+        within: { seconds: 600 },
+        paths: true,
+      });
+      if (plain && plain.meters < (move as Leg).meters) move = plain;
+    }
+    // Reached from where the route got to only the long way round (a fix behind it past a
+    // junction: the noise along the road, which no model tells from progress): the route waits.
+    let loop = false;
+    if (long(move)) {
+      // Only if the fix is just behind: from it, where the route got to is a short way on.
+      const [back] = dijkstraMany(g, mode, states[k]!.c.snap, [at.c.snap], { within: { seconds: 120 } });
+      loop = !!back && back.meters < Math.min((move as Leg).meters / 2, LOOP.sigmas * sigma);
+    }
+    if (move && move !== "stay" && !loop) {
+      stretch.meters += move.meters;
+      stretch.seconds += move.seconds;
+      for (const pt of move.path ?? []) {
+        const last = stretch.path[stretch.path.length - 1]!;
+        if (last[0] !== pt[0] || last[1] !== pt[1]) stretch.path.push(pt);
+      }
+      runsAlong(g, at.c.snap, states[k]!.c.snap, move, stretch.roads);
+      at = states[k]!;
+    }
+    // Staying (noise behind the last fix): the route waits where it got to.
+    reached.push(stretch.path.length - 1);
+  }
+  return { stretch, at: reached };
+}
+
+/** A move longer than this many times the straight line plus accuracies is a loop the noise made. */
+const LOOP = { factor: 1.5, sigmas: 4 };
+
+/** Adds a leg's roads to the runs: consecutive stretches of one label are one run. */
+function runsAlong(g: RoadGraph, from: Snap, to: Snap, leg: Leg, runs: RoadRun[]) {
+  const arcs = leg.arcs ?? [];
+  const pieces: { label: RoadLabel; meters: number }[] = arcs.length
+    ? arcs.map((arc, i) => {
+        const length = g.edgeLength[g.edgeOf[arc]!]!;
+        const forward = g.reversed[arc] === 0;
+        const share =
+          i === 0 ? (forward ? 1 - from.t : from.t) : i === arcs.length - 1 ? (forward ? to.t : 1 - to.t) : 1;
+        return { label: labelOf(g, arc), meters: share * length };
+      })
+    : [{ label: labelOf(g, from.forwardArc), meters: leg.meters }];
+  // Where each piece ends along the leg's line: the line is walked to place the runs' ends.
+  const line = leg.path ?? [];
+  let walked = 0;
+  let at = 0;
+  let offset = 0;
+  const pointAt = (meters: number): Position => {
+    while (at < line.length - 1) {
+      const [a, b] = [line[at]!, line[at + 1]!];
+      const d = haversine(a[0], a[1], b[0], b[1]);
+      if (walked + d >= meters || at === line.length - 2) {
+        const f = d > 0 ? Math.min(1, Math.max(0, (meters - walked) / d)) : 0;
+        return [a[0] + f * (b[0] - a[0]), a[1] + f * (b[1] - a[1])];
+      }
+      walked += d;
+      at++;
+    }
+    return line[line.length - 1] ?? [from.lng, from.lat];
+  };
+  for (const piece of pieces) {
+    if (piece.meters <= 0.01) continue;
+    const start = pointAt(offset);
+    offset += piece.meters;
+    const end = pointAt(offset);
+    const last = runs[runs.length - 1];
+    if (last && JSON.stringify(last.label) === JSON.stringify(piece.label)) {
+      last.to = end;
+      last.meters += piece.meters;
+    } else runs.push({ label: piece.label, from: start, to: end, meters: piece.meters });
+  }
+}
