@@ -117,3 +117,49 @@ test("an analyst draws an isochrone geofence from a point and minutes, previewed
   expect(g?.type).toBe("isochrone");
   expect(errors).toEqual([]);
 });
+
+test("an analyst gets directions step by step, optimizes stops and matches an uploaded trace in the playground", async ({
+  page,
+}, info) => {
+  const errors = consoleErrors(page);
+  await signIn(page, "analyst");
+  await page.getByRole("link", { name: "Playground", exact: true }).click();
+  const trip = page.getByRole("region", { name: "Directions, optimize, match" });
+  // Round Roadland's one-way block: from Up Street to Up Street.
+  await trip.getByLabel("Stops").fill(`${point(4, 3)}\n${point(3, 4)}`);
+  await trip.getByRole("button", { name: "Directions" }).click();
+  const steps = trip.getByLabel("Directions");
+  await expect(steps).toContainText("Turn left onto Back Lane");
+  await expect(steps).toContainText("Turn left onto Shore Road");
+  await trip.getByLabel("Language").selectOption("de");
+  await trip.getByRole("button", { name: "Directions" }).click();
+  await expect(steps).toContainText("Links abbiegen auf Back Lane");
+  // A step flies the map to its maneuver, ringed.
+  await steps.getByRole("button", { name: /Shore Road/ }).click();
+  await expect(page.locator('.leaflet-overlay-pane path[stroke="#f59e0b"]')).toHaveCount(1);
+  await page.screenshot({ path: info.outputPath("directions.png") });
+
+  // Four stops: A, then C and B in the wrong order, then D; the order found visits B before C.
+  await trip.getByLabel("Stops").fill([point(1, 2), point(3, 2), point(2, 3), point(4, 5)].join("\n"));
+  await trip.getByLabel("Trip mode").selectOption("foot");
+  await trip.getByRole("button", { name: "Optimize order" }).click();
+  await expect(trip.getByLabel("Optimized order")).toContainText("Order: 1 → 3 → 2 → 4");
+  await expect(page.locator(".leaflet-marker-pane .bg-violet-700")).toHaveCount(4);
+  await page.screenshot({ path: info.outputPath("optimize.png") });
+
+  // A CSV trace along Shore Road and up Up Street, a few meters off the roads.
+  const csv = [
+    "latitude,longitude,accuracy",
+    "0.50007,2.0002,10",
+    "0.49992,2.0009,10",
+    "0.50006,2.0016,10",
+    "0.5004,2.00205,10",
+    "0.5008,2.00196,10",
+  ].join("\n");
+  await trip
+    .getByLabel("Trace file")
+    .setInputFiles({ name: "drive.csv", mimeType: "text/csv", buffer: Buffer.from(csv) });
+  await expect(trip.getByLabel("Matched trace")).toContainText("5 of 5 fixes matched");
+  await page.screenshot({ path: info.outputPath("match.png") });
+  expect(errors).toEqual([]);
+});

@@ -16,6 +16,8 @@ import { RouteLayer } from "./route-layer";
 import { TransitLayer } from "./transit-layer";
 import type { RouteAnswers } from "@/lib/types";
 import { RoutePanel } from "./route-panel";
+import { TripLayer } from "./trip-layer";
+import { TripPanel, type TripView } from "./trip-panel";
 import { ClickToPick } from "./click-to-pick";
 import { type ContextAnswer, ContextPanel, type ReverseAnswer } from "./context-panel";
 import { type IpAnswer, IpPanel } from "./ip-panel";
@@ -24,8 +26,8 @@ import { type LngLat, latLngText, leafletPoint } from "@/lib/position";
 
 /**
  * Try context and reverse geocoding (click the map), forward geocoding and autocomplete (the
- * search box on the map), route distance, place search and IP geocoding, with the results on
- * the map.
+ * search box on the map), route distance, directions, optimized stops and map matching, place
+ * search and IP geocoding, with the results on the map.
  */
 export default function Playground({ tiles }: { tiles: TileConfig }) {
   const [point, setPoint] = useState<LngLat | null>(null);
@@ -35,6 +37,7 @@ export default function Playground({ tiles }: { tiles: TileConfig }) {
     chosen: null,
   });
   const [routes, setRoutes] = useState<RouteAnswers | null>(null);
+  const [trip, setTrip] = useState<TripView | null>(null);
   const context = useMutation({
     mutationFn: (p: LngLat) =>
       call<ContextAnswer>("GET", `/v1/context?coordinates=${latLngText(p)}`).then((r) => r.context),
@@ -71,6 +74,7 @@ export default function Playground({ tiles }: { tiles: TileConfig }) {
           <AddressResultsLayer results={found.results} chosen={found.chosen} />
           <RouteLayer routes={routes} />
           <TransitLayer routes={routes} />
+          <TripLayer view={trip} />
           <IpMarker ip={ip} />
         </MapContainer>
         <div className="absolute top-3 right-3 z-[1000]">
@@ -91,6 +95,7 @@ export default function Playground({ tiles }: { tiles: TileConfig }) {
       >
         <ContextPanel point={point} onPick={pick} context={context} reverse={reverse} />
         <RoutePanel point={point} onRoutes={setRoutes} />
+        <TripPanel point={point} map={map} onView={setTrip} />
         <PlaceSearchPanel point={point} onResults={setPlaces} />
         <IpPanel onAnswer={setIp} />
       </aside>
