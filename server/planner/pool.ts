@@ -151,8 +151,9 @@ export function directionsInWorker(
   mode: Mode,
   avoid: AvoidMask,
   language: string,
+  alternatives = false,
 ): Promise<DirectionsResult> {
-  return pool().run<DirectionsResult>({ kind: "directions", points, mode, avoid, language });
+  return pool().run<DirectionsResult>({ kind: "directions", points, mode, avoid, language, alternatives });
 }
 
 /** A trace matched onto the roads (server/routing/match.ts), in a routing worker. */

@@ -40,7 +40,15 @@ export type RouteJob =
     }
   | { kind: "transit"; id: number; origin: Position; destination: Position; departure: Departure }
   | { kind: "isochrone"; id: number; origin: Position; mode: Mode; minutes: number[]; avoid: AvoidMask }
-  | { kind: "directions"; id: number; points: Position[]; mode: Mode; avoid: AvoidMask; language: string }
+  | {
+      kind: "directions";
+      id: number;
+      points: Position[];
+      mode: Mode;
+      avoid: AvoidMask;
+      language: string;
+      alternatives: boolean;
+    }
   | { kind: "match"; id: number; trace: TracePoint[]; mode: Mode };
 
 preloadRoadGraphs();
@@ -55,7 +63,7 @@ parentPort!.on("message", (job: RouteJob) => {
           : job.kind === "isochrone"
             ? isochroneAround(job.origin, job.mode, job.minutes, job.avoid)
             : job.kind === "directions"
-              ? directionsThrough(job.points, job.mode, job.avoid, job.language)
+              ? directionsThrough(job.points, job.mode, job.avoid, job.language, job.alternatives)
               : job.kind === "match"
                 ? matchAlong(job.trace, job.mode)
                 : routeMatrix(job.origins, job.destinations, job.mode, job.avoid);

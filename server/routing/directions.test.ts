@@ -9,7 +9,8 @@ import { hierarchyRoute } from "./ch-query";
 import { type RoadGraph, type RoutableWay, buildGraph } from "./graph";
 import { roadGraphOf } from "./graph-bundle";
 import { type Tags, wayProfile } from "./profiles";
-import { type Step, modifierOf, stepsOf, turnAngle } from "./directions";
+import { type Step, alternativeRoutes, modifierOf, stepsOf, turnAngle } from "./directions";
+import { SIZE, STEP, randomTown } from "../../tests/support/random-town";
 import { instructionOf } from "./instructions";
 import { arcsOfEdges, dijkstraMany, edgeIndex, snap } from "./search";
 
@@ -182,6 +183,37 @@ describe("directions on Turnland", () => {
     expect(instructionOf(left[1]!, "de", 0, 1)).toBe("Links abbiegen auf North Street");
     expect(instructionOf(left[1]!, "fr", 0, 1)).toMatch(/^Tourner à gauche sur North Street/);
     expect(instructionOf(left[2]!, "en", 0, 1)).toMatch(/^You have arrived at your destination/);
+  });
+});
+
+describe("alternative routes", () => {
+  it("are other ways, at most 40% slower than the best, each adding up to its steps, on random towns", () => {
+    let offered = 0;
+    for (const seed of [1, 2, 3]) {
+      const { graph: g, random } = randomTown(seed);
+      const idx = edgeIndex(g);
+      const arcsOf = arcsOfEdges(g);
+      for (let k = 0; k < 20; k++) {
+        const at = () => random() * (SIZE - 1) * STEP;
+        const a = snap(g, idx, arcsOf, at(), at(), "car", 80);
+        const b = snap(g, idx, arcsOf, at(), at(), "car", 80);
+        if (!a || !b) continue;
+        const [best] = dijkstraMany(g, "car", a, [b], { paths: true });
+        if (!best || best.meters < 300) continue;
+        const alts = alternativeRoutes(g, "car", a, b, best);
+        offered += alts.length;
+        const bestEdges = new Set(best.arcs!.map((x) => g.edgeOf[x]));
+        for (const alt of alts) {
+          expect(alt.leg.seconds).toBeLessThanOrEqual(1.4 * best.seconds + 1e-6);
+          expect(alt.leg.seconds).toBeGreaterThanOrEqual(best.seconds - 1e-6);
+          const shared = alt.arcs.filter((x) => bestEdges.has(g.edgeOf[x])).length;
+          expect(shared).toBeLessThan(alt.arcs.length);
+          const steps = stepsOf(g, "car", a, b, alt.arcs);
+          expect(steps.reduce((sum, s2) => sum + s2.meters, 0)).toBeCloseTo(alt.leg.meters, 3);
+        }
+      }
+    }
+    expect(offered).toBeGreaterThan(5);
   });
 });
 

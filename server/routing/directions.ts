@@ -1,7 +1,7 @@
 import { haversine, type Position } from "../geo/distance";
 import { type RoadGraph, labelOf } from "./graph";
 import type { Mode, RoadLabel } from "./profiles";
-import { type Snap, shapeBetween } from "./search";
+import { type AvoidMask, type Leg, type Snap, dijkstraMany, shapeBetween } from "./search";
 
 /**
  * Turn-by-turn steps of a route (docs/routing.md#directions), OSRM's way: a step starts at a
@@ -91,6 +91,15 @@ function bearingOf(path: Position[], atEnd: boolean): number {
     if (haversine(a[0], a[1], p[0], p[1]) >= 5) break;
   }
   return atEnd ? bearing(b, a) : bearing(a, b);
+}
+
+/** The length and time of a route along arcs (the first and last part-way), without any penalty. */
+export function measure(g: RoadGraph, mode: Mode, from: Snap, to: Snap, arcs: number[]) {
+  const pieces = piecesOf(g, mode, from, to, arcs);
+  return {
+    meters: pieces.reduce((sum, p) => sum + p.meters, 0),
+    seconds: pieces.reduce((sum, p) => sum + p.seconds, 0),
+  };
 }
 
 /** The route's pieces: one per arc, the first from the origin's snapped point, the last to the destination's. */
@@ -301,4 +310,46 @@ function sideOf(at: Position, heading: number, destination: Position): { modifie
   const angle = turnAngle(heading, bearing(at, destination));
   if (Math.abs(angle) < 20 || Math.abs(angle) > 160) return {};
   return { modifier: angle > 0 ? "right" : "left" };
+}
+
+/** Alternatives: how much slower the edges of the routes found already become, how many, how different. */
+const ALTERNATIVES = { penalty: 1.6, most: 2, slowest: 1.4, shared: 0.75 };
+
+/**
+ * Other routes than the best between two snapped points, by penalty: the search runs again with
+ * the edges of the routes found so far made 1.6 times slower; a route found is kept when it is
+ * at most 40% slower than the best (its own times, without the penalty) and shares at most three
+ * quarters of its length with the routes before it. At most two.
+ */
+export function alternativeRoutes(
+  g: RoadGraph,
+  mode: Mode,
+  from: Snap,
+  to: Snap,
+  best: Leg,
+  avoid: AvoidMask = 0,
+): { leg: Leg; arcs: number[] }[] {
+  const slower = new Uint8Array(g.edgeLength.length);
+  let last = best.arcs ?? [];
+  const kept: { leg: Leg; arcs: number[] }[] = [];
+  for (let k = 0; k < ALTERNATIVES.most; k++) {
+    for (const a of last) slower[g.edgeOf[a]!] = 1;
+    const [alt] = dijkstraMany(g, mode, from, [to], {
+      avoid,
+      paths: true,
+      goalDirected: true,
+      slower: { edges: slower, factor: ALTERNATIVES.penalty },
+    });
+    if (!alt?.arcs?.length) break;
+    last = alt.arcs;
+    const real = measure(g, mode, from, to, alt.arcs);
+    const shared = alt.arcs.reduce(
+      (sum, a) => sum + (slower[g.edgeOf[a]!] ? g.edgeLength[g.edgeOf[a]!]! : 0),
+      0,
+    );
+    if (real.seconds > ALTERNATIVES.slowest * best.seconds || shared > ALTERNATIVES.shared * real.meters)
+      continue;
+    kept.push({ leg: { ...real, path: alt.path }, arcs: alt.arcs });
+  }
+  return kept;
 }

@@ -6,7 +6,7 @@ import { imports } from "../bundles/folder";
 import { processOnce } from "../process-once";
 import { hierarchyMatrix, hierarchyRoute } from "./ch-query";
 import { type Contour, isochrones } from "./isochrone";
-import { type Step, stepsOf } from "./directions";
+import { type Step, alternativeRoutes, stepsOf } from "./directions";
 import { type MatchedPoint, type Stretch, type TracePoint, matchTrace } from "./match";
 import { instructionOf } from "./instructions";
 import type { RoadGraph } from "./graph";
@@ -195,32 +195,42 @@ export interface DirectionsLeg {
   steps: (Step & { instruction: string })[];
 }
 
-export type DirectionsResult = { legs: DirectionsLeg[] } | { unrouted: Unrouted; leg: number };
+/** The routes of directions, the best first, each leg by leg; or the first leg with no route and why. */
+export type DirectionsResult = { routes: DirectionsLeg[][] } | { unrouted: Unrouted; leg: number };
 
 /**
  * Turn-by-turn directions through `points` in order (server/routing/directions.ts): each leg as
  * the distance endpoint routes it, with its steps written in `language`; or the first leg with
- * no route and why.
+ * no route and why. With `alternatives` and two points, up to two other routes too
+ * (alternativeRoutes).
  */
 export function directionsThrough(
   points: Position[],
   mode: Mode,
   avoid: AvoidMask,
   language: string,
+  alternatives = false,
 ): DirectionsResult {
   const legs: DirectionsLeg[] = [];
   const count = points.length - 1;
+  const written = (steps: Step[], i: number) =>
+    steps.map((s) => ({ ...s, instruction: instructionOf(s, language, i, count) }));
+  let best: Extract<ReturnType<typeof routeOn>, { leg: Leg }> | undefined;
   for (let i = 0; i < count; i++) {
     const r = routeOn(points[i]!, points[i + 1]!, mode, avoid, true);
     if ("unrouted" in r) return { unrouted: r.unrouted, leg: i };
+    best ??= r;
     const { arcs = [], ...leg } = r.leg;
-    const steps = stepsOf(r.graph, mode, r.from, r.to, arcs, points[i + 1]);
-    legs.push({
-      leg,
-      steps: steps.map((s) => ({ ...s, instruction: instructionOf(s, language, i, count) })),
-    });
+    legs.push({ leg, steps: written(stepsOf(r.graph, mode, r.from, r.to, arcs, points[i + 1]), i) });
   }
-  return { legs };
+  const routes = [legs];
+  if (alternatives && count === 1 && best) {
+    const { graph: g, from, to } = best;
+    for (const alt of alternativeRoutes(g, mode, from, to, best.leg, avoid)) {
+      routes.push([{ leg: alt.leg, steps: written(stepsOf(g, mode, from, to, alt.arcs, points[1]), 0) }]);
+    }
+  }
+  return { routes };
 }
 
 export type Cell = { leg: Leg } | { unrouted: Unrouted };

@@ -241,6 +241,11 @@ export interface SearchOptions {
   leave?: number;
   /** per target, the arc it must be reached along (one of its edge's two), unless it is at a vertex */
   arriveBy?: number[];
+  /**
+   * the edges flagged in `edges` take `factor` times as long (alternative routes avoid the ones
+   * found already); the leg's seconds then count the penalty too
+   */
+  slower?: { edges: Uint8Array; factor: number };
 }
 
 /**
@@ -333,7 +338,15 @@ export function dijkstraMany(
   mode: Mode,
   from: Snap,
   targets: Snap[],
-  { avoid = 0, paths = false, goalDirected = false, within, leave: leaveArc, arriveBy }: SearchOptions = {},
+  {
+    avoid = 0,
+    paths = false,
+    goalDirected = false,
+    within,
+    leave: leaveArc,
+    arriveBy,
+    slower,
+  }: SearchOptions = {},
 ): (Leg | undefined)[] {
   const secs = g.seconds[mode];
   const V = g.lng.length;
@@ -417,7 +430,7 @@ export function dijkstraMany(
       if (entered >= 0 && banned(g.turnBans, entered, a)) continue;
       within?.arc?.(a, 0, key);
       const w = stateOf(a);
-      const t = key + secs[a]!;
+      const t = key + (slower?.edges[g.edgeOf[a]!] ? slower.factor * secs[a]! : secs[a]!);
       if (t < time[w]!) {
         if (time[w] === Infinity) touched.push(w);
         time[w] = t;

@@ -650,6 +650,9 @@ describe("GET /v1/route/directions", () => {
     expect(de[0]!.legs[0]!.steps[2]!.instruction).toBe("Links abbiegen auf Shore Road");
     const fr = await directions({ locations, mode: "car", lang: "fr-FR" });
     expect(fr[0]!.legs[0]!.steps[2]!.instruction).toBe("Tourner à gauche sur Shore Road");
+    // With alternatives, the best route comes first, as without.
+    const withAlternatives = await directions({ locations, mode: "car", alternatives: "true" });
+    expect(withAlternatives[0]!.distance.value).toBe(route!.distance.value);
     // Polylines by default.
     expect((de[0]!.legs[0]!.steps[1]!.geometry as unknown as { polyline: string }).polyline).toMatch(
       /^[\x3f-\x7e]+$/,
