@@ -33,5 +33,7 @@ export async function register(): Promise<void> {
     startGeofenceSweeper();
     const { startIsochroneGeofences } = await import("./server/planner/isochrone-geofences");
     startIsochroneGeofences();
+    const { startRetention } = await import("./server/tracking/retention");
+    startRetention();
   }
 }

@@ -66,7 +66,9 @@ async function main(): Promise<number> {
         console.error(`No key ${arg}`);
         return 1;
       }
-      console.log(`Revoked ${revoked.id} (${revoked.prefix}…); requests with it now get 401.`);
+      console.log(
+        `Revoked ${revoked.id} (${revoked.prefix}…); requests with it get 401 everywhere within 1 s.`,
+      );
       return 0;
     }
     default:

@@ -176,7 +176,9 @@ function KeyTable({
             <td className={cell}>{when(k.lastUsedAt)}</td>
             <td className={cell}>
               {k.revokedAt ? (
-                <span className="text-slate-500">revoked</span>
+                <span className="text-slate-500" title="Requests with it are refused everywhere within 1 s">
+                  revoked
+                </span>
               ) : confirm === k.id ? (
                 <span className="flex gap-2">
                   <button

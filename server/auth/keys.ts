@@ -1,6 +1,7 @@
 import { createHash, randomBytes } from "node:crypto";
 import { newId } from "../storage/ids";
 import { type KeyKind, storage } from "../storage";
+import { forgetKeys, keyByHash } from "./key-cache";
 
 export type { KeyKind };
 
@@ -39,7 +40,10 @@ export async function listKeys() {
 export async function revokeKey(idOrKey: string) {
   const keys = storage().keys;
   const found = KEY_PATTERN.test(idOrKey) ? await keys.byHash(hashKey(idOrKey)) : await keys.byId(idOrKey);
-  return found ? keys.revoke(found.id, new Date()) : null;
+  const revoked = found ? await keys.revoke(found.id, new Date()) : null;
+  // This thread refuses it at once; the others within a second (./key-cache.ts).
+  forgetKeys();
+  return revoked;
 }
 
 /** lastUsedAt is written at most once a minute per key, so reads do not turn into writes. */
@@ -51,7 +55,7 @@ export async function authenticate(header: string | null): Promise<AuthKey | nul
   if (!header) return null;
   const key = header.replace(/^Bearer\s+/i, "").trim();
   if (!KEY_PATTERN.test(key)) return null;
-  const record = await storage().keys.byHash(hashKey(key));
+  const record = await keyByHash(hashKey(key));
   if (!record || record.revokedAt) return null;
   const now = Date.now();
   if (now - (lastUsedWritten.get(record.id) ?? 0) > LAST_USED_EVERY_MS) {

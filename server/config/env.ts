@@ -28,6 +28,14 @@ const withDefault = <T extends z.ZodType>(schema: T, fallback: string) =>
 const optional = <T extends z.ZodType>(schema: T) =>
   z.preprocess((v) => (v === "" ? undefined : v), schema.optional());
 
+/** A number of days, fractions allowed (the tests keep seconds): 0.00001 to 36500. */
+const days = z
+  .string()
+  .trim()
+  .regex(/^\d*\.?\d+$/, "must be a number of days from 0.00001 to 36500")
+  .transform(Number)
+  .refine((n) => n >= 0.00001 && n <= 36_500, "must be a number of days from 0.00001 to 36500");
+
 const schema = z.object({
   DATABASE_URL: withDefault(
     z
@@ -84,6 +92,10 @@ const schema = z.object({
       .refine((n) => n >= 0.00001 && n <= 1, "must be a number from 0.00001 to 1"),
     "1",
   ),
+  /** Days of users' location trails kept; older points are pruned in the background. */
+  TRAIL_DAYS: withDefault(days, "30"),
+  /** Days of SDK log lines kept (POST /v1/logs); older lines are pruned in the background. */
+  LOG_DAYS: withDefault(days, "7"),
   /** Days a webhook delivery is kept once delivered or given up (the Webhooks page's record). */
   WEBHOOKS_KEEP_DAYS: withDefault(wholeNumber(1, 3650, "a whole number of days from 1 to 3650"), "7"),
 });

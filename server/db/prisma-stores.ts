@@ -1,6 +1,7 @@
 import type {
   AccountStore,
   DeviceLogStore,
+  RetentionStore,
   StoredDelivery,
   StoredWebhook,
   WebhookStore,
@@ -78,6 +79,13 @@ function keyStore(lock: WriteLock): Omit<KeyStore, "byHash"> {
     },
     async markUsed(id, at) {
       await lock(() => prisma.apiKey.updateMany({ where: { id }, data: { lastUsedAt: at } }));
+    },
+    async version() {
+      const a = await prisma.apiKey.aggregate({
+        _count: { _all: true },
+        _max: { createdAt: true, revokedAt: true },
+      });
+      return `${a._count._all}:${a._max.createdAt?.getTime() ?? 0}:${a._max.revokedAt?.getTime() ?? 0}`;
     },
   };
 }
@@ -687,6 +695,43 @@ function deviceLogStore(lock: WriteLock): DeviceLogStore {
 }
 
 /**
+ * Pruning in small batches, each its own short change. Trail points are read oldest first by
+ * seq (the primary key: no index on the time is needed, the old ones are a prefix since seq
+ * follows arrival) and the prefix received before the bound goes; log lines have an index on
+ * their arrival.
+ */
+function retentionStore(lock: WriteLock): RetentionStore {
+  return {
+    async pruneTrails(before, batch) {
+      const oldest = await prisma.userLocation.findMany({
+        orderBy: { seq: "asc" },
+        take: batch,
+        select: { seq: true, receivedAt: true },
+      });
+      const old = oldest.filter((r) => r.receivedAt < before);
+      if (!old.length) return 0;
+      const last = old[old.length - 1]!.seq;
+      const { count } = await lock(() =>
+        prisma.userLocation.deleteMany({ where: { seq: { lte: last }, receivedAt: { lt: before } } }),
+      );
+      return count;
+    },
+    async pruneLogs(before, batch) {
+      const old = await prisma.deviceLog.findMany({
+        where: { receivedAt: { lt: before } },
+        take: batch,
+        select: { seq: true },
+      });
+      if (!old.length) return 0;
+      const { count } = await lock(() =>
+        prisma.deviceLog.deleteMany({ where: { seq: { in: old.map((r) => r.seq) } } }),
+      );
+      return count;
+    },
+  };
+}
+
+/**
  * Radar's metadata[key]=value filters as Prisma JSON filters: each key's value stored as the text
  * or the number or boolean it reads as (../storage/metadata-filter.ts). Prisma names a JSON path
  * as a list of keys on PostgreSQL and as a path expression on SQLite.
@@ -711,5 +756,6 @@ export function prismaStores(lock: WriteLock) {
     geofences: { ...geofenceWrites(lock), ...geofenceReads(), isochrones },
     webhooks: webhookStore(lock),
     logs: deviceLogStore(lock),
+    retention: retentionStore(lock),
   };
 }

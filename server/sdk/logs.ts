@@ -1,15 +1,16 @@
 import { z } from "zod";
 import { type DeviceLogLine, storage } from "../storage";
 import { LOG_LEVELS, instant } from "./config";
+import { env } from "../config/env";
 
 /**
  * What Radar's SDKs log (POST /v1/logs; they send their buffered lines in batches), kept per
  * device for support staff ("tracking stopped after a few days": the user panel shows why),
- * within bounds: the newest LOGS_PER_DEVICE lines of a device, none older than LOG_DAYS days.
+ * within bounds: the newest LOGS_PER_DEVICE lines of a device, none older than LOG_DAYS days (the
+ * setting, 7 by default; server/tracking/retention.ts prunes the lines of devices that went quiet).
  */
 
 export const LOGS_PER_DEVICE = 1000;
-export const LOG_DAYS = 7;
 /** Lines in one request (the SDKs flush their buffer, a few hundred at most). */
 const LINES_PER_REQUEST = 500;
 
@@ -51,7 +52,7 @@ export async function appendLogs(live: boolean, input: LogsInput, now = new Date
     { live, deviceId: input.deviceId, installId: input.installId ?? null },
     lines,
     now,
-    { keep: LOGS_PER_DEVICE, before: new Date(now.getTime() - LOG_DAYS * 86_400_000) },
+    { keep: LOGS_PER_DEVICE, before: new Date(now.getTime() - env().LOG_DAYS * 86_400_000) },
   );
 }
 

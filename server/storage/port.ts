@@ -80,6 +80,11 @@ export interface KeyStore {
   revoke(id: string, at: Date): Promise<StoredKey | null>;
   /** Records that a key was used. */
   markUsed(id: string, at: Date): Promise<void>;
+  /**
+   * What changes whenever a key is created, revoked or removed (the keys' count and newest
+   * creation and revocation): processes that cache keys compare it to drop their cache.
+   */
+  version(): Promise<string>;
 }
 
 export interface SettingStore {
@@ -586,6 +591,17 @@ export interface DeviceLogStore {
   list(live: boolean, deviceId: string, take: number): Promise<(DeviceLogLine & { receivedAt: Date })[]>;
 }
 
+/** Keeping trails and SDK logs within their windows (server/tracking/retention.ts). */
+export interface RetentionStore {
+  /**
+   * Deletes trail points received before `before`, at most `batch` of the oldest (by seq: the
+   * order they were received in); how many went.
+   */
+  pruneTrails(before: Date, batch: number): Promise<number>;
+  /** Deletes at most `batch` SDK log lines received before `before`; how many went. */
+  pruneLogs(before: Date, batch: number): Promise<number>;
+}
+
 export interface Storage {
   keys: KeyStore;
   settings: SettingStore;
@@ -598,4 +614,5 @@ export interface Storage {
   tracking: TrackingStore;
   webhooks: WebhookStore;
   logs: DeviceLogStore;
+  retention: RetentionStore;
 }

@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import { type RunningServer, serve } from "../../scripts/fresh-server";
-import { api, keys, unique } from "../support/api";
+import { FRESH_ACCOUNTS, FRESH_PASSWORD } from "../../scripts/fresh-server";
+import { api, keys, signIn, unique } from "../support/api";
 
 /**
  * Two app processes on one database, as behind a load balancer: the same devices tracked through
@@ -78,5 +79,31 @@ describe("two app processes, one database", () => {
     // What the devices were told is what was stored: no event answered twice or not kept.
     expect(new Set(answered).size).toBe(answered.length);
     expect(answered.sort()).toEqual(stored.map((e) => e._id).sort());
+  });
+
+  it("refuse a revoked key in both processes within a second, though each had it cached", async () => {
+    const cookie = await signIn(FRESH_ACCOUNTS.admin, FRESH_PASSWORD);
+    const created = await api("POST", "/api/keys", {
+      key: null,
+      headers: { cookie },
+      json: { kind: "secret", name: "two" },
+    });
+    expect(created.status).toBe(201);
+    const { key, record } = created.body as unknown as { key: string; record: { id: string } };
+    const status = async (url: string) =>
+      (await fetch(`${url}/v1/geofences?limit=1`, { headers: { authorization: key } })).status;
+    // Used (and so kept) by both.
+    expect([await status(baseUrl), await status(other.url)]).toEqual([200, 200]);
+    expect([await status(baseUrl), await status(other.url)]).toEqual([200, 200]);
+    // Revoked through the first: refused there at once, by the other within a second.
+    expect((await api("DELETE", `/api/keys/${record.id}`, { key: null, headers: { cookie } })).status).toBe(
+      200,
+    );
+    const revokedAt = Date.now();
+    expect(await status(baseUrl)).toBe(401);
+    while ((await status(other.url)) !== 401) {
+      expect(Date.now() - revokedAt).toBeLessThan(1000);
+      await new Promise((r) => setTimeout(r, 20));
+    }
   });
 });

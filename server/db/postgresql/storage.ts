@@ -187,4 +187,5 @@ const postgres: Storage = {
   tracking: postgresTracking,
   webhooks: { ...shared.webhooks, ...postgresOutbox },
   logs: shared.logs,
+  retention: shared.retention,
 };

@@ -126,4 +126,5 @@ export const sqliteStorage: Storage = {
   tracking: sqliteTracking,
   webhooks: { ...shared.webhooks, ...sqliteOutbox },
   logs: shared.logs,
+  retention: shared.retention,
 };

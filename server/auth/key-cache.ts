@@ -1,0 +1,53 @@
+import { processOnce } from "../process-once";
+import { type StoredKey, storage } from "../storage";
+
+/**
+ * The keys a process has seen, so that a request is authenticated without a database round trip
+ * (docs/deployment.md#keys): a revocation is refused everywhere within a second. Each thread
+ * looks at the keys' version (their count and newest creation and revocation: one small read)
+ * at most every CHECK_MS and drops what it keeps when it changed; a revocation made by this
+ * thread drops it at once. Unknown keys are not kept (a key just created works at once).
+ */
+
+const CHECK_MS = 250;
+/** The most keys kept (a deployment has tens); beyond, the oldest seen are dropped. */
+const MOST = 10_000;
+
+const state = processOnce("key-cache", () => ({
+  keys: new Map<string, StoredKey>(),
+  version: "",
+  checkedAt: 0,
+  /** the version read in flight, shared by the requests that arrive meanwhile */
+  checking: undefined as Promise<void> | undefined,
+}));
+
+async function check(): Promise<void> {
+  const version = await storage().keys.version();
+  if (version !== state.version) {
+    state.keys.clear();
+    state.version = version;
+  }
+  state.checkedAt = Date.now();
+}
+
+/** The key with this hash, from this thread's cache when the keys have not changed since. */
+export async function keyByHash(hash: string): Promise<StoredKey | null> {
+  if (Date.now() - state.checkedAt >= CHECK_MS) {
+    state.checking ??= check().finally(() => (state.checking = undefined));
+    await state.checking;
+  }
+  const kept = state.keys.get(hash);
+  if (kept) return kept;
+  const found = await storage().keys.byHash(hash);
+  if (found) {
+    if (state.keys.size >= MOST) state.keys.delete(state.keys.keys().next().value!);
+    state.keys.set(hash, found);
+  }
+  return found;
+}
+
+/** Drops what this thread keeps (it revoked a key). */
+export function forgetKeys(): void {
+  state.keys.clear();
+  state.checkedAt = 0;
+}

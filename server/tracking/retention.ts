@@ -1,0 +1,50 @@
+import { env } from "../config/env";
+import { processOnce } from "../process-once";
+import { storage } from "../storage";
+
+/**
+ * Retention (docs/deployment.md#retention): users' location trails are kept TRAIL_DAYS (30 by
+ * default) and SDK log lines LOG_DAYS (7); every app process prunes what is older in the
+ * background, in batches of BATCH rows, each its own short change with a pause between, so that
+ * tracking never waits long behind it. It looks every minute, or more often when a window is
+ * shorter than ten minutes (a tenth of it).
+ */
+
+const BATCH = 1000;
+const DAY_MS = 86_400_000;
+
+const state = processOnce("retention", () => ({ started: false }));
+
+/** Prunes until a batch comes back short; how many rows went. */
+async function drain(prune: (before: Date, batch: number) => Promise<number>, windowDays: number) {
+  let total = 0;
+  for (;;) {
+    const gone = await prune(new Date(Date.now() - windowDays * DAY_MS), BATCH);
+    total += gone;
+    if (gone < BATCH) return total;
+    await new Promise((r) => setTimeout(r, 20));
+  }
+}
+
+/** One pass over trails and logs. */
+export async function pruneOnce(): Promise<{ trails: number; logs: number }> {
+  const { TRAIL_DAYS, LOG_DAYS } = env();
+  const { retention } = storage();
+  return {
+    trails: await drain((before, batch) => retention.pruneTrails(before, batch), TRAIL_DAYS),
+    logs: await drain((before, batch) => retention.pruneLogs(before, batch), LOG_DAYS),
+  };
+}
+
+/** Starts the background pruning (once per process). */
+export function startRetention(): void {
+  if (state.started) return;
+  state.started = true;
+  const { TRAIL_DAYS, LOG_DAYS } = env();
+  const every = Math.min(60_000, (Math.min(TRAIL_DAYS, LOG_DAYS) * DAY_MS) / 10);
+  const tick = () =>
+    pruneOnce()
+      .catch((e) => console.error(`retention: ${(e as Error).message}`))
+      .finally(() => setTimeout(tick, every).unref());
+  setTimeout(tick, Math.min(every, 10_000)).unref();
+}
