@@ -22,9 +22,10 @@ export interface BundleLayer {
 /**
  * The version of the bundle's layout, written into every finished file: 3 has the text index as
  * it is now, 4 the road graph too, 5 its contraction hierarchies (format 4 still routes, by the
- * slower A*), 6 the transit timetable (GTFS imports). A reader uses the layers a file's version has.
+ * slower A*), 6 the transit timetable (GTFS imports), 7 the addresses' own `addr:country`. A reader
+ * uses the layers a file's version has.
  */
-export const BUNDLE_FORMAT = 6;
+export const BUNDLE_FORMAT = 7;
 
 /** A prepared statement over a bundle's tables. */
 export interface BundleStatement {

@@ -4,11 +4,12 @@ import { type Address, countryFields } from "../text/address";
 
 /**
  * The areas a point is in, as address fields (no point, no layer); `onLand` when the point is an
- * address, a street or a place: it then has a country (geodata/regions.ts).
+ * address, a street or a place: it then has a country (geodata/regions.ts); `tagged`: an address's
+ * own `addr:country`, believed where no imported boundary says otherwise.
  */
-export function areaFields(lng: number, lat: number, onLand = false): Partial<Address> {
+export function areaFields(lng: number, lat: number, onLand = false, tagged?: string): Partial<Address> {
   const imported = importedRegionsAt(lng, lat);
-  const regions = regionsAt(lng, lat, imported, onLand);
+  const regions = regionsAt(lng, lat, imported, onLand, tagged);
   const countryCode = regions.country?.code;
   // An imported city boundary wins; a GeoNames city only in the country the point is in (none at sea).
   const embeddedCity = !imported.city && countryCode ? cityAt(lng, lat) : undefined;
@@ -34,15 +35,20 @@ const REMEMBERED = 20_000;
  * areaFields for the points of text-search answers, remembered per set of imports (a new import
  * forgets them): the same streets and places come back keystroke after keystroke.
  */
-export function areaFieldsOf(lng: number, lat: number, generation: object): Partial<Address> {
+export function areaFieldsOf(
+  lng: number,
+  lat: number,
+  generation: object,
+  tagged?: string,
+): Partial<Address> {
   let memo = remembered.get(generation);
   if (!memo) remembered.set(generation, (memo = new Map()));
-  const key = `${lng},${lat}`;
+  const key = `${lng},${lat},${tagged ?? ""}`;
   let fields = memo.get(key);
   if (!fields) {
     if (memo.size >= REMEMBERED) memo.clear();
     // What text search finds (addresses, streets, places, towns) is on land.
-    memo.set(key, (fields = areaFields(lng, lat, true)));
+    memo.set(key, (fields = areaFields(lng, lat, true, tagged)));
   }
   return fields;
 }

@@ -55,6 +55,8 @@ export interface Candidate {
   key: string;
   /** the answer's exact point, when it costs more to find than ranking needs (once chosen) */
   refine?: () => Position;
+  /** an address's own `addr:country`, read once chosen: its country where no boundary is imported */
+  tagged?: () => string | undefined;
 }
 
 /** What a candidate source is asked: the text as typed, its words as terms, and the search. */

@@ -478,6 +478,7 @@ function addressCandidate(
     confidence,
     position: position ?? [doc.lng, doc.lat],
     key: `address:${fold(doc.name)}:${fold(house)}:${Math.round(doc.lng * 1e4)}:${Math.round(doc.lat * 1e4)}`,
+    tagged: () => features(file).addressById(doc.ref)?.country,
     fields: (areas) => {
       // The row itself only for the answers given (ranking reads the document's copy of its text).
       const record = features(file).addressById(doc.ref);
@@ -682,7 +683,7 @@ export function searchText(typed: string, options: TextSearch): Address[] {
     if (same && haversine(...same, ...c.position) < 20_000) continue;
     seen.set(c.key, c.position);
     const position = c.refine?.() ?? c.position;
-    const areas = areasFor(c.layer, areaFieldsOf(...position, all));
+    const areas = areasFor(c.layer, areaFieldsOf(...position, all, c.tagged?.()));
     if (options.countries && !options.countries.includes(areas.countryCode ?? "")) continue;
     const own = c.fields(areas);
     const address: Omit<Address, "formattedAddress"> = {

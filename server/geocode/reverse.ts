@@ -60,7 +60,7 @@ export function reverseGeocode([lng, lat]: Position): Address[] {
   const street = address ? undefined : nearestStreet(lng, lat);
   // Near an address or a street the point is on land: it has a country even where the coarse
   // embedded coast says sea.
-  const areas = areaFields(lng, lat, !!(address || street));
+  const areas = areaFields(lng, lat, !!(address || street), address?.item.country);
   let result: Omit<Address, "formattedAddress">;
   if (address) {
     const a = address.item;

@@ -38,6 +38,13 @@ CREATE VIRTUAL TABLE streets_index USING rtree(id, minLng, maxLng, minLat, maxLa
 `,
 };
 
+/** Addresses' own `addr:country` (format 7): evidence of their country where no boundary is imported. */
+export const ADDRESS_COUNTRIES: BundleLayer = {
+  name: "address countries",
+  since: 7,
+  schema: `CREATE TABLE address_countries (id INTEGER PRIMARY KEY, country TEXT NOT NULL);`,
+};
+
 export type { StoredRegion };
 
 export interface StoredPlace {
@@ -73,6 +80,8 @@ export interface AddressRecord {
   unit?: string;
   postcode?: string;
   city?: string;
+  /** `addr:country` (ISO 3166-1 alpha-2): the address's own word on its country */
+  country?: string;
   lng: number;
   lat: number;
 }
@@ -149,6 +158,7 @@ export class FeatureWriter {
       r.lat,
     );
     this.run(`INSERT INTO addresses_index VALUES (?,?,?,?,?)`, id, r.lng, r.lng, r.lat, r.lat);
+    if (r.country) this.run(`INSERT INTO address_countries VALUES (?,?)`, id, r.country);
     this.counts.addresses++;
     this.bundle.step();
   }
@@ -235,7 +245,11 @@ export function townAt(lookup: RegionLookup, lng: number, lat: number): string |
 }
 
 const PLACE_COLUMNS = `p.oid, p.name, p.categories, p.chainSlug, p.chainName, p.grp, p.lng, p.lat`;
-const ADDRESS_COLUMNS = `number, street, unit, postcode, city, lng, lat`;
+/** An address row's columns, with its `addr:country` where the file has them (format 7). */
+const addressColumns = (bundle: Bundle) =>
+  `a.number, a.street, a.unit, a.postcode, a.city, a.lng, a.lat${bundle.has(ADDRESS_COUNTRIES) ? ", c.country" : ""}`;
+const addressJoin = (bundle: Bundle) =>
+  bundle.has(ADDRESS_COUNTRIES) ? "LEFT JOIN address_countries c ON c.id = a.id" : "";
 
 /** The features of one opened bundle. */
 export class Features {
@@ -298,8 +312,8 @@ export class Features {
   /** Addresses whose point lies in the box. */
   addressesIn(b: BBox): AddressRecord[] {
     return this.query(
-      `SELECT a.number, a.street, a.unit, a.postcode, a.city, a.lng, a.lat
-       FROM addresses_index i CROSS JOIN addresses a ON a.id = i.id
+      `SELECT ${addressColumns(this.bundle)}
+       FROM addresses_index i CROSS JOIN addresses a ON a.id = i.id ${addressJoin(this.bundle)}
        WHERE i.minLng <= ? AND i.maxLng >= ? AND i.minLat <= ? AND i.maxLat >= ?`,
     )
       .all(b.maxLng, b.minLng, b.maxLat, b.minLat)
@@ -308,14 +322,19 @@ export class Features {
 
   /** Every address that names its street, in import order (evaluation and benchmarks). */
   streetAddresses(): (AddressRecord & { street: string })[] {
-    return this.query(`SELECT ${ADDRESS_COLUMNS} FROM addresses WHERE street IS NOT NULL ORDER BY id`)
+    return this.query(
+      `SELECT ${addressColumns(this.bundle)} FROM addresses a ${addressJoin(this.bundle)}
+       WHERE a.street IS NOT NULL ORDER BY a.id`,
+    )
       .all()
       .map((r) => withoutNulls<AddressRecord & { street: string }>(r));
   }
 
   /** An address by its row (a text document's ref). */
   addressById(id: number): AddressRecord | undefined {
-    const row = this.query(`SELECT ${ADDRESS_COLUMNS} FROM addresses WHERE id = ?`).get(id);
+    const row = this.query(
+      `SELECT ${addressColumns(this.bundle)} FROM addresses a ${addressJoin(this.bundle)} WHERE a.id = ?`,
+    ).get(id);
     return row && withoutNulls<AddressRecord>(row);
   }
 

@@ -1,3 +1,4 @@
+import countries from "i18n-iso-countries";
 import { type Region, type RegionType, embeddedRegionsAt } from "../regions/embedded";
 import { embeddedPostalCodeAt } from "../regions/postal";
 import { features, type StoredRegion } from "./features";
@@ -98,12 +99,16 @@ export function regionsAt(
   lat: number,
   imported = importedRegionsAt(lng, lat),
   onLand = false,
+  tagged?: string,
 ): Regions {
   const found: Regions = {};
   for (const type of REGION_TYPES) {
     const r = imported[type];
     if (r) found[type] = { type, name: r.name, ...(r.code && { code: r.code }) };
   }
+  // No imported boundary: an address's own `addr:country` is the next best word on its country.
+  const named = tagged && countries.getName(tagged, "en");
+  if (!found.country && named) found.country = { type: "country", name: named, code: tagged };
   if (!found.country || !found.state) {
     const embedded = embeddedRegionsAt(lng, lat);
     if (!found.country) {

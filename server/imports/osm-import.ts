@@ -243,6 +243,7 @@ function addressOf(tags: Tags, lng: number, lat: number): AddressRecord | null {
     ...(tags["addr:unit"] && { unit: tags["addr:unit"] }),
     ...(tags["addr:postcode"] && { postcode: tags["addr:postcode"] }),
     ...(tags["addr:city"] && { city: tags["addr:city"] }),
+    ...(/^[A-Za-z]{2}$/.test(tags["addr:country"] ?? "") && { country: tags["addr:country"]!.toUpperCase() }),
     lng,
     lat,
   };

@@ -116,19 +116,11 @@ function statesOf(g: RoadGraph, mode: Mode, candidates: Candidate[]): State[] {
 }
 
 /**
- * Meters from one state to each of the next point's, undefined where no plausible move joins
- * them: along its way of travel, arriving along theirs. A fix a little behind the last on the
- * same edge and way is the noise, not a U-turn: 0 m (it stays).
+ * Moves from one state to each of the next point's, undefined where no plausible move joins
+ * them: along its way of travel, arriving along theirs. A fix behind the last on the same edge
+ * and way is the noise along the road, not a U-turn: "stay" (0 m).
  */
-function moves(
-  g: RoadGraph,
-  mode: Mode,
-  from: State,
-  to: State[],
-  straight: number,
-  sigma: number,
-  paths = false,
-) {
+function moves(g: RoadGraph, mode: Mode, from: State, to: State[], straight: number, paths = false) {
   const limit = (DETOUR.factor * straight + DETOUR.meters) / SLOWEST[mode];
   const legs = dijkstraMany(
     g,
@@ -240,12 +232,11 @@ function viterbi(g: RoadGraph, mode: Mode, layers: Layer[]): { layers: Layer[]; 
       continue;
     }
     const straight = haversine(previous.p.lng, previous.p.lat, layer.p.lng, layer.p.lat);
-    const sigma = Math.max(5, layer.p.accuracy, previous.p.accuracy);
     const next = layer.states.map(() => -Infinity);
     const from = layer.states.map(() => -1);
     previous.states.forEach((s, k) => {
       if (score[k] === -Infinity) return;
-      moves(g, mode, s, layer.states, straight, sigma).forEach((move, j) => {
+      moves(g, mode, s, layer.states, straight).forEach((move, j) => {
         if (!move) return;
         const meters = move === "stay" ? 0 : move.meters;
         const t = score[k]! - Math.abs(meters - straight) / BETA + layer.states[j]!.c.emission;
@@ -297,7 +288,7 @@ function stretchOf(
   for (let k = 1; k < states.length; k++) {
     const straight = haversine(ls[k - 1]!.p.lng, ls[k - 1]!.p.lat, ls[k]!.p.lng, ls[k]!.p.lat);
     const sigma = Math.max(5, ls[k]!.p.accuracy, ls[k - 1]!.p.accuracy);
-    let [move] = moves(g, mode, at, [states[k]!], straight, sigma, true);
+    let [move] = moves(g, mode, at, [states[k]!], straight, true);
     const direct = haversine(at.c.snap.lng, at.c.snap.lat, states[k]!.c.snap.lng, states[k]!.c.snap.lat);
     const long = (m: typeof move) =>
       m && m !== "stay" && m.meters > LOOP.factor * direct + LOOP.sigmas * sigma;

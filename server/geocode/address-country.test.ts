@@ -1,0 +1,56 @@
+import { mkdtempSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { osmBuilder } from "../../tests/support/osm-builder";
+import { writeOsmPbf } from "../../tests/support/osm-pbf";
+import { importOsm } from "../imports/osm-import";
+import { searchText } from "./forward";
+import { reverseGeocode } from "./reverse";
+
+/**
+ * An address's own `addr:country` (issue 29): where no boundary is imported, it outranks the
+ * embedded country shapes, which are too coarse at a border. Two houses in La Turbie (France),
+ * just above Monaco, where the coarse embedded shapes still say Monaco: one tagged
+ * `addr:country=FR`, one not.
+ */
+
+const previous = process.env.GEODATA_DIR;
+
+beforeAll(async () => {
+  const dir = mkdtempSync(path.join(tmpdir(), "address-country-"));
+  process.env.GEODATA_DIR = dir;
+  const { osm, street, node } = osmBuilder();
+  street("Chemin des Révoires", [
+    [7.4045, 43.7445],
+    [7.4075, 43.7445],
+  ]);
+  node(7.405, 43.7446, {
+    "addr:housenumber": "12",
+    "addr:street": "Chemin des Révoires",
+    "addr:country": "fr",
+  });
+  node(7.407, 43.7446, { "addr:housenumber": "14", "addr:street": "Chemin des Révoires" });
+  const pbf = path.join(dir, "border.osm.pbf");
+  writeOsmPbf(pbf, osm);
+  await importOsm(pbf, { dir });
+}, 60_000);
+afterAll(() => {
+  if (previous === undefined) delete process.env.GEODATA_DIR;
+  else process.env.GEODATA_DIR = previous;
+});
+
+describe("addr:country", () => {
+  it("gives a tagged address its own country in reverse and forward geocoding; an untagged neighbour keeps the shapes'", () => {
+    expect(reverseGeocode([7.405, 43.7446])[0]).toMatchObject({
+      number: "12",
+      countryCode: "FR",
+      country: "France",
+    });
+    expect(reverseGeocode([7.407, 43.7446])[0]).toMatchObject({ number: "14", countryCode: "MC" });
+    const [tagged] = searchText("12 Chemin des Révoires", { limit: 1 });
+    expect(tagged).toMatchObject({ number: "12", countryCode: "FR" });
+    const [untagged] = searchText("14 Chemin des Révoires", { limit: 1 });
+    expect(untagged).toMatchObject({ number: "14", countryCode: "MC" });
+  });
+});
