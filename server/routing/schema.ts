@@ -40,6 +40,8 @@ export const avoidMask = (avoid: readonly (typeof AVOID)[number][] = []): AvoidM
 export const UNAVAILABLE = {
   "no-roads":
     "no imported roads near the origin and the destination (npm run import); only the geodesic is known",
+  /** isochrones, map matching and directions, which have no geodesic to give */
+  "no-roads-here": "no imported roads there (npm run import)",
   "no-route": "no route between the origin and the destination on the imported roads",
   "origin-far": "no road this mode may use within 1 km of the origin",
   "destination-far": "no road this mode may use within 1 km of the destination",

@@ -772,5 +772,12 @@ describe("POST /v1/route/match", () => {
     await bad({ path: [ok, ok], mode: "transit" }, "mode");
     await bad({ path: [ok, ok], roadAttributes: "colour" }, "roadAttributes", /speedLimit/);
     await bad({ path: [ok, ok], geometry: "svg" }, "geometry");
+    const paris = await api("POST", "/v1/route/match", { json: { path: ["48.85,2.35", "48.851,2.351"] } });
+    expect(paris.status).toBe(200);
+    expect(paris.body).toMatchObject({
+      matchedPath: [],
+      stretches: [],
+      unavailable: "no imported roads there (npm run import)",
+    });
   });
 });

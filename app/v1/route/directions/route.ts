@@ -38,7 +38,7 @@ export const GET = handler(
         throw invalid("locations", `location ${far + 1} has no road within 1 km that ${q.mode} may use`);
       return reply({
         routes: [],
-        unavailable: `leg ${result.leg + 1} (location ${result.leg + 1} to ${result.leg + 2}): ${UNAVAILABLE[result.unrouted]}`,
+        unavailable: `leg ${result.leg + 1} (location ${result.leg + 1} to ${result.leg + 2}): ${UNAVAILABLE[result.unrouted === "no-roads" ? "no-roads-here" : result.unrouted]}`,
       });
     }
     const at = (i: number) => ({ latitude: q.locations[i]!.latitude, longitude: q.locations[i]!.longitude });

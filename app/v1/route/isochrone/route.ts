@@ -33,7 +33,10 @@ export const GET = handler(
               }))
             : [],
       },
-      ...("unrouted" in result && { unavailable: UNAVAILABLE[result.unrouted] }),
+      ...("unrouted" in result && {
+        unavailable:
+          result.unrouted === "no-roads" ? UNAVAILABLE["no-roads-here"] : UNAVAILABLE[result.unrouted],
+      }),
     });
   },
 );

@@ -17,7 +17,7 @@ export const POST = handler(
   async ({ body: b }) => {
     const result = await matchInWorker(b.path, profileOf(b.mode));
     if ("unrouted" in result) {
-      return reply({ matchedPath: [], stretches: [], unavailable: UNAVAILABLE["no-roads"] });
+      return reply({ matchedPath: [], stretches: [], unavailable: UNAVAILABLE["no-roads-here"] });
     }
     const { matched, stretches } = result;
     const meters = stretches.reduce((s, x) => s + x.meters, 0);
