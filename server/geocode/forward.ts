@@ -472,23 +472,25 @@ function addressCandidate(
   number?: string,
 ): Candidate {
   const house = number ?? doc.number.split(" ")[0]!;
+  // The row itself only for the answers given (ranking reads the document's copy of its text), once.
+  let row: ReturnType<ReturnType<typeof features>["addressById"]> | null = null;
+  const record = () => (row ??= features(file).addressById(doc.ref));
   return {
     layer: "address",
     score,
     confidence,
     position: position ?? [doc.lng, doc.lat],
     key: `address:${fold(doc.name)}:${fold(house)}:${Math.round(doc.lng * 1e4)}:${Math.round(doc.lat * 1e4)}`,
-    tagged: () => features(file).addressById(doc.ref)?.country,
+    tagged: () => record()?.country,
     fields: (areas) => {
-      // The row itself only for the answers given (ranking reads the document's copy of its text).
-      const record = features(file).addressById(doc.ref);
-      const n = number ?? record?.number ?? house;
+      const r = record();
+      const n = number ?? r?.number ?? house;
       return {
-        ...(record?.city && { city: record.city }),
-        ...(record?.postcode && { postalCode: record.postcode }),
+        ...(r?.city && { city: r.city }),
+        ...(r?.postcode && { postalCode: r.postcode }),
         number: n,
-        ...(record?.street && { street: record.street }),
-        addressLabel: addressLabel(n, record?.street, number ? undefined : record?.unit, areas.countryCode),
+        ...(r?.street && { street: r.street }),
+        addressLabel: addressLabel(n, r?.street, number ? undefined : r?.unit, areas.countryCode),
       };
     },
   };

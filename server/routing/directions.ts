@@ -48,7 +48,7 @@ export interface Step {
 }
 
 /** A stretch of the route along one arc (part-way at the ends): its line, label, length and time. */
-interface Piece {
+export interface Piece {
   arc: number;
   label: RoadLabel;
   path: Position[];
@@ -103,7 +103,7 @@ export function measure(g: RoadGraph, mode: Mode, from: Snap, to: Snap, arcs: nu
 }
 
 /** The route's pieces: one per arc, the first from the origin's snapped point, the last to the destination's. */
-function piecesOf(g: RoadGraph, mode: Mode, from: Snap, to: Snap, arcs: number[]): Piece[] {
+export function piecesOf(g: RoadGraph, mode: Mode, from: Snap, to: Snap, arcs: number[]): Piece[] {
   const secs = g.seconds[mode];
   const forward = (arc: number) => g.reversed[arc] === 0;
   const piece = (arc: number, t0: number, t1: number): Piece => {

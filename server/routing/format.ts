@@ -6,6 +6,7 @@
 
 import type { Position } from "../geo/distance";
 import { encodePolyline } from "./polyline";
+import { maxspeedLimits } from "./profiles";
 
 export type Units = "metric" | "imperial";
 
@@ -45,10 +46,6 @@ export function geometryOf(path: Position[], form: "linestring" | "polyline5" | 
 
 /**
  * A road's speed limit from its `maxspeed` tag as the wire says it: `{value, unit}` in the unit
- * tagged ("50" is km/h, "30 mph"); undefined when untagged or not a number ("none", "signals").
+ * tagged ("50" is km/h, "30 mph"; the first of "50;30"); undefined when untagged or not a number.
  */
-export function speedLimitOf(maxspeed: string): { value: number; unit: "kph" | "mph" | "knots" } | undefined {
-  const m = /^\s*(\d+(?:\.\d+)?)\s*(mph|knots)?\s*(;.*)?$/.exec(maxspeed);
-  if (!m) return undefined;
-  return { value: Number(m[1]), unit: (m[2] as "mph" | "knots" | undefined) ?? "kph" };
-}
+export const speedLimitOf = (maxspeed: string) => maxspeedLimits(maxspeed)[0];

@@ -36,21 +36,38 @@ interface Sample {
   seconds: number;
 }
 
-/** The road points reachable within `seconds`, every `step` meters along each arc reached and at its ends. */
+/** An arc the search set out on: from `share` of it at `at` seconds. */
+interface Reached {
+  arc: number;
+  share: number;
+  at: number;
+}
+
+/** The arcs reachable within `seconds` (the engine's one-to-all search, run once). */
+function reachedArcs(g: RoadGraph, mode: Mode, from: Snap, seconds: number, avoid: AvoidMask): Reached[] {
+  const out: Reached[] = [];
+  dijkstraMany(g, mode, from, [], {
+    avoid,
+    within: { seconds, arc: (arc, share, at) => out.push({ arc, share, at }) },
+  });
+  return out;
+}
+
+/** The road points of the reached arcs within `seconds`, every `step` meters along each and at its ends. */
 function reachedPoints(
   g: RoadGraph,
   mode: Mode,
   from: Snap,
+  reached: Reached[],
   seconds: number,
-  avoid: AvoidMask,
   step: number,
 ): Sample[] {
   const secs = g.seconds[mode];
   const out: Sample[] = [{ lng: from.lng, lat: from.lat, seconds: 0 }];
-  const arc = (a: number, share: number, at: number) => {
+  for (const { arc: a, share, at } of reached) {
     const duration = secs[a]! * (1 - share);
     const reach = duration > 0 ? Math.min(1, (seconds - at) / duration) : 1;
-    if (reach <= 0) return;
+    if (reach <= 0) continue;
     // The arc from `share` to where the time runs out, in the edge's own order.
     const edge = g.edgeOf[a]!;
     const forward = g.reversed[a] === 0;
@@ -60,8 +77,7 @@ function reachedPoints(
       const u = forward ? t : 1 - t; // the share of the arc
       out.push({ lng, lat, seconds: at + Math.max(0, u - share) * secs[a]! });
     });
-  };
-  dijkstraMany(g, mode, from, [], { avoid, within: { seconds, arc } });
+  }
   return out;
 }
 
@@ -111,8 +127,9 @@ export function isochrones(
   avoid: AvoidMask = 0,
 ): Contour[] {
   const limit = Math.max(...minutes) * 60;
-  // A first pass at a coarse step finds the extent; the grid's cell follows from it.
-  const rough = reachedPoints(g, mode, from, limit, avoid, 200);
+  // One search; its arcs sampled coarsely find the extent, then finely for the grid.
+  const reached = reachedArcs(g, mode, from, limit, avoid);
+  const rough = reachedPoints(g, mode, from, reached, limit, 200);
   let [minLng, minLat, maxLng, maxLat] = [Infinity, Infinity, -Infinity, -Infinity];
   for (const p of rough) {
     minLng = Math.min(minLng, p.lng);
@@ -134,7 +151,7 @@ export function isochrones(
   const times = new Float64Array(nx * ny).fill(Infinity);
   // Samples half a cell apart: a road point's cell is next to its previous sample's, whose
   // dilation covers the corners of that cell and of its neighbours.
-  for (const p of reachedPoints(g, mode, from, limit, avoid, cell / 2)) {
+  for (const p of reachedPoints(g, mode, from, reached, limit, cell / 2)) {
     const ix = Math.floor((p.lng - x0) / sx);
     const iy = Math.floor((p.lat - y0) / sy);
     for (let y = iy - DILATE; y <= iy + DILATE + 1; y++) {

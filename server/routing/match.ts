@@ -1,7 +1,8 @@
 import type Flatbush from "flatbush";
 import { haversine, type Position } from "../geo/distance";
 import { nearestOnPath } from "../geo/polygon";
-import { type RoadGraph, labelOf } from "./graph";
+import type { RoadGraph } from "./graph";
+import { piecesOf } from "./directions";
 import type { Mode, RoadLabel } from "./profiles";
 import { type Leg, type Snap, dijkstraMany, projectOnEdge } from "./search";
 
@@ -315,7 +316,7 @@ function stretchOf(
         const last = stretch.path[stretch.path.length - 1]!;
         if (last[0] !== pt[0] || last[1] !== pt[1]) stretch.path.push(pt);
       }
-      runsAlong(g, at.c.snap, states[k]!.c.snap, move, stretch.roads);
+      runsAlong(g, mode, at.c.snap, states[k]!.c.snap, move, stretch.roads);
       at = states[k]!;
     }
     // Staying (noise behind the last fix): the route waits where it got to.
@@ -327,43 +328,16 @@ function stretchOf(
 /** A move longer than this many times the straight line plus accuracies is a loop the noise made. */
 const LOOP = { factor: 1.5, sigmas: 4 };
 
-/** Adds a leg's roads to the runs: consecutive stretches of one label are one run. */
-function runsAlong(g: RoadGraph, from: Snap, to: Snap, leg: Leg, runs: RoadRun[]) {
-  const arcs = leg.arcs ?? [];
-  const pieces: { label: RoadLabel; meters: number }[] = arcs.length
-    ? arcs.map((arc, i) => {
-        const length = g.edgeLength[g.edgeOf[arc]!]!;
-        const forward = g.reversed[arc] === 0;
-        const share =
-          i === 0 ? (forward ? 1 - from.t : from.t) : i === arcs.length - 1 ? (forward ? to.t : 1 - to.t) : 1;
-        return { label: labelOf(g, arc), meters: share * length };
-      })
-    : [{ label: labelOf(g, from.forwardArc), meters: leg.meters }];
-  // Where each piece ends along the leg's line: the line is walked to place the runs' ends.
-  const line = leg.path ?? [];
-  let walked = 0;
-  let at = 0;
-  let offset = 0;
-  const pointAt = (meters: number): Position => {
-    while (at < line.length - 1) {
-      const [a, b] = [line[at]!, line[at + 1]!];
-      const d = haversine(a[0], a[1], b[0], b[1]);
-      if (walked + d >= meters || at === line.length - 2) {
-        const f = d > 0 ? Math.min(1, Math.max(0, (meters - walked) / d)) : 0;
-        return [a[0] + f * (b[0] - a[0]), a[1] + f * (b[1] - a[1])];
-      }
-      walked += d;
-      at++;
-    }
-    return line[line.length - 1] ?? [from.lng, from.lat];
-  };
-  for (const piece of pieces) {
+/**
+ * Adds a move's roads to the runs: its pieces as directions cuts them (one per arc, the ends
+ * part-way); consecutive pieces of one label (labels are shared objects) are one run.
+ */
+function runsAlong(g: RoadGraph, mode: Mode, from: Snap, to: Snap, leg: Leg, runs: RoadRun[]) {
+  for (const piece of piecesOf(g, mode, from, to, leg.arcs ?? [])) {
     if (piece.meters <= 0.01) continue;
-    const start = pointAt(offset);
-    offset += piece.meters;
-    const end = pointAt(offset);
+    const [start, end] = [piece.path[0]!, piece.path[piece.path.length - 1]!];
     const last = runs[runs.length - 1];
-    if (last && JSON.stringify(last.label) === JSON.stringify(piece.label)) {
+    if (last && last.label === piece.label) {
       last.to = end;
       last.meters += piece.meters;
     } else runs.push({ label: piece.label, from: start, to: end, meters: piece.meters });

@@ -139,14 +139,22 @@ const CAR_KEYS = ["motorcar", "motor_vehicle", "vehicle", "access"];
 const BIKE_KEYS = ["bicycle", "vehicle", "access"];
 const FOOT_KEYS = ["foot", "access"];
 
-/** "50", "30 mph", "50;30" (the lower), "none"; 0 when absent or not understood. */
-export function maxspeedKmh(value: string | undefined): number {
-  if (!value) return 0;
-  const speeds = value
+/** The limits a `maxspeed` tag names, in its own units ("50", "30 mph", "50;30"); "none" and the like name none. */
+export function maxspeedLimits(
+  value: string | undefined,
+): { value: number; unit: "kph" | "mph" | "knots" }[] {
+  return (value ?? "")
     .split(";")
     .map((v) => /^\s*(\d+(?:\.\d+)?)\s*(mph|knots)?\s*$/.exec(v))
     .filter((m): m is RegExpExecArray => !!m)
-    .map((m) => Number(m[1]) * (m[2] === "mph" ? 1.609344 : m[2] === "knots" ? 1.852 : 1));
+    .map((m) => ({ value: Number(m[1]), unit: (m[2] as "mph" | "knots" | undefined) ?? "kph" }));
+}
+
+const KMH_PER = { kph: 1, mph: 1.609344, knots: 1.852 } as const;
+
+/** "50", "30 mph", "50;30" (the lower), "none"; 0 when absent or not understood. */
+export function maxspeedKmh(value: string | undefined): number {
+  const speeds = maxspeedLimits(value).map((l) => l.value * KMH_PER[l.unit]);
   return speeds.length ? Math.min(...speeds) : 0;
 }
 

@@ -59,6 +59,18 @@ const units = z.preprocess(
   z.enum(UNITS, { error: () => `must be ${UNITS.join(" or ")}` }),
 );
 
+/** A road mode, car when absent (optimize, directions, isochrones, match). */
+const roadMode = z.preprocess(
+  (v) => (v === undefined || v === "" ? "car" : v),
+  z.enum(ROAD_MODES, { error: () => `must be one of ${ROAD_MODES.join(", ")}` }),
+);
+
+/** How a line is answered, an encoded polyline of 6 digits when absent (optimize, directions, match). */
+const lineForm = z.preprocess(
+  (v) => (v === undefined || v === "" ? "polyline6" : v),
+  z.enum(GEOMETRY, { error: () => `must be ${GEOMETRY.join(", ")}` }),
+);
+
 /**
  * When a transit trip leaves: an ISO 8601 date and time, with an offset (an instant) or without
  * one (the local time of the feed that answers: GTFS times are the agency's).
@@ -155,16 +167,10 @@ export const optimizeQuery = z.object({
     (l) => l.length >= 2 && l.length <= MAX_OPTIMIZE_LOCATIONS,
     `must be 2 to ${MAX_OPTIMIZE_LOCATIONS} points, '<lat>,<lng>|<lat>,<lng>|…' (the first where the trip starts, the last where it ends)`,
   ),
-  mode: z.preprocess(
-    (v) => (v === undefined || v === "" ? "car" : v),
-    z.enum(ROAD_MODES, { error: () => `must be one of ${ROAD_MODES.join(", ")}` }),
-  ),
+  mode: roadMode,
   units,
   avoid: choiceList(AVOID),
-  geometry: z.preprocess(
-    (v) => (v === undefined || v === "" ? "polyline6" : v),
-    z.enum(GEOMETRY, { error: () => `must be ${GEOMETRY.join(", ")}` }),
-  ),
+  geometry: lineForm,
 });
 
 /** The most contours one isochrone request draws. */
@@ -173,10 +179,7 @@ export const MAX_ISOCHRONE_CONTOURS = 4;
 /** GET /v1/route/isochrone: a point, a mode, and up to 4 travel times in minutes (1 to 60). */
 export const isochroneQuery = z.object({
   origin: coordinatePair,
-  mode: z.preprocess(
-    (v) => (v === undefined || v === "" ? "car" : v),
-    z.enum(ROAD_MODES, { error: () => `must be one of ${ROAD_MODES.join(", ")}` }),
-  ),
+  mode: roadMode,
   minutes: z
     .string({ error: () => "is required: up to 4 travel times in minutes, '5,10,15'" })
     .transform((v, ctx) => {
@@ -209,16 +212,10 @@ export const directionsQuery = z.object({
     (l) => l.length >= 2 && l.length <= MAX_DIRECTIONS_LOCATIONS,
     `must be 2 to ${MAX_DIRECTIONS_LOCATIONS} points in order, '<lat>,<lng>|<lat>,<lng>|…'`,
   ),
-  mode: z.preprocess(
-    (v) => (v === undefined || v === "" ? "car" : v),
-    z.enum(ROAD_MODES, { error: () => `must be one of ${ROAD_MODES.join(", ")}` }),
-  ),
+  mode: roadMode,
   units,
   avoid: choiceList(AVOID),
-  geometry: z.preprocess(
-    (v) => (v === undefined || v === "" ? "polyline6" : v),
-    z.enum(GEOMETRY, { error: () => `must be ${GEOMETRY.join(", ")}` }),
-  ),
+  geometry: lineForm,
   alternatives: z.preprocess((v) => (v === "" || v === undefined ? false : v), booleanish),
   lang: z.preprocess(
     (v) => (v === undefined || v === "" ? "en" : v),
@@ -297,10 +294,7 @@ export const matchBody = z.object({
     })
     .min(2, "must have at least 2 points")
     .max(MAX_MATCH_POINTS, `must have at most ${MAX_MATCH_POINTS} points`),
-  mode: z.preprocess(
-    (v) => (v === undefined || v === "" ? "car" : v),
-    z.enum(ROAD_MODES, { error: () => `must be one of ${ROAD_MODES.join(", ")}` }),
-  ),
+  mode: roadMode,
   roadAttributes: z.preprocess(
     (v) =>
       typeof v === "string"
@@ -315,8 +309,5 @@ export const matchBody = z.object({
       .default([]),
   ),
   units,
-  geometry: z.preprocess(
-    (v) => (v === undefined || v === "" ? "polyline6" : v),
-    z.enum(GEOMETRY, { error: () => `must be ${GEOMETRY.join(", ")}` }),
-  ),
+  geometry: lineForm,
 });

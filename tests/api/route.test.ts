@@ -3,6 +3,7 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import { importOsm } from "../../server/imports/osm-import";
+import { pointInRing } from "../../server/geo/polygon";
 import { FRESH_ACCOUNTS, FRESH_PASSWORD, serve } from "../../scripts/fresh-server";
 import { api, expectError, keys, signIn, unique } from "../support/api";
 import { writeOsmPbf } from "../support/osm-pbf";
@@ -367,19 +368,10 @@ describe("GET /v1/route/isochrone", () => {
     properties: { minutes: number; mode: string };
     geometry: { type: string; coordinates: [number, number][][][] };
   };
-  const inRing = ([x, y]: [number, number], ring: [number, number][]) => {
-    let inside = false;
-    for (let i = 0, j = ring.length - 1; i < ring.length; j = i++) {
-      const [xi, yi] = ring[i]!;
-      const [xj, yj] = ring[j]!;
-      if (yi > y !== yj > y && x < ((xj - xi) * (y - yi)) / (yj - yi) + xi) inside = !inside;
-    }
-    return inside;
-  };
   const covers = (f: Feature, node: number) => {
-    const p: [number, number] = [roadland(node).lng, roadland(node).lat];
+    const { lng, lat } = roadland(node);
     return f.geometry.coordinates.some(
-      ([outer, ...holes]) => inRing(p, outer!) && !holes.some((h) => inRing(p, h)),
+      ([outer, ...holes]) => pointInRing(lng, lat, outer!) && !holes.some((h) => pointInRing(lng, lat, h)),
     );
   };
 
@@ -447,17 +439,8 @@ describe("isochrone geofences", () => {
     isochrone?: { mode: string; minutes: number };
   };
   const [lat, lng] = along(1, 2).split(",").map(Number) as [number, number];
-  const inside = (g: Geofence, node: number) => {
-    const ring = g.geometry.coordinates[0]!;
-    const [x, y] = [roadland(node).lng, roadland(node).lat];
-    let yes = false;
-    for (let i = 0, j = ring.length - 1; i < ring.length; j = i++) {
-      const [xi, yi] = ring[i]!;
-      const [xj, yj] = ring[j]!;
-      if (yi > y !== yj > y && x < ((xj - xi) * (y - yi)) / (yj - yi) + xi) yes = !yes;
-    }
-    return yes;
-  };
+  const inside = (g: Geofence, node: number) =>
+    pointInRing(roadland(node).lng, roadland(node).lat, g.geometry.coordinates[0]!);
   const make = (fields: Record<string, unknown>) =>
     api("POST", "/v1/geofences", {
       json: { description: "five minutes' walk", type: "isochrone", coordinates: [lng, lat], ...fields },
