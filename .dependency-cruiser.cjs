@@ -14,7 +14,7 @@ const LAYERS = [
   ["routing", "geodata", "geofences"],
   ["geocode", "transit", "events", "webhooks"],
   ["imports", "planner", "tracking"],
-  ["users", "context"],
+  ["users", "context", "trips"],
 ];
 
 const pathOf = (entry) =>

@@ -130,6 +130,14 @@ export const EVENT_TYPE_NAMES = {
   "user.exited_region_postal_code": "Exited postal code",
   "user.entered_region_dma": "Entered DMA",
   "user.exited_region_dma": "Exited DMA",
+  "user.started_trip": "Started trip",
+  "user.updated_trip": "Updated trip",
+  "user.approaching_trip_destination": "Approaching trip destination",
+  "user.arrived_at_trip_destination": "Arrived at trip destination",
+  "user.arrived_at_wrong_trip_destination": "Arrived at wrong trip destination",
+  "user.approaching_trip_leg_destination": "Approaching trip leg destination",
+  "user.arrived_at_trip_leg_destination": "Arrived at trip leg destination",
+  "user.stopped_trip": "Stopped trip",
 } as const;
 
 export type EventType = keyof typeof EVENT_TYPE_NAMES;

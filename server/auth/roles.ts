@@ -19,7 +19,9 @@ export type Permission =
   | "context:read"
   | "keys:manage"
   | "accounts:manage"
-  | "webhooks:manage";
+  | "webhooks:manage"
+  | "trips:read"
+  | "trips:write";
 
 const GRANTS: Record<Role, readonly Permission[]> = {
   admin: [
@@ -34,10 +36,20 @@ const GRANTS: Record<Role, readonly Permission[]> = {
     "keys:manage",
     "accounts:manage",
     "webhooks:manage",
+    "trips:read",
+    "trips:write",
   ],
-  analyst: ["geofences:read", "geofences:write", "users:read", "events:read", "context:read"],
+  analyst: [
+    "geofences:read",
+    "geofences:write",
+    "users:read",
+    "events:read",
+    "context:read",
+    "trips:read",
+    "trips:write",
+  ],
   // Reviewers see the geofence and the user an event is about, to judge it.
-  reviewer: ["geofences:read", "users:read", "events:read", "events:verify"],
+  reviewer: ["geofences:read", "users:read", "events:read", "events:verify", "trips:read"],
 };
 
 /**

@@ -94,6 +94,8 @@ const schema = z.object({
   ),
   /** Days of users' location trails kept; older points are pruned in the background. */
   TRAIL_DAYS: withDefault(days, "30"),
+  /** Hours after its creation a trip that has not ended becomes expired. */
+  TRIP_EXPIRY_HOURS: withDefault(wholeNumber(1, 8760, "a whole number of hours from 1 to 8760"), "24"),
   /** Days of SDK log lines kept (POST /v1/logs); older lines are pruned in the background. */
   LOG_DAYS: withDefault(days, "7"),
   /** Days a webhook delivery is kept once delivered or given up (the Webhooks page's record). */

@@ -16,6 +16,7 @@ import type {
   SignInFailureStore,
   StoredGeofence,
   StoredKey,
+  TripStore,
   UserStore,
 } from "../storage/port";
 import type { GeofenceFields } from "../storage/records";
@@ -215,6 +216,8 @@ function eventStore(lock: WriteLock): Omit<EventStore, "verificationCounts" | "c
               ...(f.kind === "conversion" && { not: { startsWith: "user." } }),
             },
           }),
+          // Trip events are not verdicts on places: the review queue ("location") leaves them out.
+          ...(f.kind === "location" && { NOT: { type: { contains: "_trip" } } }),
           ...(f.confidences && { confidence: { in: [...f.confidences] } }),
           ...(f.userSeq !== undefined && { userSeq: f.userSeq }),
           ...(f.geofenceId !== undefined && { geofenceId: f.geofenceId }),
@@ -731,6 +734,62 @@ function retentionStore(lock: WriteLock): RetentionStore {
   };
 }
 
+const ACTIVE_OR_PENDING = ["pending", "started", "approaching", "arrived"];
+
+function tripStore(lock: WriteLock): Omit<TripStore, "activeDestination"> {
+  return {
+    list: (f, take) => {
+      const sortBy = f.sortBy ?? "createdAt";
+      return prisma.trip.findMany({
+        where: {
+          live: f.live,
+          createdAt: dateWindow(f.createdBefore, f.createdAfter),
+          ...(f.statuses && { status: { in: [...f.statuses] } }),
+          ...(f.destinationGeofenceTag !== undefined && { destinationGeofenceTag: f.destinationGeofenceTag }),
+          ...(f.destinationGeofenceExternalId !== undefined && {
+            destinationGeofenceExternalId: f.destinationGeofenceExternalId,
+          }),
+          ...(f.externalId !== undefined && { externalId: f.externalId }),
+          ...(f.userId !== undefined && { userId: f.userId }),
+          ...(f.delayed !== undefined &&
+            (f.delayed ? { delayMinutes: { gt: 0 } } : { NOT: { delayMinutes: { gt: 0 } } })),
+        },
+        orderBy: [
+          sortBy === "scheduledArrivalAt"
+            ? { scheduledArrivalAt: { sort: "desc", nulls: "last" } }
+            : { [sortBy]: "desc" },
+          { id: "desc" },
+        ],
+        take,
+      });
+    },
+    byRef: (live, ref) => prisma.trip.findFirst({ where: { live, ...ref } }),
+    async delete(live, ref) {
+      const { count } = await lock(() => prisma.trip.deleteMany({ where: { live, ...ref } }));
+      return count > 0;
+    },
+    async expire(now, take) {
+      const due = await prisma.trip.findMany({
+        where: { status: { in: ACTIVE_OR_PENDING }, expiresAt: { lt: now } },
+        select: { seq: true },
+        take,
+      });
+      if (!due.length) return 0;
+      const { count } = await lock(() =>
+        prisma.trip.updateMany({
+          where: {
+            seq: { in: due.map((t) => t.seq) },
+            status: { in: ACTIVE_OR_PENDING },
+            expiresAt: { lt: now },
+          },
+          data: { status: "expired", endedAt: now, updatedAt: now },
+        }),
+      );
+      return count;
+    },
+  };
+}
+
 /**
  * Radar's metadata[key]=value filters as Prisma JSON filters: each key's value stored as the text
  * or the number or boolean it reads as (../storage/metadata-filter.ts). Prisma names a JSON path
@@ -757,5 +816,6 @@ export function prismaStores(lock: WriteLock) {
     webhooks: webhookStore(lock),
     logs: deviceLogStore(lock),
     retention: retentionStore(lock),
+    trips: tripStore(lock),
   };
 }

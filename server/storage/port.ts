@@ -21,6 +21,7 @@ import type {
   StoredDelivery,
   StoredEvent,
   StoredGeofence,
+  StoredTrip,
   StoredUser,
   StoredWebhook,
   USER_SORTS,
@@ -40,6 +41,7 @@ export type {
   StoredDelivery,
   StoredEvent,
   StoredGeofence,
+  StoredTrip,
   StoredUser,
   StoredWebhook,
   WebhookTarget,
@@ -371,7 +373,7 @@ export interface EventFilter {
   /** 1, -1, 0 */
   verifications?: readonly number[];
   types?: readonly string[];
-  /** location events (Radar's user.… types) or conversions only */
+  /** location events (Radar's user.… types, trip events left out: the review queue) or conversions only */
   kind?: "location" | "conversion";
   confidences?: readonly number[];
   /** the user's seq */
@@ -511,7 +513,17 @@ export interface TrackingReader {
   placeVerdictsInBox(live: boolean, box: BBox): Promise<PlaceVerdict[]>;
   /** The enabled webhooks of a world (asked only when an update makes events). */
   webhooksFor(live: boolean): Promise<WebhookTarget[]>;
+  /** The trip of a world with this _id or externalId. */
+  tripByRef(live: boolean, ref: TripRef): Promise<StoredTrip | null>;
+  /** The trip a user (by userId) or a device without one is on: started, approaching or arrived. */
+  activeTrip(live: boolean, owner: TripOwner): Promise<StoredTrip | null>;
 }
+
+/** A trip by its _id or its externalId. */
+export type TripRef = { id: string } | { externalId: string };
+
+/** Whose trip: a userId, or a device that reports none. */
+export type TripOwner = { userId: string } | { deviceId: string };
 
 /** The user columns a location update sets. */
 export type UserWrite = Omit<StoredUser, "seq" | "id" | "live" | "createdAt">;
@@ -524,8 +536,11 @@ export type EventWrite = Omit<
 
 /** Everything one location update changes, decided before any of it is written. */
 export interface TrackingPlan {
-  /** `seq` null: a new user with this id and createdAt. */
-  user: { seq: number | null; id: string; live: boolean; createdAt: Date; write: UserWrite };
+  /**
+   * `seq` null: a new user with this id and createdAt. null: no user is written (a trip of a user
+   * never tracked yet), and then there are no events, memberships or location either.
+   */
+  user: { seq: number | null; id: string; live: boolean; createdAt: Date; write: UserWrite } | null;
   /** the fix kept in the user's history; null for a plan that records none (a conversion) */
   location: {
     latitude: number;
@@ -540,6 +555,14 @@ export interface TrackingPlan {
   events: EventWrite[];
   /** the outbox: requests owed to webhooks for these events, written with them */
   deliveries: DeliveryWrite[];
+  /** trips made (seq null) or changed */
+  trips?: TripWrite[];
+}
+
+/** A trip a plan writes: new (seq null), or the stored one with these columns. */
+export interface TripWrite {
+  seq: number | null;
+  trip: Omit<StoredTrip, "seq">;
 }
 
 /** The keys the plan's rows were stored under. */
@@ -602,6 +625,40 @@ export interface RetentionStore {
   pruneLogs(before: Date, batch: number): Promise<number>;
 }
 
+/** Which trips a list asks for (every field optional but the world). */
+export interface TripFilter {
+  live: boolean;
+  statuses?: readonly string[];
+  /** the destination geofence's tag and/or externalId */
+  destinationGeofenceTag?: string;
+  destinationGeofenceExternalId?: string;
+  externalId?: string;
+  userId?: string;
+  createdAfter?: Date;
+  createdBefore?: Date;
+  delayed?: boolean;
+  sortBy?: "createdAt" | "updatedAt" | "scheduledArrivalAt";
+}
+
+export interface TripStore {
+  /** Newest first by `sortBy` (createdAt when absent), at most `take`. */
+  list(filter: TripFilter, take: number): Promise<StoredTrip[]>;
+  byRef(live: boolean, ref: TripRef): Promise<StoredTrip | null>;
+  /**
+   * The destination and mode of the trip a user or device is on, read outside any transaction
+   * (before tracking decides, so the road ETA is computed off the tracking transaction): null
+   * when none, which is most updates, so adapters answer it from an index in microseconds.
+   */
+  activeDestination(
+    live: boolean,
+    owner: TripOwner,
+  ): Promise<{ id: string; mode: string; latitude: number; longitude: number } | null>;
+  /** Deletes a trip (its events stay); false when there was none. */
+  delete(live: boolean, ref: TripRef): Promise<boolean>;
+  /** Marks trips past their expiresAt (pending or active) expired, at most `take`; how many. */
+  expire(now: Date, take: number): Promise<number>;
+}
+
 export interface Storage {
   keys: KeyStore;
   settings: SettingStore;
@@ -615,4 +672,5 @@ export interface Storage {
   webhooks: WebhookStore;
   logs: DeviceLogStore;
   retention: RetentionStore;
+  trips: TripStore;
 }

@@ -111,6 +111,8 @@ export interface StoredEvent {
   duration: number | null;
   /** a conversion's own fields (revenue among them) */
   metadata: Json;
+  /** a trip event's trip, as it was (wire form) */
+  trip: Json;
   createdAt: Date;
   actualCreatedAt: Date;
 }
@@ -247,4 +249,46 @@ export interface FinishedAttempt {
   delivery: Pick<ClaimedDelivery, "seq" | "webhookSeq" | "userId" | "attempts">;
   at: Date;
   outcome: AttemptOutcome;
+}
+
+/** A trip (server/trips/): a user's journey to a destination, or through legs. */
+export interface StoredTrip {
+  seq: number;
+  id: string;
+  live: boolean;
+  externalId: string;
+  /** whose trip: the userId, else (for devices without one) the deviceId */
+  userId: string | null;
+  deviceId: string | null;
+  /** pending, started, approaching, arrived, completed, canceled, expired */
+  status: string;
+  /** car, foot, bike, truck, motorbike */
+  mode: string;
+  metadata: Json;
+  destinationGeofenceTag: string | null;
+  destinationGeofenceExternalId: string | null;
+  destinationGeofenceId: string | null;
+  destinationLatitude: number | null;
+  destinationLongitude: number | null;
+  /** meters, for a destination without a geofence */
+  arrivalRadius: number | null;
+  /** minutes */
+  approachingThreshold: number;
+  scheduledArrivalAt: Date | null;
+  /** meters and minutes to the current destination */
+  etaDistance: number | null;
+  etaDuration: number | null;
+  /** "road" or "straight_line" */
+  etaSource: string | null;
+  /** minutes behind scheduledArrivalAt */
+  delayMinutes: number | null;
+  /** the legs in order (server/trips/legs.ts): a JSON array, or null for a trip without legs */
+  legs: Json;
+  /** user.started_trip was made */
+  startNotified: boolean;
+  createdAt: Date;
+  updatedAt: Date;
+  startedAt: Date | null;
+  endedAt: Date | null;
+  expiresAt: Date;
 }

@@ -138,6 +138,7 @@ export async function logConversion(
         band: "core",
         duration: null,
         metadata: input.metadata,
+        trip: null,
         // when it happened (as given, or now), made distinct for the lists' cursors; and when it
         // was received
         createdAt: (await distinctCreatedAt(read, live, input.createdAt ?? now, 1))[0]!,

@@ -8,13 +8,20 @@ import type {
   StoredUser as User,
   TrackingPlan,
   TrackingReader,
+  TripWrite,
   UserWrite,
+  Written,
 } from "../storage";
 import { eventSubject } from "../events/subject";
 import { estimatedPrecision, gradeOf } from "../events/confidence";
 import { geofences } from "./detectors/geofences";
 import { places } from "./detectors/places";
 import { regions } from "./detectors/regions";
+import { trips } from "./detectors/trips";
+import { type TrackHints, NO_HINTS } from "./trips/hints";
+import { serializeTrip } from "./trips/model";
+import { type Trip } from "./trips/progress";
+import { ownerOf, tripFromOptions, withoutSeq } from "./trips/start";
 import type { Detector, EventDraft, MembershipChanges } from "./detectors/types";
 import type { TrackInput } from "./schema";
 import { deviceAfter } from "./device";
@@ -23,12 +30,14 @@ import { embeddedGeofence, serializeEvent, serializeUser, trimUser } from "./ser
 import { type Fix, isStopped, loadSnapshot } from "./snapshot";
 
 /** Every kind of event, in the order its events are listed: a new kind is a new detector here. */
-export const DETECTORS: readonly Detector[] = [geofences, places, regions];
+export const DETECTORS: readonly Detector[] = [geofences, places, regions, trips];
 
 export interface TrackResult {
   user: User;
   geofences: GeofenceFields[];
   events: Event[];
+  /** the trip the user is on after the update (none: not on one, or it ended) */
+  trip: Trip | null;
 }
 
 /** Where time and identifiers come from: passed in, so a decision can be replayed in a test. */
@@ -89,6 +98,7 @@ export async function decide(
   live: boolean,
   input: TrackInput,
   clock: Clock,
+  hints: TrackHints = NO_HINTS,
 ): Promise<Decision<TrackResult>> {
   const now = clock.now();
   const at = input.updatedAt ?? now;
@@ -133,10 +143,35 @@ export async function decide(
     : { ...after, seq: 0, id: clock.newId(now.getTime()), live, createdAt: at };
 
   const drafts: EventDraft[] = [];
+  const tripWrites: TripWrite[] = [];
+  // The trip the user is on: read only when the read before the transaction found one, or the
+  // update names one (tripOptions), so updates of users on no trip pay nothing.
+  const owner = ownerOf(after.userId, after.deviceId);
+  if (hints.options) {
+    const { current, replaced } = await tripFromOptions(
+      read,
+      live,
+      owner,
+      hints.options,
+      hints.destination,
+      at,
+      clock,
+    );
+    snapshot.trip = current;
+    if (replaced) {
+      tripWrites.push(replaced);
+      drafts.push(stoppedTrip(replaced.trip));
+    }
+  } else if (hints.active) {
+    const found = await read.activeTrip(live, owner);
+    snapshot.trip = found && { seq: found.seq, trip: withoutSeq(found) };
+  }
+  snapshot.eta = hints.eta;
   const memberships: MembershipChanges = { entered: [], exited: [], dwelled: [] };
   for (const detector of DETECTORS) {
     const found = detector.detect({ before, after, fix, snapshot });
     drafts.push(...found.events);
+    tripWrites.push(...(found.trips ?? []));
     if (found.memberships) {
       memberships.entered.push(...found.memberships.entered);
       memberships.exited.push(...found.memberships.exited);
@@ -164,7 +199,11 @@ export async function decide(
     ...memberships,
     events,
     deliveries: events.length ? await outbox(read, live, user, inside, recorded(user.seq), clock) : [],
+    trips: tripWrites,
   };
+  const onTrip = tripWrites.find(
+    (w) => w.trip.status === "started" || w.trip.status === "approaching" || w.trip.status === "arrived",
+  );
   return {
     plan,
     answer: (written) => {
@@ -173,6 +212,7 @@ export async function decide(
         user: { ...user, seq: userSeq },
         geofences: inside,
         events: recorded(userSeq, written?.eventSeqs),
+        trip: onTrip?.trip ?? null,
       };
     },
   };
@@ -196,10 +236,60 @@ export async function outbox(
   return outboxFor(targets, wire, { id: user.id, live, wire: serializeUser(user, inside) }, clock);
 }
 
+/**
+ * A plan for events of a user made outside a location update (a trip call): at the user's last
+ * location, at `at`, with what they owe webhooks; the user row is written as it is.
+ */
+export async function userEventsPlan(
+  read: TrackingReader,
+  user: User,
+  drafts: EventDraft[],
+  trips: TripWrite[],
+  clock: Clock,
+): Promise<{ plan: TrackingPlan; recorded: (written: Written | null) => Event[] }> {
+  const live = user.live;
+  const now = clock.now();
+  const fix: Fix = {
+    latitude: user.latitude,
+    longitude: user.longitude,
+    accuracy: user.accuracy,
+    at: now,
+    stopped: false,
+  };
+  const createdAt = await distinctCreatedAt(read, live, now, drafts.length);
+  const events = await graded(read, live, eventsOf(drafts, createdAt, user, fix, live, clock));
+  const inside = await enabledGeofencesOf(read, user);
+  const recorded = (written: Written | null) =>
+    events.map((e, i) => asRecorded(e, written?.eventSeqs[i] ?? 0, user.seq));
+  const { seq, id, createdAt: userCreatedAt, live: _live, ...write } = user;
+  return {
+    plan: {
+      user: { seq, id, live, createdAt: userCreatedAt, write },
+      location: null,
+      entered: [],
+      exited: [],
+      dwelled: [],
+      events,
+      deliveries: events.length ? await outbox(read, live, user, inside, recorded(null), clock) : [],
+      trips,
+    },
+    recorded,
+  };
+}
+
+/** user.stopped_trip for a trip that ends. */
+export const stoppedTrip = (trip: Trip): EventDraft => ({
+  type: "user.stopped_trip",
+  probability: 1,
+  band: "core",
+  duration: null,
+  trip: serializeTrip(trip),
+});
+
 /** An update older than what the store holds: nothing changes, and the answer is the user as stored. */
 async function unchanged(read: TrackingReader, user: StoredUser): Promise<Decision<TrackResult>> {
   const geofences = await enabledGeofencesOf(read, user);
-  return { plan: null, answer: () => ({ user, geofences, events: [] }) };
+  return { plan: null, answer: () => ({ user, geofences, events: [], trip: null }) };
 }
 
 /** The enabled geofences a stored user is in. */
@@ -245,6 +335,7 @@ function eventsOf(
       metadata: null,
     };
     return {
+      trip: d.trip ?? null,
       id: clock.newId(),
       live,
       type: d.type,

@@ -1,6 +1,7 @@
 import { z } from "zod";
 import {
   booleanish,
+  jsonish,
   numberIn,
   optionalInt,
   optionalNumberIn,
@@ -9,6 +10,7 @@ import {
 } from "../http/fields";
 import { parseCursorDate } from "../http/datetime";
 import { NEARBY, metadataSchema } from "../geofences/schema";
+import { tripOptionsSchema } from "./trips/options";
 
 /** Request schema of POST /v1/track and the wire forms of users and events. */
 
@@ -69,6 +71,8 @@ export const trackSchema = z.object({
   nearbyGeofences: booleanish.optional(),
   nearbyGeofencesLimit: optionalInt(0, NEARBY.limit.max),
   updatedAt: pastInstant("is in the future; send the time the location was recorded"),
+  /** the SDKs' trip options, sent with every update while a trip runs (docs/trips.md) */
+  tripOptions: z.preprocess((v) => (v === null ? undefined : v), jsonish(tripOptionsSchema).optional()),
 });
 
 export type TrackInput = z.output<typeof trackSchema>;

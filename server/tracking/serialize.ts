@@ -35,7 +35,8 @@ export function embeddedGeofence(g: GeofenceFields): Readonly<Embedded> {
   return e;
 }
 
-export function serializeUser(u: User, geofences: GeofenceFields[]) {
+/** `trip`: the trip the user is on, in wire form (the SDKs end theirs when a track answer has none). */
+export function serializeUser(u: User, geofences: GeofenceFields[], trip?: unknown) {
   return {
     ...trimUser(u),
     location: { type: "Point", coordinates: [u.longitude, u.latitude] },
@@ -50,6 +51,7 @@ export function serializeUser(u: User, geofences: GeofenceFields[]) {
     ...optional("state", u.state),
     ...optional("dma", u.dma),
     ...optional("postalCode", u.postalCode),
+    ...optional("trip", trip),
     createdAt: u.createdAt.toISOString(),
     updatedAt: u.updatedAt.toISOString(),
     // The time of the last update as the device sent it; updatedAt may be a few ms later (it is
@@ -79,5 +81,6 @@ export function serializeEvent(e: Event) {
     ...optional("alternatePlaces", e.alternatePlaces),
     ...optional("duration", e.duration),
     ...optional("metadata", e.metadata),
+    ...optional("trip", e.trip),
   };
 }

@@ -3,7 +3,8 @@ import { decodedOnce } from "../geofences/decoded";
 import { MIN_ACCURACY } from "../geofences/inside";
 import { type Regions, regionsAt } from "../geodata/regions";
 import { placeById } from "../geodata/places";
-import type { Membership, StoredUser, TrackedGeofence, TrackingReader } from "../storage";
+import type { Membership, StoredUser, TrackedGeofence, TrackingReader, TripWrite } from "../storage";
+import type { EtaHint } from "./trips/model";
 import { type Detection, VERDICT_RADIUS_M, detectPlace, placeEvidence } from "./places";
 
 /** A location update as the detectors see it: where, how precisely, when, and whether stopped. */
@@ -34,6 +35,10 @@ export interface Snapshot {
   detection?: Detection;
   /** the place the user was at, as the imports hold it now (none: no place, or gone) */
   currentPlace?: Detection["place"];
+  /** the trip the user is on (read in the transaction), as it is before the detectors move it */
+  trip?: TripWrite | null;
+  /** the road ETA computed before the transaction, for the destination and mode it names */
+  eta?: EtaHint | null;
 }
 
 /** Geofences farther than this from the location are not considered, however poor the accuracy. */

@@ -1,12 +1,26 @@
 import path from "node:path";
 import { pathToFileURL } from "node:url";
-import type { Worker } from "node:worker_threads";
+import { MessageChannel, type Worker } from "node:worker_threads";
 import type { AuthKey } from "../auth/keys";
 import { ApiError } from "../errors";
 import { processOnce } from "../process-once";
 import { forgetThread, startWorker } from "../workers/thread-memory";
 import type { TrackInput } from "./schema";
-import type { TrackJob, TrackReply } from "./worker";
+import type { RouteAnswer, RouteAsk, TrackJob, TrackReply } from "./worker";
+import type { Position } from "../geo/distance";
+import type { RouteResult } from "../routing/engine";
+import type { Mode } from "../routing/profiles";
+
+/** How the server's thread routes for trips' ETAs (the routing workers: set at start by serveTripRoutes). */
+export type TripRoutes = (origin: Position, destination: Position, mode: Mode) => Promise<RouteResult[]>;
+
+/**
+ * Gives the tracking thread routes for trips' ETAs: called before it starts, by the process's
+ * start (instrumentation.ts), which knows the routing workers (a layer this folder may not use).
+ */
+export function serveTripRoutes(routes: TripRoutes): void {
+  (globalThis as { tripRoutes?: TripRoutes }).tripRoutes = routes;
+}
 
 /**
  * Tracking on a thread of its own (docs/architecture.md#the-tracking-thread). The server's
@@ -37,6 +51,19 @@ export class TrackingThread {
   private spawn(): Worker {
     const worker = startWorker(this.entry);
     worker.unref();
+    // Trips' ETAs: the worker asks for routes here, where the routing workers are.
+    const router = (globalThis as { tripRoutes?: TripRoutes }).tripRoutes;
+    if (router) {
+      const { port1, port2 } = new MessageChannel();
+      port1.unref();
+      port1.on("message", (ask: RouteAsk) => {
+        router(ask.origin, ask.destination, ask.mode).then(
+          (results) => port1.postMessage({ id: ask.id, results } satisfies RouteAnswer),
+          (e: unknown) => port1.postMessage({ id: ask.id, error: String(e) } satisfies RouteAnswer),
+        );
+      });
+      worker.postMessage({ routes: port2 }, [port2]);
+    }
     worker.on("message", (m: TrackReply) => {
       const p = this.pending.get(m.id);
       if (!p) return;

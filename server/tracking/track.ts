@@ -3,6 +3,7 @@ import { monotonicNow, newId } from "../storage/ids";
 import { storage } from "../storage";
 import { type Clock, type TrackResult, decide } from "./decide";
 import type { TrackInput } from "./schema";
+import { tripHints } from "./trips/hints";
 
 export type { TrackResult } from "./decide";
 
@@ -19,9 +20,11 @@ export const processClock: Clock = { now: monotonicNow, wall: () => new Date(), 
  * transaction, the lock and any batching, so two updates of one device never both see the same
  * "before" state, and one answered update is one written update.
  */
-export function track(key: AuthKey, input: TrackInput): Promise<TrackResult> {
+export async function track(key: AuthKey, input: TrackInput): Promise<TrackResult> {
+  // The trip's road ETA is found first, off the transaction (./trips/hints.ts).
+  const hints = await tripHints(key.live, input);
   return storage().tracking.apply(
     { live: key.live, deviceId: input.deviceId, userId: input.userId ?? null },
-    (read) => decide(read, key.live, input, processClock),
+    (read) => decide(read, key.live, input, processClock, hints),
   );
 }

@@ -1,4 +1,7 @@
-import { parentPort } from "node:worker_threads";
+import { type MessagePort, parentPort } from "node:worker_threads";
+import type { Position } from "../geo/distance";
+import type { RouteResult } from "../routing/engine";
+import type { Mode } from "../routing/profiles";
 import type { AuthKey } from "../auth/keys";
 import { ApiError } from "../errors";
 import { preloadEmbeddedRegions } from "../regions/embedded";
@@ -6,6 +9,8 @@ import { preloadPostalCodes } from "../regions/postal";
 import type { TrackInput } from "./schema";
 import { serializeEvent, serializeUser } from "./serialize";
 import { track } from "./track";
+import { serializeTrip } from "./trips/model";
+import { routeTripsWith } from "./trips/eta";
 
 /**
  * The tracking thread (server/tracking/thread.ts): applies the location updates the server's
@@ -25,17 +30,54 @@ export type TrackReply =
   | { id: number; answer: string }
   | { id: number; error: { code?: ApiError["code"]; message: string; param?: string; retryAfter?: number } };
 
+/** A route asked of the server's thread for a trip's ETA, and its answer. */
+export interface RouteAsk {
+  id: number;
+  origin: Position;
+  destination: Position;
+  mode: Mode;
+}
+export interface RouteAnswer {
+  id: number;
+  results?: RouteResult[];
+  error?: string;
+}
+
 preloadEmbeddedRegions();
 preloadPostalCodes();
 
+/** Routes for trips' ETAs, asked of the server's thread, which has the routing workers. */
+let routes: MessagePort | null = null;
+let nextRoute = 1;
+const routeWaits = new Map<number, { resolve: (r: RouteResult[]) => void; reject: (e: Error) => void }>();
+routeTripsWith(
+  (origin, destination, mode) =>
+    new Promise((resolve, reject) => {
+      if (!routes) return resolve([]);
+      const id = nextRoute++;
+      routeWaits.set(id, { resolve, reject });
+      routes.postMessage({ id, origin, destination, mode } satisfies RouteAsk);
+    }),
+);
+
 const port = parentPort!;
-port.on("message", (job: TrackJob) => {
+port.on("message", (job: TrackJob | { routes: MessagePort }) => {
+  if ("routes" in job) {
+    routes = job.routes;
+    routes.on("message", (m: RouteAnswer) => {
+      const wait = routeWaits.get(m.id);
+      routeWaits.delete(m.id);
+      if (m.error !== undefined) wait?.reject(new Error(m.error));
+      else wait?.resolve(m.results ?? []);
+    });
+    return;
+  }
   track(job.key, job.input).then(
     (r) =>
       port.postMessage({
         id: job.id,
         answer: JSON.stringify({
-          user: serializeUser(r.user, r.geofences),
+          user: serializeUser(r.user, r.geofences, r.trip && serializeTrip(r.trip)),
           events: r.events.map(serializeEvent),
         }),
       } satisfies TrackReply),

@@ -106,6 +106,33 @@ const ROUTES: Record<string, { path: string; methods: Partial<Record<Method, Rul
     path: "/v1/route/match",
     methods: { POST: { access: "search", need: "context:read" } },
   },
+  "v1/trips": {
+    path: "/v1/trips",
+    methods: {
+      GET: { access: "secret", need: "trips:read" },
+      POST: { access: "publishable", need: "trips:write" },
+    },
+  },
+  "v1/trips/[ref]": {
+    path: `/v1/trips/${NONE}`,
+    methods: {
+      GET: { access: "secret", need: "trips:read" },
+      PATCH: { access: "publishable", need: "trips:write" },
+      DELETE: { access: "secret", need: "trips:write" },
+    },
+  },
+  "v1/trips/[ref]/update": {
+    path: `/v1/trips/${NONE}/update`,
+    methods: { PATCH: { access: "publishable", need: "trips:write" } },
+  },
+  "v1/trips/[ref]/legs": {
+    path: `/v1/trips/${NONE}/legs`,
+    methods: { PUT: { access: "publishable", need: "trips:write" } },
+  },
+  "v1/trips/[ref]/legs/[legId]": {
+    path: `/v1/trips/${NONE}/legs/${NONE}`,
+    methods: { PATCH: { access: "publishable", need: "trips:write" } },
+  },
   "v1/route/isochrone": {
     path: "/v1/route/isochrone",
     methods: { GET: { access: "search", need: "context:read" } },

@@ -17,6 +17,7 @@ import { prismaStores } from "../prisma-stores";
 import { deleteUserOutbox, postgresOutbox } from "./outbox";
 import { pool } from "./pool";
 import { inTransaction, row, rows } from "./sql";
+import { activeTrip } from "./trips";
 import { ENVELOPE, VERSION, postgresTracking, trackedGeofencesBySeqs, verificationCounts } from "./tracking";
 
 /**
@@ -188,4 +189,17 @@ const postgres: Storage = {
   webhooks: { ...shared.webhooks, ...postgresOutbox },
   logs: shared.logs,
   retention: shared.retention,
+  trips: {
+    ...shared.trips,
+    async activeDestination(live, owner) {
+      const trip = await activeTrip(pool(), live, owner, false);
+      if (!trip || trip.destinationLatitude === null || trip.destinationLongitude === null) return null;
+      return {
+        id: trip.id,
+        mode: trip.mode,
+        latitude: trip.destinationLatitude,
+        longitude: trip.destinationLongitude,
+      };
+    },
+  },
 };

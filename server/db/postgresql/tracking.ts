@@ -13,6 +13,7 @@ import type {
 } from "../../storage/port";
 import { clockSeeded } from "./clock-seed";
 import { writeOutbox } from "./outbox";
+import { activeTrip, tripByRef, writeTrips } from "./trips";
 import { type Queryable, inTransaction, jsonb, lockKey, row, rows } from "./sql";
 
 /**
@@ -152,6 +153,8 @@ function reader(client: Queryable): TrackingReader {
       ),
     geofencesBySeqs: (seqs) => trackedGeofencesBySeqs(seqs, client),
     webhooksFor: (live) => webhookTargets(live, client),
+    tripByRef: (live, ref) => tripByRef(client, live, ref),
+    activeTrip: (live, owner) => activeTrip(client, live, owner),
     verificationCounts: async (live, classes) => {
       if (!classes.length) return [];
       // Every class of the update's events in one statement: a dense move makes dozens.
@@ -184,7 +187,7 @@ function reader(client: Queryable): TrackingReader {
 const USER_WRITE = `"deviceId", "userId", "description", "metadata", "deviceType", "device", "foreground", "stopped", "latitude",
   "longitude", "accuracy", "country", "state", "postalCode", "dma", "place", "placeEnteredAt", "actualUpdatedAt", "updatedAt"`;
 
-function userValues(u: TrackingPlan["user"]["write"]) {
+function userValues(u: NonNullable<TrackingPlan["user"]>["write"]) {
   return [
     u.deviceId,
     u.userId,
@@ -233,17 +236,17 @@ function writeStatement(insert: boolean) {
         WHERE "userSeq" = (SELECT "seq" FROM u) AND "geofenceSeq" = ANY(${n(8)}::int[])),
   ev AS (INSERT INTO "Event" ("id", "live", "type", "userSeq", "user", "geofenceId", "geofence", "subject", "region",
            "place", "placeId", "alternatePlaces", "latitude", "longitude", "accuracy", "confidence", "probability",
-           "band", "verification", "duration", "createdAt", "actualCreatedAt", "metadata")
+           "band", "verification", "duration", "createdAt", "actualCreatedAt", "metadata", "trip")
          SELECT id, live, type, (SELECT "seq" FROM u), "user", "geofenceId", geofence, subject, region, place, "placeId",
            "alternatePlaces", latitude, longitude, accuracy, confidence, probability, band, 0, duration, "createdAt",
-           "actualCreatedAt", metadata
+           "actualCreatedAt", metadata, trip
          FROM unnest(${n(9)}::text[], ${n(10)}::boolean[], ${n(11)}::text[], ${n(12)}::jsonb[], ${n(13)}::text[],
            ${n(14)}::jsonb[], ${n(15)}::text[], ${n(16)}::jsonb[], ${n(17)}::jsonb[], ${n(18)}::text[], ${n(19)}::jsonb[],
            ${n(20)}::float8[], ${n(21)}::float8[], ${n(22)}::float8[], ${n(23)}::int[], ${n(24)}::float8[], ${n(25)}::text[],
-           ${n(26)}::float8[], ${n(27)}::timestamptz[], ${n(28)}::timestamptz[], ${n(29)}::jsonb[])
+           ${n(26)}::float8[], ${n(27)}::timestamptz[], ${n(28)}::timestamptz[], ${n(29)}::jsonb[], ${n(30)}::jsonb[])
            AS e(id, live, type, "user", "geofenceId", geofence, subject, region, place, "placeId", "alternatePlaces",
              latitude, longitude, accuracy, confidence, probability, band, duration, "createdAt", "actualCreatedAt",
-             metadata)
+             metadata, trip)
          RETURNING "id", "seq")
   SELECT (SELECT "seq" FROM u) AS "userSeq",
          COALESCE((SELECT json_agg(json_build_array("id", "seq")) FROM ev), '[]'::json) AS events`;
@@ -254,6 +257,8 @@ const WRITE_UPDATE = writeStatement(false);
 
 async function write(client: Queryable, plan: TrackingPlan): Promise<Written> {
   const { user, location } = plan;
+  if (plan.trips?.length) await writeTrips(client, plan.trips);
+  if (!user) return { userSeq: 0, eventSeqs: [] };
   const e = plan.events;
   const head =
     user.seq === null
@@ -293,6 +298,7 @@ async function write(client: Queryable, plan: TrackingPlan): Promise<Written> {
       e.map((x) => x.createdAt),
       e.map((x) => x.actualCreatedAt),
       e.map((x) => jsonb(x.metadata)),
+      e.map((x) => jsonb(x.trip)),
     ],
     client,
   );

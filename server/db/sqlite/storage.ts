@@ -22,6 +22,7 @@ import {
   verificationCountsOf,
 } from "./tracking";
 import { sqliteTracking } from "./tracking-store";
+import { activeDestination } from "./trips";
 import { userByInstallId, userSeqsInGeofence } from "./users";
 
 /**
@@ -127,4 +128,5 @@ export const sqliteStorage: Storage = {
   webhooks: { ...shared.webhooks, ...sqliteOutbox },
   logs: shared.logs,
   retention: shared.retention,
+  trips: { ...shared.trips, activeDestination: async (live, owner) => activeDestination(live, owner) },
 };

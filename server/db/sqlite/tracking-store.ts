@@ -2,6 +2,7 @@ import type { Decision, TrackingPlan, TrackingReader, TrackingStore, Written } f
 import { withWriteLock } from "../write-lock";
 import { connection } from "./connection";
 import { writeOutbox } from "./outbox";
+import { activeTrip, tripByRef, writeTrips } from "./trips";
 import {
   addMembership,
   geofencesBySeqs,
@@ -56,10 +57,14 @@ const reader: TrackingReader = {
   verificationCounts: async (live, classes) => verificationCountsOf(live, classes),
   placeVerdictsInBox: async (live, box) => placeVerdictsInBox(live, box),
   webhooksFor: async (live) => webhooksFor(live),
+  tripByRef: async (live, ref) => tripByRef(live, ref),
+  activeTrip: async (live, owner) => activeTrip(live, owner),
 };
 
 function write(plan: TrackingPlan): Written {
   const { user, location } = plan;
+  writeTrips(plan.trips ?? []);
+  if (!user) return { userSeq: 0, eventSeqs: [] };
   let userSeq = user.seq;
   if (userSeq === null) userSeq = insertUser(user.id, user.live, user.write, user.createdAt);
   else updateUser(userSeq, user.write);

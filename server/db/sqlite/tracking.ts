@@ -252,8 +252,8 @@ export function insertEvent(userSeq: number, e: EventWrite, userJson: string): n
   const result = prepared(
     `INSERT INTO "Event" ("id", "live", "type", "userSeq", "user", "geofenceId", "geofence", "subject", "region", "place",
       "placeId", "alternatePlaces", "latitude", "longitude", "accuracy", "confidence", "probability", "band", "verification",
-      "duration", "metadata", "createdAt", "actualCreatedAt")
-     VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 0, ?, ?, ?, ?)`,
+      "duration", "metadata", "trip", "createdAt", "actualCreatedAt")
+     VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 0, ?, ?, ?, ?, ?)`,
   ).run(
     e.id,
     e.live ? 1 : 0,
@@ -275,6 +275,7 @@ export function insertEvent(userSeq: number, e: EventWrite, userJson: string): n
     e.band,
     e.duration,
     json(e.metadata),
+    json(e.trip),
     sqlDate(e.createdAt),
     sqlDate(e.actualCreatedAt),
   );

@@ -1,11 +1,11 @@
 import type { Region } from "../../regions/embedded";
 import type { WirePlace } from "../../geodata/places";
-import type { StoredUser, TrackedGeofence, UserWrite } from "../../storage";
+import type { StoredUser, TrackedGeofence, TripWrite, UserWrite } from "../../storage";
 import type { Band } from "../../events/confidence";
 import type { Fix, Snapshot } from "../snapshot";
 
 /**
- * One kind of event (geofences, places, regions; trips or beacons next): a pure detector that,
+ * One kind of event (geofences, places, regions, trips; beacons next): a pure detector that,
  * from the user before the update, the user after it, the fix and the snapshot, says what
  * happened. It may also keep state of its own on the user (`next`: its fields after the fix).
  */
@@ -34,6 +34,8 @@ export interface EventDraft {
   band: Band;
   /** minutes (exits) */
   duration: number | null;
+  /** trip events: the trip as it is after the update (wire form) */
+  trip?: unknown;
 }
 
 /** Which geofences the user enters, leaves and has now dwelled in. */
@@ -46,6 +48,8 @@ export interface MembershipChanges {
 export interface Detected {
   events: EventDraft[];
   memberships?: MembershipChanges;
+  /** trips the update changes */
+  trips?: TripWrite[];
 }
 
 /** Minutes from one time to a later one, to the hundredth (a visit's duration). */

@@ -1,0 +1,12 @@
+import { handler, otherMethods, reply } from "@/server/http/handler";
+import { updateLeg } from "@/server/trips/api";
+import { legStatusSchema } from "@/server/trips/schema";
+
+export { OPTIONS } from "@/server/http/handler";
+export const { GET, POST, PUT, DELETE } = otherMethods("PATCH");
+
+/** Sets a leg's status. */
+export const PATCH = handler(
+  { params: ["ref", "legId"], access: "publishable", permission: "trips:write", body: legStatusSchema },
+  async ({ key, params, body }) => reply(await updateLeg(key, params.ref, params.legId, body.status)),
+);

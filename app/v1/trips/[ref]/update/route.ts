@@ -1,0 +1,12 @@
+import { handler, otherMethods, reply } from "@/server/http/handler";
+import { updateTrip } from "@/server/trips/api";
+import { updateTripSchema } from "@/server/trips/schema";
+
+export { OPTIONS } from "@/server/http/handler";
+export const { GET, POST, PUT, DELETE } = otherMethods("PATCH");
+
+/** The SDKs' updateTrip, completeTrip and cancelTrip. */
+export const PATCH = handler(
+  { params: ["ref"], access: "publishable", permission: "trips:write", body: updateTripSchema },
+  async ({ key, params, body }) => reply(await updateTrip(key, params.ref, body)),
+);

@@ -1,0 +1,137 @@
+import type { StoredTrip, TripOwner, TripRef, TripWrite } from "../../storage/port";
+import { prepared, sqlDate } from "./connection";
+
+/** The trip statements: reads inside and outside the tracking transaction, and its writes. */
+
+interface TripRow extends Omit<
+  StoredTrip,
+  | "live"
+  | "metadata"
+  | "legs"
+  | "startNotified"
+  | "scheduledArrivalAt"
+  | "createdAt"
+  | "updatedAt"
+  | "startedAt"
+  | "endedAt"
+  | "expiresAt"
+> {
+  live: number;
+  metadata: string | null;
+  legs: string | null;
+  startNotified: number;
+  scheduledArrivalAt: string | null;
+  createdAt: string;
+  updatedAt: string;
+  startedAt: string | null;
+  endedAt: string | null;
+  expiresAt: string;
+}
+
+const date = (t: string | null) => (t === null ? null : new Date(t));
+const parsed = (t: string | null) => (t === null ? null : (JSON.parse(t) as unknown));
+
+const tripOf = (r: TripRow): StoredTrip => ({
+  ...r,
+  live: r.live === 1,
+  metadata: parsed(r.metadata),
+  legs: parsed(r.legs),
+  startNotified: r.startNotified === 1,
+  scheduledArrivalAt: date(r.scheduledArrivalAt),
+  createdAt: new Date(r.createdAt),
+  updatedAt: new Date(r.updatedAt),
+  startedAt: date(r.startedAt),
+  endedAt: date(r.endedAt),
+  expiresAt: new Date(r.expiresAt),
+});
+
+/** Started, approaching or arrived. */
+const ACTIVE = `"status" IN ('started', 'approaching', 'arrived')`;
+
+export function tripByRef(live: boolean, ref: TripRef): StoredTrip | null {
+  const row = (
+    "id" in ref
+      ? prepared(`SELECT * FROM "Trip" WHERE "id" = ? AND "live" = ?`).get(ref.id, live ? 1 : 0)
+      : prepared(`SELECT * FROM "Trip" WHERE "live" = ? AND "externalId" = ?`).get(
+          live ? 1 : 0,
+          ref.externalId,
+        )
+  ) as TripRow | undefined;
+  return row ? tripOf(row) : null;
+}
+
+export function activeTrip(live: boolean, owner: TripOwner): StoredTrip | null {
+  const row = (
+    "userId" in owner
+      ? prepared(
+          `SELECT * FROM "Trip" WHERE "live" = ? AND "userId" = ? AND ${ACTIVE} ORDER BY "seq" DESC LIMIT 1`,
+        ).get(live ? 1 : 0, owner.userId)
+      : prepared(
+          `SELECT * FROM "Trip" WHERE "live" = ? AND "deviceId" = ? AND "userId" IS NULL AND ${ACTIVE}
+           ORDER BY "seq" DESC LIMIT 1`,
+        ).get(live ? 1 : 0, owner.deviceId)
+  ) as TripRow | undefined;
+  return row ? tripOf(row) : null;
+}
+
+export function activeDestination(live: boolean, owner: TripOwner) {
+  const trip = activeTrip(live, owner);
+  if (!trip || trip.destinationLatitude === null || trip.destinationLongitude === null) return null;
+  return {
+    id: trip.id,
+    mode: trip.mode,
+    latitude: trip.destinationLatitude,
+    longitude: trip.destinationLongitude,
+  };
+}
+
+const COLUMNS = [
+  "id",
+  "live",
+  "externalId",
+  "userId",
+  "deviceId",
+  "status",
+  "mode",
+  "metadata",
+  "destinationGeofenceTag",
+  "destinationGeofenceExternalId",
+  "destinationGeofenceId",
+  "destinationLatitude",
+  "destinationLongitude",
+  "arrivalRadius",
+  "approachingThreshold",
+  "scheduledArrivalAt",
+  "etaDistance",
+  "etaDuration",
+  "etaSource",
+  "delayMinutes",
+  "legs",
+  "startNotified",
+  "createdAt",
+  "updatedAt",
+  "startedAt",
+  "endedAt",
+  "expiresAt",
+] as const;
+
+const value = (t: TripWrite["trip"], c: (typeof COLUMNS)[number]) => {
+  const v = t[c];
+  if (v === null || v === undefined) return null;
+  if (v instanceof Date) return sqlDate(v);
+  if (typeof v === "boolean") return v ? 1 : 0;
+  if (c === "metadata" || c === "legs") return JSON.stringify(v);
+  return v as string | number;
+};
+
+const INSERT = `INSERT INTO "Trip" (${COLUMNS.map((c) => `"${c}"`).join(", ")}) VALUES (${COLUMNS.map(() => "?").join(", ")})`;
+const UPDATE = `UPDATE "Trip" SET ${COLUMNS.map((c) => `"${c}" = ?`).join(", ")} WHERE "seq" = ?`;
+
+/** Writes a plan's trips (inside the tracking transaction). */
+export function writeTrips(trips: readonly TripWrite[]): void {
+  for (const { seq, trip } of trips) {
+    const values = COLUMNS.map((c) => value(trip, c));
+    if (seq === null) prepared(INSERT).run(...values);
+    else prepared(UPDATE).run(...values, seq);
+  }
+}

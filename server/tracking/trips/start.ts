@@ -1,0 +1,143 @@
+import { env } from "../../config/env";
+import type { StoredTrip, TripOwner, TripWrite, TrackingReader } from "../../storage";
+import { DEFAULT_APPROACHING_MINUTES, DEFAULT_ARRIVAL_RADIUS_M, type TripLeg, isEnded } from "./model";
+import type { Trip } from "./progress";
+import type { TripOptions } from "./options";
+
+/** Making trips and changing their options: shared by the track body's tripOptions and the trip calls. */
+
+/** Where a trip or leg goes, resolved before the transaction (a geofence's center, an address's point). */
+export interface Destination {
+  geofenceId: string | null;
+  tag: string | null;
+  externalId: string | null;
+  latitude: number;
+  longitude: number;
+  /** meters, for destinations without a geofence */
+  arrivalRadius: number | null;
+}
+
+/** What a new trip is made of. */
+export interface TripFields {
+  externalId: string;
+  owner: { userId: string | null; deviceId: string | null };
+  status: "pending" | "started";
+  mode?: string;
+  metadata?: Record<string, unknown> | null;
+  destination: Destination | null;
+  approachingThreshold?: number;
+  scheduledArrivalAt?: Date;
+  legs?: TripLeg[];
+}
+
+/** Where new trips' ids come from (the tracking clock's). */
+interface Ids {
+  newId(ms?: number): string;
+}
+
+export const ownerOf = (userId: string | null, deviceId: string): TripOwner =>
+  userId ? { userId } : { deviceId };
+
+const destinationColumns = (d: Destination | null) => ({
+  destinationGeofenceId: d?.geofenceId ?? null,
+  destinationGeofenceTag: d?.tag ?? null,
+  destinationGeofenceExternalId: d?.externalId ?? null,
+  destinationLatitude: d?.latitude ?? null,
+  destinationLongitude: d?.longitude ?? null,
+  arrivalRadius: d ? (d.geofenceId ? null : (d.arrivalRadius ?? DEFAULT_ARRIVAL_RADIUS_M)) : null,
+});
+
+export function newTrip(live: boolean, f: TripFields, at: Date, clock: Ids): Trip {
+  const started = f.status === "started";
+  return {
+    id: clock.newId(at.getTime()),
+    live,
+    externalId: f.externalId,
+    userId: f.owner.userId,
+    deviceId: f.owner.userId ? null : f.owner.deviceId,
+    status: f.status,
+    mode: f.mode ?? "car",
+    metadata: f.metadata ?? null,
+    ...destinationColumns(f.destination),
+    approachingThreshold: f.approachingThreshold ?? DEFAULT_APPROACHING_MINUTES,
+    scheduledArrivalAt: f.scheduledArrivalAt ?? null,
+    etaDistance: null,
+    etaDuration: null,
+    etaSource: null,
+    delayMinutes: null,
+    legs: f.legs?.length ? f.legs : null,
+    startNotified: false,
+    createdAt: at,
+    updatedAt: at,
+    startedAt: started ? at : null,
+    endedAt: null,
+    expiresAt: new Date(at.getTime() + env().TRIP_EXPIRY_HOURS * 3_600_000),
+  };
+}
+
+/** A trip's options changed as given (fields absent are kept; a new destination replaces the old). */
+export function withOptions(
+  trip: Trip,
+  o: Omit<TripOptions, "externalId">,
+  destination: Destination | null | undefined,
+  at: Date,
+): Trip {
+  return {
+    ...trip,
+    ...(o.mode !== undefined && { mode: o.mode }),
+    ...(o.metadata !== undefined && { metadata: o.metadata }),
+    ...(o.approachingThreshold !== undefined && { approachingThreshold: o.approachingThreshold }),
+    ...(o.scheduledArrivalAt !== undefined && { scheduledArrivalAt: o.scheduledArrivalAt }),
+    ...(destination && !trip.legs && destinationColumns(destination)),
+    updatedAt: at,
+  };
+}
+
+export const withoutSeq = ({ seq: _seq, ...trip }: StoredTrip): Trip => trip;
+
+/**
+ * The trip a track body's tripOptions put the user on (as the SDKs send them with every update
+ * while a trip runs): the trip of that externalId, made (started) when there is none, started when
+ * pending, its options applied when active; none when it has ended (the answer then has no
+ * user.trip, and the SDK stops its trip). Another trip the user was on is canceled.
+ */
+export async function tripFromOptions(
+  read: TrackingReader,
+  live: boolean,
+  owner: TripOwner,
+  o: TripOptions,
+  destination: Destination | null,
+  at: Date,
+  clock: Ids,
+): Promise<{ current: TripWrite | null; replaced: TripWrite | null }> {
+  const found = await read.tripByRef(live, { externalId: o.externalId });
+  const active = await read.activeTrip(live, owner);
+  let current: TripWrite | null;
+  if (!found) {
+    const fields: TripFields = {
+      externalId: o.externalId,
+      owner: {
+        userId: "userId" in owner ? owner.userId : null,
+        deviceId: "deviceId" in owner ? owner.deviceId : null,
+      },
+      status: "started",
+      mode: o.mode,
+      metadata: o.metadata,
+      destination,
+      approachingThreshold: o.approachingThreshold,
+      scheduledArrivalAt: o.scheduledArrivalAt,
+    };
+    current = { seq: null, trip: newTrip(live, fields, at, clock) };
+  } else if (isEnded(found.status)) {
+    current = null;
+  } else {
+    const trip = withOptions(withoutSeq(found), o, destination, at);
+    if (trip.status === "pending") Object.assign(trip, { status: "started", startedAt: at });
+    current = { seq: found.seq, trip };
+  }
+  const replaced =
+    current && active && active.seq !== current.seq
+      ? { seq: active.seq, trip: { ...withoutSeq(active), status: "canceled", endedAt: at, updatedAt: at } }
+      : null;
+  return { current, replaced };
+}

@@ -1,0 +1,469 @@
+import type { AuthKey } from "../auth/keys";
+import { ApiError } from "../errors";
+import { searchText } from "../geocode/forward";
+import {
+  type StoredEvent,
+  type StoredUser,
+  type TrackingReader,
+  type TripRef,
+  type TripWrite,
+  storage,
+} from "../storage";
+import { type Clock, stoppedTrip, userEventsPlan } from "../tracking/decide";
+import type { EventDraft } from "../tracking/detectors/types";
+import { geofenceDestination } from "../tracking/trips/hints";
+import {
+  type TripLeg,
+  type TripStatus,
+  aimedAt,
+  currentLegIndex,
+  isActive,
+  legsOf,
+  mayMove,
+  routedMode,
+  serializeTrip,
+  straightLineEta,
+} from "../tracking/trips/model";
+import type { Trip } from "../tracking/trips/progress";
+import { type Destination, newTrip, ownerOf, withOptions, withoutSeq } from "../tracking/trips/start";
+import { processClock } from "../tracking/track";
+import type { CreateTripInput, LegInput, UpdateTripInput } from "./schema";
+
+/**
+ * The trip calls (docs/trips.md): each decides and writes in the tracking store's transaction for
+ * the trip's user, like a location update of that user, so a trip never changes under an update
+ * deciding on it and its events are ordered with the user's others.
+ */
+
+export interface TripAnswer {
+  trip: Trip;
+  events: StoredEvent[];
+}
+
+/** A trip by _id (24 hex digits) or externalId, as the paths name it. */
+export const refOf = (ref: string): TripRef =>
+  /^[0-9a-f]{24}$/.test(ref) ? { id: ref } : { externalId: ref };
+
+async function tripOrNotFound(key: AuthKey, ref: string) {
+  const r = refOf(ref);
+  const found =
+    (await storage().trips.byRef(key.live, r)) ??
+    ("id" in r ? await storage().trips.byRef(key.live, { externalId: ref }) : null);
+  if (!found) throw new ApiError("not_found", `no trip with _id or externalId ${ref} in this environment`);
+  return found;
+}
+
+async function destinationOf(
+  live: boolean,
+  o: {
+    destinationGeofenceId?: string;
+    destinationGeofenceTag?: string;
+    destinationGeofenceExternalId?: string;
+  },
+): Promise<Destination | null | undefined> {
+  if (o.destinationGeofenceId) {
+    const d = await geofenceDestination(live, { id: o.destinationGeofenceId });
+    if (!d)
+      throw new ApiError(
+        "not_found",
+        `no geofence with _id ${o.destinationGeofenceId}`,
+        "destinationGeofenceId",
+      );
+    return d;
+  }
+  if (o.destinationGeofenceTag === undefined && o.destinationGeofenceExternalId === undefined)
+    return undefined;
+  if (!o.destinationGeofenceTag || !o.destinationGeofenceExternalId) {
+    const missing = o.destinationGeofenceTag ? "destinationGeofenceExternalId" : "destinationGeofenceTag";
+    throw new ApiError(
+      "invalid_input",
+      `${missing}: is required with the other (a geofence is named by both)`,
+      missing,
+    );
+  }
+  const d = await geofenceDestination(live, {
+    tag: o.destinationGeofenceTag,
+    externalId: o.destinationGeofenceExternalId,
+  });
+  if (!d) {
+    throw new ApiError(
+      "not_found",
+      `no geofence with tag ${o.destinationGeofenceTag} and externalId ${o.destinationGeofenceExternalId} in this environment`,
+      "destinationGeofenceExternalId",
+    );
+  }
+  return d;
+}
+
+/** The legs as stored: each destination found (geofences by reference, addresses geocoded). */
+async function legsFrom(live: boolean, legs: LegInput[], at: Date, clock: Clock): Promise<TripLeg[]> {
+  const stamp = at.toISOString();
+  const out: TripLeg[] = [];
+  for (const [i, l] of legs.entries()) {
+    let destination: TripLeg["destination"];
+    if (l.geofence) {
+      const d = await geofenceDestination(live, l.geofence);
+      if (!d)
+        throw new ApiError(
+          "not_found",
+          `legs[${i}]: no such geofence in this environment`,
+          `legs.${i}.destination`,
+        );
+      destination = {
+        type: "geofence",
+        source: { geofence: d.geofenceId!, data: { tag: d.tag, externalId: d.externalId } },
+        location: { type: "Point", coordinates: [d.longitude, d.latitude] },
+        ...(l.arrivalRadius !== null && { arrivalRadius: l.arrivalRadius }),
+      };
+    } else if (l.address) {
+      const found = searchText(l.address, { limit: 1 })[0];
+      if (!found) {
+        throw new ApiError(
+          "invalid_input",
+          `legs.${i}.destination.address: no address found for '${l.address}'`,
+          `legs.${i}.destination.address`,
+        );
+      }
+      destination = {
+        type: "address",
+        source: { data: l.address },
+        location: { type: "Point", coordinates: [found.longitude ?? 0, found.latitude ?? 0] },
+        ...(l.arrivalRadius !== null && { arrivalRadius: l.arrivalRadius }),
+      };
+    } else {
+      destination = {
+        type: "coordinates",
+        source: { data: l.coordinates },
+        location: { type: "Point", coordinates: l.coordinates! },
+        ...(l.arrivalRadius !== null && { arrivalRadius: l.arrivalRadius }),
+      };
+    }
+    out.push({
+      _id: clock.newId(),
+      status: "pending",
+      destination,
+      ...(l.stopDuration && { stopDuration: l.stopDuration }),
+      ...(l.metadata && { metadata: l.metadata }),
+      createdAt: stamp,
+      updatedAt: stamp,
+    });
+  }
+  return out;
+}
+
+const userOf = (
+  read: TrackingReader,
+  live: boolean,
+  owner: { userId: string | null; deviceId: string | null },
+) =>
+  owner.userId
+    ? read.userByUserId(live, owner.userId)
+    : owner.deviceId
+      ? read.userByDeviceId(live, owner.deviceId, true)
+      : Promise.resolve(null);
+
+const EVENT_OF: Partial<Record<TripStatus, string>> = {
+  started: "user.started_trip",
+  approaching: "user.approaching_trip_destination",
+  arrived: "user.arrived_at_trip_destination",
+  completed: "user.stopped_trip",
+  canceled: "user.stopped_trip",
+};
+
+const tripEvent = (type: string, trip: Trip): EventDraft =>
+  type === "user.stopped_trip"
+    ? stoppedTrip(trip)
+    : { type, probability: 1, band: "core", duration: null, trip: serializeTrip(trip) };
+
+/**
+ * Writes trips with the events they make for their user, in the transaction for that user: when
+ * the user was never tracked, the trips alone (events need a user and a location).
+ */
+async function written(
+  read: TrackingReader,
+  user: StoredUser | null,
+  trips: TripWrite[],
+  drafts: EventDraft[],
+  clock: Clock,
+) {
+  const main = trips[trips.length - 1]!.trip;
+  if (!user || !drafts.length) {
+    return {
+      plan: {
+        user: null,
+        location: null,
+        entered: [],
+        exited: [],
+        dwelled: [],
+        events: [],
+        deliveries: [],
+        trips,
+      },
+      answer: () => ({ trip: main, events: [] }),
+    };
+  }
+  const { plan, recorded } = await userEventsPlan(read, user, drafts, trips, clock);
+  return { plan, answer: (w: Parameters<typeof recorded>[0]) => ({ trip: main, events: recorded(w) }) };
+}
+
+/** The trip as it starts: its first leg started, a first ETA on the straight line from the user's last fix. */
+function started(trip: Trip, user: StoredUser | null, at: Date): Trip {
+  let t: Trip = { ...trip, status: "started", startedAt: trip.startedAt ?? at, updatedAt: at };
+  const legs = legsOf(t).map((l) => ({ ...l }));
+  const i = currentLegIndex(legs);
+  if (i >= 0 && legs[i]!.status === "pending") {
+    legs[i]!.status = "started";
+    t = { ...aimedAt(t, legs[i]!), legs };
+  }
+  if (user && t.destinationLatitude !== null && t.destinationLongitude !== null) {
+    const eta = straightLineEta(
+      [user.longitude, user.latitude],
+      [t.destinationLongitude, t.destinationLatitude],
+      routedMode(t.mode),
+    );
+    t = {
+      ...t,
+      etaDistance: eta.distance,
+      etaDuration: eta.duration,
+      etaSource: eta.source,
+      startNotified: true,
+    };
+  }
+  return t;
+}
+
+export async function createTrip(
+  key: AuthKey,
+  body: CreateTripInput,
+  clock = processClock,
+): Promise<TripAnswer> {
+  const live = key.live;
+  if (!body.userId && !body.deviceId) {
+    throw new ApiError(
+      "invalid_input",
+      "userId: is required (or deviceId, for a device without one): whose trip it is",
+      "userId",
+    );
+  }
+  const now = clock.now();
+  const destination = (await destinationOf(live, body)) ?? null;
+  const legs = body.legs?.length ? await legsFrom(live, body.legs, now, clock) : [];
+  const owner = { userId: body.userId ?? null, deviceId: body.deviceId ?? null };
+  return storage().tracking.apply(
+    { live, deviceId: body.deviceId ?? "", userId: body.userId ?? null },
+    async (read) => {
+      const taken = await read.tripByRef(live, { externalId: body.externalId });
+      if (taken) {
+        throw new ApiError(
+          "conflict",
+          `externalId: a trip with externalId ${body.externalId} exists (${taken.status}); trips' externalIds are unique`,
+          "externalId",
+        );
+      }
+      const user = await userOf(read, live, owner);
+      let trip = newTrip(
+        live,
+        {
+          externalId: body.externalId,
+          owner,
+          status: "pending",
+          mode: body.mode,
+          metadata: body.metadata,
+          destination,
+          approachingThreshold: body.approachingThreshold,
+          scheduledArrivalAt: body.scheduledArrivalAt,
+          legs,
+        },
+        now,
+        clock,
+      );
+      if (legs.length) trip = aimedAt(trip, legs[0]!);
+      const trips: TripWrite[] = [];
+      const drafts: EventDraft[] = [];
+      if ((body.status ?? "started") === "started") {
+        const active = await read.activeTrip(live, ownerOf(owner.userId, owner.deviceId ?? ""));
+        if (active) {
+          const ended: Trip = { ...withoutSeq(active), status: "canceled", endedAt: now, updatedAt: now };
+          trips.push({ seq: active.seq, trip: ended });
+          drafts.push(stoppedTrip(ended));
+        }
+        trip = started(trip, user, now);
+        if (user) drafts.push(tripEvent("user.started_trip", trip));
+      }
+      trips.push({ seq: null, trip });
+      return written(read, user, trips, drafts, clock);
+    },
+  );
+}
+
+export async function updateTrip(
+  key: AuthKey,
+  ref: string,
+  body: UpdateTripInput,
+  clock = processClock,
+): Promise<TripAnswer> {
+  const live = key.live;
+  const before = await tripOrNotFound(key, ref);
+  const destination = await destinationOf(live, body);
+  return storage().tracking.apply(
+    { live, deviceId: before.deviceId ?? "", userId: before.userId },
+    async (read) => {
+      const found = await read.tripByRef(live, { id: before.id });
+      if (!found)
+        throw new ApiError("not_found", `no trip with _id or externalId ${ref} in this environment`);
+      const now = clock.now();
+      const user = await userOf(read, live, found);
+      const to = body.status;
+      if (to && !mayMove(found.status, to)) {
+        throw new ApiError(
+          "invalid_input",
+          `status: a trip that is ${found.status} cannot become ${to}`,
+          "status",
+        );
+      }
+      let trip = withOptions(withoutSeq(found), body, destination, now);
+      const trips: TripWrite[] = [];
+      const drafts: EventDraft[] = [];
+      if (to && to !== found.status) {
+        if (to === "started" && found.status === "pending") {
+          const active = await read.activeTrip(live, ownerOf(found.userId, found.deviceId ?? ""));
+          if (active && active.seq !== found.seq) {
+            const ended: Trip = { ...withoutSeq(active), status: "canceled", endedAt: now, updatedAt: now };
+            trips.push({ seq: active.seq, trip: ended });
+            drafts.push(stoppedTrip(ended));
+          }
+          trip = started(trip, user, now);
+        } else {
+          trip = {
+            ...trip,
+            status: to,
+            ...(to === "completed" || to === "canceled" ? { endedAt: now } : {}),
+          };
+        }
+        const type = EVENT_OF[to];
+        if (type) drafts.push(tripEvent(type, trip));
+      }
+      trips.push({ seq: found.seq, trip });
+      return written(read, user, trips, drafts, clock);
+    },
+  );
+}
+
+/** Sets a leg's status (the SDK's leg calls): arriving at the last leg arrives the trip. */
+export async function updateLeg(
+  key: AuthKey,
+  tripId: string,
+  legId: string,
+  status: TripLeg["status"],
+  clock = processClock,
+): Promise<TripAnswer> {
+  const live = key.live;
+  const before = await tripOrNotFound(key, tripId);
+  return storage().tracking.apply(
+    { live, deviceId: before.deviceId ?? "", userId: before.userId },
+    async (read) => {
+      const found = await read.tripByRef(live, { id: before.id });
+      if (!found) throw new ApiError("not_found", `no trip ${tripId}`);
+      if (!isActive(found.status))
+        throw new ApiError(
+          "invalid_input",
+          `status: the trip is ${found.status}; only an active trip's legs change`,
+          "status",
+        );
+      const legs = legsOf(found).map((l) => ({ ...l }));
+      const i = legs.findIndex((l) => l._id === legId);
+      if (i < 0) throw new ApiError("not_found", `no leg ${legId} on trip ${tripId}`);
+      const now = clock.now();
+      const stamp = now.toISOString();
+      legs[i] = { ...legs[i]!, status, updatedAt: stamp, ...(status === "arrived" && { arrivedAt: stamp }) };
+      let trip: Trip = { ...withoutSeq(found), legs, updatedAt: now };
+      const drafts: EventDraft[] = [];
+      const next = currentLegIndex(legs);
+      if (next >= 0 && legs[next]!.status === "pending") {
+        legs[next] = { ...legs[next]!, status: "started", updatedAt: stamp };
+        trip = aimedAt(trip, legs[next]!);
+      }
+      if (status === "arrived") {
+        const last = i === legs.length - 1;
+        if (last) trip.status = "arrived";
+        drafts.push({
+          ...tripEvent(
+            last ? "user.arrived_at_trip_destination" : "user.arrived_at_trip_leg_destination",
+            trip,
+          ),
+          trip: { ...serializeTrip(trip), leg: legs[i] },
+        });
+      }
+      const user = await userOf(read, live, found);
+      return written(read, user, [{ seq: found.seq, trip }], drafts, clock);
+    },
+  );
+}
+
+/** Puts the legs in the order given (every leg of the trip, by _id). */
+export async function reorderLegs(
+  key: AuthKey,
+  tripId: string,
+  order: string[],
+  clock = processClock,
+): Promise<TripAnswer> {
+  const live = key.live;
+  const before = await tripOrNotFound(key, tripId);
+  return storage().tracking.apply(
+    { live, deviceId: before.deviceId ?? "", userId: before.userId },
+    async (read) => {
+      const found = await read.tripByRef(live, { id: before.id });
+      if (!found) throw new ApiError("not_found", `no trip ${tripId}`);
+      const legs = legsOf(found);
+      const byId = new Map(legs.map((l) => [l._id, l]));
+      if (
+        order.length !== legs.length ||
+        new Set(order).size !== order.length ||
+        order.some((id) => !byId.has(id))
+      ) {
+        throw new ApiError(
+          "invalid_input",
+          `legs: must list each of the trip's ${legs.length} legs' _id once`,
+          "legs",
+        );
+      }
+      const now = clock.now();
+      const reordered = order.map((id) => byId.get(id)!);
+      let trip: Trip = { ...withoutSeq(found), legs: reordered, updatedAt: now };
+      const i = currentLegIndex(reordered);
+      if (i >= 0) trip = aimedAt(trip, reordered[i]!);
+      return written(read, null, [{ seq: found.seq, trip }], [], clock);
+    },
+  );
+}
+
+export async function deleteTrip(key: AuthKey, ref: string): Promise<void> {
+  const found = await tripOrNotFound(key, ref);
+  await storage().trips.delete(key.live, { id: found.id });
+}
+
+/** A trip, with its user's locations while on it when asked (newest first, at most 1,000). */
+export async function getTrip(key: AuthKey, ref: string, includeLocations = false) {
+  const trip = await tripOrNotFound(key, ref);
+  return serializeTrip(trip, includeLocations ? await locationsOf(trip) : undefined);
+}
+
+export async function locationsOf(trip: Trip) {
+  const users = trip.userId
+    ? await storage().users.matching(trip.live, trip.userId)
+    : trip.deviceId
+      ? await storage().users.matching(trip.live, trip.deviceId)
+      : [];
+  const user = users.find((u) => (trip.userId ? u.userId === trip.userId : u.deviceId === trip.deviceId));
+  if (!user || !trip.startedAt) return [];
+  const from = trip.startedAt.getTime();
+  const to = trip.endedAt?.getTime() ?? Infinity;
+  return (await storage().users.locations(user.seq, 1000))
+    .filter((l) => l.recordedAt.getTime() >= from && l.recordedAt.getTime() <= to)
+    .map((l) => ({
+      type: "Point",
+      coordinates: [l.longitude, l.latitude],
+      accuracy: l.accuracy,
+      recordedAt: l.recordedAt.toISOString(),
+    }));
+}
