@@ -15,7 +15,7 @@ import { routingSuite } from "./routing";
 import { transitSuite } from "./transit";
 
 const USAGE = `npm run bench [-- SUITE...] [--geofences 10000] [--users 100000] [--duration 5] [--connections 16]
-                 [--rounds 3] [--profile DIR] [--dense] [--max-radius M] [--processes 1]
+                 [--rounds 3] [--profile DIR] [--dense] [--max-radius M] [--processes 1] [--webhooks] [--trips]
 
 Suites: geofences, tracking, geodata, geocoding, routing, transit, startup (default: geofences and tracking). Each starts the production server on a fresh
 database, measures the no-op route (GET /healthz) as the baseline in the same run, then its
@@ -25,7 +25,8 @@ geofences (50–200 m) and users into 79 km² (about 6 geofences overlap at a po
 --max-radius sets the geofences' largest radius (dense with 500: about 30 overlap at a point). --profile writes a CPU
 profile of the server (node --cpu-prof) into DIR when it stops; open it in Chrome DevTools.
 --only TEXT measures only the scenarios whose name holds TEXT (beside the no-op route and any loading).
---webhooks (tracking) also tracks with two enabled webhooks whose receivers (here) answer at once,
+--trips (tracking) tracks users on car trips (the shared Andorra extract imported) against users on
+none, in the same rounds (docs/trips.md). --webhooks (tracking) also tracks with two enabled webhooks whose receivers (here) answer at once,
 in the same rounds, and reports the throughput ratio and the delivery lag (docs/webhooks.md).
 --processes N starts N app processes on the one database and splits the connections among them
 (what a balancer does); figures are their sums, latencies the worst of them. The database is
@@ -45,6 +46,7 @@ const { values, positionals } = parseArgs({
     processes: { type: "string", default: "1" },
     only: { type: "string" },
     webhooks: { type: "boolean", default: false },
+    trips: { type: "boolean", default: false },
     help: { type: "boolean", short: "h" },
   },
 });
@@ -102,6 +104,7 @@ async function runSuite(name: string): Promise<void> {
     run,
     note: (line) => notes.push(line),
     webhooks: values.webhooks,
+    trips: values.trips,
     async runBoth(s) {
       if (values.only && !s.name.includes(values.only)) return;
       await run({ ...s, connections, duration });

@@ -19,4 +19,6 @@ export interface Bench {
   note(line: string): void;
   /** tracking: also measure with two enabled webhooks (--webhooks) */
   webhooks?: boolean;
+  /** tracking: users on trips against users on none (--trips) */
+  trips?: boolean;
 }

@@ -1,6 +1,7 @@
 import { geofenceBody, randomPoint, rng } from "./geofence-data";
 import { settle } from "./geofences";
 import type { Bench } from "./suite";
+import { tripRounds } from "./trips";
 
 /**
  * 10,000 geofences and 100,000 users are seeded in this process with the project's own domain
@@ -8,6 +9,7 @@ import type { Bench } from "./suite";
  * devices is measured through POST /v1/track.
  */
 export async function trackingSuite(b: Bench, geofences: number, users: number): Promise<void> {
+  if (b.trips) return tripRounds(b, Math.min(users, 2000));
   const { server } = b;
   const { createGeofence } = await import("../server/geofences/write");
   const { geofenceWriteSchema } = await import("../server/geofences/schema");

@@ -110,3 +110,74 @@ test("radar-sdk-js validates an address against the imported ones", async ({ pag
     await allow(false);
   }
 });
+
+test("radar-sdk-js starts, tracks, updates, completes and cancels trips against this server", async ({
+  page,
+}) => {
+  test.skip(!existsSync(SDK), "radar-sdk-js is not installed (npm install)");
+  const errors = consoleErrors(page);
+  const { url, publishable } = serverKeys();
+  const tag = unique("dropoff");
+  await api("PUT", `/v1/geofences/${tag}/door`, {
+    description: `Door ${tag}`,
+    type: "circle",
+    coordinates: [-40.7, -25.7],
+    radius: 100,
+  });
+  await page.route(`${url}/radar-sdk.js`, (route) =>
+    route.fulfill({ path: SDK, contentType: "text/javascript" }),
+  );
+  await page.goto(`${url}/login`);
+  const userId = unique("driver");
+  const [first, second] = [unique("order"), unique("order")];
+  const result = await page.evaluate(
+    async ({ publishable, host, userId, tag, first, second }) => {
+      type Call = (...args: unknown[]) => Promise<Record<string, unknown>>;
+      const { default: Radar } = (await import(`${host}/radar-sdk.js`)) as {
+        default: Record<"startTrip" | "updateTrip" | "completeTrip" | "cancelTrip" | "trackOnce", Call> & {
+          initialize(key: string, options: Record<string, unknown>): void;
+        };
+      };
+      Radar.initialize(publishable, { host, logLevel: "none" });
+      const options = {
+        userId,
+        externalId: first,
+        destinationGeofenceTag: tag,
+        destinationGeofenceExternalId: "door",
+        mode: "car",
+        approachingThreshold: 3,
+        scheduledArrivalAt: new Date(Date.now() + 20 * 60_000),
+      };
+      const started = await Radar.startTrip(options);
+      const away = await Radar.trackOnce({ latitude: -25.75, longitude: -40.7, accuracy: 10, userId });
+      const updated = await Radar.updateTrip({ ...options, metadata: { note: "ring twice" } });
+      const there = await Radar.trackOnce({ latitude: -25.7, longitude: -40.7, accuracy: 10, userId });
+      const completed = await Radar.completeTrip();
+      const after = await Radar.trackOnce({ latitude: -25.7, longitude: -40.7, accuracy: 10, userId });
+      await Radar.startTrip({ ...options, externalId: second });
+      const canceled = await Radar.cancelTrip();
+      return { started, away, updated, there, completed, after, canceled };
+    },
+    { publishable, host: url, userId, tag, first, second },
+  );
+  type Trip = {
+    externalId: string;
+    status: string;
+    eta?: { source: string };
+    metadata?: Record<string, unknown>;
+  };
+  type Answer = { trip: Trip; events: { type: string }[] };
+  type Track = { user: { trip?: Trip }; events: { type: string }[] };
+  const types = (a: { events: { type: string }[] }) => a.events.map((e) => e.type);
+  expect((result.started as Answer).trip).toMatchObject({ externalId: first, status: "started" });
+  const away = result.away as Track;
+  expect(away.user.trip).toMatchObject({ externalId: first, eta: { source: "straight_line" } });
+  expect(types(away)).toContain("user.started_trip");
+  expect((result.updated as Answer).trip.metadata).toEqual({ note: "ring twice" });
+  expect(types(result.there as Track)).toContain("user.arrived_at_trip_destination");
+  expect(result.completed as Answer).toMatchObject({ trip: { externalId: first, status: "completed" } });
+  expect(types(result.completed as Answer)).toEqual(["user.stopped_trip"]);
+  expect((result.after as Track).user.trip).toBeUndefined();
+  expect(result.canceled as Answer).toMatchObject({ trip: { externalId: second, status: "canceled" } });
+  expect(errors).toEqual([]);
+});

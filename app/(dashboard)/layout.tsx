@@ -12,6 +12,7 @@ export default async function DashboardLayout({ children }: { children: ReactNod
     { href: "/geofences", label: "Geofences", show: can(role, "geofences:read") },
     { href: "/users", label: "Users", show: can(role, "users:read") },
     { href: "/events", label: "Events", show: can(role, "events:read") },
+    { href: "/trips", label: "Trips", show: can(role, "trips:read") },
     { href: "/playground", label: "Playground", show: can(role, "context:read") },
     { href: "/keys", label: "Keys & accounts", show: can(role, "keys:manage") },
     { href: "/webhooks", label: "Webhooks", show: can(role, "webhooks:manage") },

@@ -534,7 +534,7 @@ const userWhere = (live: boolean, search?: string) => ({
 /** User reads (tracking writes users through each adapter's own TrackingStore). */
 function userStore(): Pick<
   UserStore,
-  "locations" | "seqById" | "list" | "matching" | "bySeqs" | "geofencesOf" | "table"
+  "locations" | "seqById" | "list" | "matching" | "bySeqs" | "byOwners" | "geofencesOf" | "table"
 > {
   return {
     list: (f, take) => {
@@ -560,6 +560,13 @@ function userStore(): Pick<
         orderBy: [{ updatedAt: "desc" }, { id: "desc" }],
       }),
     bySeqs: (seqs) => prisma.user.findMany({ where: { seq: { in: [...seqs] } } }),
+    byOwners: (live, userIds, deviceIds) =>
+      prisma.user.findMany({
+        where: {
+          live,
+          OR: [{ userId: { in: [...userIds] } }, { deviceId: { in: [...deviceIds] }, userId: null }],
+        },
+      }),
     async geofencesOf(userSeqs) {
       if (!userSeqs.length) return [];
       const memberships = await prisma.userGeofence.findMany({ where: { userSeq: { in: [...userSeqs] } } });
@@ -751,6 +758,12 @@ function tripStore(lock: WriteLock): Omit<TripStore, "activeDestination"> {
           }),
           ...(f.externalId !== undefined && { externalId: f.externalId }),
           ...(f.userId !== undefined && { userId: f.userId }),
+          ...(f.owners && {
+            OR: [
+              { userId: { in: [...f.owners.userIds] } },
+              { deviceId: { in: [...f.owners.deviceIds] }, userId: null },
+            ],
+          }),
           ...(f.delayed !== undefined &&
             (f.delayed ? { delayMinutes: { gt: 0 } } : { NOT: { delayMinutes: { gt: 0 } } })),
         },

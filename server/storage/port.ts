@@ -320,6 +320,8 @@ export interface UserStore {
   matching(live: boolean, ref: string): Promise<StoredUser[]>;
   /** Users by seq (any order; those deleted are left out). */
   bySeqs(seqs: readonly number[]): Promise<StoredUser[]>;
+  /** Users of a world by userId, and devices' users without one by deviceId (any order). */
+  byOwners(live: boolean, userIds: readonly string[], deviceIds: readonly string[]): Promise<StoredUser[]>;
   /** The enabled geofences each of these users is in now. */
   geofencesOf(userSeqs: readonly number[]): Promise<{ userSeq: number; geofence: GeofenceFields }[]>;
   /** One page of the users table, and how many match in all (empty values sort last). */
@@ -638,6 +640,8 @@ export interface TripFilter {
   createdBefore?: Date;
   delayed?: boolean;
   sortBy?: "createdAt" | "updatedAt" | "scheduledArrivalAt";
+  /** trips of these users (by userId), or of these devices without one */
+  owners?: { userIds: readonly string[]; deviceIds: readonly string[] };
 }
 
 export interface TripStore {

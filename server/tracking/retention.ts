@@ -7,7 +7,8 @@ import { storage } from "../storage";
  * default) and SDK log lines LOG_DAYS (7); every app process prunes what is older in the
  * background, in batches of BATCH rows, each its own short change with a pause between, so that
  * tracking never waits long behind it. It looks every minute, or more often when a window is
- * shorter than ten minutes (a tenth of it).
+ * shorter than ten minutes (a tenth of it). The same pass marks trips past their expiresAt
+ * expired (docs/trips.md), so a trip whose user stopped reporting does not run for ever.
  */
 
 const BATCH = 1000;
@@ -26,13 +27,14 @@ async function drain(prune: (before: Date, batch: number) => Promise<number>, wi
   }
 }
 
-/** One pass over trails and logs. */
-export async function pruneOnce(): Promise<{ trails: number; logs: number }> {
+/** One pass over trails and logs, and over trips past their expiry (marked expired). */
+export async function pruneOnce(): Promise<{ trails: number; logs: number; expiredTrips: number }> {
   const { TRAIL_DAYS, LOG_DAYS } = env();
-  const { retention } = storage();
+  const { retention, trips } = storage();
   return {
     trails: await drain((before, batch) => retention.pruneTrails(before, batch), TRAIL_DAYS),
     logs: await drain((before, batch) => retention.pruneLogs(before, batch), LOG_DAYS),
+    expiredTrips: await drain((now, batch) => trips.expire(now, batch), 0),
   };
 }
 

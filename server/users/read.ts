@@ -5,18 +5,37 @@ import { page } from "../storage/paging";
 import { bboxAround, haversine } from "../geo/distance";
 import { notFound } from "../errors";
 import { serializeUser } from "../tracking/serialize";
+import { ACTIVE_STATUSES, serializeTrip } from "../tracking/trips/model";
 import type { geofenceUsersSchema, listUsersSchema, searchUsersSchema } from "./schema";
 import { type TableQuery, pageOf } from "../http/table";
 
-/** Users with the enabled geofences they are in now, in the wire form. */
+/** Users with the enabled geofences they are in now and the trip they are on, in the wire form. */
 export async function withGeofences(users: User[]) {
   const inside = await storage().users.geofencesOf(users.map((u) => u.seq));
+  const trips = users.length ? await activeTrips(users) : [];
   return users.map((u) =>
     serializeUser(
       u,
       inside.filter((m) => m.userSeq === u.seq).map((m) => m.geofence),
+      trips.find((t) => (u.userId ? t.userId === u.userId : t.deviceId === u.deviceId && !t.userId)),
     ),
   );
+}
+
+/** The trips these users are on (Radar's user.trip), read at once. */
+async function activeTrips(users: User[]) {
+  const found = await storage().trips.list(
+    {
+      live: users[0]!.live,
+      statuses: ACTIVE_STATUSES,
+      owners: {
+        userIds: users.flatMap((u) => (u.userId ? [u.userId] : [])),
+        deviceIds: users.flatMap((u) => (u.userId ? [] : [u.deviceId])),
+      },
+    },
+    users.length * 2,
+  );
+  return found.map((t) => serializeTrip(t));
 }
 
 export async function listUsers(key: AuthKey, q: z.output<typeof listUsersSchema>) {

@@ -213,6 +213,15 @@ const ROUTES: Record<string, { path: string; methods: Partial<Record<Method, Rul
     path: "/api/geofences/table",
     methods: { GET: { access: "session", need: "geofences:read" } },
   },
+  "api/trips": { path: "/api/trips", methods: { GET: { access: "session", need: "trips:read" } } },
+  "api/trips/[id]/path": {
+    path: `/api/trips/${NONE}/path`,
+    methods: { GET: { access: "session", need: "trips:read" } },
+  },
+  "api/trips/[id]/events": {
+    path: `/api/trips/${NONE}/events`,
+    methods: { GET: { access: "session", need: "trips:read" } },
+  },
   "api/users/table": {
     path: "/api/users/table",
     methods: { GET: { access: "session", need: "users:read" } },

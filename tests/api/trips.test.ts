@@ -3,7 +3,8 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import { importOsm } from "../../server/imports/osm-import";
-import { api, expectError, keys, unique } from "../support/api";
+import { FRESH_ACCOUNTS, FRESH_PASSWORD } from "../../scripts/fresh-server";
+import { api, expectError, keys, signIn, unique } from "../support/api";
 import { metersFrom } from "../support/geo";
 import { writeOsmPbf } from "../support/osm-pbf";
 import { roadland, roadlandOsm } from "../support/road-fixture";
@@ -121,6 +122,26 @@ describe("a trip tracked along a road", () => {
     expect(atA.user.trip!.eta!.source).toBe("road");
     expect(Math.abs(atA.user.trip!.eta!.distance - 333)).toBeLessThan(15);
     expect(types(atA.events)).toContain("user.updated_trip");
+    // The user object carries the trip elsewhere too (Radar's user.trip).
+    const read = await api("GET", `/v1/users/${userId}`);
+    expect((read.body.user as { trip?: Trip }).trip).toMatchObject({ externalId, status: "started" });
+    // The Trips page: the trip with where its user is, and its road left, from A to D.
+    const cookie = await signIn(FRESH_ACCOUNTS.reviewer, FRESH_PASSWORD);
+    const board = await fetch(`${inject("baseUrl")}/api/trips?destinationGeofenceTag=${tag}`, {
+      headers: { cookie },
+    });
+    const shown = (
+      (await board.json()) as { trips: (Trip & { user: { location: { coordinates: number[] } } })[] }
+    ).trips;
+    expect(shown.map((t) => t.externalId)).toEqual([externalId]);
+    expect(shown[0]!.user.location.coordinates).toEqual([roadland(1).lng, roadland(1).lat]);
+    const path = await fetch(`${inject("baseUrl")}/api/trips/${created.trip._id}/path`, {
+      headers: { cookie },
+    });
+    const line = ((await path.json()) as { line: [number, number][] }).line;
+    expect(line.length).toBeGreaterThanOrEqual(3);
+    expect(line[0]![0]).toBeCloseTo(roadland(1).lng, 4);
+    expect(line.at(-1)![1]).toBeCloseTo(roadland(4).lat, 4);
     const atB = await track(userId, roadland(2));
     expect(types(atB.events)).toContain("user.arrived_at_wrong_trip_destination");
     expect(atB.user.trip!.eta!.distance).toBeLessThan(atA.user.trip!.eta!.distance);
@@ -161,6 +182,19 @@ describe("a trip tracked along a road", () => {
     const listed = await api("GET", `/v1/trips?status=completed&destinationGeofenceTag=${tag}`);
     expect(listed.status, JSON.stringify(listed.body)).toBe(200);
     expect((listed.body.trips as Trip[]).map((t) => t._id)).toEqual([created.trip._id]);
+    const timeline = await fetch(`${inject("baseUrl")}/api/trips/${created.trip._id}/events`, {
+      headers: { cookie },
+    });
+    const told = ((await timeline.json()) as { events: { type: string }[] }).events.map((e) => e.type);
+    expect(told[0]).toBe("user.started_trip");
+    expect(
+      told.filter((t) => t !== "user.updated_trip" && t !== "user.arrived_at_wrong_trip_destination"),
+    ).toEqual([
+      "user.started_trip",
+      "user.approaching_trip_destination",
+      "user.arrived_at_trip_destination",
+      "user.stopped_trip",
+    ]);
     const events = await api(
       "GET",
       `/v1/events?types=user.approaching_trip_destination,user.arrived_at_trip_destination`,
@@ -258,6 +292,14 @@ describe("trip calls", () => {
     const atSecond = await track(userId, { lat: spot.lat, lng: second[0]! });
     expect(types(atSecond.events)).toContain("user.arrived_at_trip_destination");
     expect(atSecond.user.trip!.legs!.map((l) => l.status)).toEqual(["completed", "arrived"]);
+  });
+
+  it("deletes a user's trips with the user", async () => {
+    const userId = unique("forget-me");
+    await track(userId, spot);
+    const { trip } = await start({ externalId: unique("gone"), userId });
+    expect((await api("DELETE", `/v1/users/${userId}`)).status).toBe(200);
+    expectError(await api("GET", `/v1/trips/${trip._id}`), 404);
   });
 
   it("refuses bad input with the parameter named, and a taken externalId", async () => {

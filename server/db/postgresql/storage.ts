@@ -137,8 +137,8 @@ const users: UserStore = {
     inTransaction(async (client) => {
       // Locked first: an update of the user (which reads it FOR UPDATE) and another delete wait
       // for this one, and then find no user.
-      const found = await rows<{ id: string; live: boolean; deviceId: string }>(
-        `SELECT "id", "live", "deviceId" FROM "User" WHERE "seq" = $1 FOR UPDATE`,
+      const found = await rows<{ id: string; live: boolean; deviceId: string; userId: string | null }>(
+        `SELECT "id", "live", "deviceId", "userId" FROM "User" WHERE "seq" = $1 FOR UPDATE`,
         [seq],
         client,
       );
@@ -159,6 +159,15 @@ const users: UserStore = {
       await rows(`DELETE FROM "UserGeofence" WHERE "userSeq" = $1`, [seq], client);
       // Webhook requests carry the user's data, sent or not: they go too.
       await deleteUserOutbox(client, found[0]!.id);
+      // Its trips (where it went).
+      const { live, deviceId, userId } = found[0]!;
+      await rows(
+        userId !== null
+          ? `DELETE FROM "Trip" WHERE "live" = $1 AND "userId" = $2`
+          : `DELETE FROM "Trip" WHERE "live" = $1 AND "deviceId" = $2 AND "userId" IS NULL`,
+        [live, userId ?? deviceId],
+        client,
+      );
       // And its device's logs.
       await rows(
         `DELETE FROM "DeviceLog" WHERE "live" = $1 AND "deviceId" = $2`,

@@ -345,12 +345,21 @@ export function deleteUserEverything(seq: number): boolean {
   prepared(`DELETE FROM "Event" WHERE "userSeq" = ?`).run(seq);
   prepared(`DELETE FROM "UserLocation" WHERE "userSeq" = ?`).run(seq);
   prepared(`DELETE FROM "UserGeofence" WHERE "userSeq" = ?`).run(seq);
-  const user = prepared(`SELECT "id", "live", "deviceId" FROM "User" WHERE "seq" = ?`).get(seq) as
-    { id: string; live: number; deviceId: string } | undefined;
-  // Webhook requests carry the user's data, sent or not, and its device's logs: they go too.
+  const user = prepared(`SELECT "id", "live", "deviceId", "userId" FROM "User" WHERE "seq" = ?`).get(seq) as
+    { id: string; live: number; deviceId: string; userId: string | null } | undefined;
+  // Webhook requests carry the user's data, sent or not, its device's logs and its trips (where
+  // it went): they go too.
   if (user) {
     deleteUserOutbox(user.id);
     prepared(`DELETE FROM "DeviceLog" WHERE "live" = ? AND "deviceId" = ?`).run(user.live, user.deviceId);
+    if (user.userId !== null) {
+      prepared(`DELETE FROM "Trip" WHERE "live" = ? AND "userId" = ?`).run(user.live, user.userId);
+    } else {
+      prepared(`DELETE FROM "Trip" WHERE "live" = ? AND "deviceId" = ? AND "userId" IS NULL`).run(
+        user.live,
+        user.deviceId,
+      );
+    }
   }
   return prepared(`DELETE FROM "User" WHERE "seq" = ?`).run(seq).changes > 0;
 }
