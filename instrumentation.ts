@@ -23,11 +23,11 @@ export async function register(): Promise<void> {
     preloadCities();
     const { preloadAddressParser } = await import("./server/geocode/parse");
     preloadAddressParser();
-    const { routeInWorker, startRoutingWorkers } = await import("./server/planner/pool");
+    const { routingChannel, startRoutingWorkers } = await import("./server/planner/pool");
     startRoutingWorkers();
     const { serveTripRoutes, startTrackingThread } = await import("./server/tracking/thread");
-    // Trips' road ETAs: the tracking thread asks the routing workers through this thread.
-    serveTripRoutes((origin, destination, mode) => routeInWorker(origin, destination, [mode], 0));
+    // Trips' road ETAs: the tracking thread asks a routing worker on a port of its own.
+    serveTripRoutes(routingChannel);
     startTrackingThread();
     const { startWebhookSender } = await import("./server/webhooks/sender-thread");
     startWebhookSender();

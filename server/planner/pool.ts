@@ -2,7 +2,7 @@ import os from "node:os";
 import { env } from "../config/env";
 import path from "node:path";
 import { pathToFileURL } from "node:url";
-import type { Worker } from "node:worker_threads";
+import { MessageChannel, type MessagePort, type Worker } from "node:worker_threads";
 import type { Position } from "../geo/distance";
 import { processOnce } from "../process-once";
 import { startWorker } from "../workers/thread-memory";
@@ -92,6 +92,18 @@ class RoutingPool {
     });
   }
 
+  /**
+   * A port on which another thread asks one of the workers for routes directly (the tracking
+   * thread's trip ETAs: no hop through this thread). The worker answers on it until it exits,
+   * which closes the port.
+   */
+  channel(): MessagePort {
+    const slot = this.pick();
+    const { port1, port2 } = new MessageChannel();
+    slot.worker.postMessage({ kind: "port", port: port2 }, [port2]);
+    return port1;
+  }
+
   /** Starts the workers now (they load the graphs), rather than on the first route. */
   start() {
     while (this.slots.length < this.count) this.spawn();
@@ -103,6 +115,11 @@ const pool = () => processOnce("routing-pool", () => new RoutingPool(size()));
 /** Starts the routing workers at server start. */
 export function startRoutingWorkers(): void {
   pool().start();
+}
+
+/** A port to a routing worker that answers routes asked on it (see RoutingPool.channel). */
+export function routingChannel(): MessagePort {
+  return pool().channel();
 }
 
 /** The fastest route of each mode, computed in a routing worker. */

@@ -1,4 +1,4 @@
-import { parentPort } from "node:worker_threads";
+import { type MessagePort, parentPort } from "node:worker_threads";
 import type { Position } from "../geo/distance";
 import {
   directionsThrough,
@@ -51,9 +51,28 @@ export type RouteJob =
     }
   | { kind: "match"; id: number; trace: TracePoint[]; mode: Mode };
 
+/** A route asked on a port another thread holds (the tracking thread's trip ETAs), and its answer. */
+interface PortAsk {
+  id: number;
+  origin: Position;
+  destination: Position;
+  mode: Mode;
+}
+
+function answerOn(port: MessagePort) {
+  port.on("message", (ask: PortAsk) => {
+    try {
+      port.postMessage({ id: ask.id, results: routeModes(ask.origin, ask.destination, [ask.mode], 0) });
+    } catch (e) {
+      port.postMessage({ id: ask.id, error: e instanceof Error ? e.message : String(e) });
+    }
+  });
+}
+
 preloadRoadGraphs();
 preloadTransit();
-parentPort!.on("message", (job: RouteJob) => {
+parentPort!.on("message", (job: RouteJob | { kind: "port"; port: MessagePort }) => {
+  if (job.kind === "port") return answerOn(job.port);
   try {
     const results =
       job.kind === "route"

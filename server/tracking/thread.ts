@@ -1,22 +1,21 @@
 import path from "node:path";
 import { pathToFileURL } from "node:url";
-import { MessageChannel, type Worker } from "node:worker_threads";
+import type { MessagePort, Worker } from "node:worker_threads";
 import type { AuthKey } from "../auth/keys";
 import { ApiError } from "../errors";
 import { processOnce } from "../process-once";
 import { forgetThread, startWorker } from "../workers/thread-memory";
 import type { TrackInput } from "./schema";
-import type { RouteAnswer, RouteAsk, TrackJob, TrackReply } from "./worker";
-import type { Position } from "../geo/distance";
-import type { RouteResult } from "../routing/engine";
-import type { Mode } from "../routing/profiles";
+import type { TrackJob, TrackReply } from "./worker";
 
-/** How the server's thread routes for trips' ETAs (the routing workers: set at start by serveTripRoutes). */
-export type TripRoutes = (origin: Position, destination: Position, mode: Mode) => Promise<RouteResult[]>;
+/** Makes a port to a routing worker (server/planner/pool.ts: routingChannel), for trips' ETAs. */
+export type TripRoutes = () => MessagePort;
 
 /**
- * Gives the tracking thread routes for trips' ETAs: called before it starts, by the process's
- * start (instrumentation.ts), which knows the routing workers (a layer this folder may not use).
+ * Gives the tracking thread routes for trips' ETAs: a port straight to a routing worker, so
+ * neither the question nor the answer passes through the server's thread. Called before the
+ * tracking thread starts, by the process's start (instrumentation.ts), which knows the routing
+ * workers (a layer this folder may not use).
  */
 export function serveTripRoutes(routes: TripRoutes): void {
   (globalThis as { tripRoutes?: TripRoutes }).tripRoutes = routes;
@@ -51,20 +50,9 @@ export class TrackingThread {
   private spawn(): Worker {
     const worker = startWorker(this.entry);
     worker.unref();
-    // Trips' ETAs: the worker asks for routes here, where the routing workers are.
-    const router = (globalThis as { tripRoutes?: TripRoutes }).tripRoutes;
-    if (router) {
-      const { port1, port2 } = new MessageChannel();
-      port1.unref();
-      port1.on("message", (ask: RouteAsk) => {
-        router(ask.origin, ask.destination, ask.mode).then(
-          (results) => port1.postMessage({ id: ask.id, results } satisfies RouteAnswer),
-          (e: unknown) => port1.postMessage({ id: ask.id, error: String(e) } satisfies RouteAnswer),
-        );
-      });
-      worker.postMessage({ routes: port2 }, [port2]);
-    }
-    worker.on("message", (m: TrackReply) => {
+    this.connectRoutes(worker);
+    worker.on("message", (m: TrackReply | { routesClosed: true }) => {
+      if ("routesClosed" in m) return this.connectRoutes(worker);
       const p = this.pending.get(m.id);
       if (!p) return;
       this.pending.delete(m.id);
@@ -90,6 +78,14 @@ export class TrackingThread {
     });
     this.worker = worker;
     return worker;
+  }
+
+  /** Hands the worker a port to a routing worker, for trips' ETAs (again when that one exits). */
+  private connectRoutes(worker: Worker) {
+    const connect = (globalThis as { tripRoutes?: TripRoutes }).tripRoutes;
+    if (!connect) return;
+    const port = connect();
+    worker.postMessage({ routes: port }, [port]);
   }
 
   run(key: AuthKey, input: TrackInput): Promise<string> {

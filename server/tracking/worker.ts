@@ -46,7 +46,7 @@ export interface RouteAnswer {
 preloadEmbeddedRegions();
 preloadPostalCodes();
 
-/** Routes for trips' ETAs, asked of the server's thread, which has the routing workers. */
+/** Routes for trips' ETAs, asked of a routing worker on a port of its own (server/tracking/thread.ts). */
 let routes: MessagePort | null = null;
 let nextRoute = 1;
 const routeWaits = new Map<number, { resolve: (r: RouteResult[]) => void; reject: (e: Error) => void }>();
@@ -69,6 +69,14 @@ port.on("message", (job: TrackJob | { routes: MessagePort }) => {
       routeWaits.delete(m.id);
       if (m.error !== undefined) wait?.reject(new Error(m.error));
       else wait?.resolve(m.results ?? []);
+    });
+    // Its routing worker exited: what it held is answered by the straight line, and a new port
+    // is asked for.
+    routes.on("close", () => {
+      routes = null;
+      for (const wait of routeWaits.values()) wait.resolve([]);
+      routeWaits.clear();
+      port.postMessage({ routesClosed: true });
     });
     return;
   }

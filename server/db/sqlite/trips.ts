@@ -74,15 +74,21 @@ export function activeTrip(live: boolean, owner: TripOwner): StoredTrip | null {
   return row ? tripOf(row) : null;
 }
 
+/** Only the columns the ETA needs: most updates find no row, the others read four columns. */
 export function activeDestination(live: boolean, owner: TripOwner) {
-  const trip = activeTrip(live, owner);
-  if (!trip || trip.destinationLatitude === null || trip.destinationLongitude === null) return null;
-  return {
-    id: trip.id,
-    mode: trip.mode,
-    latitude: trip.destinationLatitude,
-    longitude: trip.destinationLongitude,
-  };
+  const columns = `"id", "mode", "destinationLatitude" AS "latitude", "destinationLongitude" AS "longitude"`;
+  const row = (
+    "userId" in owner
+      ? prepared(
+          `SELECT ${columns} FROM "Trip" WHERE "live" = ? AND "userId" = ? AND ${ACTIVE} ORDER BY "seq" DESC LIMIT 1`,
+        ).get(live ? 1 : 0, owner.userId)
+      : prepared(
+          `SELECT ${columns} FROM "Trip" WHERE "live" = ? AND "deviceId" = ? AND "userId" IS NULL AND ${ACTIVE}
+           ORDER BY "seq" DESC LIMIT 1`,
+        ).get(live ? 1 : 0, owner.deviceId)
+  ) as { id: string; mode: string; latitude: number | null; longitude: number | null } | undefined;
+  if (!row || row.latitude === null || row.longitude === null) return null;
+  return { id: row.id, mode: row.mode, latitude: row.latitude, longitude: row.longitude };
 }
 
 const COLUMNS = [
