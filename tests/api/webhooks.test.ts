@@ -111,6 +111,31 @@ async function until(check: () => boolean, ms = 10_000) {
 }
 
 describe("webhooks", () => {
+  it("deliver trip events with the trip, in order, filtered by type", async () => {
+    const rx = await receiver();
+    await createHook(rx.url, "--types", "user.started_trip,user.stopped_trip");
+    const userId = `trip-hook-${Date.now()}`;
+    await call("POST", "/v1/track", server.keys.publishable, {
+      deviceId: `${userId}-device`,
+      userId,
+      latitude: -19,
+      longitude: -26,
+      accuracy: 5,
+    });
+    const externalId = `${userId}-order`;
+    await call("POST", "/v1/trips", server.keys.secret, { externalId, userId, mode: "bike" });
+    await call("PATCH", `/v1/trips/${externalId}/update`, server.keys.publishable, { status: "completed" });
+    await until(() => rx.got.length === 2);
+    expect(
+      rx.got.map((r) => [r.json.event!.type, (r.json.event!.trip as { externalId: string }).externalId]),
+    ).toEqual([
+      ["user.started_trip", externalId],
+      ["user.stopped_trip", externalId],
+    ]);
+    expect((rx.got[1]!.json.event!.trip as { status: string }).status).toBe("completed");
+    await rx.close();
+  });
+
   it("deliver each event in Radar's single body, signed both ways, as the API serializes it", async () => {
     const rx = await receiver();
     const { id, token } = await createHook(rx.url);
