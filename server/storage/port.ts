@@ -627,6 +627,18 @@ export interface RetentionStore {
   pruneLogs(before: Date, batch: number): Promise<number>;
 }
 
+/** Where the trip a user is on goes, and what tripOptions name it by. */
+export interface ActiveDestination {
+  id: string;
+  externalId: string;
+  mode: string;
+  latitude: number;
+  longitude: number;
+  geofenceId: string | null;
+  tag: string | null;
+  geofenceExternalId: string | null;
+}
+
 /** Which trips a list asks for (every field optional but the world). */
 export interface TripFilter {
   live: boolean;
@@ -653,10 +665,7 @@ export interface TripStore {
    * (before tracking decides, so the road ETA is computed off the tracking transaction): null
    * when none, which is most updates, so adapters answer it from an index in microseconds.
    */
-  activeDestination(
-    live: boolean,
-    owner: TripOwner,
-  ): Promise<{ id: string; mode: string; latitude: number; longitude: number } | null>;
+  activeDestination(live: boolean, owner: TripOwner): Promise<ActiveDestination | null>;
   /** Deletes a trip (its events stay); false when there was none. */
   delete(live: boolean, ref: TripRef): Promise<boolean>;
   /** Marks trips past their expiresAt (pending or active) expired, at most `take`; how many. */

@@ -3,6 +3,7 @@ import { ApiError } from "../errors";
 import { searchText } from "../geocode/forward";
 import {
   type StoredEvent,
+  type StoredTrip,
   type StoredUser,
   type TrackingReader,
   type TripRef,
@@ -43,6 +44,16 @@ export interface TripAnswer {
 /** A trip by _id (24 hex digits) or externalId, as the paths name it. */
 export const refOf = (ref: string): TripRef =>
   /^[0-9a-f]{24}$/.test(ref) ? { id: ref } : { externalId: ref };
+
+/**
+ * What a trip call locks: the trip's user, as a location update of that user does (a trip with a
+ * userId has no deviceId: the identity named after the trip locks nothing else).
+ */
+const lockOf = (t: StoredTrip) => ({
+  live: t.live,
+  deviceId: t.deviceId ?? `trip:${t.externalId}`,
+  userId: t.userId,
+});
 
 async function tripOrNotFound(key: AuthKey, ref: string) {
   const r = refOf(ref);
@@ -250,7 +261,7 @@ export async function createTrip(
   const legs = body.legs?.length ? await legsFrom(live, body.legs, now, clock) : [];
   const owner = { userId: body.userId ?? null, deviceId: body.deviceId ?? null };
   return storage().tracking.apply(
-    { live, deviceId: body.deviceId ?? "", userId: body.userId ?? null },
+    { live, deviceId: body.deviceId ?? `trip:${body.externalId}`, userId: body.userId ?? null },
     async (read) => {
       const taken = await read.tripByRef(live, { externalId: body.externalId });
       if (taken) {
@@ -305,48 +316,44 @@ export async function updateTrip(
   const live = key.live;
   const before = await tripOrNotFound(key, ref);
   const destination = await destinationOf(live, body);
-  return storage().tracking.apply(
-    { live, deviceId: before.deviceId ?? "", userId: before.userId },
-    async (read) => {
-      const found = await read.tripByRef(live, { id: before.id });
-      if (!found)
-        throw new ApiError("not_found", `no trip with _id or externalId ${ref} in this environment`);
-      const now = clock.now();
-      const user = await userOf(read, live, found);
-      const to = body.status;
-      if (to && !mayMove(found.status, to)) {
-        throw new ApiError(
-          "invalid_input",
-          `status: a trip that is ${found.status} cannot become ${to}`,
-          "status",
-        );
-      }
-      let trip = withOptions(withoutSeq(found), body, destination, now);
-      const trips: TripWrite[] = [];
-      const drafts: EventDraft[] = [];
-      if (to && to !== found.status) {
-        if (to === "started" && found.status === "pending") {
-          const active = await read.activeTrip(live, ownerOf(found.userId, found.deviceId ?? ""));
-          if (active && active.seq !== found.seq) {
-            const ended: Trip = { ...withoutSeq(active), status: "canceled", endedAt: now, updatedAt: now };
-            trips.push({ seq: active.seq, trip: ended });
-            drafts.push(stoppedTrip(ended));
-          }
-          trip = started(trip, user, now);
-        } else {
-          trip = {
-            ...trip,
-            status: to,
-            ...(to === "completed" || to === "canceled" ? { endedAt: now } : {}),
-          };
+  return storage().tracking.apply(lockOf(before), async (read) => {
+    const found = await read.tripByRef(live, { id: before.id });
+    if (!found) throw new ApiError("not_found", `no trip with _id or externalId ${ref} in this environment`);
+    const now = clock.now();
+    const user = await userOf(read, live, found);
+    const to = body.status;
+    if (to && !mayMove(found.status, to)) {
+      throw new ApiError(
+        "invalid_input",
+        `status: a trip that is ${found.status} cannot become ${to}`,
+        "status",
+      );
+    }
+    let trip = withOptions(withoutSeq(found), body, destination, now);
+    const trips: TripWrite[] = [];
+    const drafts: EventDraft[] = [];
+    if (to && to !== found.status) {
+      if (to === "started" && found.status === "pending") {
+        const active = await read.activeTrip(live, ownerOf(found.userId, found.deviceId ?? ""));
+        if (active && active.seq !== found.seq) {
+          const ended: Trip = { ...withoutSeq(active), status: "canceled", endedAt: now, updatedAt: now };
+          trips.push({ seq: active.seq, trip: ended });
+          drafts.push(stoppedTrip(ended));
         }
-        const type = EVENT_OF[to];
-        if (type) drafts.push(tripEvent(type, trip));
+        trip = started(trip, user, now);
+      } else {
+        trip = {
+          ...trip,
+          status: to,
+          ...(to === "completed" || to === "canceled" ? { endedAt: now } : {}),
+        };
       }
-      trips.push({ seq: found.seq, trip });
-      return written(read, user, trips, drafts, clock);
-    },
-  );
+      const type = EVENT_OF[to];
+      if (type) drafts.push(tripEvent(type, trip));
+    }
+    trips.push({ seq: found.seq, trip });
+    return written(read, user, trips, drafts, clock);
+  });
 }
 
 /** Sets a leg's status (the SDK's leg calls): arriving at the last leg arrives the trip. */
@@ -359,45 +366,42 @@ export async function updateLeg(
 ): Promise<TripAnswer> {
   const live = key.live;
   const before = await tripOrNotFound(key, tripId);
-  return storage().tracking.apply(
-    { live, deviceId: before.deviceId ?? "", userId: before.userId },
-    async (read) => {
-      const found = await read.tripByRef(live, { id: before.id });
-      if (!found) throw new ApiError("not_found", `no trip ${tripId}`);
-      if (!isActive(found.status))
-        throw new ApiError(
-          "invalid_input",
-          `status: the trip is ${found.status}; only an active trip's legs change`,
-          "status",
-        );
-      const legs = legsOf(found).map((l) => ({ ...l }));
-      const i = legs.findIndex((l) => l._id === legId);
-      if (i < 0) throw new ApiError("not_found", `no leg ${legId} on trip ${tripId}`);
-      const now = clock.now();
-      const stamp = now.toISOString();
-      legs[i] = { ...legs[i]!, status, updatedAt: stamp, ...(status === "arrived" && { arrivedAt: stamp }) };
-      let trip: Trip = { ...withoutSeq(found), legs, updatedAt: now };
-      const drafts: EventDraft[] = [];
-      const next = currentLegIndex(legs);
-      if (next >= 0 && legs[next]!.status === "pending") {
-        legs[next] = { ...legs[next]!, status: "started", updatedAt: stamp };
-        trip = aimedAt(trip, legs[next]!);
-      }
-      if (status === "arrived") {
-        const last = i === legs.length - 1;
-        if (last) trip.status = "arrived";
-        drafts.push({
-          ...tripEvent(
-            last ? "user.arrived_at_trip_destination" : "user.arrived_at_trip_leg_destination",
-            trip,
-          ),
-          trip: { ...serializeTrip(trip), leg: legs[i] },
-        });
-      }
-      const user = await userOf(read, live, found);
-      return written(read, user, [{ seq: found.seq, trip }], drafts, clock);
-    },
-  );
+  return storage().tracking.apply(lockOf(before), async (read) => {
+    const found = await read.tripByRef(live, { id: before.id });
+    if (!found) throw new ApiError("not_found", `no trip ${tripId}`);
+    if (!isActive(found.status))
+      throw new ApiError(
+        "invalid_input",
+        `status: the trip is ${found.status}; only an active trip's legs change`,
+        "status",
+      );
+    const legs = legsOf(found).map((l) => ({ ...l }));
+    const i = legs.findIndex((l) => l._id === legId);
+    if (i < 0) throw new ApiError("not_found", `no leg ${legId} on trip ${tripId}`);
+    const now = clock.now();
+    const stamp = now.toISOString();
+    legs[i] = { ...legs[i]!, status, updatedAt: stamp, ...(status === "arrived" && { arrivedAt: stamp }) };
+    let trip: Trip = { ...withoutSeq(found), legs, updatedAt: now };
+    const drafts: EventDraft[] = [];
+    const next = currentLegIndex(legs);
+    if (next >= 0 && legs[next]!.status === "pending") {
+      legs[next] = { ...legs[next]!, status: "started", updatedAt: stamp };
+      trip = aimedAt(trip, legs[next]!);
+    }
+    if (status === "arrived") {
+      const last = i === legs.length - 1;
+      if (last) trip.status = "arrived";
+      drafts.push({
+        ...tripEvent(
+          last ? "user.arrived_at_trip_destination" : "user.arrived_at_trip_leg_destination",
+          trip,
+        ),
+        trip: { ...serializeTrip(trip), leg: legs[i] },
+      });
+    }
+    const user = await userOf(read, live, found);
+    return written(read, user, [{ seq: found.seq, trip }], drafts, clock);
+  });
 }
 
 /** Puts the legs in the order given (every leg of the trip, by _id). */
@@ -409,32 +413,29 @@ export async function reorderLegs(
 ): Promise<TripAnswer> {
   const live = key.live;
   const before = await tripOrNotFound(key, tripId);
-  return storage().tracking.apply(
-    { live, deviceId: before.deviceId ?? "", userId: before.userId },
-    async (read) => {
-      const found = await read.tripByRef(live, { id: before.id });
-      if (!found) throw new ApiError("not_found", `no trip ${tripId}`);
-      const legs = legsOf(found);
-      const byId = new Map(legs.map((l) => [l._id, l]));
-      if (
-        order.length !== legs.length ||
-        new Set(order).size !== order.length ||
-        order.some((id) => !byId.has(id))
-      ) {
-        throw new ApiError(
-          "invalid_input",
-          `legs: must list each of the trip's ${legs.length} legs' _id once`,
-          "legs",
-        );
-      }
-      const now = clock.now();
-      const reordered = order.map((id) => byId.get(id)!);
-      let trip: Trip = { ...withoutSeq(found), legs: reordered, updatedAt: now };
-      const i = currentLegIndex(reordered);
-      if (i >= 0) trip = aimedAt(trip, reordered[i]!);
-      return written(read, null, [{ seq: found.seq, trip }], [], clock);
-    },
-  );
+  return storage().tracking.apply(lockOf(before), async (read) => {
+    const found = await read.tripByRef(live, { id: before.id });
+    if (!found) throw new ApiError("not_found", `no trip ${tripId}`);
+    const legs = legsOf(found);
+    const byId = new Map(legs.map((l) => [l._id, l]));
+    if (
+      order.length !== legs.length ||
+      new Set(order).size !== order.length ||
+      order.some((id) => !byId.has(id))
+    ) {
+      throw new ApiError(
+        "invalid_input",
+        `legs: must list each of the trip's ${legs.length} legs' _id once`,
+        "legs",
+      );
+    }
+    const now = clock.now();
+    const reordered = order.map((id) => byId.get(id)!);
+    let trip: Trip = { ...withoutSeq(found), legs: reordered, updatedAt: now };
+    const i = currentLegIndex(reordered);
+    if (i >= 0) trip = aimedAt(trip, reordered[i]!);
+    return written(read, null, [{ seq: found.seq, trip }], [], clock);
+  });
 }
 
 export async function deleteTrip(key: AuthKey, ref: string): Promise<void> {

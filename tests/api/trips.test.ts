@@ -237,6 +237,21 @@ describe("a trip tracked along a road", () => {
   });
 });
 
+describe("a trip named by another user's tripOptions", () => {
+  it("is not moved on by them", async () => {
+    const owner = unique("owner");
+    const other = unique("other");
+    await track(owner, roadland(1));
+    const externalId = unique("mine");
+    await start({ externalId, userId: owner, mode: "foot" });
+    const stranger = await track(other, roadland(3), { tripOptions: { externalId } });
+    expect(stranger.user.trip).toBeUndefined();
+    expect(types(stranger.events).filter((t) => t.includes("trip"))).toEqual([]);
+    const got = await api("GET", `/v1/trips/${externalId}`);
+    expect((got.body.trip as Trip).userId).toBe(owner);
+  });
+});
+
 describe("trip calls", () => {
   const spot = { lat: 48.1 + Math.random() * 0.01, lng: 11.5 + Math.random() * 0.01 };
   const m = metersFrom(spot);

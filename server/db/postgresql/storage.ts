@@ -205,9 +205,13 @@ const postgres: Storage = {
       if (!trip || trip.destinationLatitude === null || trip.destinationLongitude === null) return null;
       return {
         id: trip.id,
+        externalId: trip.externalId,
         mode: trip.mode,
         latitude: trip.destinationLatitude,
         longitude: trip.destinationLongitude,
+        geofenceId: trip.destinationGeofenceId,
+        tag: trip.destinationGeofenceTag,
+        geofenceExternalId: trip.destinationGeofenceExternalId,
       };
     },
   },

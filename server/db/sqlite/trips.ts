@@ -1,4 +1,4 @@
-import type { StoredTrip, TripOwner, TripRef, TripWrite } from "../../storage/port";
+import type { ActiveDestination, StoredTrip, TripOwner, TripRef, TripWrite } from "../../storage/port";
 import { prepared, sqlDate } from "./connection";
 
 /** The trip statements: reads inside and outside the tracking transaction, and its writes. */
@@ -74,9 +74,11 @@ export function activeTrip(live: boolean, owner: TripOwner): StoredTrip | null {
   return row ? tripOf(row) : null;
 }
 
-/** Only the columns the ETA needs: most updates find no row, the others read four columns. */
-export function activeDestination(live: boolean, owner: TripOwner) {
-  const columns = `"id", "mode", "destinationLatitude" AS "latitude", "destinationLongitude" AS "longitude"`;
+/** Only the columns the ETA and tripOptions need: most updates find no row. */
+export function activeDestination(live: boolean, owner: TripOwner): ActiveDestination | null {
+  const columns = `"id", "externalId", "mode", "destinationLatitude" AS "latitude", "destinationLongitude" AS "longitude",
+    "destinationGeofenceId" AS "geofenceId", "destinationGeofenceTag" AS "tag",
+    "destinationGeofenceExternalId" AS "geofenceExternalId"`;
   const row = (
     "userId" in owner
       ? prepared(
@@ -86,9 +88,14 @@ export function activeDestination(live: boolean, owner: TripOwner) {
           `SELECT ${columns} FROM "Trip" WHERE "live" = ? AND "deviceId" = ? AND "userId" IS NULL AND ${ACTIVE}
            ORDER BY "seq" DESC LIMIT 1`,
         ).get(live ? 1 : 0, owner.deviceId)
-  ) as { id: string; mode: string; latitude: number | null; longitude: number | null } | undefined;
+  ) as
+    | (Omit<ActiveDestination, "latitude" | "longitude"> & {
+        latitude: number | null;
+        longitude: number | null;
+      })
+    | undefined;
   if (!row || row.latitude === null || row.longitude === null) return null;
-  return { id: row.id, mode: row.mode, latitude: row.latitude, longitude: row.longitude };
+  return { ...row, latitude: row.latitude, longitude: row.longitude };
 }
 
 const COLUMNS = [

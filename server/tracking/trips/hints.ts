@@ -43,7 +43,18 @@ export async function tripHints(live: boolean, input: TrackInput): Promise<Track
   const active = await storage().trips.activeDestination(live, ownerOf(input.userId ?? null, input.deviceId));
   if (!active && !options) return NO_HINTS;
   let destination: Destination | null = null;
-  if (options?.destinationGeofenceId)
+  // The SDKs send the same tripOptions with every update: the geofence is looked up only when
+  // they name another trip or another destination than the one the user is on.
+  const same =
+    active &&
+    options?.externalId === active.externalId &&
+    (options.destinationGeofenceId
+      ? options.destinationGeofenceId === active.geofenceId
+      : options.destinationGeofenceTag === (active.tag ?? undefined) &&
+        options.destinationGeofenceExternalId === (active.geofenceExternalId ?? undefined));
+  if (same) {
+    // unchanged: the trip keeps its destination
+  } else if (options?.destinationGeofenceId)
     destination = await geofenceDestination(live, { id: options.destinationGeofenceId });
   else if (options?.destinationGeofenceTag && options.destinationGeofenceExternalId) {
     destination = await geofenceDestination(live, {

@@ -93,6 +93,9 @@ export function withOptions(
   };
 }
 
+const owns = (owner: TripOwner, t: StoredTrip) =>
+  "userId" in owner ? t.userId === owner.userId : t.userId === null && t.deviceId === owner.deviceId;
+
 export const withoutSeq = ({ seq: _seq, ...trip }: StoredTrip): Trip => trip;
 
 /**
@@ -128,7 +131,8 @@ export async function tripFromOptions(
       scheduledArrivalAt: o.scheduledArrivalAt,
     };
     current = { seq: null, trip: newTrip(live, fields, at, clock) };
-  } else if (isEnded(found.status)) {
+  } else if (isEnded(found.status) || !owns(owner, found)) {
+    // Ended, or another user's: not this user's trip to move on.
     current = null;
   } else {
     const trip = withOptions(withoutSeq(found), o, destination, at);
