@@ -4,7 +4,7 @@ import { MAX_BANDS, embeddedRegionsAt, reloadEmbeddedRegions } from "../server/r
 /**
  * npm run bench:regions — the embedded country/state lookup (context, tracking) in-process:
  * load time and memory, and lookups in the New York area (long US and state rings) and at
- * random points on Earth. The baseline in the same run is the lookup with every ring in one
+ * random points on Earth; and the country borders it asks (country-coder) alone. The baseline in the same run is the lookup with every ring in one
  * band, i.e. the plain even-odd test over all of a ring's edges.
  */
 
@@ -16,17 +16,28 @@ const rng = (() => {
 const nyc = Array.from({ length: N }, () => [-74.2 + rng() * 0.5, 40.5 + rng() * 0.5] as const);
 const world = Array.from({ length: N }, () => [-180 + rng() * 360, -60 + rng() * 135] as const);
 
-function measure(points: readonly (readonly [number, number])[]) {
+function measure(
+  points: readonly (readonly [number, number])[],
+  lookup: (lng: number, lat: number) => unknown = embeddedRegionsAt,
+) {
   const times: number[] = [];
   for (const [lng, lat] of points) {
     const t = performance.now();
-    embeddedRegionsAt(lng, lat);
+    lookup(lng, lat);
     times.push((performance.now() - t) * 1000);
   }
   times.sort((a, b) => a - b);
   const mean = times.reduce((s, t) => s + t, 0) / times.length;
   return `mean ${mean.toFixed(1)} µs, p50 ${times[N / 2]!.toFixed(1)} µs, p99 ${times[N * 0.99]!.toFixed(1)} µs`;
 }
+
+// The borders that decide which country (server/regions/embedded.ts: countryAt), alone: its 0.7 MB
+// of borders load with the module.
+const { iso1A2Code } = await import("@rapideditor/country-coder");
+console.log("\ncountry-coder alone:");
+const coder = (lng: number, lat: number) => iso1A2Code([lng, lat], { level: "territory" });
+console.log(`  New York area: ${measure(nyc, coder)}`);
+console.log(`  anywhere:      ${measure(world, coder)}`);
 
 for (const [label, maxBands] of [
   ["banded (as served)", MAX_BANDS],

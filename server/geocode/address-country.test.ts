@@ -10,9 +10,9 @@ import { reverseGeocode } from "./reverse";
 
 /**
  * An address's own `addr:country` (issue 29): where no boundary is imported, it outranks the
- * embedded country shapes, which are too coarse at a border. Two houses in La Turbie (France),
- * just above Monaco, where the coarse embedded shapes still say Monaco: one tagged
- * `addr:country=FR`, one not.
+ * embedded countries. Two houses in La Turbie (France), just above Monaco: one tagged
+ * `addr:country=MC` (wrongly, to tell the two kinds of evidence apart), one not, which the
+ * embedded borders put in France (Natural Earth's 1:10m shapes alone put it in Monaco).
  */
 
 const previous = process.env.GEODATA_DIR;
@@ -28,7 +28,7 @@ beforeAll(async () => {
   node(7.405, 43.7446, {
     "addr:housenumber": "12",
     "addr:street": "Chemin des Révoires",
-    "addr:country": "fr",
+    "addr:country": "mc",
   });
   node(7.407, 43.7446, { "addr:housenumber": "14", "addr:street": "Chemin des Révoires" });
   const pbf = path.join(dir, "border.osm.pbf");
@@ -41,16 +41,16 @@ afterAll(() => {
 });
 
 describe("addr:country", () => {
-  it("gives a tagged address its own country in reverse and forward geocoding; an untagged neighbour keeps the shapes'", () => {
+  it("gives a tagged address its own country in reverse and forward geocoding; an untagged neighbour the embedded borders'", () => {
     expect(reverseGeocode([7.405, 43.7446])[0]).toMatchObject({
       number: "12",
-      countryCode: "FR",
-      country: "France",
+      countryCode: "MC",
+      country: "Monaco",
     });
-    expect(reverseGeocode([7.407, 43.7446])[0]).toMatchObject({ number: "14", countryCode: "MC" });
+    expect(reverseGeocode([7.407, 43.7446])[0]).toMatchObject({ number: "14", countryCode: "FR" });
     const [tagged] = searchText("12 Chemin des Révoires", { limit: 1 });
-    expect(tagged).toMatchObject({ number: "12", countryCode: "FR" });
+    expect(tagged).toMatchObject({ number: "12", countryCode: "MC" });
     const [untagged] = searchText("14 Chemin des Révoires", { limit: 1 });
-    expect(untagged).toMatchObject({ number: "14", countryCode: "MC" });
+    expect(untagged).toMatchObject({ number: "14", countryCode: "FR" });
   });
 });

@@ -29,9 +29,25 @@ describe("embedded regions", () => {
     expect(embeddedRegionsAt(2.3522, 48.8566).state).toBeUndefined();
   });
 
-  it("keeps a region without an ISO code, without inventing one", () => {
+  it("names Kosovo, which Natural Earth gives no ISO code, by the code its borders' data uses (XK)", () => {
     const kosovo = embeddedRegionsAt(21.1655, 42.6629).country!;
-    expect(kosovo.name).toBe("Kosovo");
-    expect(kosovo.code).toBeUndefined();
+    expect(kosovo).toMatchObject({ name: "Kosovo", code: "XK" });
+  });
+
+  it("puts border towns on their own side, where Natural Earth's 1:10m shapes do not", () => {
+    const at = (lng: number, lat: number) => embeddedRegionsAt(lng, lat).country?.code;
+    // Natural Earth alone: MC, MC, CH, CH, FR, IT, NL, PL.
+    expect(at(7.4236, 43.743)).toBe("FR"); // Beausoleil
+    expect(at(7.405, 43.723)).toBe("FR"); // Cap-d'Ail
+    expect(at(8.69, 47.6967)).toBe("DE"); // Büsingen am Hochrhein
+    expect(at(8.9711, 45.9686)).toBe("IT"); // Campione d'Italia
+    expect(at(1.7333, 42.5425)).toBe("AD"); // Pas de la Casa
+    expect(at(12.4534, 41.9022)).toBe("VA"); // St Peter's Square
+    expect(at(4.9306, 51.4398)).toBe("BE"); // Baarle-Hertog
+    expect(at(14.9874, 51.1526)).toBe("DE"); // Görlitz
+    // On land the coarse coast misses (Monaco's seafront), the country whose shore it is …
+    expect(at(7.4164, 43.7293)).toBe("MC");
+    // … and none out at sea, where the borders' data still names a country (Brazil's waters).
+    expect(at(-40.5, -25.5)).toBeUndefined();
   });
 });

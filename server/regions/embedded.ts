@@ -1,5 +1,6 @@
 import { forgetProcessOnce, processOnce } from "../process-once";
 import Flatbush from "flatbush";
+import { iso1A2Code } from "@rapideditor/country-coder";
 import countries from "i18n-iso-countries";
 import type { Feature, MultiPolygon, Polygon } from "geojson";
 import { feature } from "topojson-client";
@@ -133,10 +134,54 @@ function find(layer: Layer, lng: number, lat: number): Region | undefined {
   return undefined;
 }
 
+/** Meters off Natural Earth's coast that still count as the shore of the country there. */
+const SHORE_M = 1500;
+const SHORE_BEARINGS = [0, 45, 90, 135, 180, 225, 270, 315];
+
+const byCode = processOnce("embedded-countries-by-code", () => new Map<string, Region>());
+
+/** The country of an ISO code, named as Natural Earth's layer names it when it has it. */
+function countryOf(code: string, layer: Layer): Region {
+  let region = byCode.get(code);
+  if (!region) {
+    const named = layer.parts.find((p) => p.region.code === code)?.region;
+    region = named ?? { type: "country", name: countries.getName(code, "en") ?? code, code };
+    byCode.set(code, region);
+  }
+  return region;
+}
+
+/** Whether Natural Earth has land of `code` within SHORE_M of the point. */
+function nearShoreOf(layer: Layer, code: string, lng: number, lat: number): boolean {
+  const kLat = SHORE_M / 111_320;
+  const kLng = kLat / Math.max(0.01, Math.cos((lat * Math.PI) / 180));
+  return SHORE_BEARINGS.some((b) => {
+    const r = (b * Math.PI) / 180;
+    return find(layer, lng + Math.sin(r) * kLng, lat + Math.cos(r) * kLat)?.code === code;
+  });
+}
+
+/**
+ * Which country a point is in (issue 29): Natural Earth's 1:10m shapes say where land is, and
+ * country-coder's borders (OSM's, maintained; 0.7 MB, about 3 µs a lookup) say whose it is, since
+ * at 1:10m Natural Earth puts Beausoleil in Monaco, Büsingen in Switzerland and Pas de la Casa in
+ * France (48 of 48 border towns right against 35 of 48: docs/data.md). Over water country-coder's
+ * borders are rough (they reach hundreds of km out to sea), so where Natural Earth says sea its
+ * answer counts only within SHORE_M of that country's land (a coast too coarse for a small town).
+ */
+function countryAt(layer: Layer, lng: number, lat: number): Region | undefined {
+  const coarse = find(layer, lng, lat);
+  const code = iso1A2Code([lng, lat], { level: "territory" });
+  // Codes outside ISO 3166-1 (Kosovo's XK) are not invented here: Natural Earth's region stays.
+  if (!code || code === coarse?.code || !countries.isValid(code)) return coarse;
+  if (coarse) return countryOf(code, layer);
+  return nearShoreOf(layer, code, lng, lat) ? countryOf(code, layer) : undefined;
+}
+
 /** The embedded country (and US state) that contain a point; none at sea. */
 export function embeddedRegionsAt(lng: number, lat: number): { country?: Region; state?: Region } {
   const { countries: c, states } = load();
-  const found = find(c, lng, lat);
+  const found = countryAt(c, lng, lat);
   const state = !found || found.code === "US" ? find(states, lng, lat) : undefined;
   // The Census shapes reach a little past Natural Earth's coastline: a state implies its country.
   const country = found ?? (state ? US : undefined);
