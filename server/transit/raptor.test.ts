@@ -86,6 +86,22 @@ function arrive(tt: Timetable, from: string, to: string, date: number, time: str
 }
 
 describe("RAPTOR on written feeds", () => {
+  it("walks the feed's footpath from where the rider starts (a passageway to the next station)", () => {
+    const tt = feed({
+      "stops.txt": stops("A", "B", "C"),
+      "routes.txt": routes("R"),
+      "trips.txt": [trip("R", "from-b")],
+      "stop_times.txt": calls("from-b", ["B", "8:10:00"], ["C", "8:30:00"]),
+      "transfers.txt": [{ from_stop_id: "A", to_stop_id: "B", transfer_type: "2", min_transfer_time: "300" }],
+    });
+    // From A at 8:00: five minutes to B, the 8:10 there. Before, only a vehicle could start a journey.
+    expect(arrive(tt, "A", "C", 20260504, "8:00")).toMatchObject({ at: "8:30:00", trips: ["from-b"] });
+    // Too late for the walk and the 8:10: the next day's.
+    expect(arrive(tt, "A", "C", 20260504, "8:06")?.at).toBe("32:30:00");
+    const legs = arrive(tt, "A", "C", 20260504, "8:00")!.itinerary.legs;
+    expect(legs.map((l) => l.kind)).toContain("walk");
+  });
+
   it("misses a transfer by one minute when transfers.txt asks five, and takes the next", () => {
     const tt = feed({
       "stops.txt": stops("A", "X", "B"),

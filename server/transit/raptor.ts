@@ -168,6 +168,20 @@ class Raptor {
         marked.add(a.stop);
       }
     }
+    // The feed's footpaths from where the rider starts (a station's passageway to the next one),
+    // before the first vehicle, as after every other.
+    for (const s of [...marked]) {
+      for (let f = this.tt.pathFirst[s]!; f < this.tt.pathFirst[s + 1]!; f++) {
+        if (this.tt.pathSeconds[f] === FORBIDDEN) continue;
+        const to = this.tt.pathTo[f]!;
+        const t = round0[s]! + this.tt.pathSeconds[f]!;
+        if (t < round0[to]!) {
+          round0[to] = this.best[to] = t;
+          labels0[to] = { kind: "walk", from: s };
+          marked.add(to);
+        }
+      }
+    }
     this.arrivals.push(round0);
     this.labels.push(labels0);
     this.check(0);
