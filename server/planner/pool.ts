@@ -7,6 +7,8 @@ import type { Position } from "../geo/distance";
 import { processOnce } from "../process-once";
 import { startWorker } from "../workers/thread-memory";
 import type { Cell, DirectionsResult, IsochroneResult, MatchResult, RouteResult } from "../routing/engine";
+import type { RoadGraph } from "../routing/graph";
+import { isCurrent } from "../routing/graph-bundle";
 import type { TracePoint } from "../routing/match";
 import type { Mode } from "../routing/profiles";
 import type { Departure } from "../routing/schema";
@@ -40,20 +42,50 @@ function size(): number {
   return Math.max(1, Math.min(4, os.availableParallelism() - 1));
 }
 
+/** What a routing worker says besides answers: a graph it loaded (to share), or that it has loaded all. */
+type WorkerNews = { kind: "graph"; key: string; graph: RoadGraph } | { kind: "ready" };
+
 class RoutingPool {
   private slots: Slot[] = [];
   private pending = new Map<number, Pending>();
   private nextId = 1;
+  /**
+   * The road graphs the workers loaded, in shared memory, by import (issue 33): a new worker is
+   * handed them all and loads none itself. Workers after the first start once it has loaded the
+   * imports, so that they adopt its graphs instead of each loading its own at the same time.
+   */
+  private graphs = new Map<string, RoadGraph>();
+  private firstReady = false;
 
   constructor(private count: number) {}
+
+  private hear(from: Slot, m: WorkerNews) {
+    if (m.kind === "ready") {
+      if (!this.firstReady) {
+        this.firstReady = true;
+        while (this.slots.length < this.count && this.started) this.spawn();
+      }
+      return;
+    }
+    // A graph of an import replaced since is not passed on; those of a file's earlier imports go.
+    if (!isCurrent(m.key) || this.graphs.has(m.key)) return;
+    const file = m.key.split("\0")[0];
+    for (const k of this.graphs.keys()) if (k.split("\0")[0] === file) this.graphs.delete(k);
+    this.graphs.set(m.key, m.graph);
+    for (const s of this.slots) if (s !== from) s.worker.postMessage(m);
+  }
+
+  private started = false;
 
   private spawn(): Slot {
     const worker = startWorker(
       pathToFileURL(path.join(process.cwd(), "server", "planner", "worker.ts")).href,
+      { graphs: [...this.graphs] },
     );
     const slot: Slot = { worker, busy: 0 };
     worker.unref();
-    worker.on("message", (m: { id: number; results?: unknown; error?: string }) => {
+    worker.on("message", (m: { id: number; results?: unknown; error?: string } | WorkerNews) => {
+      if ("kind" in m) return this.hear(slot, m);
       const p = this.pending.get(m.id);
       if (!p) return;
       this.pending.delete(m.id);
@@ -76,9 +108,9 @@ class RoutingPool {
     return slot;
   }
 
-  /** The least busy worker, starting one while there are fewer than `count`. */
+  /** The least busy worker, starting one while there are fewer than `count` (the first one first). */
   private pick(): Slot {
-    if (this.slots.length < this.count) return this.spawn();
+    if (this.slots.length === 0 || (this.firstReady && this.slots.length < this.count)) return this.spawn();
     return this.slots.reduce((a, b) => (b.busy < a.busy ? b : a));
   }
 
@@ -104,9 +136,14 @@ class RoutingPool {
     return port1;
   }
 
-  /** Starts the workers now (they load the graphs), rather than on the first route. */
+  /**
+   * Starts the workers now (they load the graphs), rather than on the first route: the first at
+   * once, the others when it has loaded the imports (they adopt its graphs).
+   */
   start() {
-    while (this.slots.length < this.count) this.spawn();
+    this.started = true;
+    if (this.slots.length === 0) this.spawn();
+    while (this.firstReady && this.slots.length < this.count) this.spawn();
   }
 }
 

@@ -1,4 +1,6 @@
-import { type MessagePort, parentPort } from "node:worker_threads";
+import { type MessagePort, parentPort, workerData } from "node:worker_threads";
+import type { RoadGraph } from "../routing/graph";
+import { adoptRoadGraph, shareRoadGraphs } from "../routing/graph-bundle";
 import type { Position } from "../geo/distance";
 import {
   directionsThrough,
@@ -69,25 +71,37 @@ function answerOn(port: MessagePort) {
   });
 }
 
+// One copy of each road graph for all the routing workers (issue 33): those the others loaded
+// come with the worker's data; one this worker loads goes to the others through the pool.
+shareRoadGraphs((workerData as { graphs?: [string, RoadGraph][] }).graphs ?? [], (key, graph) =>
+  parentPort!.postMessage({ kind: "graph", key, graph }),
+);
 preloadRoadGraphs();
 preloadTransit();
-parentPort!.on("message", (job: RouteJob | { kind: "port"; port: MessagePort }) => {
-  if (job.kind === "port") return answerOn(job.port);
-  try {
-    const results =
-      job.kind === "route"
-        ? routeModes(job.origin, job.destination, job.modes, job.avoid, job.paths)
-        : job.kind === "transit"
-          ? transitRoute(job.origin, job.destination, job.departure)
-          : job.kind === "isochrone"
-            ? isochroneAround(job.origin, job.mode, job.minutes, job.avoid)
-            : job.kind === "directions"
-              ? directionsThrough(job.points, job.mode, job.avoid, job.language, job.alternatives)
-              : job.kind === "match"
-                ? matchAlong(job.trace, job.mode)
-                : routeMatrix(job.origins, job.destinations, job.mode, job.avoid);
-    parentPort!.postMessage({ id: job.id, results });
-  } catch (e) {
-    parentPort!.postMessage({ id: job.id, error: e instanceof Error ? e.message : String(e) });
-  }
-});
+parentPort!.postMessage({ kind: "ready" });
+parentPort!.on(
+  "message",
+  (
+    job: RouteJob | { kind: "port"; port: MessagePort } | { kind: "graph"; key: string; graph: RoadGraph },
+  ) => {
+    if (job.kind === "port") return answerOn(job.port);
+    if (job.kind === "graph") return adoptRoadGraph(job.key, job.graph);
+    try {
+      const results =
+        job.kind === "route"
+          ? routeModes(job.origin, job.destination, job.modes, job.avoid, job.paths)
+          : job.kind === "transit"
+            ? transitRoute(job.origin, job.destination, job.departure)
+            : job.kind === "isochrone"
+              ? isochroneAround(job.origin, job.mode, job.minutes, job.avoid)
+              : job.kind === "directions"
+                ? directionsThrough(job.points, job.mode, job.avoid, job.language, job.alternatives)
+                : job.kind === "match"
+                  ? matchAlong(job.trace, job.mode)
+                  : routeMatrix(job.origins, job.destinations, job.mode, job.avoid);
+      parentPort!.postMessage({ id: job.id, results });
+    } catch (e) {
+      parentPort!.postMessage({ id: job.id, error: e instanceof Error ? e.message : String(e) });
+    }
+  },
+);

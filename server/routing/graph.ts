@@ -339,19 +339,23 @@ export function graphParts(g: RoadGraph): [string, Typed][] {
 }
 
 /** The graph from its stored arrays (copied: a blob's bytes need not be aligned for its type). */
-export function graphFromParts(parts: Map<string, Uint8Array>): RoadGraph {
-  const read = <T extends Typed>(name: string, Type: { new (b: ArrayBuffer): T }): T => {
+/**
+ * The graph from its parts, each copied out; with `shared`, into SharedArrayBuffers, which other
+ * threads are handed without a copy (the routing workers share one graph: ./graph-bundle.ts).
+ */
+export function graphFromParts(parts: Map<string, Uint8Array>, shared = false): RoadGraph {
+  const read = <T extends Typed>(name: string, Type: { new (b: ArrayBufferLike): T }): T => {
     const bytes = parts.get(name);
     if (!bytes) throw new Error(`road graph: part ${name} is missing`);
-    const copy = new Uint8Array(bytes.byteLength);
-    copy.set(bytes);
-    return new Type(copy.buffer);
+    const memory = shared ? new SharedArrayBuffer(bytes.byteLength) : new ArrayBuffer(bytes.byteLength);
+    new Uint8Array(memory).set(bytes);
+    return new Type(memory);
   };
   const hierarchyOf = (m: Mode): Hierarchy =>
     Object.fromEntries(
       Object.entries(HIERARCHY_PARTS).map(([k, Type]) => [
         k,
-        read(`ch.${m}.${k}`, Type as { new (b: ArrayBuffer): Typed }),
+        read(`ch.${m}.${k}`, Type as { new (b: ArrayBufferLike): Typed }),
       ]),
     ) as unknown as Hierarchy;
   return {
