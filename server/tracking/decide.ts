@@ -106,7 +106,7 @@ export async function decide(
   // Which of a device's updates is newer is decided on the times it sent (actualUpdatedAt), never
   // on updatedAt: that one is moved on to keep user lists' cursors apart, and may run ahead of
   // the device's next update.
-  if (before && at < before.actualUpdatedAt) return unchanged(read, before);
+  if (before && at < before.actualUpdatedAt) return unchanged(read, live, before);
 
   const fix: Fix = {
     latitude: input.latitude,
@@ -286,10 +286,18 @@ export const stoppedTrip = (trip: Trip): EventDraft => ({
   trip: serializeTrip(trip),
 });
 
-/** An update older than what the store holds: nothing changes, and the answer is the user as stored. */
-async function unchanged(read: TrackingReader, user: StoredUser): Promise<Decision<TrackResult>> {
+/**
+ * An update older than what the store holds: nothing changes, and the answer is the user as stored,
+ * with the trip it is on (an answer without one makes the SDKs end theirs).
+ */
+async function unchanged(
+  read: TrackingReader,
+  live: boolean,
+  user: StoredUser,
+): Promise<Decision<TrackResult>> {
   const geofences = await enabledGeofencesOf(read, user);
-  return { plan: null, answer: () => ({ user, geofences, events: [], trip: null }) };
+  const onTrip = await read.activeTrip(live, ownerOf(user.userId, user.deviceId));
+  return { plan: null, answer: () => ({ user, geofences, events: [], trip: onTrip && withoutSeq(onTrip) }) };
 }
 
 /** The enabled geofences a stored user is in. */

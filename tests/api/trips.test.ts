@@ -309,6 +309,16 @@ describe("trip calls", () => {
     expect(atSecond.user.trip!.legs!.map((l) => l.status)).toEqual(["completed", "arrived"]);
   });
 
+  it("keeps user.trip on the answer to an update older than the last (the SDKs end a trip without it)", async () => {
+    const userId = unique("late");
+    await track(userId, spot, { updatedAt: new Date(Date.now() - 60_000).toISOString() });
+    const externalId = unique("kept");
+    await start({ externalId, userId });
+    const older = await track(userId, spot, { updatedAt: new Date(Date.now() - 120_000).toISOString() });
+    expect(older.events).toEqual([]);
+    expect(older.user.trip).toMatchObject({ externalId, status: "started" });
+  });
+
   it("deletes a user's trips with the user", async () => {
     const userId = unique("forget-me");
     await track(userId, spot);
