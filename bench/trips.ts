@@ -1,6 +1,5 @@
 import { existsSync, mkdirSync } from "node:fs";
 import path from "node:path";
-import { databaseFile } from "../server/config/database-url";
 import { importOsm } from "../server/imports/osm-import";
 import { rng } from "./geofence-data";
 import type { Bench } from "./suite";
@@ -22,9 +21,9 @@ export async function tripRounds(b: Bench, users: number): Promise<void> {
     b.note(`Trips: ${EXTRACT} is absent; the trips benchmark did not run.`);
     return;
   }
-  const geodata = path.join(path.dirname(databaseFile(b.server.databaseUrl)), "geodata");
+  // The server's own geodata folder (on either engine).
+  const geodata = b.server.geodataDir;
   mkdirSync(geodata, { recursive: true });
-  process.env.GEODATA_DIR = geodata;
   await importOsm(EXTRACT, { dir: geodata });
   const secret = { authorization: b.server.keys.secret, "content-type": "application/json" };
   const [origin, destination] = PROBE.split("|");
