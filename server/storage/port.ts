@@ -632,8 +632,9 @@ export interface ActiveDestination {
   id: string;
   externalId: string;
   mode: string;
-  latitude: number;
-  longitude: number;
+  /** null: a trip without a destination (no ETA) */
+  latitude: number | null;
+  longitude: number | null;
   geofenceId: string | null;
   tag: string | null;
   geofenceExternalId: string | null;
@@ -661,7 +662,7 @@ export interface TripStore {
   list(filter: TripFilter, take: number): Promise<StoredTrip[]>;
   byRef(live: boolean, ref: TripRef): Promise<StoredTrip | null>;
   /**
-   * The destination and mode of the trip a user or device is on, read outside any transaction
+   * The trip a user or device is on (its destination and mode), read outside any transaction
    * (before tracking decides, so the road ETA is computed off the tracking transaction): null
    * when none, which is most updates, so adapters answer it from an index in microseconds.
    */

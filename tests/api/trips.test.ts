@@ -319,6 +319,19 @@ describe("trip calls", () => {
     expect(older.user.trip).toMatchObject({ externalId, status: "started" });
   });
 
+  it("moves on a trip without a destination: started on the user's first update, then updated", async () => {
+    const userId = unique("nowhere");
+    const externalId = unique("open-ended");
+    const made = await start({ externalId, userId, mode: "car" });
+    expect(made.events).toEqual([]);
+    const first = await track(userId, spot);
+    expect(types(first.events)).toContain("user.started_trip");
+    expect(first.user.trip).toMatchObject({ externalId, status: "started" });
+    expect(first.user.trip!.destinationLocation).toBeUndefined();
+    const next = await track(userId, { lat: spot.lat, lng: m.east(50) });
+    expect(types(next.events)).toContain("user.updated_trip");
+  });
+
   it("deletes a user's trips with the user", async () => {
     const userId = unique("forget-me");
     await track(userId, spot);

@@ -202,7 +202,7 @@ const postgres: Storage = {
     ...shared.trips,
     async activeDestination(live, owner) {
       const trip = await activeTrip(pool(), live, owner, false);
-      if (!trip || trip.destinationLatitude === null || trip.destinationLongitude === null) return null;
+      if (!trip) return null;
       return {
         id: trip.id,
         externalId: trip.externalId,

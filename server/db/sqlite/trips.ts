@@ -74,7 +74,7 @@ export function activeTrip(live: boolean, owner: TripOwner): StoredTrip | null {
   return row ? tripOf(row) : null;
 }
 
-/** Only the columns the ETA and tripOptions need: most updates find no row. */
+/** Only the columns the ETA and tripOptions need (a trip may have no destination): most updates find none. */
 export function activeDestination(live: boolean, owner: TripOwner): ActiveDestination | null {
   const columns = `"id", "externalId", "mode", "destinationLatitude" AS "latitude", "destinationLongitude" AS "longitude",
     "destinationGeofenceId" AS "geofenceId", "destinationGeofenceTag" AS "tag",
@@ -88,14 +88,8 @@ export function activeDestination(live: boolean, owner: TripOwner): ActiveDestin
           `SELECT ${columns} FROM "Trip" WHERE "live" = ? AND "deviceId" = ? AND "userId" IS NULL AND ${ACTIVE}
            ORDER BY "seq" DESC LIMIT 1`,
         ).get(live ? 1 : 0, owner.deviceId)
-  ) as
-    | (Omit<ActiveDestination, "latitude" | "longitude"> & {
-        latitude: number | null;
-        longitude: number | null;
-      })
-    | undefined;
-  if (!row || row.latitude === null || row.longitude === null) return null;
-  return { ...row, latitude: row.latitude, longitude: row.longitude };
+  ) as ActiveDestination | undefined;
+  return row ?? null;
 }
 
 const COLUMNS = [

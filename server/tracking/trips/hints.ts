@@ -63,7 +63,11 @@ export async function tripHints(live: boolean, input: TrackInput): Promise<Track
     });
   }
   // The ETA to where the user will be headed after the update: the named destination, else the trip's.
-  const to = destination ?? active;
+  const trip =
+    active && active.latitude !== null && active.longitude !== null
+      ? { latitude: active.latitude, longitude: active.longitude }
+      : null;
+  const to = destination ?? trip;
   const mode = routedMode(options?.mode ?? active?.mode ?? "car");
   const eta = to
     ? await etaBetween([input.longitude, input.latitude], [to.longitude, to.latitude], mode)
