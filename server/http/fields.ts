@@ -134,6 +134,20 @@ export const jsonish = <T extends z.ZodType>(schema: T) =>
     return value;
   }, schema);
 
+/** An optional instant: ISO 8601 (any offset, "+0000" too) or epoch milliseconds, as text or a number. */
+export const optionalInstant = z
+  .union([z.string(), z.number()])
+  .optional()
+  .transform((v, ctx) => {
+    if (v === undefined || v === "") return undefined;
+    const d = parseCursorDate(String(v));
+    if (!d) {
+      ctx.addIssue({ code: "custom", message: "must be an ISO 8601 datetime or epoch milliseconds" });
+      return z.NEVER;
+    }
+    return d;
+  });
+
 /** A datetime cursor: ISO 8601, "YYYY-MM-DD HH:MM:SS" or epoch milliseconds. */
 export const cursorDate = z
   .string()

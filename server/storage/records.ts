@@ -292,3 +292,34 @@ export interface StoredTrip {
   endedAt: Date | null;
   expiresAt: Date;
 }
+
+/** A trip's columns as the adapters write them (all but seq), in one order for both engines. */
+export const TRIP_COLUMNS = [
+  "id",
+  "live",
+  "externalId",
+  "userId",
+  "deviceId",
+  "status",
+  "mode",
+  "metadata",
+  "destinationGeofenceTag",
+  "destinationGeofenceExternalId",
+  "destinationGeofenceId",
+  "destinationLatitude",
+  "destinationLongitude",
+  "arrivalRadius",
+  "approachingThreshold",
+  "scheduledArrivalAt",
+  "etaDistance",
+  "etaDuration",
+  "etaSource",
+  "delayMinutes",
+  "legs",
+  "startNotified",
+  "createdAt",
+  "updatedAt",
+  "startedAt",
+  "endedAt",
+  "expiresAt",
+] as const satisfies readonly (keyof Omit<StoredTrip, "seq">)[];

@@ -19,7 +19,7 @@ import { places } from "./detectors/places";
 import { regions } from "./detectors/regions";
 import { trips } from "./detectors/trips";
 import { type TrackHints, NO_HINTS } from "./trips/hints";
-import { serializeTrip } from "./trips/model";
+import { isActive, serializeTrip } from "./trips/model";
 import { type Trip } from "./trips/progress";
 import { ownerOf, tripFromOptions, withoutSeq } from "./trips/start";
 import type { Detector, EventDraft, MembershipChanges } from "./detectors/types";
@@ -201,9 +201,7 @@ export async function decide(
     deliveries: events.length ? await outbox(read, live, user, inside, recorded(user.seq), clock) : [],
     trips: tripWrites,
   };
-  const onTrip = tripWrites.find(
-    (w) => w.trip.status === "started" || w.trip.status === "approaching" || w.trip.status === "arrived",
-  );
+  const onTrip = tripWrites.find((w) => isActive(w.trip.status));
   return {
     plan,
     answer: (written) => {

@@ -4,11 +4,11 @@ import {
   jsonish,
   numberIn,
   optionalInt,
+  optionalInstant,
   optionalNumberIn,
   optionalString,
   requiredString,
 } from "../http/fields";
-import { parseCursorDate } from "../http/datetime";
 import { NEARBY, metadataSchema } from "../geofences/schema";
 import { tripOptionsSchema } from "./trips/options";
 
@@ -22,22 +22,9 @@ const CLOCK_SKEW_MS = 5 * 60_000;
  * CLOCK_SKEW_MS ahead of the server's clock; `future` is the refusal's words.
  */
 export const pastInstant = (future: string) =>
-  z
-    .union([z.string(), z.number()])
-    .optional()
-    .transform((v, ctx) => {
-      if (v === undefined || v === "") return undefined;
-      const d = parseCursorDate(String(v));
-      if (!d) {
-        ctx.addIssue({ code: "custom", message: "must be an ISO 8601 datetime or epoch milliseconds" });
-        return z.NEVER;
-      }
-      if (d.getTime() > Date.now() + CLOCK_SKEW_MS) {
-        ctx.addIssue({ code: "custom", message: future });
-        return z.NEVER;
-      }
-      return d;
-    });
+  optionalInstant.superRefine((d, ctx) => {
+    if (d && d.getTime() > Date.now() + CLOCK_SKEW_MS) ctx.addIssue({ code: "custom", message: future });
+  });
 
 export const trackSchema = z.object({
   deviceId: requiredString(256),

@@ -1,3 +1,4 @@
+import { EVENT_TYPES } from "../../lib/types";
 import { z } from "zod";
 import type { AuthKey } from "../auth/keys";
 import { ApiError } from "../errors";
@@ -6,7 +7,7 @@ import { routeInWorker } from "../planner/pool";
 import { type StoredTrip, storage } from "../storage";
 import { serializeEvent } from "../tracking/serialize";
 import { ACTIVE_STATUSES, TRIP_STATUSES, routedMode, serializeTrip } from "../tracking/trips/model";
-import { refOf } from "./commands";
+import { refOf, tripUser } from "./commands";
 
 /**
  * The dashboard's Trips page (docs/trips.md#dashboard): trips filtered on the server with where
@@ -67,19 +68,10 @@ async function tripOf(key: AuthKey, ref: string): Promise<StoredTrip> {
   return trip;
 }
 
-async function userOf(trip: StoredTrip) {
-  const [u] = await storage().users.byOwners(
-    trip.live,
-    trip.userId ? [trip.userId] : [],
-    trip.userId ? [] : [trip.deviceId ?? ""],
-  );
-  return u ?? null;
-}
-
 /** The road from the user to the trip's current destination ([lng, lat] points), or why there is none. */
 export async function remainingRoute(key: AuthKey, ref: string) {
   const trip = await tripOf(key, ref);
-  const user = await userOf(trip);
+  const user = await tripUser(trip);
   if (!user || trip.destinationLatitude === null || trip.destinationLongitude === null) {
     return { line: null, reason: user ? "the trip has no destination" : "its user has not been tracked" };
   }
@@ -94,21 +86,13 @@ export async function remainingRoute(key: AuthKey, ref: string) {
   return { line: r.leg.path, reason: null };
 }
 
-const TRIP_EVENT_TYPES = [
-  "user.started_trip",
-  "user.updated_trip",
-  "user.approaching_trip_destination",
-  "user.arrived_at_trip_destination",
-  "user.arrived_at_wrong_trip_destination",
-  "user.approaching_trip_leg_destination",
-  "user.arrived_at_trip_leg_destination",
-  "user.stopped_trip",
-];
+/** The events trips make (their names in lib/types.ts). */
+const TRIP_EVENT_TYPES = EVENT_TYPES.filter((t) => t.includes("_trip"));
 
 /** The trip's events, oldest first (its timeline; at most the latest 500). */
 export async function tripEvents(key: AuthKey, ref: string) {
   const trip = await tripOf(key, ref);
-  const user = await userOf(trip);
+  const user = await tripUser(trip);
   if (!user) return { events: [] };
   const events = await storage().events.list(
     {

@@ -4,6 +4,7 @@ import { searchText } from "../geocode/forward";
 import {
   type StoredEvent,
   type StoredTrip,
+  type Decision,
   type StoredUser,
   type TrackingReader,
   type TripRef,
@@ -62,6 +63,33 @@ async function tripOrNotFound(key: AuthKey, ref: string) {
     ("id" in r ? await storage().trips.byRef(key.live, { externalId: ref }) : null);
   if (!found) throw new ApiError("not_found", `no trip with _id or externalId ${ref} in this environment`);
   return found;
+}
+
+/**
+ * Runs `change` on a trip named by the path, in the tracking store's transaction for its user,
+ * with the trip as read there (locked on PostgreSQL).
+ */
+async function inTripTransaction(
+  key: AuthKey,
+  ref: string,
+  change: (read: TrackingReader, found: StoredTrip) => Promise<Decision<TripAnswer>>,
+): Promise<TripAnswer> {
+  const before = await tripOrNotFound(key, ref);
+  return storage().tracking.apply(lockOf(before), async (read) => {
+    const found = await read.tripByRef(key.live, { id: before.id });
+    if (!found) throw new ApiError("not_found", `no trip with _id or externalId ${ref} in this environment`);
+    return change(read, found);
+  });
+}
+
+/** The user a trip is of (by userId, else the device), or null when never tracked. */
+export async function tripUser(trip: Trip): Promise<StoredUser | null> {
+  const [u] = await storage().users.byOwners(
+    trip.live,
+    trip.userId ? [trip.userId] : [],
+    trip.userId ? [] : [trip.deviceId ?? ""],
+  );
+  return u ?? null;
 }
 
 async function destinationOf(
@@ -314,11 +342,8 @@ export async function updateTrip(
   clock = processClock,
 ): Promise<TripAnswer> {
   const live = key.live;
-  const before = await tripOrNotFound(key, ref);
   const destination = await destinationOf(live, body);
-  return storage().tracking.apply(lockOf(before), async (read) => {
-    const found = await read.tripByRef(live, { id: before.id });
-    if (!found) throw new ApiError("not_found", `no trip with _id or externalId ${ref} in this environment`);
+  return inTripTransaction(key, ref, async (read, found) => {
     const now = clock.now();
     const user = await userOf(read, live, found);
     const to = body.status;
@@ -365,10 +390,7 @@ export async function updateLeg(
   clock = processClock,
 ): Promise<TripAnswer> {
   const live = key.live;
-  const before = await tripOrNotFound(key, tripId);
-  return storage().tracking.apply(lockOf(before), async (read) => {
-    const found = await read.tripByRef(live, { id: before.id });
-    if (!found) throw new ApiError("not_found", `no trip ${tripId}`);
+  return inTripTransaction(key, tripId, async (read, found) => {
     if (!isActive(found.status))
       throw new ApiError(
         "invalid_input",
@@ -411,11 +433,7 @@ export async function reorderLegs(
   order: string[],
   clock = processClock,
 ): Promise<TripAnswer> {
-  const live = key.live;
-  const before = await tripOrNotFound(key, tripId);
-  return storage().tracking.apply(lockOf(before), async (read) => {
-    const found = await read.tripByRef(live, { id: before.id });
-    if (!found) throw new ApiError("not_found", `no trip ${tripId}`);
+  return inTripTransaction(key, tripId, async (read, found) => {
     const legs = legsOf(found);
     const byId = new Map(legs.map((l) => [l._id, l]));
     if (
@@ -450,12 +468,7 @@ export async function getTrip(key: AuthKey, ref: string, includeLocations = fals
 }
 
 export async function locationsOf(trip: Trip) {
-  const users = trip.userId
-    ? await storage().users.matching(trip.live, trip.userId)
-    : trip.deviceId
-      ? await storage().users.matching(trip.live, trip.deviceId)
-      : [];
-  const user = users.find((u) => (trip.userId ? u.userId === trip.userId : u.deviceId === trip.deviceId));
+  const user = await tripUser(trip);
   if (!user || !trip.startedAt) return [];
   const from = trip.startedAt.getTime();
   const to = trip.endedAt?.getTime() ?? Infinity;

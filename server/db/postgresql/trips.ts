@@ -1,4 +1,5 @@
 import type { StoredTrip, TripOwner, TripRef, TripWrite } from "../../storage/port";
+import { TRIP_COLUMNS as COLUMNS } from "../../storage/records";
 import { type Queryable, jsonb, row, rows } from "./sql";
 
 /**
@@ -40,35 +41,6 @@ export function activeTrip(
       );
 }
 
-const COLUMNS = [
-  "id",
-  "live",
-  "externalId",
-  "userId",
-  "deviceId",
-  "status",
-  "mode",
-  "metadata",
-  "destinationGeofenceTag",
-  "destinationGeofenceExternalId",
-  "destinationGeofenceId",
-  "destinationLatitude",
-  "destinationLongitude",
-  "arrivalRadius",
-  "approachingThreshold",
-  "scheduledArrivalAt",
-  "etaDistance",
-  "etaDuration",
-  "etaSource",
-  "delayMinutes",
-  "legs",
-  "startNotified",
-  "createdAt",
-  "updatedAt",
-  "startedAt",
-  "endedAt",
-  "expiresAt",
-] as const;
 
 const JSON_COLUMNS = new Set(["metadata", "legs"]);
 const param = (c: string, i: number) => `$${i + 1}${JSON_COLUMNS.has(c) ? "::jsonb" : ""}`;

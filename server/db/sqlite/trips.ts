@@ -1,4 +1,5 @@
 import type { ActiveDestination, StoredTrip, TripOwner, TripRef, TripWrite } from "../../storage/port";
+import { TRIP_COLUMNS as COLUMNS } from "../../storage/records";
 import { prepared, sqlDate } from "./connection";
 
 /** The trip statements: reads inside and outside the tracking transaction, and its writes. */
@@ -92,35 +93,6 @@ export function activeDestination(live: boolean, owner: TripOwner): ActiveDestin
   return row ?? null;
 }
 
-const COLUMNS = [
-  "id",
-  "live",
-  "externalId",
-  "userId",
-  "deviceId",
-  "status",
-  "mode",
-  "metadata",
-  "destinationGeofenceTag",
-  "destinationGeofenceExternalId",
-  "destinationGeofenceId",
-  "destinationLatitude",
-  "destinationLongitude",
-  "arrivalRadius",
-  "approachingThreshold",
-  "scheduledArrivalAt",
-  "etaDistance",
-  "etaDuration",
-  "etaSource",
-  "delayMinutes",
-  "legs",
-  "startNotified",
-  "createdAt",
-  "updatedAt",
-  "startedAt",
-  "endedAt",
-  "expiresAt",
-] as const;
 
 const value = (t: TripWrite["trip"], c: (typeof COLUMNS)[number]) => {
   const v = t[c];

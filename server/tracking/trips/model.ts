@@ -103,6 +103,26 @@ const LEG_DONE = new Set(["completed", "canceled", "expired"]);
 /** The leg being travelled: the first not completed, canceled or expired (-1: none). */
 export const currentLegIndex = (legs: readonly TripLeg[]) => legs.findIndex((l) => !LEG_DONE.has(l.status));
 
+/** Where a trip or leg goes, resolved before the transaction (a geofence's center, an address's point). */
+export interface Destination {
+  geofenceId: string | null;
+  tag: string | null;
+  externalId: string | null;
+  latitude: number;
+  longitude: number;
+  /** meters, for destinations without a geofence */
+  arrivalRadius: number | null;
+}
+
+/** The trip's destination columns for a destination (none: no destination). */
+export const destinationColumns = (d: Destination | null) => ({
+  destinationGeofenceId: d?.geofenceId ?? null,
+  destinationGeofenceTag: d?.tag ?? null,
+  destinationGeofenceExternalId: d?.externalId ?? null,
+  destinationLatitude: d?.latitude ?? null,
+  destinationLongitude: d?.longitude ?? null,
+  arrivalRadius: d ? (d.geofenceId ? null : (d.arrivalRadius ?? DEFAULT_ARRIVAL_RADIUS_M)) : null,
+});
 /** A trip with its destination fields set to a leg's (the trip's destination is its current leg's). */
 export function aimedAt(trip: Omit<StoredTrip, "seq">, leg: TripLeg): Omit<StoredTrip, "seq"> {
   const [lng, lat] = leg.destination.location.coordinates;
@@ -110,12 +130,14 @@ export function aimedAt(trip: Omit<StoredTrip, "seq">, leg: TripLeg): Omit<Store
   const geofence = leg.destination.type === "geofence";
   return {
     ...trip,
-    destinationGeofenceId: geofence ? (leg.destination.source.geofence ?? null) : null,
-    destinationGeofenceTag: geofence ? (data?.tag ?? null) : null,
-    destinationGeofenceExternalId: geofence ? (data?.externalId ?? null) : null,
-    destinationLatitude: lat,
-    destinationLongitude: lng,
-    arrivalRadius: leg.destination.arrivalRadius ?? (geofence ? null : DEFAULT_ARRIVAL_RADIUS_M),
+    ...destinationColumns({
+      geofenceId: geofence ? (leg.destination.source.geofence ?? null) : null,
+      tag: geofence ? (data?.tag ?? null) : null,
+      externalId: geofence ? (data?.externalId ?? null) : null,
+      latitude: lat,
+      longitude: lng,
+      arrivalRadius: leg.destination.arrivalRadius ?? null,
+    }),
   };
 }
 

@@ -1,7 +1,6 @@
 import { z } from "zod";
 import { metadataSchema } from "../../geofences/schema";
-import { parseCursorDate } from "../../http/datetime";
-import { optionalInt, optionalString, requiredString } from "../../http/fields";
+import { optionalInstant, optionalInt, optionalString, requiredString } from "../../http/fields";
 import { TRIP_MODES } from "./model";
 
 /** A trip's options as the SDKs send them: the track body's tripOptions, and the trip calls' fields. */
@@ -10,20 +9,6 @@ const mode = z.preprocess(
   (v) => (v === "" || v === null ? undefined : v),
   z.enum(TRIP_MODES, { error: () => `must be one of ${TRIP_MODES.join(", ")}` }).optional(),
 );
-
-/** A time, as ISO 8601 (iOS writes the offset as +0000) or epoch ms. */
-const instant = z
-  .union([z.string(), z.number()])
-  .optional()
-  .transform((v, ctx) => {
-    if (v === undefined || v === "") return undefined;
-    const d = parseCursorDate(String(v));
-    if (!d) {
-      ctx.addIssue({ code: "custom", message: "must be an ISO 8601 datetime or epoch milliseconds" });
-      return z.NEVER;
-    }
-    return d;
-  });
 
 /** What a trip's options say (create, update, and the track body's tripOptions). */
 export const tripOptionFields = {
@@ -34,7 +19,8 @@ export const tripOptionFields = {
   mode,
   /** minutes (iOS sends a string) */
   approachingThreshold: optionalInt(1, 1440),
-  scheduledArrivalAt: instant,
+  /** ISO 8601 (iOS writes the offset as +0000) or epoch ms */
+  scheduledArrivalAt: optionalInstant,
 };
 
 export const tripOptionsSchema = z.object({

@@ -1,21 +1,18 @@
 import { env } from "../../config/env";
 import type { StoredTrip, TripOwner, TripWrite, TrackingReader } from "../../storage";
-import { DEFAULT_APPROACHING_MINUTES, DEFAULT_ARRIVAL_RADIUS_M, type TripLeg, isEnded } from "./model";
+import {
+  DEFAULT_APPROACHING_MINUTES,
+  type Destination,
+  type TripLeg,
+  destinationColumns,
+  isEnded,
+} from "./model";
 import type { Trip } from "./progress";
 import type { TripOptions } from "./options";
 
-/** Making trips and changing their options: shared by the track body's tripOptions and the trip calls. */
+export type { Destination } from "./model";
 
-/** Where a trip or leg goes, resolved before the transaction (a geofence's center, an address's point). */
-export interface Destination {
-  geofenceId: string | null;
-  tag: string | null;
-  externalId: string | null;
-  latitude: number;
-  longitude: number;
-  /** meters, for destinations without a geofence */
-  arrivalRadius: number | null;
-}
+/** Making trips and changing their options: shared by the track body's tripOptions and the trip calls. */
 
 /** What a new trip is made of. */
 export interface TripFields {
@@ -37,15 +34,6 @@ interface Ids {
 
 export const ownerOf = (userId: string | null, deviceId: string): TripOwner =>
   userId ? { userId } : { deviceId };
-
-const destinationColumns = (d: Destination | null) => ({
-  destinationGeofenceId: d?.geofenceId ?? null,
-  destinationGeofenceTag: d?.tag ?? null,
-  destinationGeofenceExternalId: d?.externalId ?? null,
-  destinationLatitude: d?.latitude ?? null,
-  destinationLongitude: d?.longitude ?? null,
-  arrivalRadius: d ? (d.geofenceId ? null : (d.arrivalRadius ?? DEFAULT_ARRIVAL_RADIUS_M)) : null,
-});
 
 export function newTrip(live: boolean, f: TripFields, at: Date, clock: Ids): Trip {
   const started = f.status === "started";
