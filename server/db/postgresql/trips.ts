@@ -41,7 +41,6 @@ export function activeTrip(
       );
 }
 
-
 const JSON_COLUMNS = new Set(["metadata", "legs"]);
 const param = (c: string, i: number) => `$${i + 1}${JSON_COLUMNS.has(c) ? "::jsonb" : ""}`;
 const INSERT = `INSERT INTO "Trip" (${COLUMNS.map((c) => `"${c}"`).join(", ")})

@@ -93,7 +93,6 @@ export function activeDestination(live: boolean, owner: TripOwner): ActiveDestin
   return row ?? null;
 }
 
-
 const value = (t: TripWrite["trip"], c: (typeof COLUMNS)[number]) => {
   const v = t[c];
   if (v === null || v === undefined) return null;
