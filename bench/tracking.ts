@@ -200,7 +200,7 @@ async function webhookRounds(
     counting = hooked;
     const label = hooked ? "2 webhooks" : "no webhooks";
     const m = await b.run({
-      name: `${name}, ${label}, round ${round}`,
+      name: `${name}, ${label}, ${round ? `round ${round}` : "warm-up"}`,
       url: b.server.url,
       headers: auth,
       connections: b.connections,
@@ -212,6 +212,10 @@ async function webhookRounds(
     return m;
   };
   const cpu: number[] = [];
+  // Both sides once before the rounds, not counted: the first run after loading is slower
+  // (seen: round 1 at 112–144% every time before this warm-up).
+  await measure(false, 0);
+  await measure(true, 0);
   for (let round = 1; round <= b.rounds; round++) {
     // The order alternates, so neither side always follows the other's drain.
     const first = round % 2 === 1;

@@ -1,4 +1,4 @@
-import { threadId } from "node:worker_threads";
+import { isMainThread, threadId } from "node:worker_threads";
 import { SLOT, threadMemory } from "../workers/thread-memory";
 
 /**
@@ -17,12 +17,19 @@ const shared = globalThis as unknown as { writeLockTail?: Promise<unknown> };
 
 async function acquire(memory: Int32Array): Promise<void> {
   const ticket = Atomics.add(memory, SLOT.writeLockNext, 1);
-  // While another thread holds the lock, look again every millisecond. Atomics.waitAsync would
-  // wake at once, but in Node 20 a pending wait neither keeps a thread's event loop alive nor
-  // reliably wakes an idle one (nodejs/node#44729, #61941): a lock must not hang on that. Only a
-  // contended lock polls: tracking batches that follow each other take their tickets at once.
-  while (Atomics.load(memory, SLOT.writeLockServing) !== ticket) {
-    await new Promise((resolve) => setTimeout(resolve, 1));
+  // While another thread holds the lock: a worker thread (tracking, the webhook sender) sleeps
+  // in Atomics.wait and wakes the moment it is released (its event loop has nothing to do but
+  // wait for the lock; no holder ever waits on a worker's event loop). Polling every millisecond
+  // instead left the tracking thread waiting 600 ms in every 5 s behind the sender's short turns
+  // (docs/performance.md). The server's thread may not block: it looks again every millisecond.
+  // (Atomics.waitAsync would wake at once, but in Node 20 a pending wait neither keeps a
+  // thread's event loop alive nor reliably wakes an idle one: nodejs/node#44729, #61941.) Only a
+  // contended lock waits: tracking batches that follow each other take their tickets at once.
+  for (;;) {
+    const serving = Atomics.load(memory, SLOT.writeLockServing);
+    if (serving === ticket) break;
+    if (isMainThread) await new Promise((resolve) => setTimeout(resolve, 1));
+    else Atomics.wait(memory, SLOT.writeLockServing, serving, 50);
   }
   Atomics.store(memory, SLOT.writeLockHolder, threadId);
 }
@@ -30,6 +37,7 @@ async function acquire(memory: Int32Array): Promise<void> {
 function release(memory: Int32Array): void {
   Atomics.store(memory, SLOT.writeLockHolder, -1);
   Atomics.add(memory, SLOT.writeLockServing, 1);
+  Atomics.notify(memory, SLOT.writeLockServing);
 }
 
 export function withWriteLock<T>(fn: () => T | Promise<T>): Promise<T> {

@@ -127,9 +127,11 @@ describe("delivery", () => {
         "no answer within 0.2 s",
       );
       sockets.clear();
-      for (let i = 0; i < 5; i++)
+      for (let i = 0; i < 10; i++)
         expect((await post(new URL(`${base}/ok`), "{}", {}, 1000, 4096)).status).toBe(204);
-      expect(sockets.size).toBe(1);
+      // Kept alive: one connection, or two that take turns (the pool may start the next request
+      // before it has seen the last one's connection free), never one per request.
+      expect(sockets.size).toBeLessThanOrEqual(2);
     } finally {
       if (before === undefined) delete process.env.WEBHOOKS_ALLOW_PRIVATE;
       else process.env.WEBHOOKS_ALLOW_PRIVATE = before;

@@ -55,5 +55,6 @@ export function forgetThread(exitedThreadId: number): void {
   const memory = threadMemory();
   if (Atomics.compareExchange(memory, SLOT.writeLockHolder, exitedThreadId, -1) === exitedThreadId) {
     Atomics.add(memory, SLOT.writeLockServing, 1);
+    Atomics.notify(memory, SLOT.writeLockServing);
   }
 }
