@@ -17,9 +17,14 @@ import type { Bench } from "./suite";
 
 type Address = AddressRecord & { street: string };
 
-const EXTRACT = path.resolve("../shared/data/osm/liechtenstein-2021.osm.pbf");
+const LIECHTENSTEIN = path.resolve("../shared/data/osm/liechtenstein-2021.osm.pbf");
 
-export async function geocodingSuite(b: Bench): Promise<void> {
+/**
+ * `extract`: another extract holding Liechtenstein's copy 0 (`--extract`, e.g. the synthetic
+ * copies of `npm run bench -- import --synthetic 100`: a country's worth of the same streets).
+ */
+export async function geocodingSuite(b: Bench, extract = LIECHTENSTEIN): Promise<void> {
+  const EXTRACT = path.resolve(extract);
   if (!existsSync(EXTRACT)) {
     b.note(`Geocoding: ${EXTRACT} is absent; the geocoding benchmark did not run.`);
     return;
@@ -40,7 +45,7 @@ export async function geocodingSuite(b: Bench): Promise<void> {
     (await get("/v1/geocode/forward?query=Mitteldorf%201%20Vaduz")).addresses?.[0]?.layer !== "address";
     i++
   ) {
-    if (i > 50) throw new Error("the server did not pick up the Liechtenstein import");
+    if (i > 300) throw new Error("the server did not pick up the Liechtenstein import");
     await new Promise((r) => setTimeout(r, 200));
   }
 
@@ -54,7 +59,7 @@ export async function geocodingSuite(b: Bench): Promise<void> {
   ];
   let form = 0;
   await b.runBoth({
-    name: `GET /v1/geocode/forward (${rows.length.toLocaleString("en")} Liechtenstein addresses, 4 forms)`,
+    name: `GET /v1/geocode/forward (${rows.length.toLocaleString("en")} ${path.basename(EXTRACT, ".osm.pbf")} addresses, 4 forms)`,
     url: b.server.url,
     headers: secret,
     next: () => ({

@@ -13,11 +13,12 @@ import { startupSuite } from "./startup";
 import { geocodingSuite } from "./geocoding";
 import { routingSuite } from "./routing";
 import { transitSuite } from "./transit";
+import { importSuite } from "./import";
 
 const USAGE = `npm run bench [-- SUITE...] [--geofences 10000] [--users 100000] [--duration 5] [--connections 16]
                  [--rounds 3] [--profile DIR] [--dense] [--max-radius M] [--processes 1] [--webhooks] [--trips]
 
-Suites: geofences, tracking, geodata, geocoding, routing, transit, startup (default: geofences and tracking). Each starts the production server on a fresh
+Suites: geofences, tracking, geodata, geocoding, routing, transit, startup, import (default: geofences and tracking). Each starts the production server on a fresh
 database, measures the no-op route (GET /healthz) as the baseline in the same run, then its
 endpoints at --connections (throughput) and at 1 connection (latency). Tracking alternates the
 no-op route, an invalid POST and tracking for --rounds rounds and compares within each. --dense packs the
@@ -28,6 +29,10 @@ profile of the server (node --cpu-prof) into DIR when it stops; open it in Chrom
 --trips (tracking) tracks users on car trips (the shared Andorra extract imported) against users on
 none, in the same rounds (docs/trips.md). --webhooks (tracking) also tracks with two enabled webhooks whose receivers (here) answer at once,
 in the same rounds, and reports the throughput ratio and the delivery lag (docs/webhooks.md).
+geocoding --extract FILE measures on another extract holding Liechtenstein (the synthetic copies below).
+import --synthetic N[,N…] [--source liechtenstein-2021] writes N copies of a shared extract side by side (ids
+offset, towns renamed per copy; kept in node_modules/.cache/synthetic) and imports each as npm run import does,
+with the time and peak memory of each step; needs ../shared/data.
 --processes N starts N app processes on the one database and splits the connections among them
 (what a balancer does); figures are their sums, latencies the worst of them. The database is
 SQLite, or PostgreSQL when TEST_POSTGRES_URL names a server (a fresh database is made on it).`;
@@ -47,6 +52,9 @@ const { values, positionals } = parseArgs({
     only: { type: "string" },
     webhooks: { type: "boolean", default: false },
     trips: { type: "boolean", default: false },
+    synthetic: { type: "string", default: "1,20" },
+    source: { type: "string", default: "liechtenstein-2021" },
+    extract: { type: "string" },
     help: { type: "boolean", short: "h" },
   },
 });
@@ -56,7 +64,10 @@ const suites = positionals.length ? positionals : ["geofences", "tracking"];
 if (
   values.help ||
   suites.some(
-    (s) => !["geofences", "tracking", "geodata", "geocoding", "routing", "transit", "startup"].includes(s),
+    (s) =>
+      !["geofences", "tracking", "geodata", "geocoding", "routing", "transit", "startup", "import"].includes(
+        s,
+      ),
   )
 ) {
   console.log(USAGE);
@@ -137,7 +148,7 @@ async function runSuite(name: string): Promise<void> {
     } else if (name === "geodata") {
       await geodataSuite(bench);
     } else if (name === "geocoding") {
-      await geocodingSuite(bench);
+      await geocodingSuite(bench, values.extract);
     } else if (name === "routing") {
       await routingSuite(bench);
     } else if (name === "transit") {
@@ -193,4 +204,8 @@ async function measureAcross(servers: RunningServer[], s: Scenario): Promise<Mea
   };
 }
 
-for (const name of suites) await (name === "startup" ? startupSuite() : runSuite(name));
+for (const name of suites) {
+  if (name === "startup") await startupSuite();
+  else if (name === "import") await importSuite({ synthetic: values.synthetic, source: values.source });
+  else await runSuite(name);
+}

@@ -8,7 +8,7 @@ import {
   type GeojsonRegionType,
   importGeojsonRegions,
 } from "../server/imports/geojson-import";
-import { type ImportProgress, importOsm } from "../server/imports/osm-import";
+import { type ImportProgress, type ImportSummary, importOsm } from "../server/imports/osm-import";
 import { geodataDir } from "../server/bundles/folder";
 import { importList } from "../server/imports/view";
 import { GtfsError } from "../server/transit/gtfs";
@@ -37,6 +37,14 @@ Imports live in GEODATA_DIR (default: geodata/ beside the database).`;
 const mb = (bytes: number) => `${(bytes / 1e6).toFixed(0)} MB`;
 
 /** A progress bar on a terminal; a line every 10% otherwise (CI logs, pipes). */
+/** Seconds as "40 s", "3 min", "1 h 5 min". */
+const duration = (seconds: number) =>
+  seconds < 90
+    ? `${Math.max(1, Math.round(seconds))} s`
+    : seconds < 5400
+      ? `${Math.round(seconds / 60)} min`
+      : `${Math.floor(seconds / 3600)} h ${Math.round((seconds % 3600) / 60)} min`;
+
 function progressPrinter(): (p: ImportProgress) => void {
   const tty = process.stderr.isTTY;
   let lastTenth = -1;
@@ -52,14 +60,20 @@ function progressPrinter(): (p: ImportProgress) => void {
       "step 4/4 (text index)",
     ][p.pass];
     const counts = `${p.nodes.toLocaleString("en")} nodes, ${p.ways.toLocaleString("en")} ways`;
+    // What is left, at the pace so far (once there is a pace to go by).
+    const elapsed = (performance.now() - started) / 1000;
+    const left =
+      p.fraction > 0.02 && p.fraction < 1
+        ? `, about ${duration((elapsed * (1 - p.fraction)) / p.fraction)} left`
+        : "";
     if (tty) {
       const width = 30;
       const filled = Math.round(p.fraction * width);
       const bar = "█".repeat(filled) + "░".repeat(width - filled);
-      process.stderr.write(`\r${bar} ${String(pct).padStart(3)}%  ${what}  ${counts}  ${seconds}s   `);
+      process.stderr.write(`\r${bar} ${String(pct).padStart(3)}%  ${what}  ${counts}  ${seconds}s${left}   `);
     } else if (Math.floor(pct / 10) > lastTenth) {
       lastTenth = Math.floor(pct / 10);
-      process.stderr.write(`${String(pct).padStart(3)}%  ${what}  ${counts}  ${seconds}s\n`);
+      process.stderr.write(`${String(pct).padStart(3)}%  ${what}  ${counts}  ${seconds}s${left}\n`);
     }
   };
 }
@@ -188,13 +202,25 @@ async function main(): Promise<number> {
   }
   const summary = await importOsm(input, { dir, name: values.name, onProgress: progressPrinter() });
   if (process.stderr.isTTY) process.stderr.write("\n");
+  printOsmSummary(summary);
+  return 0;
+}
+
+/** What an OSM import made, read and took (each step's time, and the peak memory by its end). */
+function printOsmSummary(summary: ImportSummary) {
   console.log(
     `Imported ${summary.name} in ${summary.seconds.toFixed(1)} s: ${summary.places} places, ` +
       `${summary.addresses} addresses, ${summary.streets} streets, ${summary.regions} regions ` +
       `(${summary.skippedRelations} boundaries cut by the extract's edge left out), ` +
       `peak memory ${mb(process.resourceUsage().maxRSS * 1024)}.\n→ ${summary.file}`,
   );
-  return 0;
+  const steps = summary.steps.map(
+    (s) => `${s.step} ${s.seconds.toFixed(1)} s (peak ${mb(s.peakBytes)} by its end)`,
+  );
+  console.log(
+    `Read ${summary.nodes.toLocaleString("en")} nodes, ${summary.ways.toLocaleString("en")} ways, ` +
+      `${summary.relations.toLocaleString("en")} relations. Steps: ${steps.join("; ")}.`,
+  );
 }
 
 runCli(main);

@@ -3,14 +3,9 @@ import { OSMTransform } from "osm-pbf-parser-node";
 import type { AddressRecord } from "../geodata/features";
 import { type ImportWriter, importName, polygonArea, writeImport } from "./import-file";
 import { type BBox, haversine } from "../geo/distance";
-import {
-  type Barriers,
-  type RoutableWay,
-  type TurnRestriction,
-  buildGraph,
-  turnRestrictionOf,
-} from "../routing/graph";
+import { type Barriers, type TurnRestriction, buildGraph, turnRestrictionOf } from "../routing/graph";
 import { MODES, barrierBlocks, wayProfile } from "../routing/profiles";
+import { RoadRuns } from "../routing/road-runs";
 import { contract } from "../routing/contract";
 import { closeAtExtent, encodePolygons, joinRings, packedBBox, polygonsOf, positionsOf } from "../geo/rings";
 import { ringAreaAndCentroid } from "../geo/polygon";
@@ -54,7 +49,7 @@ type OsmItem = OsmNode | OsmWay | OsmRelation | { type?: undefined };
 export interface ImportProgress {
   /** 1: relations, 2: nodes and ways, 3: the road graph (contracting it per mode), 4: the text index */
   pass: 1 | 2 | 3 | 4;
-  /** 0..1 over the whole import (the passes over the file take 80%, the road graph and the index 10% each) */
+  /** 0..1 over the whole import, each step by its share of the time (STEP_SHARE) */
   fraction: number;
   nodes: number;
   ways: number;
@@ -73,28 +68,80 @@ export interface ImportSummary {
   relations: number;
   skippedRelations: number;
   seconds: number;
+  /** each step's time, and the process's peak memory (resident) by its end */
+  steps: ImportStep[];
 }
 
-/** Every node's location, in arrays rather than a Map: 16 bytes a node instead of about 80. */
+export interface ImportStep {
+  step: string;
+  seconds: number;
+  peakBytes: number;
+}
+
+const STEP_NAMES = ["", "relations", "nodes and ways", "road graph", "text index"] as const;
+/**
+ * Where each step starts in the progress (0..1), by its share of the time measured on imports of
+ * 1 to 100 copies of Liechtenstein (docs/performance.md): the road graph's contraction is most of
+ * it, so the ETA printed from this progress holds across the steps.
+ */
+const STEP_SHARE = [0, 0.06, 0.25, 0.92] as const;
+
+/** Records when each step ends (the next begins) and the peak memory by then. */
+function stepRecorder(started: number) {
+  const steps: ImportStep[] = [];
+  let current = 0;
+  let since = started;
+  const end = () => {
+    const now = performance.now();
+    if (current) {
+      steps.push({
+        step: STEP_NAMES[current]!,
+        seconds: (now - since) / 1000,
+        peakBytes: process.resourceUsage().maxRSS * 1024,
+      });
+    }
+    since = now;
+  };
+  return {
+    steps,
+    at(pass: number) {
+      if (pass === current) return;
+      end();
+      current = pass;
+    },
+    finish: end,
+  };
+}
+
+/** Nodes per chunk of NodeLocations (16 MB a chunk). */
+const CHUNK_BITS = 20;
+const CHUNK = 1 << CHUNK_BITS;
+const MASK = CHUNK - 1;
+
+/**
+ * Every node's location, in typed arrays rather than a Map: 16 bytes a node instead of about 80.
+ * In chunks of a million nodes, so a country's 90 million never need one array grown by copying
+ * (which held the old and the new, twice as large, at once: 3 GB for 90 million nodes).
+ */
 class NodeLocations {
-  private ids = new Float64Array(1 << 16);
-  private coords = new Int32Array(1 << 17);
+  private idChunks: Float64Array[] = [];
+  private coordChunks: Int32Array[] = [];
   private n = 0;
   private sorted = true;
+  private lastId = -Infinity;
 
   add(id: number, lon: number, lat: number) {
-    if (this.n === this.ids.length) {
-      const ids = new Float64Array(this.n * 2);
-      ids.set(this.ids);
-      this.ids = ids;
-      const coords = new Int32Array(this.n * 4);
-      coords.set(this.coords);
-      this.coords = coords;
+    const k = this.n & MASK;
+    if (k === 0) {
+      this.idChunks.push(new Float64Array(CHUNK));
+      this.coordChunks.push(new Int32Array(2 * CHUNK));
     }
-    if (this.n && id < this.ids[this.n - 1]!) this.sorted = false;
-    this.ids[this.n] = id;
-    this.coords[2 * this.n] = Math.round(lon * 1e7);
-    this.coords[2 * this.n + 1] = Math.round(lat * 1e7);
+    if (id < this.lastId) this.sorted = false;
+    this.lastId = id;
+    this.idChunks.at(-1)![k] = id;
+    const coords = this.coordChunks.at(-1)!;
+    coords[2 * k] = Math.round(lon * 1e7);
+    coords[2 * k + 1] = Math.round(lat * 1e7);
     this.n++;
   }
 
@@ -102,26 +149,33 @@ class NodeLocations {
     return this.n;
   }
 
+  private id(i: number): number {
+    return this.idChunks[i >>> CHUNK_BITS]![i & MASK]!;
+  }
+
   /** PBF files from osmium and osmosis are sorted by id; others are sorted once here. */
   seal() {
     if (this.sorted) return;
-    const order = Array.from({ length: this.n }, (_, i) => i).sort((a, b) => this.ids[a]! - this.ids[b]!);
-    const ids = new Float64Array(this.n);
-    const coords = new Int32Array(this.n * 2);
+    const n = this.n;
+    const order = Array.from({ length: n }, (_, i) => i).sort((a, b) => this.id(a) - this.id(b));
+    const ids = this.idChunks.map(() => new Float64Array(CHUNK));
+    const coords = this.coordChunks.map(() => new Int32Array(2 * CHUNK));
     order.forEach((from, to) => {
-      ids[to] = this.ids[from]!;
-      coords[2 * to] = this.coords[2 * from]!;
-      coords[2 * to + 1] = this.coords[2 * from + 1]!;
+      ids[to >>> CHUNK_BITS]![to & MASK] = this.id(from);
+      const src = this.coordChunks[from >>> CHUNK_BITS]!;
+      const dst = coords[to >>> CHUNK_BITS]!;
+      dst[2 * (to & MASK)] = src[2 * (from & MASK)]!;
+      dst[2 * (to & MASK) + 1] = src[2 * (from & MASK) + 1]!;
     });
-    this.ids = ids;
-    this.coords = coords;
+    this.idChunks = ids;
+    this.coordChunks = coords;
     this.sorted = true;
   }
 
   /** A node's location, when the extract holds it. */
   position(id: number): [number, number] | undefined {
     const i = this.find(id);
-    return i < 0 ? undefined : [this.coords[2 * i]! / 1e7, this.coords[2 * i + 1]! / 1e7];
+    return i < 0 ? undefined : this.at(i);
   }
 
   private find(id: number): number {
@@ -129,7 +183,7 @@ class NodeLocations {
     let hi = this.n - 1;
     while (lo <= hi) {
       const mid = (lo + hi) >>> 1;
-      const v = this.ids[mid]!;
+      const v = this.id(mid);
       if (v === id) return mid;
       if (v < id) lo = mid + 1;
       else hi = mid - 1;
@@ -137,29 +191,23 @@ class NodeLocations {
     return -1;
   }
 
-  /**
-   * The runs of a way's nodes that are in the extract (a way cut by the extract's edge keeps its
-   * inside part), each with at least two nodes: their ids and positions.
-   */
-  runs(refs: number[]): { nodes: number[]; lngs: number[]; lats: number[] }[] {
-    const out: { nodes: number[]; lngs: number[]; lats: number[] }[] = [];
-    let run: { nodes: number[]; lngs: number[]; lats: number[] } = { nodes: [], lngs: [], lats: [] };
-    const close = () => {
-      if (run.nodes.length >= 2) out.push(run);
-      run = { nodes: [], lngs: [], lats: [] };
-    };
-    for (const id of refs) {
-      const k = this.find(id);
-      if (k < 0) {
-        close();
-        continue;
-      }
-      run.nodes.push(id);
-      run.lngs.push(this.coords[2 * k]! / 1e7);
-      run.lats.push(this.coords[2 * k + 1]! / 1e7);
-    }
-    close();
-    return out;
+  /** The index of a node's location, or -1 when the extract does not hold it. */
+  indexOf(id: number): number {
+    return this.find(id);
+  }
+
+  /** The location at an index of indexOf. */
+  at(k: number): [number, number] {
+    const coords = this.coordChunks[k >>> CHUNK_BITS]!;
+    const o = 2 * (k & MASK);
+    return [coords[o]! / 1e7, coords[o + 1]! / 1e7];
+  }
+
+  /** Frees the locations (the road graph is built from the roads' own copies). */
+  clear() {
+    this.idChunks = [];
+    this.coordChunks = [];
+    this.n = 0;
   }
 
   /** The way's line packed as [lng, lat, …]; null when a node is missing from the extract. */
@@ -168,8 +216,10 @@ class NodeLocations {
     for (let i = 0; i < refs.length; i++) {
       const k = this.find(refs[i]!);
       if (k < 0) return null;
-      out[2 * i] = this.coords[2 * k]! / 1e7;
-      out[2 * i + 1] = this.coords[2 * k + 1]! / 1e7;
+      const coords = this.coordChunks[k >>> CHUNK_BITS]!;
+      const o = 2 * (k & MASK);
+      out[2 * i] = coords[o]! / 1e7;
+      out[2 * i + 1] = coords[o + 1]! / 1e7;
     }
     return out;
   }
@@ -304,7 +354,7 @@ async function readRelations(file: string, size: number, report: Report) {
 class FeaturePass {
   readonly nodes = new NodeLocations();
   readonly memberLines = new Map<number, Float64Array>();
-  readonly roads: RoutableWay[] = [];
+  readonly roads = new RoadRuns();
   readonly barriers: Barriers = new Map();
   readonly extent = { minLng: Infinity, minLat: Infinity, maxLng: -Infinity, maxLat: -Infinity };
   private sealed = false;
@@ -366,14 +416,26 @@ class FeaturePass {
 
   /** A routable way's runs of nodes inside the extract, each with its profile. */
   private road(item: OsmWay, tags: Tags) {
-    for (const run of this.nodes.runs(item.refs)) {
-      let length = 0;
-      for (let i = 1; i < run.nodes.length; i++) {
-        length += haversine(run.lngs[i - 1]!, run.lats[i - 1]!, run.lngs[i]!, run.lats[i]!);
+    const roads = this.roads;
+    let length = 0;
+    let last = -1;
+    const end = () => {
+      roads.endRun(item.id, roads.openNodes() >= 2 ? wayProfile(tags, length) : null);
+      length = 0;
+      last = -1;
+    };
+    for (const id of item.refs) {
+      const k = this.nodes.indexOf(id);
+      if (k < 0) {
+        end();
+        continue;
       }
-      const profile = wayProfile(tags, length);
-      if (profile) this.roads.push({ ...run, id: item.id, profile });
+      const [lng, lat] = this.nodes.at(k);
+      if (last >= 0) length += haversine(roads.nodeLng[last]!, roads.nodeLat[last]!, lng, lat);
+      last = roads.nodes;
+      roads.node(id, lng, lat);
     }
+    end();
   }
 
   /** What a tagged way is: a place, an address, a street, a region (several at once). */
@@ -464,8 +526,10 @@ function roadGraphOf(
   restrictions: TurnRestriction[],
   onProgress: (fraction: number) => void,
 ) {
+  // The relations are written: the nodes' locations are not needed again (the roads keep theirs).
+  pass.nodes.clear();
   const graph = buildGraph(pass.roads, pass.barriers, restrictions);
-  pass.roads.length = 0;
+  pass.roads.clear();
   // The searches without `avoid` run on these.
   graph.hierarchies = {};
   MODES.forEach((mode, i) => {
@@ -483,16 +547,25 @@ export async function importOsm(
   const name = options.name ?? importName(file);
 
   const counts = { nodes: 0, ways: 0, relations: 0 };
+  const recorder = stepRecorder(started);
+  const onProgress = (p: ImportProgress) => {
+    recorder.at(p.pass);
+    options.onProgress?.(p);
+  };
   let lastReport = 0;
   const report: Report = (pass, read, force = false) => {
     const now = performance.now();
     if (!force && now - lastReport < 100) return;
     lastReport = now;
-    options.onProgress?.({ pass, fraction: (0.8 * (pass - 1 + read / size)) / 2, ...counts });
+    onProgress({
+      pass,
+      fraction: STEP_SHARE[pass - 1]! + (STEP_SHARE[pass]! - STEP_SHARE[pass - 1]!) * (read / size),
+      ...counts,
+    });
   };
   const { relations, neededWays, restrictions } = await readRelations(file, size, report);
   const onIndexProgress = (f: number) =>
-    options.onProgress?.({ pass: 4, fraction: 0.9 + 0.1 * f, ...counts });
+    onProgress({ pass: 4, fraction: STEP_SHARE[3]! + (1 - STEP_SHARE[3]!) * f, ...counts });
   const written = await writeImport(
     { dir: options.dir, name, source: file, onIndexProgress },
     async (writer) => {
@@ -506,8 +579,9 @@ export async function importOsm(
       counts.relations = relations.length;
       report(2, size, true);
       const skipped = writeRelations(writer, relations, pass);
+      onProgress({ pass: 3, fraction: STEP_SHARE[2]!, ...counts });
       const graph = roadGraphOf(pass, restrictions, (f) =>
-        options.onProgress?.({ pass: 3, fraction: 0.8 + 0.1 * f, ...counts }),
+        onProgress({ pass: 3, fraction: STEP_SHARE[2]! + (STEP_SHARE[3]! - STEP_SHARE[2]!) * f, ...counts }),
       );
       writer.roadGraph(graph);
       const e = pass.extent;
@@ -515,5 +589,12 @@ export async function importOsm(
       return { ...counts, skippedRelations: skipped };
     },
   );
-  return { name, file: written.file, ...written.counts, seconds: (performance.now() - started) / 1000 };
+  recorder.finish();
+  return {
+    name,
+    file: written.file,
+    ...written.counts,
+    seconds: (performance.now() - started) / 1000,
+    steps: recorder.steps,
+  };
 }

@@ -2,6 +2,7 @@ import { type RoadGraph, tailsOf } from "./graph";
 import { type Hierarchy, copiesOf } from "./hierarchy";
 import type { Mode } from "./profiles";
 import { Heap, banned } from "./search";
+import { grow } from "./road-runs";
 
 /**
  * Contraction hierarchies (docs/routing.md#contraction-hierarchies): what answers a route or a
@@ -34,19 +35,29 @@ class Contraction {
   readonly arcHeadNode: Uint32Array;
   readonly N: number;
   // The arcs, by id: tail and head nodes, seconds, meters, and the two arcs a shortcut joins
-  // (a graph arc: its own id and -1).
-  readonly aTail: number[] = [];
-  readonly aHead: number[] = [];
-  readonly aSecs: number[] = [];
-  readonly aMeters: number[] = [];
-  readonly aA: number[] = [];
-  readonly aB: number[] = [];
-  readonly out: number[][];
-  readonly into: number[][];
+  // (a graph arc: its own id and -1). Typed arrays and lists linked through them, not an array
+  // per node: a country's graph has millions of nodes (docs/performance.md, issue 33).
+  aTail = new Uint32Array(1 << 12);
+  aHead = new Uint32Array(1 << 12);
+  aSecs = new Float64Array(1 << 12);
+  aMeters = new Float64Array(1 << 12);
+  aA = new Int32Array(1 << 12);
+  aB = new Int32Array(1 << 12);
+  arcs = 0;
+  /** each node's arcs out and in, in the order added: first, last, and each arc's next (-1: none) */
+  readonly out: ArcLists;
+  readonly into: ArcLists;
   readonly contracted: Uint8Array;
   readonly rank: Uint32Array;
-  readonly upOf: number[][];
-  readonly downOf: number[][];
+  /** the up and down arcs of each node, filed when it is contracted: where they begin, how many */
+  private upBegin: Uint32Array;
+  private upCount: Uint32Array;
+  private downBegin: Uint32Array;
+  private downCount: Uint32Array;
+  private upFlat = new Uint32Array(1 << 12);
+  private downFlat = new Uint32Array(1 << 12);
+  private ups = 0;
+  private downs = 0;
   private deletedNeighbours: Uint32Array;
   // The witness searches' state, reused.
   private dist: Float64Array;
@@ -66,12 +77,14 @@ class Contraction {
         restricted(g.head[a]!) && secs[a] !== Infinity ? V + this.copyArc.push(a) - 1 : g.head[a]!;
     }
     const N = (this.N = V + this.copyArc.length);
-    this.out = Array.from({ length: N }, () => []);
-    this.into = Array.from({ length: N }, () => []);
+    this.out = new ArcLists(N);
+    this.into = new ArcLists(N);
     this.contracted = new Uint8Array(N);
     this.rank = new Uint32Array(N);
-    this.upOf = Array.from({ length: N }, () => []);
-    this.downOf = Array.from({ length: N }, () => []);
+    this.upBegin = new Uint32Array(N);
+    this.upCount = new Uint32Array(N);
+    this.downBegin = new Uint32Array(N);
+    this.downCount = new Uint32Array(N);
     this.deletedNeighbours = new Uint32Array(N);
     this.dist = new Float64Array(N).fill(Infinity);
     this.addGraphArcs(g, secs, restricted);
@@ -98,14 +111,23 @@ class Contraction {
   }
 
   addArc(t: number, h: number, s: number, m: number, a: number, b: number) {
-    const id = this.aTail.push(t) - 1;
-    this.aHead.push(h);
-    this.aSecs.push(s);
-    this.aMeters.push(m);
-    this.aA.push(a);
-    this.aB.push(b);
-    this.out[t]!.push(id);
-    this.into[h]!.push(id);
+    if (this.arcs === this.aTail.length) {
+      this.aTail = grow(this.aTail);
+      this.aHead = grow(this.aHead);
+      this.aSecs = grow(this.aSecs);
+      this.aMeters = grow(this.aMeters);
+      this.aA = grow(this.aA);
+      this.aB = grow(this.aB);
+    }
+    const id = this.arcs++;
+    this.aTail[id] = t;
+    this.aHead[id] = h;
+    this.aSecs[id] = s;
+    this.aMeters[id] = m;
+    this.aA[id] = a;
+    this.aB[id] = b;
+    this.out.append(t, id);
+    this.into.append(h, id);
     return id;
   }
 
@@ -132,7 +154,7 @@ class Contraction {
         found.add(n);
         left--;
       }
-      for (const id of out[n]!) {
+      for (let id = out.first[n]!; id >= 0; id = out.next[id]!) {
         const h = aHead[id]!;
         if (h === skip || contracted[h]) continue;
         const nd = d + aSecs[id]!;
@@ -154,8 +176,8 @@ class Contraction {
   /** The shortcuts contracting `v` needs: [arc in, arc out] pairs with no witness. */
   private shortcutsOf(v: number): [number, number][] {
     const { aTail, aHead, aSecs, contracted } = this;
-    const ins = this.into[v]!.filter((id) => !contracted[aTail[id]!]);
-    const outs = this.out[v]!.filter((id) => !contracted[aHead[id]!]);
+    const ins = this.into.list(v).filter((id) => !contracted[aTail[id]!]);
+    const outs = this.out.list(v).filter((id) => !contracted[aHead[id]!]);
     const needed: [number, number][] = [];
     if (!ins.length || !outs.length) return needed;
     for (const i of ins) {
@@ -186,9 +208,10 @@ class Contraction {
   /** Edge difference (shortcuts added less arcs removed), and how many neighbours went before. */
   private priority(v: number) {
     const { aTail, aHead, contracted } = this;
-    const degree =
-      this.into[v]!.filter((id) => !contracted[aTail[id]!]).length +
-      this.out[v]!.filter((id) => !contracted[aHead[id]!]).length;
+    let degree = 0;
+    for (let id = this.into.first[v]!; id >= 0; id = this.into.next[id]!)
+      if (!contracted[aTail[id]!]) degree++;
+    for (let id = this.out.first[v]!; id >= 0; id = this.out.next[id]!) if (!contracted[aHead[id]!]) degree++;
     return 2 * (this.shortcutsOf(v).length - degree) + this.deletedNeighbours[v]!;
   }
 
@@ -220,64 +243,117 @@ class Contraction {
 
   /** Adds `v`'s shortcuts, ranks it, and files its arcs to the nodes left as up and down arcs. */
   private contractNode(v: number, rank: number) {
-    const { aTail, aHead, aSecs, aMeters, out, into } = this;
+    // The arc arrays are read through `this`: adding a shortcut may replace them with larger ones.
+    const { out, into } = this;
     for (const [i, o] of this.shortcutsOf(v)) {
-      const u = aTail[i]!;
-      const x = aHead[o]!;
-      const s = aSecs[i]! + aSecs[o]!;
+      const u = this.aTail[i]!;
+      const x = this.aHead[o]!;
+      const s = this.aSecs[i]! + this.aSecs[o]!;
       // A parallel arc u → x no faster than the shortcut is dropped from the search graph.
-      const existing = out[u]!.find((id) => aHead[id] === x);
-      if (existing !== undefined && aSecs[existing]! <= s) continue;
-      if (existing !== undefined) {
-        out[u]!.splice(out[u]!.indexOf(existing), 1);
-        into[x]!.splice(into[x]!.indexOf(existing), 1);
+      let existing = -1;
+      for (let id = out.first[u]!; id >= 0; id = out.next[id]!) {
+        if (this.aHead[id] === x) {
+          existing = id;
+          break;
+        }
       }
-      this.addArc(u, x, s, aMeters[i]! + aMeters[o]!, i, o);
+      if (existing >= 0 && this.aSecs[existing]! <= s) continue;
+      if (existing >= 0) {
+        out.remove(u, existing);
+        into.remove(x, existing);
+      }
+      this.addArc(u, x, s, this.aMeters[i]! + this.aMeters[o]!, i, o);
     }
     this.contracted[v] = 1;
     this.rank[v] = rank;
-    for (const id of out[v]!) {
-      const x = aHead[id]!;
+    this.upBegin[v] = this.ups;
+    for (let id = out.first[v]!; id >= 0; id = out.next[id]!) {
+      const x = this.aHead[id]!;
       if (!this.contracted[x]) {
-        this.upOf[v]!.push(id);
+        if (this.ups === this.upFlat.length) this.upFlat = grow(this.upFlat);
+        this.upFlat[this.ups++] = id;
         this.deletedNeighbours[x]!++;
       }
     }
-    for (const id of into[v]!) {
-      const u = aTail[id]!;
+    this.upCount[v] = this.ups - this.upBegin[v]!;
+    this.downBegin[v] = this.downs;
+    for (let id = into.first[v]!; id >= 0; id = into.next[id]!) {
+      const u = this.aTail[id]!;
       if (!this.contracted[u]) {
-        this.downOf[v]!.push(id);
+        if (this.downs === this.downFlat.length) this.downFlat = grow(this.downFlat);
+        this.downFlat[this.downs++] = id;
         this.deletedNeighbours[u]!++;
       }
     }
+    this.downCount[v] = this.downs - this.downBegin[v]!;
   }
 
   /** The hierarchy as the query reads it: typed arrays, up and down arcs in CSR form. */
   hierarchy(): Hierarchy {
     const N = this.N;
-    const csr = (lists: number[][]) => {
+    const csr = (all: Uint32Array, begin: Uint32Array, count: Uint32Array) => {
       const first = new Uint32Array(N + 1);
-      for (let n = 0; n < N; n++) first[n + 1] = first[n]! + lists[n]!.length;
+      for (let n = 0; n < N; n++) first[n + 1] = first[n]! + count[n]!;
       const flat = new Uint32Array(first[N]!);
-      for (let n = 0; n < N; n++) flat.set(lists[n]!, first[n]!);
+      for (let n = 0; n < N; n++) flat.set(all.subarray(begin[n]!, begin[n]! + count[n]!), first[n]!);
       return { first, flat };
     };
-    const upCsr = csr(this.upOf);
-    const downCsr = csr(this.downOf);
+    const upCsr = csr(this.upFlat, this.upBegin, this.upCount);
+    const downCsr = csr(this.downFlat, this.downBegin, this.downCount);
     return {
       copyArc: Uint32Array.from(this.copyArc),
       arcHeadNode: this.arcHeadNode,
       rank: this.rank,
-      arcTail: Uint32Array.from(this.aTail),
-      arcHead: Uint32Array.from(this.aHead),
-      arcSeconds: Float64Array.from(this.aSecs),
-      arcMeters: Float64Array.from(this.aMeters),
-      arcA: Int32Array.from(this.aA),
-      arcB: Int32Array.from(this.aB),
+      arcTail: this.aTail.slice(0, this.arcs),
+      arcHead: this.aHead.slice(0, this.arcs),
+      arcSeconds: this.aSecs.slice(0, this.arcs),
+      arcMeters: this.aMeters.slice(0, this.arcs),
+      arcA: this.aA.slice(0, this.arcs),
+      arcB: this.aB.slice(0, this.arcs),
       upFirst: upCsr.first,
       up: upCsr.flat,
       downFirst: downCsr.first,
       down: downCsr.flat,
     };
+  }
+}
+
+/**
+ * Each node's arcs as a list linked through typed arrays, in the order they were added (the
+ * contraction's searches and its choice among parallel arcs go by that order).
+ */
+class ArcLists {
+  first: Int32Array;
+  last: Int32Array;
+  next = new Int32Array(1 << 12);
+
+  constructor(nodes: number) {
+    this.first = new Int32Array(nodes).fill(-1);
+    this.last = new Int32Array(nodes).fill(-1);
+  }
+
+  append(node: number, arc: number) {
+    while (arc >= this.next.length) this.next = grow(this.next);
+    this.next[arc] = -1;
+    const last = this.last[node]!;
+    if (last < 0) this.first[node] = arc;
+    else this.next[last] = arc;
+    this.last[node] = arc;
+  }
+
+  remove(node: number, arc: number) {
+    let before = -1;
+    for (let id = this.first[node]!; id >= 0 && id !== arc; id = this.next[id]!) before = id;
+    const after = this.next[arc]!;
+    if (before < 0) this.first[node] = after;
+    else this.next[before] = after;
+    if (this.last[node] === arc) this.last[node] = before;
+  }
+
+  /** The node's arcs, as an array. */
+  list(node: number): number[] {
+    const out: number[] = [];
+    for (let id = this.first[node]!; id >= 0; id = this.next[id]!) out.push(id);
+    return out;
   }
 }

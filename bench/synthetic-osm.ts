@@ -1,0 +1,229 @@
+import { closeSync, createReadStream, openSync, renameSync, writeSync } from "node:fs";
+import { OSMTransform } from "osm-pbf-parser-node";
+import { headerBlock, nodesBlock, relationsBlock, waysBlock } from "../tests/support/osm-pbf";
+
+/**
+ * A country-sized extract made of a small real one (issue 33, `npm run bench -- import
+ * --synthetic N`): N copies of the source side by side on a grid, as one valid .osm.pbf sorted
+ * by type then id, the way osmium writes them.
+ *
+ * - Copy c's node, way and relation ids are the source's plus c × ID_OFFSET, and its members and
+ *   node references are offset alike, so every copy is a complete, separate extract.
+ * - Copy 0 is the source unchanged (its answers can be compared with the source's own import);
+ *   in copy c ≥ 1 every town is renamed (the names of places and administrative boundaries, and
+ *   the addr:city and addr:place of addresses get a suffix of that copy), so addresses stay
+ *   unique while street names repeat N times, as in a real country.
+ *
+ * The source is small (a few MB of PBF) and held in memory; the output is written block by
+ * block (8,000 entities, zlib; the tests' PBF writer, tests/support/osm-pbf.ts), so writing
+ * N = 300 copies needs no more memory than one.
+ */
+
+/** Apart enough for any real id: 10^10 > the largest OSM id (about 1.3 × 10^10 for nodes). */
+export const ID_OFFSET = 2e10;
+const BLOCK = 8000;
+
+type Tags = Record<string, string>;
+interface SourceNode {
+  id: number;
+  lon: number;
+  lat: number;
+  tags?: Tags;
+}
+interface SourceWay {
+  id: number;
+  refs: number[];
+  tags?: Tags;
+}
+interface SourceRelation {
+  id: number;
+  members: { type: "node" | "way" | "relation"; ref: number; role: string }[];
+  tags?: Tags;
+}
+interface Source {
+  nodes: SourceNode[];
+  ways: SourceWay[];
+  relations: SourceRelation[];
+  bbox: { minLng: number; minLat: number; maxLng: number; maxLat: number };
+}
+
+async function readSource(file: string): Promise<Source> {
+  const nodes: SourceNode[] = [];
+  const ways: SourceWay[] = [];
+  const relations: SourceRelation[] = [];
+  const bbox = { minLng: Infinity, minLat: Infinity, maxLng: -Infinity, maxLat: -Infinity };
+  const parser = createReadStream(file).pipe(
+    new OSMTransform({ withTags: true, withInfo: false }),
+  ) as AsyncIterable<
+    (
+      | ({ type: "node" } & SourceNode)
+      | ({ type: "way" } & SourceWay)
+      | ({ type: "relation" } & SourceRelation)
+      | { type?: undefined }
+    )[]
+  >;
+  for await (const batch of parser) {
+    for (const item of batch) {
+      if (item.type === "node") {
+        nodes.push({
+          id: item.id,
+          lon: item.lon,
+          lat: item.lat,
+          ...(hasTags(item.tags) && { tags: item.tags }),
+        });
+        bbox.minLng = Math.min(bbox.minLng, item.lon);
+        bbox.maxLng = Math.max(bbox.maxLng, item.lon);
+        bbox.minLat = Math.min(bbox.minLat, item.lat);
+        bbox.maxLat = Math.max(bbox.maxLat, item.lat);
+      } else if (item.type === "way") {
+        ways.push({ id: item.id, refs: item.refs, ...(hasTags(item.tags) && { tags: item.tags }) });
+      } else if (item.type === "relation") {
+        relations.push({
+          id: item.id,
+          members: item.members,
+          ...(hasTags(item.tags) && { tags: item.tags }),
+        });
+      }
+    }
+  }
+  const byId = (a: { id: number }, b: { id: number }) => a.id - b.id;
+  nodes.sort(byId);
+  ways.sort(byId);
+  relations.sort(byId);
+  return { nodes, ways, relations, bbox };
+}
+
+const hasTags = (tags: Tags | undefined): tags is Tags => !!tags && Object.keys(tags).length > 0;
+
+const SYLLABLES = [
+  "ba",
+  "ke",
+  "lo",
+  "mi",
+  "nu",
+  "ra",
+  "se",
+  "ti",
+  "vo",
+  "zu",
+  "da",
+  "fe",
+  "go",
+  "hi",
+  "ju",
+  "po",
+];
+
+/** The suffix of copy c ≥ 1: a word of letters (a number would read as a house number). */
+export function copySuffix(c: number): string {
+  let word = "";
+  let n = c;
+  do {
+    word += SYLLABLES[n % SYLLABLES.length];
+    n = Math.floor(n / SYLLABLES.length);
+  } while (n > 0);
+  return word[0]!.toUpperCase() + word.slice(1) + "ville";
+}
+
+const NAME_KEYS = /^(name|name:[a-z_-]+|official_name|alt_name|short_name|loc_name)$/;
+
+/** A copy's tags: towns renamed (places, administrative boundaries, the addresses' towns). */
+function renamed(tags: Tags, suffix: string): Tags {
+  if (!suffix) return tags;
+  const town = tags.place !== undefined || tags.boundary === "administrative";
+  const out: Tags = {};
+  for (const [k, v] of Object.entries(tags)) {
+    if ((town && NAME_KEYS.test(k)) || k === "addr:city" || k === "addr:place") out[k] = `${v} ${suffix}`;
+    else out[k] = v;
+  }
+  return out;
+}
+
+export interface SyntheticSummary {
+  file: string;
+  copies: number;
+  nodes: number;
+  ways: number;
+  relations: number;
+  seconds: number;
+}
+
+/** Writes `copies` copies of `source` into `out` (through a temporary name: never half a file). */
+export async function writeSyntheticExtract(
+  source: string,
+  copies: number,
+  out: string,
+  onProgress?: (fraction: number) => void,
+): Promise<SyntheticSummary> {
+  const started = performance.now();
+  const src = await readSource(source);
+  const cols = Math.ceil(Math.sqrt(copies));
+  // A tenth of the source's size between copies: their edges never touch.
+  const width = (src.bbox.maxLng - src.bbox.minLng) * 1.1;
+  const height = (src.bbox.maxLat - src.bbox.minLat) * 1.1;
+  const shift = (c: number) => ({ dx: (c % cols) * width, dy: Math.floor(c / cols) * height });
+  const rows = Math.ceil(copies / cols);
+  const tmp = `${out}.partial`;
+  const fd = openSync(tmp, "w");
+  const box = {
+    minLng: src.bbox.minLng,
+    minLat: src.bbox.minLat,
+    maxLng: src.bbox.minLng + cols * width,
+    maxLat: src.bbox.minLat + rows * height,
+  };
+  writeSync(fd, headerBlock({ bbox: box, sorted: true }));
+  const total = copies * (src.nodes.length + src.ways.length + src.relations.length);
+  let done = 0;
+  const write = (block: Buffer, n: number) => {
+    writeSync(fd, block);
+    done += n;
+    onProgress?.(done / total);
+  };
+  const suffixOf = (c: number) => (c === 0 ? "" : copySuffix(c));
+  // Sorted by type then id: every copy's nodes, then every copy's ways, then relations.
+  for (let c = 0; c < copies; c++) {
+    const { dx, dy } = shift(c);
+    const suffix = suffixOf(c);
+    for (let i = 0; i < src.nodes.length; i += BLOCK) {
+      const block = src.nodes.slice(i, i + BLOCK).map((n) => ({
+        id: n.id + c * ID_OFFSET,
+        lon: n.lon + dx,
+        lat: n.lat + dy,
+        ...(n.tags && { tags: renamed(n.tags, suffix) }),
+      }));
+      write(nodesBlock(block), block.length);
+    }
+  }
+  for (let c = 0; c < copies; c++) {
+    const suffix = suffixOf(c);
+    for (let i = 0; i < src.ways.length; i += BLOCK) {
+      const block = src.ways.slice(i, i + BLOCK).map((w) => ({
+        id: w.id + c * ID_OFFSET,
+        refs: w.refs.map((r) => r + c * ID_OFFSET),
+        ...(w.tags && { tags: renamed(w.tags, suffix) }),
+      }));
+      write(waysBlock(block), block.length);
+    }
+  }
+  for (let c = 0; c < copies; c++) {
+    const suffix = suffixOf(c);
+    for (let i = 0; i < src.relations.length; i += BLOCK) {
+      const block = src.relations.slice(i, i + BLOCK).map((r) => ({
+        id: r.id + c * ID_OFFSET,
+        members: r.members.map((m) => ({ ...m, ref: m.ref + c * ID_OFFSET })),
+        ...(r.tags && { tags: renamed(r.tags, suffix) }),
+      }));
+      write(relationsBlock(block), block.length);
+    }
+  }
+  closeSync(fd);
+  renameSync(tmp, out);
+  return {
+    file: out,
+    copies,
+    nodes: copies * src.nodes.length,
+    ways: copies * src.ways.length,
+    relations: copies * src.relations.length,
+    seconds: (performance.now() - started) / 1000,
+  };
+}
