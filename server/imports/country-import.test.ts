@@ -1,0 +1,64 @@
+import { existsSync, mkdtempSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { beforeAll, describe, expect, it } from "vitest";
+import { copySuffix, writeSyntheticExtract } from "../../bench/synthetic-osm";
+import { Bundle } from "../bundles/file";
+import { features } from "../geodata/features";
+import { roadGraphOf } from "../routing/graph-bundle";
+import type { RoadGraph } from "../routing/graph";
+import { importOsm } from "./osm-import";
+
+/**
+ * A country-sized import in small (skipped, with a warning, when ../shared/data is absent): four
+ * copies of the shared Liechtenstein extract side by side (1.18 M nodes: the import's node table
+ * spans two of its chunks, and the road graph is built from four times the ways) import to
+ * exactly four times Liechtenstein, with copy 0 as the original and the others' towns renamed,
+ * and a road graph that is four disjoint copies of Liechtenstein's.
+ */
+
+const source = path.resolve("../shared/data/osm/liechtenstein-2021.osm.pbf");
+
+describe.runIf(existsSync(source))("an import of four copies of Liechtenstein (shared extract)", () => {
+  const dir = mkdtempSync(path.join(tmpdir(), "country-"));
+  let one: { summary: Awaited<ReturnType<typeof importOsm>>; graph: RoadGraph };
+  let four: { summary: Awaited<ReturnType<typeof importOsm>>; graph: RoadGraph; file: Bundle };
+  beforeAll(async () => {
+    const single = await importOsm(source, { dir, name: "one" });
+    one = { summary: single, graph: roadGraphOf(new Bundle(single.file))! };
+    const pbf = path.join(dir, "four.osm.pbf");
+    await writeSyntheticExtract(source, 4, pbf);
+    const summary = await importOsm(pbf, { dir, name: "four" });
+    const file = new Bundle(summary.file);
+    four = { summary, graph: roadGraphOf(file)!, file };
+  }, 120_000);
+
+  it("holds four times everything, copy 0 as it was and the others' towns renamed", () => {
+    for (const k of ["nodes", "ways", "places", "addresses", "streets"] as const)
+      expect(four.summary[k], k).toBe(4 * one.summary[k]);
+    const cities = new Set(
+      features(four.file)
+        .streetAddresses()
+        .map((a) => a.city),
+    );
+    expect(cities.has("Vaduz")).toBe(true);
+    for (const c of [1, 2, 3]) expect(cities.has(`Vaduz ${copySuffix(c)}`), copySuffix(c)).toBe(true);
+  });
+
+  it("builds a road graph of four disjoint copies, with each mode's hierarchy", () => {
+    const [g, g1] = [four.graph, one.graph];
+    expect(g.lng.length).toBe(4 * g1.lng.length);
+    expect(g.head.length).toBe(4 * g1.head.length);
+    expect(g.pointLng.length).toBe(4 * g1.pointLng.length);
+    const total = (x: Float64Array) => x.reduce((a, b) => a + b, 0);
+    // The same roads, within 1% (the copies further north have the same degrees in fewer meters).
+    expect(Math.abs(total(g.edgeLength) / (4 * total(g1.edgeLength)) - 1)).toBeLessThan(0.01);
+    for (const mode of ["car", "bike", "foot"] as const) {
+      expect(g.hierarchies?.[mode]?.rank.length, mode).toBe(4 * g1.hierarchies![mode]!.rank.length);
+    }
+  });
+});
+
+if (!existsSync(source)) {
+  console.warn(`[country-import.test] ${source} is absent: the import of four copies did not run.`);
+}
