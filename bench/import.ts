@@ -36,7 +36,7 @@ async function syntheticFile(source: string, copies: number): Promise<string> {
   let shown = -1;
   const s = await writeSyntheticExtract(source, copies, file, (f) => {
     const tenth = Math.floor(f * 10);
-    if (tenth > shown) {
+    if (tenth > shown && process.stdout.isTTY) {
       shown = tenth;
       process.stdout.write(`\r  writing ${copies} copies of ${name}: ${tenth * 10}%`);
     }

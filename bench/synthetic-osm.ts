@@ -11,8 +11,8 @@ import { headerBlock, nodesBlock, relationsBlock, waysBlock } from "../tests/sup
  *   node references are offset alike, so every copy is a complete, separate extract.
  * - Copy 0 is the source unchanged (its answers can be compared with the source's own import);
  *   in copy c ≥ 1 every town is renamed (the names of places and administrative boundaries, and
- *   the addr:city and addr:place of addresses get a suffix of that copy), so addresses stay
- *   unique while street names repeat N times, as in a real country.
+ *   the addr:city and addr:place of addresses: renamedTown), so addresses stay unique while
+ *   street names repeat N times, as in a real country.
  *
  * The source is small (a few MB of PBF) and held in memory; the output is written block by
  * block (8,000 entities, zlib; the tests' PBF writer, tests/support/osm-pbf.ts), so writing
@@ -114,7 +114,7 @@ const SYLLABLES = [
   "po",
 ];
 
-/** The suffix of copy c ≥ 1: a word of letters (a number would read as a house number). */
+/** The ending of copy c ≥ 1's town names: letters (a number would read as a house number). */
 export function copySuffix(c: number): string {
   let word = "";
   let n = c;
@@ -122,7 +122,16 @@ export function copySuffix(c: number): string {
     word += SYLLABLES[n % SYLLABLES.length];
     n = Math.floor(n / SYLLABLES.length);
   } while (n > 0);
-  return word[0]!.toUpperCase() + word.slice(1) + "ville";
+  return `${word}ville`;
+}
+
+/**
+ * A town's name in a copy: its first word made another word ("Vaduz" → "Vaduzkeville", "Balzers
+ * (FL)" → "Balzerskeville (FL)"), so each copy's towns are towns of their own, as in a country,
+ * and not "Vaduz" a hundred times over with a word added.
+ */
+export function renamedTown(name: string, suffix: string): string {
+  return suffix ? name.replace(/\p{L}+/u, (w) => w + suffix) : name;
 }
 
 const NAME_KEYS = /^(name|name:[a-z_-]+|official_name|alt_name|short_name|loc_name)$/;
@@ -133,7 +142,8 @@ function renamed(tags: Tags, suffix: string): Tags {
   const town = tags.place !== undefined || tags.boundary === "administrative";
   const out: Tags = {};
   for (const [k, v] of Object.entries(tags)) {
-    if ((town && NAME_KEYS.test(k)) || k === "addr:city" || k === "addr:place") out[k] = `${v} ${suffix}`;
+    if ((town && NAME_KEYS.test(k)) || k === "addr:city" || k === "addr:place")
+      out[k] = renamedTown(v, suffix);
     else out[k] = v;
   }
   return out;
