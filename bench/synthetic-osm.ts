@@ -11,8 +11,8 @@ import { headerBlock, nodesBlock, relationsBlock, waysBlock } from "../tests/sup
  *   node references are offset alike, so every copy is a complete, separate extract.
  * - Copy 0 is the source unchanged (its answers can be compared with the source's own import);
  *   in copy c ≥ 1 every town is renamed (the names of places and administrative boundaries, and
- *   the addr:city and addr:place of addresses: renamedTown), so addresses stay unique while
- *   street names repeat N times, as in a real country.
+ *   the addr:city and addr:place of addresses: renamedTown) and gets postcodes of its own, so
+ *   addresses stay unique while street names repeat N times, as in a real country.
  *
  * The source is small (a few MB of PBF) and held in memory; the output is written block by
  * block (8,000 entities, zlib; the tests' PBF writer, tests/support/osm-pbf.ts), so writing
@@ -137,13 +137,49 @@ export function renamedTown(name: string, suffix: string): string {
 const NAME_KEYS = /^(name|name:[a-z_-]+|official_name|alt_name|short_name|loc_name)$/;
 
 /** A copy's tags: towns renamed (places, administrative boundaries, the addresses' towns). */
-function renamed(tags: Tags, suffix: string): Tags {
-  if (!suffix) return tags;
+/** What a copy renames: its towns' ending, and its own postcode for each of the source's. */
+interface Copy {
+  suffix: string;
+  postcodes: Map<string, string>;
+}
+
+const POSTCODE_KEYS = new Set(["addr:postcode", "postal_code"]);
+
+/** The source's numeric postcodes (4 or 5 digits), sorted: what each copy gives a code of its own. */
+function postcodesOf(src: Source): string[] {
+  const codes = new Set<string>();
+  for (const list of [src.nodes, src.ways, src.relations])
+    for (const item of list)
+      for (const k of POSTCODE_KEYS) {
+        const v = item.tags?.[k];
+        if (v && /^\d{4,5}$/.test(v)) codes.add(v);
+      }
+  return [...codes].sort();
+}
+
+/**
+ * Copy c's codes: 10000 + c × (how many the source has) + the code's rank, five digits, distinct
+ * across copies (as a real country's towns have their own); copy 0 keeps the source's.
+ */
+function copyOf(c: number, codes: string[]): Copy {
+  if (c === 0) return { suffix: "", postcodes: new Map() };
+  return {
+    suffix: copySuffix(c),
+    postcodes: new Map(codes.map((code, k) => [code, String(10000 + c * codes.length + k)])),
+  };
+}
+
+/** A copy's tags: towns renamed (places, administrative boundaries, the addresses' towns), and postcodes. */
+function renamed(tags: Tags, copy: Copy): Tags {
+  if (!copy.suffix) return tags;
   const town = tags.place !== undefined || tags.boundary === "administrative";
+  const postal = tags.boundary === "postal_code";
   const out: Tags = {};
   for (const [k, v] of Object.entries(tags)) {
     if ((town && NAME_KEYS.test(k)) || k === "addr:city" || k === "addr:place")
-      out[k] = renamedTown(v, suffix);
+      out[k] = renamedTown(v, copy.suffix);
+    else if (POSTCODE_KEYS.has(k) || (postal && (k === "ref" || k === "name")))
+      out[k] = copy.postcodes.get(v) ?? v;
     else out[k] = v;
   }
   return out;
@@ -189,39 +225,40 @@ export async function writeSyntheticExtract(
     done += n;
     onProgress?.(done / total);
   };
-  const suffixOf = (c: number) => (c === 0 ? "" : copySuffix(c));
+  const codes = postcodesOf(src);
+  if (10000 + copies * codes.length >= 100000) throw new Error(`too many copies for five-digit postcodes`);
   // Sorted by type then id: every copy's nodes, then every copy's ways, then relations.
   for (let c = 0; c < copies; c++) {
     const { dx, dy } = shift(c);
-    const suffix = suffixOf(c);
+    const copy = copyOf(c, codes);
     for (let i = 0; i < src.nodes.length; i += BLOCK) {
       const block = src.nodes.slice(i, i + BLOCK).map((n) => ({
         id: n.id + c * ID_OFFSET,
         lon: n.lon + dx,
         lat: n.lat + dy,
-        ...(n.tags && { tags: renamed(n.tags, suffix) }),
+        ...(n.tags && { tags: renamed(n.tags, copy) }),
       }));
       write(nodesBlock(block), block.length);
     }
   }
   for (let c = 0; c < copies; c++) {
-    const suffix = suffixOf(c);
+    const copy = copyOf(c, codes);
     for (let i = 0; i < src.ways.length; i += BLOCK) {
       const block = src.ways.slice(i, i + BLOCK).map((w) => ({
         id: w.id + c * ID_OFFSET,
         refs: w.refs.map((r) => r + c * ID_OFFSET),
-        ...(w.tags && { tags: renamed(w.tags, suffix) }),
+        ...(w.tags && { tags: renamed(w.tags, copy) }),
       }));
       write(waysBlock(block), block.length);
     }
   }
   for (let c = 0; c < copies; c++) {
-    const suffix = suffixOf(c);
+    const copy = copyOf(c, codes);
     for (let i = 0; i < src.relations.length; i += BLOCK) {
       const block = src.relations.slice(i, i + BLOCK).map((r) => ({
         id: r.id + c * ID_OFFSET,
         members: r.members.map((m) => ({ ...m, ref: m.ref + c * ID_OFFSET })),
-        ...(r.tags && { tags: renamed(r.tags, suffix) }),
+        ...(r.tags && { tags: renamed(r.tags, copy) }),
       }));
       write(relationsBlock(block), block.length);
     }

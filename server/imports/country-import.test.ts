@@ -36,11 +36,17 @@ describe.runIf(existsSync(source))("an import of four copies of Liechtenstein (s
   it("holds four times everything, copy 0 as it was and the others' towns renamed", () => {
     for (const k of ["nodes", "ways", "places", "addresses", "streets"] as const)
       expect(four.summary[k], k).toBe(4 * one.summary[k]);
-    const cities = new Set(
-      features(four.file)
-        .streetAddresses()
-        .map((a) => a.city),
+    const addresses = features(four.file).streetAddresses();
+    const cities = new Set(addresses.map((a) => a.city));
+    // Each copy's postcodes are its own: four times as many as one Liechtenstein has.
+    const codes = new Set(addresses.map((a) => a.postcode).filter(Boolean));
+    const oneCodes = new Set(
+      addresses
+        .filter((a) => !/ville/.test(a.city ?? "ville"))
+        .map((a) => a.postcode)
+        .filter(Boolean),
     );
+    expect(codes.size).toBe(4 * oneCodes.size);
     expect(cities.has("Vaduz")).toBe(true);
     for (const c of [1, 2, 3])
       expect(cities.has(renamedTown("Vaduz", copySuffix(c))), copySuffix(c)).toBe(true);
