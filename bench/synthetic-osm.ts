@@ -1,6 +1,16 @@
 import { closeSync, createReadStream, openSync, renameSync, writeSync } from "node:fs";
 import { OSMTransform } from "osm-pbf-parser-node";
-import { headerBlock, nodesBlock, relationsBlock, waysBlock } from "../tests/support/osm-pbf";
+import {
+  type Tags,
+  type TestNode,
+  type TestOsm,
+  type TestRelation,
+  type TestWay,
+  headerBlock,
+  nodesBlock,
+  relationsBlock,
+  waysBlock,
+} from "../tests/support/osm-pbf";
 
 /**
  * A country-sized extract made of a small real one (issue 33, `npm run bench -- import
@@ -23,27 +33,10 @@ import { headerBlock, nodesBlock, relationsBlock, waysBlock } from "../tests/sup
 export const ID_OFFSET = 2e10;
 const BLOCK = 8000;
 
-type Tags = Record<string, string>;
-interface SourceNode {
-  id: number;
-  lon: number;
-  lat: number;
-  tags?: Tags;
-}
-interface SourceWay {
-  id: number;
-  refs: number[];
-  tags?: Tags;
-}
-interface SourceRelation {
-  id: number;
-  members: { type: "node" | "way" | "relation"; ref: number; role: string }[];
-  tags?: Tags;
-}
-interface Source {
-  nodes: SourceNode[];
-  ways: SourceWay[];
-  relations: SourceRelation[];
+type SourceNode = TestNode;
+type SourceWay = TestWay;
+type SourceRelation = TestRelation;
+interface Source extends TestOsm {
   bbox: { minLng: number; minLat: number; maxLng: number; maxLat: number };
 }
 
@@ -227,42 +220,50 @@ export async function writeSyntheticExtract(
   };
   const codes = postcodesOf(src);
   if (10000 + copies * codes.length >= 100000) throw new Error(`too many copies for five-digit postcodes`);
+  /** Every copy of the items, a block at a time. */
+  const inCopies = <T>(
+    items: T[],
+    copied: (item: T, c: number, copy: Copy) => T,
+    block: (b: T[]) => Buffer,
+  ) => {
+    for (let c = 0; c < copies; c++) {
+      const copy = copyOf(c, codes);
+      for (let i = 0; i < items.length; i += BLOCK) {
+        const part = items.slice(i, i + BLOCK).map((item) => copied(item, c, copy));
+        write(block(part), part.length);
+      }
+    }
+  };
+  const offset = (c: number) => c * ID_OFFSET;
   // Sorted by type then id: every copy's nodes, then every copy's ways, then relations.
-  for (let c = 0; c < copies; c++) {
-    const { dx, dy } = shift(c);
-    const copy = copyOf(c, codes);
-    for (let i = 0; i < src.nodes.length; i += BLOCK) {
-      const block = src.nodes.slice(i, i + BLOCK).map((n) => ({
-        id: n.id + c * ID_OFFSET,
-        lon: n.lon + dx,
-        lat: n.lat + dy,
-        ...(n.tags && { tags: renamed(n.tags, copy) }),
-      }));
-      write(nodesBlock(block), block.length);
-    }
-  }
-  for (let c = 0; c < copies; c++) {
-    const copy = copyOf(c, codes);
-    for (let i = 0; i < src.ways.length; i += BLOCK) {
-      const block = src.ways.slice(i, i + BLOCK).map((w) => ({
-        id: w.id + c * ID_OFFSET,
-        refs: w.refs.map((r) => r + c * ID_OFFSET),
-        ...(w.tags && { tags: renamed(w.tags, copy) }),
-      }));
-      write(waysBlock(block), block.length);
-    }
-  }
-  for (let c = 0; c < copies; c++) {
-    const copy = copyOf(c, codes);
-    for (let i = 0; i < src.relations.length; i += BLOCK) {
-      const block = src.relations.slice(i, i + BLOCK).map((r) => ({
-        id: r.id + c * ID_OFFSET,
-        members: r.members.map((m) => ({ ...m, ref: m.ref + c * ID_OFFSET })),
-        ...(r.tags && { tags: renamed(r.tags, copy) }),
-      }));
-      write(relationsBlock(block), block.length);
-    }
-  }
+  inCopies(
+    src.nodes,
+    (n, c, copy) => ({
+      id: n.id + offset(c),
+      lon: n.lon + shift(c).dx,
+      lat: n.lat + shift(c).dy,
+      ...(n.tags && { tags: renamed(n.tags, copy) }),
+    }),
+    nodesBlock,
+  );
+  inCopies(
+    src.ways,
+    (w, c, copy) => ({
+      id: w.id + offset(c),
+      refs: w.refs.map((r) => r + offset(c)),
+      ...(w.tags && { tags: renamed(w.tags, copy) }),
+    }),
+    waysBlock,
+  );
+  inCopies(
+    src.relations,
+    (r, c, copy) => ({
+      id: r.id + offset(c),
+      members: r.members.map((m) => ({ ...m, ref: m.ref + offset(c) })),
+      ...(r.tags && { tags: renamed(r.tags, copy) }),
+    }),
+    relationsBlock,
+  );
   closeSync(fd);
   renameSync(tmp, out);
   return {

@@ -174,11 +174,12 @@ class NodeLocations {
 
   /** A node's location, when the extract holds it. */
   position(id: number): [number, number] | undefined {
-    const i = this.find(id);
+    const i = this.indexOf(id);
     return i < 0 ? undefined : this.at(i);
   }
 
-  private find(id: number): number {
+  /** The index of a node's location, or -1 when the extract does not hold it. */
+  indexOf(id: number): number {
     let lo = 0;
     let hi = this.n - 1;
     while (lo <= hi) {
@@ -189,11 +190,6 @@ class NodeLocations {
       else hi = mid - 1;
     }
     return -1;
-  }
-
-  /** The index of a node's location, or -1 when the extract does not hold it. */
-  indexOf(id: number): number {
-    return this.find(id);
   }
 
   /** The location at an index of indexOf. */
@@ -214,7 +210,7 @@ class NodeLocations {
   line(refs: number[]): Float64Array | null {
     const out = new Float64Array(refs.length * 2);
     for (let i = 0; i < refs.length; i++) {
-      const k = this.find(refs[i]!);
+      const k = this.indexOf(refs[i]!);
       if (k < 0) return null;
       const coords = this.coordChunks[k >>> CHUNK_BITS]!;
       const o = 2 * (k & MASK);

@@ -2,7 +2,7 @@ import { type RoadGraph, tailsOf } from "./graph";
 import { type Hierarchy, copiesOf } from "./hierarchy";
 import type { Mode } from "./profiles";
 import { Heap, banned } from "./search";
-import { grow } from "./road-runs";
+import { grow, growAll } from "./road-runs";
 
 /**
  * Contraction hierarchies (docs/routing.md#contraction-hierarchies): what answers a route or a
@@ -111,14 +111,8 @@ class Contraction {
   }
 
   addArc(t: number, h: number, s: number, m: number, a: number, b: number) {
-    if (this.arcs === this.aTail.length) {
-      this.aTail = grow(this.aTail);
-      this.aHead = grow(this.aHead);
-      this.aSecs = grow(this.aSecs);
-      this.aMeters = grow(this.aMeters);
-      this.aA = grow(this.aA);
-      this.aB = grow(this.aB);
-    }
+    if (this.arcs === this.aTail.length)
+      growAll<Contraction>(this, ["aTail", "aHead", "aSecs", "aMeters", "aA", "aB"]);
     const id = this.arcs++;
     this.aTail[id] = t;
     this.aHead[id] = h;

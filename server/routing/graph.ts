@@ -1,7 +1,7 @@
 import { haversine } from "../geo/distance";
 import { HIERARCHY_PARTS, type Hierarchy } from "./hierarchy";
 import { MODES, type Mode, type RoadLabel } from "./profiles";
-import { RoadRuns, type RoutableWay, grow } from "./road-runs";
+import { RoadRuns, type RoutableWay, grow, growAll } from "./road-runs";
 
 /**
  * The road graph (docs/routing.md#the-graph): typed arrays, built once at import and loaded once
@@ -127,15 +127,8 @@ class Edges {
   n = 0;
 
   add(from: number, to: number, length: number, run: number, first: number, last: number, blocked: number) {
-    if (this.n === this.from.length) {
-      this.from = grow(this.from);
-      this.to = grow(this.to);
-      this.length = grow(this.length);
-      this.run = grow(this.run);
-      this.first = grow(this.first);
-      this.last = grow(this.last);
-      this.blocked = grow(this.blocked);
-    }
+    if (this.n === this.from.length)
+      growAll<Edges>(this, ["from", "to", "length", "run", "first", "last", "blocked"]);
     const i = this.n++;
     this.from[i] = from;
     this.to[i] = to;

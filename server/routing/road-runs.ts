@@ -15,9 +15,9 @@ export class RoadRuns {
   nodeLat = new Float64Array(1 << 12);
   nodes = 0;
   /** per run: its first node (and one more entry at the end), its way's id (NaN: none), its profile */
-  private starts = new Uint32Array(1 << 10);
-  private ways = new Float64Array(1 << 10);
-  private profileOf = new Uint32Array(1 << 10);
+  starts = new Uint32Array(1 << 10);
+  ways = new Float64Array(1 << 10);
+  profileOf = new Uint32Array(1 << 10);
   runs = 0;
   readonly profiles: WayProfile[] = [];
   private profileIndex = new Map<string, number>();
@@ -26,11 +26,7 @@ export class RoadRuns {
 
   /** Adds a node to the run being added (endRun ends it). */
   node(id: number, lng: number, lat: number) {
-    if (this.nodes === this.nodeId.length) {
-      this.nodeId = grow(this.nodeId);
-      this.nodeLng = grow(this.nodeLng);
-      this.nodeLat = grow(this.nodeLat);
-    }
+    if (this.nodes === this.nodeId.length) growAll<RoadRuns>(this, ["nodeId", "nodeLng", "nodeLat"]);
     this.nodeId[this.nodes] = id;
     this.nodeLng[this.nodes] = lng;
     this.nodeLat[this.nodes] = lat;
@@ -43,11 +39,7 @@ export class RoadRuns {
       this.nodes = this.open;
       return;
     }
-    if (this.runs + 1 >= this.starts.length) {
-      this.starts = grow(this.starts);
-      this.ways = grow(this.ways);
-      this.profileOf = grow(this.profileOf);
-    }
+    if (this.runs + 1 >= this.starts.length) growAll<RoadRuns>(this, ["starts", "ways", "profileOf"]);
     const key = JSON.stringify(profile);
     let p = this.profileIndex.get(key);
     if (p === undefined) {
@@ -111,6 +103,11 @@ export interface RoutableWay {
 }
 
 type Growable = Float64Array | Uint32Array | Int32Array | Uint8Array;
+
+/** Grows the named arrays of `o` together (columns of one table, kept the same length). */
+export function growAll<T>(o: T, keys: readonly (keyof T)[]): void {
+  for (const k of keys) o[k] = grow(o[k] as Growable) as T[keyof T];
+}
 
 /** The array with twice the room (1.5 times beyond 16 M entries: less to hold at once while copying). */
 export function grow<T extends Growable>(a: T): T {
