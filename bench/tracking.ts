@@ -183,7 +183,10 @@ async function webhookRounds(
     // What was made may still be being sent: drained before the next run (at most 60 s).
     const { prisma } = await import("../server/db/client");
     for (const end = Date.now() + 60_000; Date.now() < end;) {
-      if ((await prisma.webhookDelivery.count({ where: { status: "pending" } })) === 0) break;
+      const owed =
+        (await prisma.webhookOutbox.count()) +
+        (await prisma.webhookDelivery.count({ where: { status: "pending" } }));
+      if (owed === 0) break;
       await new Promise((r) => setTimeout(r, 200));
     }
   };

@@ -16,11 +16,13 @@ import type {
   DeliveryWrite,
   FinishedAttempt,
   GEOFENCE_SORTS,
+  OutboxWrite,
   GeofenceColumns,
   GeofenceFields,
   StoredDelivery,
   StoredEvent,
   StoredGeofence,
+  StoredOutbox,
   StoredTrip,
   StoredUser,
   StoredWebhook,
@@ -38,9 +40,11 @@ export type {
   GeofenceFields,
   IsochroneMaking,
   Json,
+  OutboxWrite,
   StoredDelivery,
   StoredEvent,
   StoredGeofence,
+  StoredOutbox,
   StoredTrip,
   StoredUser,
   StoredWebhook,
@@ -399,6 +403,11 @@ export interface SenderTurn {
   holdUntil: Date;
   total: number;
   room: (webhookSeq: number) => number;
+  /**
+   * The requests an update's outbox row owes the webhooks among `webhooks` (those that still
+   * exist), last in their queues: rows are split in the order they were written.
+   */
+  split: (row: StoredOutbox, webhooks: ReadonlySet<number>) => DeliveryWrite[];
 }
 
 /** Webhooks and their outbox (docs/webhooks.md). */
@@ -414,8 +423,9 @@ export interface WebhookStore {
   enqueue(d: DeliveryWrite): Promise<void>;
   /**
    * One turn of a sender, in one transaction: records the outcomes of the attempts that ended
-   * (`done`), then holds queues due at `now` until `holdUntil` and returns the first pending
-   * delivery of each.
+   * (`done`), splits the oldest outbox rows tracking wrote into requests (`split`; one sender at a
+   * time, in the rows' order), then holds queues due at `now` until `holdUntil` and returns the
+   * first pending delivery of each.
    *
    * Recording: a queue goes on with its next delivery at once after one delivered or given up,
    * at `retryAt` after one refused; an attempt on a delivery recorded meanwhile (its hold ran out
@@ -555,8 +565,8 @@ export interface TrackingPlan {
   exited: number[];
   dwelled: number[];
   events: EventWrite[];
-  /** the outbox: requests owed to webhooks for these events, written with them */
-  deliveries: DeliveryWrite[];
+  /** the outbox: what these events owe webhooks (null: nothing), written with them */
+  outbox: OutboxWrite | null;
   /** trips made (seq null) or changed */
   trips?: TripWrite[];
 }

@@ -205,6 +205,26 @@ export interface StoredWebhook {
 /** What tracking needs of an enabled webhook to fill its outbox. */
 export type WebhookTarget = Pick<StoredWebhook, "seq" | "mode" | "types">;
 
+/**
+ * What one update's events owe the webhooks, as tracking writes it (one row, whatever the number
+ * of webhooks): the webhooks enabled for its world when the events were made, the events and the
+ * user as the API serialized them then. A sender splits it into requests (DeliveryWrite).
+ */
+export interface OutboxWrite {
+  live: boolean;
+  userId: string;
+  targets: WebhookTarget[];
+  /** each event's _id, type, and the event as GET /v1/events/{id} serialized it */
+  events: { id: string; type: string; wire: unknown }[];
+  /** the user as GET /v1/users/{id} serialized it */
+  user: unknown;
+  createdAt: Date;
+}
+
+export interface StoredOutbox extends OutboxWrite {
+  seq: number;
+}
+
 /** A request owed to a webhook, as the outbox writes it. */
 export interface DeliveryWrite {
   id: string;

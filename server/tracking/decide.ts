@@ -1,8 +1,8 @@
 import type { GeofenceFields } from "../geofences/schema";
 import type {
   Decision,
-  DeliveryWrite,
   EventWrite,
+  OutboxWrite,
   StoredEvent as Event,
   StoredUser,
   StoredUser as User,
@@ -198,7 +198,7 @@ export async function decide(
     },
     ...memberships,
     events,
-    deliveries: events.length ? await outbox(read, live, user, inside, recorded(user.seq), clock) : [],
+    outbox: events.length ? await outbox(read, live, user, inside, recorded(user.seq), clock) : null,
     trips: tripWrites,
   };
   const onTrip = tripWrites.find((w) => isActive(w.trip.status));
@@ -217,8 +217,8 @@ export async function decide(
 }
 
 /**
- * The requests the update's events owe the world's enabled webhooks (server/webhooks/outbox.ts):
- * the events and the user as the API serializes them now, written with the events.
+ * What the update's events owe the world's enabled webhooks (server/webhooks/outbox.ts): the
+ * events and the user as the API serializes them now, written with the events.
  */
 export async function outbox(
   read: TrackingReader,
@@ -227,9 +227,9 @@ export async function outbox(
   inside: GeofenceFields[],
   events: Event[],
   clock: Clock,
-): Promise<DeliveryWrite[]> {
+): Promise<OutboxWrite | null> {
   const targets = await read.webhooksFor(live);
-  if (!targets.length) return [];
+  if (!targets.length) return null;
   const wire = events.map((e) => ({ id: e.id, type: e.type, wire: serializeEvent(e) }));
   return outboxFor(targets, wire, { id: user.id, live, wire: serializeUser(user, inside) }, clock);
 }
@@ -268,7 +268,7 @@ export async function userEventsPlan(
       exited: [],
       dwelled: [],
       events,
-      deliveries: events.length ? await outbox(read, live, user, inside, recorded(null), clock) : [],
+      outbox: events.length ? await outbox(read, live, user, inside, recorded(null), clock) : null,
       trips,
     },
     recorded,

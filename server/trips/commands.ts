@@ -235,7 +235,7 @@ async function written(
         exited: [],
         dwelled: [],
         events: [],
-        deliveries: [],
+        outbox: null,
         trips,
       },
       answer: () => ({ trip: main, events: [] }),

@@ -1,13 +1,16 @@
 import { env } from "../config/env";
 import type { AttemptOutcome, ClaimedDelivery, FinishedAttempt, WebhookStore } from "../storage";
+import { newId } from "../storage/ids";
+import { splitOutbox } from "./outbox";
 import { post } from "./post";
 import { signatureHeaders } from "./sign";
 
 /**
- * The sender (docs/webhooks.md#delivery): holds due queues of the outbox (one per webhook and
- * user) and posts the first pending request of each, signed, so a user's events arrive in order;
- * then records what happened. A 2xx within TIMEOUT_MS acknowledges; anything else is retried with
- * exponential backoff and jitter for GIVE_UP_MS, then the delivery is failed. It runs on a thread
+ * The sender (docs/webhooks.md#delivery): splits what tracking wrote into the outbox into the
+ * requests each webhook is owed, holds due queues (one per webhook and user) and posts the first
+ * pending request of each, signed, so a user's events arrive in order; then records what
+ * happened. A 2xx within TIMEOUT_MS acknowledges; anything else is retried with exponential
+ * backoff and jitter for GIVE_UP_MS, then the delivery is failed. It runs on a thread
  * of its own (./sender-thread.ts), neither the server's nor the tracking thread; every app process
  * runs one, and a claim holds a queue for one sender only.
  */
@@ -27,9 +30,10 @@ const scaled = (ms: number) => ms * env().WEBHOOKS_RETRY_SCALE;
 const IN_FLIGHT = 64;
 const IN_FLIGHT_PER_WEBHOOK = 32;
 /**
- * How often the outbox is looked at (the outcomes of the attempts since are recorded first):
- * every 50 ms when the last look found nothing to do, 5 ms after one that did (under load the
- * sender is a loop that keeps its 64 requests going, not 64 requests per 50 ms).
+ * How often the outbox is looked at (the outcomes of the attempts since are recorded first, and
+ * what tracking wrote since is split into requests): every 50 ms when the last look found nothing
+ * to do, 5 ms after one that did (under load the sender is a loop that keeps its 64 requests
+ * going, not 64 requests per 50 ms).
  */
 const POLL_MS = 50;
 const BUSY_POLL_MS = 5;
@@ -131,6 +135,7 @@ export class Sender {
           holdUntil: new Date(now.getTime() + HOLD_MS),
           total: IN_FLIGHT - this.total,
           room: (webhookSeq) => IN_FLIGHT_PER_WEBHOOK - (this.inFlight.get(webhookSeq) ?? 0),
+          split: (row, webhooks) => splitOutbox(row, webhooks, now, () => newId(now.getTime())),
         });
       } catch (e) {
         // Kept for the next look: their queues stay held (and unsent) until recorded.

@@ -3,7 +3,8 @@ import { describe, expect, it } from "vitest";
 import type { ClaimedDelivery } from "../storage";
 import { parseWebhookUrl, privateAddressOf } from "./address-guard";
 import { attempt, retryDelay } from "./deliver";
-import { outboxFor } from "./outbox";
+import type { WebhookTarget } from "../storage";
+import { outboxFor, splitOutbox } from "./outbox";
 import { post } from "./post";
 
 const clock = () => {
@@ -17,31 +18,50 @@ const events = Array.from({ length: 7 }, (_, i) => ({
 }));
 const user = { id: "u1", live: false, wire: { _id: "u1" } };
 
+/** The requests an update owes these webhooks: its outbox row, split as a sender splits it. */
+function owed(targets: WebhookTarget[], c = clock()) {
+  const row = outboxFor(targets, events, user, c);
+  if (!row) return [];
+  return splitOutbox({ ...row, seq: 1 }, new Set(targets.map((t) => t.seq)), c.wall(), c.newId);
+}
+
 describe("the outbox of an update", () => {
   it("owes a single webhook one request per event, a multiple one requests of at most 5", () => {
-    const single = outboxFor([{ seq: 1, mode: "single", types: null }], events, user, clock());
+    const single = owed([{ seq: 1, mode: "single", types: null }]);
     expect(single.map((d) => d.eventIds)).toEqual(events.map((e) => e.id));
     expect(JSON.parse(single[0]!.body)).toEqual({ event: { _id: "e0" }, user: { _id: "u1" } });
-    const multiple = outboxFor([{ seq: 2, mode: "multiple", types: null }], events, user, clock());
+    const multiple = owed([{ seq: 2, mode: "multiple", types: null }]);
     expect(multiple.map((d) => d.eventIds)).toEqual(["e0,e1,e2,e3,e4", "e5,e6"]);
     expect(JSON.parse(multiple[1]!.body).events).toHaveLength(2);
   });
 
   it("owes a webhook only the types it asked for, and nothing when none matches", () => {
-    const exits = outboxFor(
-      [{ seq: 3, mode: "single", types: ["user.exited_geofence"] }],
-      events,
-      user,
-      clock(),
-    );
+    const exits = owed([{ seq: 3, mode: "single", types: ["user.exited_geofence"] }]);
     expect(exits.map((d) => d.types)).toEqual([
       "user.exited_geofence",
       "user.exited_geofence",
       "user.exited_geofence",
     ]);
+    // Nothing owed: no outbox row is written at all.
     expect(
       outboxFor([{ seq: 4, mode: "multiple", types: ["user.entered_place"] }], events, user, clock()),
-    ).toEqual([]);
+    ).toBeNull();
+  });
+
+  it("is split for the webhooks that still exist, made when the events were", () => {
+    const c = clock();
+    const targets: WebhookTarget[] = [
+      { seq: 1, mode: "single", types: null },
+      { seq: 2, mode: "multiple", types: null },
+    ];
+    const row = outboxFor(targets, events, user, c)!;
+    const later = new Date(row.createdAt.getTime() + 60_000);
+    const split = splitOutbox({ ...row, seq: 1 }, new Set([2]), later, c.newId);
+    expect(split.map((d) => [d.webhookSeq, d.eventIds])).toEqual([
+      [2, "e0,e1,e2,e3,e4"],
+      [2, "e5,e6"],
+    ]);
+    expect(split.every((d) => d.createdAt === row.createdAt && d.nextAttemptAt === later)).toBe(true);
   });
 });
 

@@ -1,16 +1,85 @@
-import type { ClaimedDelivery, DeliveryWrite, FinishedAttempt, WebhookStore } from "../../storage/port";
+import type {
+  ClaimedDelivery,
+  DeliveryWrite,
+  FinishedAttempt,
+  OutboxWrite,
+  SenderTurn,
+  StoredOutbox,
+  WebhookStore,
+} from "../../storage/port";
 import { pool } from "./pool";
-import { type Queryable, inTransaction, rows } from "./sql";
+import { type Queryable, inTransaction, lockKey, rows } from "./sql";
 
 /**
- * The webhook outbox on PostgreSQL (docs/webhooks.md#delivery), shared by every app process: the
- * requests owed (WebhookDelivery) and their queues, one per webhook and user (WebhookQueue), as in
- * ../sqlite/outbox.ts. Senders in several processes take queues with `FOR UPDATE SKIP LOCKED`,
- * so they never wait for each other nor hold the same queue.
+ * The webhook outbox on PostgreSQL (docs/webhooks.md#delivery), shared by every app process: what
+ * tracking wrote (WebhookOutbox, one row per update), the requests it is split into
+ * (WebhookDelivery) and their queues, one per webhook and user (WebhookQueue), as in
+ * ../sqlite/outbox.ts. One sender at a time splits rows (an advisory lock: rows split by two at
+ * once could put a user's later request before an earlier one). Senders in several processes
+ * take queues with `FOR UPDATE SKIP LOCKED`, so they never wait for each other nor hold the same
+ * queue.
  *
  * Queue rows are locked in one order everywhere (webhook, then user), so a tracking transaction
  * (one user's queues) and a sender recording many outcomes never wait for each other in a circle.
  */
+
+/** Writes an update's outbox row (in the tracking transaction that writes its events). */
+export async function writeOutboxRow(client: Queryable, row: OutboxWrite | null): Promise<void> {
+  if (!row) return;
+  await rows(
+    `INSERT INTO "WebhookOutbox" ("live", "userId", "targets", "events", "user", "createdAt")
+     VALUES ($1, $2, $3, $4, $5, $6)`,
+    [
+      row.live,
+      row.userId,
+      JSON.stringify(row.targets),
+      JSON.stringify(row.events),
+      JSON.stringify(row.user),
+      row.createdAt,
+    ],
+    client,
+  );
+}
+
+/** Outbox rows split into requests per turn, at most. */
+const SPLIT_ROWS = 500;
+const SPLITTING = lockKey("webhook outbox split");
+
+/**
+ * Splits the oldest committed outbox rows into requests, last in their queues, and removes them;
+ * skipped while another sender splits. A user's rows are committed in order (its updates are
+ * applied one at a time), so a later one is never seen without the earlier ones.
+ */
+async function splitRows(split: SenderTurn["split"]): Promise<void> {
+  await inTransaction(async (client) => {
+    const [lock] = await rows<{ ok: boolean }>(
+      `SELECT pg_try_advisory_xact_lock(${SPLITTING}) AS ok`,
+      [],
+      client,
+    );
+    if (!lock?.ok) return;
+    const found = await rows<
+      Omit<StoredOutbox, "targets" | "events" | "user"> & Record<"targets" | "events" | "user", string>
+    >(`SELECT * FROM "WebhookOutbox" ORDER BY "seq" LIMIT $1`, [SPLIT_ROWS], client);
+    if (!found.length) return;
+    const webhooks = new Set(
+      (await rows<{ seq: number }>(`SELECT "seq" FROM "Webhook"`, [], client)).map((w) => w.seq),
+    );
+    const deliveries = found.flatMap((r) =>
+      split(
+        {
+          ...r,
+          targets: JSON.parse(r.targets) as StoredOutbox["targets"],
+          events: JSON.parse(r.events) as StoredOutbox["events"],
+          user: JSON.parse(r.user) as unknown,
+        },
+        webhooks,
+      ),
+    );
+    await writeOutbox(client, deliveries);
+    await rows(`DELETE FROM "WebhookOutbox" WHERE "seq" = ANY($1)`, [found.map((r) => r.seq)], client);
+  });
+}
 
 /** Writes requests into the outbox and counts them in their queues (in the caller's transaction). */
 export async function writeOutbox(client: Queryable, d: readonly DeliveryWrite[]): Promise<void> {
@@ -45,6 +114,7 @@ export async function writeOutbox(client: Queryable, d: readonly DeliveryWrite[]
 
 /** Removes a user's requests, sent or not, and its queues (with the user: they carry its data). */
 export async function deleteUserOutbox(client: Queryable, userId: string): Promise<void> {
+  await rows(`DELETE FROM "WebhookOutbox" WHERE "userId" = $1`, [userId], client);
   await rows(
     `SELECT 1 FROM "WebhookQueue" WHERE "userId" = $1 ORDER BY "webhookSeq" FOR UPDATE`,
     [userId],
@@ -188,8 +258,9 @@ async function finishMany(done: readonly FinishedAttempt[], now: Date): Promise<
 
 export const postgresOutbox: Pick<WebhookStore, "enqueue" | "turn" | "prune"> = {
   enqueue: (d) => inTransaction((client) => writeOutbox(client, [d])),
-  async turn({ done, now, holdUntil, total, room }) {
+  async turn({ done, now, holdUntil, total, room, split }) {
     await finishMany(done, now);
+    await splitRows(split);
     return total > 0 ? claimDue(now, holdUntil, total, room) : [];
   },
   async prune(before, limit) {

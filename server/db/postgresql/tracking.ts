@@ -12,7 +12,7 @@ import type {
   Written,
 } from "../../storage/port";
 import { clockSeeded } from "./clock-seed";
-import { writeOutbox } from "./outbox";
+import { writeOutboxRow } from "./outbox";
 import { activeTrip, tripByRef, writeTrips } from "./trips";
 import { type Queryable, inTransaction, jsonb, lockKey, row, rows } from "./sql";
 
@@ -305,7 +305,7 @@ async function write(client: Queryable, plan: TrackingPlan): Promise<Written> {
   if (!result) throw new Error("the tracking write returned nothing");
   const seqOf = new Map(result.events);
   // The outbox, in the same transaction: no event is committed without what it owes webhooks.
-  await writeOutbox(client, plan.deliveries);
+  await writeOutboxRow(client, plan.outbox);
   return { userSeq: result.userSeq, eventSeqs: e.map((x) => seqOf.get(x.id)!) };
 }
 

@@ -3,7 +3,8 @@ import { mkdtempSync, readFileSync, readdirSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { AttemptOutcome, ClaimedDelivery, DeliveryWrite } from "../../storage/port";
+import type { AttemptOutcome, ClaimedDelivery, DeliveryWrite, SenderTurn } from "../../storage/port";
+import { splitOutbox } from "../../webhooks/outbox";
 
 /**
  * The SQLite outbox's queues on a database of its own (the migrations applied), without HTTP:
@@ -61,8 +62,9 @@ function owe(webhookSeq: number, userId: string, count = 1): DeliveryWrite[] {
   });
 }
 const write = (d: DeliveryWrite[]) => db.transaction(() => outbox.writeOutbox(d))();
-const claim = (at = now, total = 64, room = () => 32) =>
-  outbox.sqliteOutbox.turn({ done: [], now: at, holdUntil: HOLD, total, room });
+const noSplit = () => [];
+const claim = (at = now, total = 64, room = () => 32, split: SenderTurn["split"] = noSplit) =>
+  outbox.sqliteOutbox.turn({ done: [], now: at, holdUntil: HOLD, total, room, split });
 const finish = (d: ClaimedDelivery, outcome: AttemptOutcome, at = now) =>
   outbox.sqliteOutbox.turn({
     done: [{ delivery: d, at, outcome }],
@@ -70,6 +72,7 @@ const finish = (d: ClaimedDelivery, outcome: AttemptOutcome, at = now) =>
     holdUntil: HOLD,
     total: 0,
     room: () => 0,
+    split: noSplit,
   });
 const ok: AttemptOutcome = { delivered: true, status: 200 };
 const refused = (retryAt: Date | null): AttemptOutcome => ({
@@ -84,7 +87,8 @@ const queue = (w: number, u: string) =>
       `SELECT "pending", "nextAttemptAt", "lockedUntil" FROM "WebhookQueue" WHERE "webhookSeq" = ? AND "userId" = ?`,
     )
     .get(w, u) as { pending: number; nextAttemptAt: string | null; lockedUntil: string | null } | undefined;
-const clear = () => db.exec(`DELETE FROM "WebhookDelivery"; DELETE FROM "WebhookQueue"`);
+const clear = () =>
+  db.exec(`DELETE FROM "WebhookDelivery"; DELETE FROM "WebhookQueue"; DELETE FROM "WebhookOutbox"`);
 
 describe("the SQLite outbox", () => {
   it("hands out each queue's first request, one at a time per queue, in the order made", async () => {
@@ -154,6 +158,44 @@ describe("the SQLite outbox", () => {
     // A new request makes it due again.
     write(owe(1, "gone"));
     expect((await claim()).length).toBe(1);
+  });
+
+  it("splits tracking's rows into requests in the order written, for webhooks that still exist", async () => {
+    clear();
+    const row = (i: number) => ({
+      live: false,
+      userId: "split",
+      // webhook 9 was deleted after the events were made
+      targets: [
+        { seq: 1, mode: "single" as const, types: null },
+        { seq: 9, mode: "single" as const, types: null },
+      ],
+      events: [0, 1].map((k) => ({
+        id: `ev${i}.${k}`,
+        type: "user.entered_geofence",
+        wire: { _id: `ev${i}.${k}` },
+      })),
+      user: { _id: "split" },
+      createdAt: later(i),
+    });
+    db.transaction(() => [1, 2, 3].forEach((i) => outbox.writeOutboxRow(row(i))))();
+    let id = 0;
+    const split: SenderTurn["split"] = (r, webhooks) => splitOutbox(r, webhooks, now, () => `s${++id}`);
+    const [first] = await claim(now, 64, () => 32, split);
+    expect(db.prepare(`SELECT count(*) FROM "WebhookOutbox"`).pluck().get()).toBe(0);
+    expect(first).toMatchObject({ webhookSeq: 1, eventIds: "ev1.0", createdAt: later(1) });
+    expect(JSON.parse(first!.body)).toEqual({ event: { _id: "ev1.0" }, user: { _id: "split" } });
+    expect(queue(1, "split")).toMatchObject({ pending: 6 });
+    const order = db
+      .prepare(`SELECT "eventIds" FROM "WebhookDelivery" WHERE "userId" = 'split' ORDER BY "seq"`)
+      .pluck()
+      .all();
+    expect(order).toEqual(["ev1.0", "ev1.1", "ev2.0", "ev2.1", "ev3.0", "ev3.1"]);
+    // Deleting the user takes a row not yet split with it (it carries the user's data).
+    db.transaction(() => outbox.writeOutboxRow(row(4)))();
+    db.transaction(() => outbox.deleteUserOutbox("split"))();
+    const left = db.prepare(`SELECT count(*) FROM "WebhookOutbox"`).pluck().get();
+    expect([left, queue(1, "split")]).toEqual([0, undefined]);
   });
 
   it("removes finished requests older than the cutoff, never pending ones", async () => {

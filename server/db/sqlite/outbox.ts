@@ -1,9 +1,19 @@
-import type { ClaimedDelivery, DeliveryWrite, FinishedAttempt, WebhookStore } from "../../storage/port";
+import type {
+  ClaimedDelivery,
+  DeliveryWrite,
+  FinishedAttempt,
+  OutboxWrite,
+  SenderTurn,
+  StoredOutbox,
+  WebhookStore,
+} from "../../storage/port";
 import { withWriteLock } from "../write-lock";
 import { prepared, sqlDate, transaction } from "./connection";
 
 /**
- * The webhook outbox on SQLite (docs/webhooks.md#delivery). Each request owed is a row of
+ * The webhook outbox on SQLite (docs/webhooks.md#delivery). Tracking writes what an update owes
+ * as one WebhookOutbox row; a sender's turn splits the oldest rows into requests, in order. Each
+ * request owed is a row of
  * WebhookDelivery; the requests of one user to one webhook form a queue (a WebhookQueue row),
  * which is what the sender schedules and holds: a queue waiting for a retry is not looked at
  * before it is due, and its later requests wait behind its first without being scanned. The
@@ -12,6 +22,57 @@ import { prepared, sqlDate, transaction } from "./connection";
  * Prepared statements (microseconds), in short transactions under the process's write lock: the
  * sender runs beside the tracking thread's writes and must not hold them up.
  */
+
+/** Writes an update's outbox row (in the tracking transaction that writes its events). */
+export function writeOutboxRow(row: OutboxWrite | null): void {
+  if (!row) return;
+  prepared(
+    `INSERT INTO "WebhookOutbox" ("live", "userId", "targets", "events", "user", "createdAt")
+     VALUES (?, ?, ?, ?, ?, ?)`,
+  ).run(
+    row.live ? 1 : 0,
+    row.userId,
+    JSON.stringify(row.targets),
+    JSON.stringify(row.events),
+    JSON.stringify(row.user),
+    sqlDate(row.createdAt),
+  );
+}
+
+/** Outbox rows split into requests per turn, at most. */
+const SPLIT_ROWS = 500;
+
+/** Splits the oldest outbox rows into requests, last in their queues, and removes them. */
+function splitRows(split: SenderTurn["split"]): number {
+  const found = prepared(
+    `SELECT "seq", "live", "userId", "targets", "events", "user", "createdAt" FROM "WebhookOutbox"
+     ORDER BY "seq" LIMIT ?`,
+  ).all(SPLIT_ROWS) as {
+    seq: number;
+    live: number;
+    userId: string;
+    targets: string;
+    events: string;
+    user: string;
+    createdAt: string;
+  }[];
+  if (!found.length) return 0;
+  const webhooks = new Set(prepared(`SELECT "seq" FROM "Webhook"`).pluck().all() as number[]);
+  for (const r of found) {
+    const row: StoredOutbox = {
+      seq: r.seq,
+      live: r.live === 1,
+      userId: r.userId,
+      targets: JSON.parse(r.targets) as StoredOutbox["targets"],
+      events: JSON.parse(r.events) as StoredOutbox["events"],
+      user: JSON.parse(r.user) as unknown,
+      createdAt: new Date(r.createdAt),
+    };
+    writeOutbox(split(row, webhooks));
+  }
+  prepared(`DELETE FROM "WebhookOutbox" WHERE "seq" <= ?`).run(found[found.length - 1]!.seq);
+  return found.length;
+}
 
 /** Writes requests into the outbox and their queues (in the caller's transaction). */
 export function writeOutbox(deliveries: readonly DeliveryWrite[]): void {
@@ -45,6 +106,7 @@ export function writeOutbox(deliveries: readonly DeliveryWrite[]): void {
 
 /** Removes a user's requests, sent or not, and its queues (with the user: they carry its data). */
 export function deleteUserOutbox(userId: string): void {
+  prepared(`DELETE FROM "WebhookOutbox" WHERE "userId" = ?`).run(userId);
   prepared(`DELETE FROM "WebhookDelivery" WHERE "userId" = ?`).run(userId);
   prepared(`DELETE FROM "WebhookQueue" WHERE "userId" = ?`).run(userId);
 }
@@ -164,10 +226,11 @@ function finish(done: readonly FinishedAttempt[], now: Date) {
 
 export const sqliteOutbox: Pick<WebhookStore, "enqueue" | "turn" | "prune"> = {
   enqueue: (d) => withWriteLock(() => transaction(() => writeOutbox([d]))),
-  turn: ({ done, now, holdUntil, total, room }) =>
+  turn: ({ done, now, holdUntil, total, room, split }) =>
     withWriteLock(() =>
       transaction(() => {
         finish(done, now);
+        splitRows(split);
         return total > 0 ? claim(now, holdUntil, total, room) : [];
       }),
     ),

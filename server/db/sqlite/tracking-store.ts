@@ -1,7 +1,7 @@
 import type { Decision, TrackingPlan, TrackingReader, TrackingStore, Written } from "../../storage/port";
 import { withWriteLock } from "../write-lock";
 import { connection } from "./connection";
-import { writeOutbox } from "./outbox";
+import { writeOutboxRow } from "./outbox";
 import { activeTrip, tripByRef, writeTrips } from "./trips";
 import {
   addMembership,
@@ -85,7 +85,7 @@ function write(plan: TrackingPlan): Written {
   const userJson = plan.events.length ? JSON.stringify(plan.events[0]!.user) : "";
   const eventSeqs = plan.events.map((e) => insertEvent(userSeq, e, userJson));
   // The outbox, in the same transaction: no event is committed without what it owes webhooks.
-  writeOutbox(plan.deliveries);
+  writeOutboxRow(plan.outbox);
   return { userSeq, eventSeqs };
 }
 

@@ -1,0 +1,12 @@
+-- The webhook outbox as one row per update (issue 27): tracking writes what an update's events
+-- owe the webhooks in one row, whatever their number; a sender splits it into requests
+-- (WebhookDelivery) off the tracking thread. Requests already written stay where they are.
+CREATE TABLE "WebhookOutbox" (
+    "seq" INTEGER NOT NULL PRIMARY KEY AUTOINCREMENT,
+    "live" BOOLEAN NOT NULL,
+    "userId" TEXT NOT NULL,
+    "targets" TEXT NOT NULL,
+    "events" TEXT NOT NULL,
+    "user" TEXT NOT NULL,
+    "createdAt" DATETIME NOT NULL
+);
