@@ -3,16 +3,20 @@ import path from "node:path";
 import { databaseFile } from "../server/config/database-url";
 import { Bundle } from "../server/bundles/file";
 import { type AddressRecord, features } from "../server/geodata/features";
-import { destination } from "../server/geo/distance";
+import { destination, haversine } from "../server/geo/distance";
+import { routeModes } from "../server/routing/engine";
 import { importOsm } from "../server/imports/osm-import";
 import { rng } from "./geofence-data";
 import type { Bench } from "./suite";
+import { summary } from "./timings";
 
 /**
  * Forward geocoding and autocomplete over HTTP on the shared Liechtenstein extract, imported into
  * the server's geodata folder: its addresses written in four forms (as `npm run eval:geocode`
- * writes them), and the first five letters of their streets typed 1 km away from them. The
- * no-op route measured in the same run is the floor.
+ * writes them), and the first five letters of their streets typed 1 km away from them; then, at
+ * the same addresses, what a country-sized import must also answer at once: reverse geocoding and
+ * context over HTTP, car routes between addresses up to 10 km apart in-process, and 25×25 car
+ * matrices over HTTP. The no-op route measured in the same run is the floor.
  */
 
 type Address = AddressRecord & { street: string };
@@ -31,6 +35,8 @@ export async function geocodingSuite(b: Bench, extract = LIECHTENSTEIN): Promise
   }
   const geodata = path.join(path.dirname(databaseFile(b.server.databaseUrl)), "geodata");
   mkdirSync(geodata, { recursive: true });
+  // In-process routes read the same import.
+  process.env.GEODATA_DIR = geodata;
   const summary = await importOsm(EXTRACT, { dir: geodata });
   const file = new Bundle(summary.file);
   const rows = features(file).streetAddresses();
@@ -77,11 +83,98 @@ export async function geocodingSuite(b: Bench, extract = LIECHTENSTEIN): Promise
       return { path: `/v1/search/autocomplete?query=${query}&near=${lat.toFixed(6)},${lng.toFixed(6)}` };
     },
   });
+  await aroundAddresses(b, rows, secret);
   // One query: autocannon stalls when this scenario rotates between towns (docs/performance.md).
   await b.runBoth({
     name: "GET /v1/geocode/forward?query=Springfield, IL (worldwide: embedded cities and states)",
     url: b.server.url,
     headers: secret,
     next: () => ({ path: `/v1/geocode/forward?query=${encodeURIComponent("Springfield, IL")}` }),
+  });
+}
+
+/**
+ * Reverse geocoding and context near the addresses (within 20 m), car routes between two of them
+ * up to 10 km apart in-process (what a routing worker runs for a request), and 25×25 car matrices
+ * between addresses within 5 km of one over HTTP.
+ */
+async function aroundAddresses(b: Bench, rows: Address[], secret: Record<string, string>) {
+  const pick = rng(23);
+  const any = () => rows[Math.floor(pick() * rows.length)]!;
+  const near = (r: Address, meters: number) => {
+    const [lng, lat] = destination(r.lng, r.lat, pick() * meters, pick() * 360);
+    return `${lat.toFixed(6)},${lng.toFixed(6)}`;
+  };
+  for (const [route, name] of [
+    ["/v1/geocode/reverse", "GET /v1/geocode/reverse"],
+    ["/v1/context", "GET /v1/context"],
+  ] as const) {
+    await b.runBoth({
+      name: `${name} (within 20 m of an address)`,
+      url: b.server.url,
+      headers: secret,
+      next: () => ({ path: `${route}?coordinates=${near(any(), 20)}` }),
+    });
+  }
+  /** A random address within `meters` of `r` (another copy's are hundreds of km away). */
+  const around = (r: Address, meters: number) => {
+    for (;;) {
+      const other = any();
+      if (other !== r && haversine(r.lng, r.lat, other.lng, other.lat) <= meters) return other;
+    }
+  };
+  const trips = Array.from({ length: 1200 }, () => {
+    const a = any();
+    return [a, around(a, 10_000)] as const;
+  });
+  for (const [a, c] of trips.slice(0, 200)) routeModes([a.lng, a.lat], [c.lng, c.lat], ["car"]);
+  const ms: number[] = [];
+  let routed = 0;
+  for (const [a, c] of trips.slice(200)) {
+    const t0 = performance.now();
+    const [r] = routeModes([a.lng, a.lat], [c.lng, c.lat], ["car"]);
+    ms.push(performance.now() - t0);
+    if (r && "leg" in r) routed++;
+  }
+  b.note(
+    `Car routes between addresses up to 10 km apart, in-process (${ms.length} trips, ${routed} routed): ${summary(ms)}.`,
+  );
+  // Addresses with a road cars may use within 1 km (a mountain hut's is refused with a 400).
+  const drivable = (r: Address) => {
+    const [x] = routeModes([r.lng, r.lat], [r.lng, r.lat], ["car"]);
+    return !(x && "unrouted" in x && x.unrouted === "origin-far");
+  };
+  const byCar = () => {
+    for (;;) {
+      const r = any();
+      if (drivable(r)) return r;
+    }
+  };
+  const matrix = () => {
+    const center = byCar();
+    const point = () => {
+      for (;;) {
+        const r = around(center, 5000);
+        if (drivable(r)) return near(r, 0);
+      }
+    };
+    const list = () => Array.from({ length: 25 }, point).join("|");
+    return `/v1/route/matrix?origins=${list()}&destinations=${list()}&mode=car`;
+  };
+  // The first matrix loads the road graph into the routing workers: waited for, and checked.
+  const first = (await (await fetch(`${b.server.url}${matrix()}`, { headers: secret })).json()) as {
+    matrix?: { duration?: { value?: number } }[][];
+  };
+  const cells = first.matrix?.flat() ?? [];
+  b.note(
+    `Matrix 25×25 by car: the first answer (loading the graph) had ${cells.filter((c) => c.duration?.value !== undefined).length} of 625 cells routed.`,
+  );
+  await b.run({
+    name: "GET /v1/route/matrix 25×25 mode=car (addresses within 5 km of one)",
+    url: b.server.url,
+    headers: secret,
+    connections: 1,
+    duration: b.duration,
+    next: () => ({ path: matrix() }),
   });
 }

@@ -393,17 +393,21 @@ function addressesOf(
   street: TextDocument,
   named: Map<string, TextDocument[]>,
 ): (TextDocument & { house: string })[] {
-  const key = nameKey(street.name);
+  const name = nameKey(street.name);
+  // The areas' names (not postcodes: a street may have several) the addresses must lie in too:
+  // sought in the index with the name, so that a name every town has ("Landstrasse" in a
+  // country of a hundred towns) reads one town's addresses, not the country's.
+  const areas = [...tokenSet(street.area)].filter((w) => !isNumeric(w));
+  const key = `${name}|${areas.join(" ")}`;
   let docs = named.get(key);
   if (!docs) {
-    const expr = words(street.name)
-      .map((w) => `name : ${quote(w)}`)
-      .join(" AND ");
-    docs = expr ? matchDocuments(file, expr, ["address"], 5000).filter((d) => nameKey(d.name) === key) : [];
+    const expr = [
+      ...words(street.name).map((w) => `name : ${quote(w)}`),
+      ...areas.map((w) => `area : ${quote(w)}`),
+    ].join(" AND ");
+    docs = expr ? matchDocuments(file, expr, ["address"], 5000).filter((d) => nameKey(d.name) === name) : [];
     named.set(key, docs);
   }
-  // The areas' names (not postcodes: a street may have several) the addresses must lie in too.
-  const areas = [...tokenSet(street.area)].filter((w) => !isNumeric(w));
   const out: (TextDocument & { house: string })[] = [];
   for (const doc of docs) {
     if (haversine(doc.lng, doc.lat, street.lng, street.lat) > 3000) continue;
@@ -610,7 +614,7 @@ function importCandidates(file: Bundle, terms: Term[], enough: number): Candidat
   const potential = (h: StreetHit) =>
     h.missing.some((t) => t.role !== "postcode" && isNumeric(t.word)) ? h.matched + NUMBER_WEIGHT : h.score;
   streets.sort((a, b) => potential(b) - potential(a));
-  const named = new Map<string, TextDocument[]>(); // the addresses of each street name, read once
+  const named = new Map<string, TextDocument[]>(); // the addresses of each street name and town, read once
   streets.forEach((hit, i) => {
     const candidate = streetCandidate(file, hit, i < INTERPOLATED_STREETS, named);
     if (candidate) out.push(candidate);

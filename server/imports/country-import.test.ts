@@ -5,6 +5,8 @@ import { beforeAll, describe, expect, it } from "vitest";
 import { copySuffix, renamedTown, writeSyntheticExtract } from "../../bench/synthetic-osm";
 import { Bundle } from "../bundles/file";
 import { features } from "../geodata/features";
+import { haversine } from "../geo/distance";
+import { searchText } from "../geocode/forward";
 import { roadGraphOf } from "../routing/graph-bundle";
 import type { RoadGraph } from "../routing/graph";
 import { importOsm } from "./osm-import";
@@ -14,7 +16,8 @@ import { importOsm } from "./osm-import";
  * copies of the shared Liechtenstein extract side by side (1.18 M nodes: the import's node table
  * spans two of its chunks, and the road graph is built from four times the ways) import to
  * exactly four times Liechtenstein, with copy 0 as the original and the others' towns renamed,
- * and a road graph that is four disjoint copies of Liechtenstein's.
+ * and a road graph that is four disjoint copies of Liechtenstein's; and forward geocoding finds
+ * an address in the copy whose town was typed, among four streets of each name.
  */
 
 const source = path.resolve("../shared/data/osm/liechtenstein-2021.osm.pbf");
@@ -23,12 +26,14 @@ describe.runIf(existsSync(source))("an import of four copies of Liechtenstein (s
   const dir = mkdtempSync(path.join(tmpdir(), "country-"));
   let one: { summary: Awaited<ReturnType<typeof importOsm>>; graph: RoadGraph };
   let four: { summary: Awaited<ReturnType<typeof importOsm>>; graph: RoadGraph; file: Bundle };
+  // The four copies alone in a folder, for geocoding.
+  const geodata = mkdtempSync(path.join(tmpdir(), "country-geodata-"));
   beforeAll(async () => {
     const single = await importOsm(source, { dir, name: "one" });
     one = { summary: single, graph: roadGraphOf(new Bundle(single.file))! };
     const pbf = path.join(dir, "four.osm.pbf");
     await writeSyntheticExtract(source, 4, pbf);
-    const summary = await importOsm(pbf, { dir, name: "four" });
+    const summary = await importOsm(pbf, { dir: geodata, name: "four" });
     const file = new Bundle(summary.file);
     four = { summary, graph: roadGraphOf(file)!, file };
   }, 120_000);
@@ -51,6 +56,31 @@ describe.runIf(existsSync(source))("an import of four copies of Liechtenstein (s
     for (const c of [1, 2, 3])
       expect(cities.has(renamedTown("Vaduz", copySuffix(c))), copySuffix(c)).toBe(true);
     expect(renamedTown("Balzers (FL)", copySuffix(1))).toBe("Balzerskeville (FL)");
+  });
+
+  it("finds an address in the copy of the town typed, exact or between its street's numbers", () => {
+    process.env.GEODATA_DIR = geodata;
+    const town = renamedTown("Vaduz", copySuffix(2));
+    const streets = new Map<string, { number: number; lng: number; lat: number }[]>();
+    for (const a of features(four.file).streetAddresses()) {
+      if (a.city !== town || !/^\d+$/.test(a.number)) continue;
+      const list = streets.get(a.street) ?? [];
+      list.push({ number: Number(a.number), lng: a.lng, lat: a.lat });
+      streets.set(a.street, list);
+    }
+    // A street of that town with a gap in its numbers: one typed exactly, one in the gap.
+    const [street, known] = [...streets].find(([, l]) => {
+      const n = new Set(l.map((x) => x.number));
+      return l.some((x) => x.number > 1 && !n.has(x.number - 1) && n.has(x.number - 2));
+    })!;
+    const numbers = new Set(known.map((x) => x.number));
+    const after = known.find((x) => x.number > 1 && !numbers.has(x.number - 1) && numbers.has(x.number - 2))!;
+    const [exact] = searchText(`${street} ${after.number}, ${town}`, { limit: 5 });
+    expect(exact).toMatchObject({ layer: "address", confidence: "exact", city: town });
+    expect(haversine(exact!.longitude!, exact!.latitude!, after.lng, after.lat)).toBeLessThan(50);
+    const [between] = searchText(`${street} ${after.number - 1}, ${town}`, { limit: 5 });
+    expect(between).toMatchObject({ layer: "address", confidence: "interpolated", city: town });
+    expect(haversine(between!.longitude!, between!.latitude!, after.lng, after.lat)).toBeLessThan(500);
   });
 
   it("builds a road graph of four disjoint copies, with each mode's hierarchy", () => {
