@@ -1,3 +1,4 @@
+import { spawnSync } from "node:child_process";
 import { mkdirSync, writeFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
@@ -204,8 +205,20 @@ async function measureAcross(servers: RunningServer[], s: Scenario): Promise<Mea
   };
 }
 
-for (const name of suites) {
+if (suites.length > 1) {
+  // Each suite in a process of its own: the in-process clients a suite opens (the database, the
+  // imports) would otherwise still point at the previous suite's server, whose folder is gone.
+  const flags = [...process.argv.slice(2)];
+  for (const name of positionals) flags.splice(flags.indexOf(name), 1);
+  for (const name of suites) {
+    const child = spawnSync(process.execPath, [...process.execArgv, process.argv[1]!, name, ...flags], {
+      stdio: "inherit",
+    });
+    if (child.status !== 0) process.exit(child.status ?? 1);
+  }
+} else {
+  const [name] = suites;
   if (name === "startup") await startupSuite();
   else if (name === "import") await importSuite({ synthetic: values.synthetic, source: values.source });
-  else await runSuite(name);
+  else await runSuite(name!);
 }

@@ -25,6 +25,7 @@ import { ownerOf, tripFromOptions, withoutSeq } from "./trips/start";
 import type { Detector, EventDraft, MembershipChanges } from "./detectors/types";
 import type { TrackInput } from "./schema";
 import { deviceAfter } from "./device";
+import { freeInstants } from "./instants";
 import { outboxFor } from "../webhooks/outbox";
 import { embeddedGeofence, serializeEvent, serializeUser, trimUser } from "./serialize";
 import { type Fix, isStopped, loadSnapshot } from "./snapshot";
@@ -66,16 +67,7 @@ async function findUser(read: TrackingReader, live: boolean, input: TrackInput):
  * the lists' key only: the device's own order is kept by actualUpdatedAt.
  */
 async function distinctUpdatedAt(read: TrackingReader, live: boolean, at: Date, seq: number | null) {
-  return (await freeInstants(at, 1, (t) => read.userUpdatedAtTaken(live, t, seq)))[0]!;
-}
-
-/** `count` instants from `at` on, 1 ms apart at least, that `taken` says are free, in increasing order. */
-async function freeInstants(at: Date, count: number, taken: (t: Date) => Promise<boolean>) {
-  const times: Date[] = [];
-  for (let t = at; times.length < count; t = new Date(t.getTime() + 1)) {
-    if (!(await taken(t))) times.push(t);
-  }
-  return times;
+  return (await freeInstants(`user:${live}`, at, 1, (t) => read.userUpdatedAtTaken(live, t, seq)))[0]!;
 }
 
 /**
@@ -85,7 +77,7 @@ async function freeInstants(at: Date, count: number, taken: (t: Date) => Promise
  * one update, or of devices that sent the same time, would otherwise share one.
  */
 export function distinctCreatedAt(read: TrackingReader, live: boolean, at: Date, count: number) {
-  return freeInstants(at, count, (t) => read.eventCreatedAtTaken(live, t));
+  return freeInstants(`event:${live}`, at, count, (t) => read.eventCreatedAtTaken(live, t));
 }
 
 /**
