@@ -7,6 +7,7 @@ import type {
   StoredOutbox,
   WebhookStore,
 } from "../../storage/port";
+import { outboxFromJson, outboxJson } from "../../storage/outbox-columns";
 import { pool } from "./pool";
 import { type Queryable, inTransaction, lockKey, rows } from "./sql";
 
@@ -26,17 +27,11 @@ import { type Queryable, inTransaction, lockKey, rows } from "./sql";
 /** Writes an update's outbox row (in the tracking transaction that writes its events). */
 export async function writeOutboxRow(client: Queryable, row: OutboxWrite | null): Promise<void> {
   if (!row) return;
+  const { targets, events, user } = outboxJson(row);
   await rows(
     `INSERT INTO "WebhookOutbox" ("live", "userId", "targets", "events", "user", "createdAt")
      VALUES ($1, $2, $3, $4, $5, $6)`,
-    [
-      row.live,
-      row.userId,
-      JSON.stringify(row.targets),
-      JSON.stringify(row.events),
-      JSON.stringify(row.user),
-      row.createdAt,
-    ],
+    [row.live, row.userId, targets, events, user, row.createdAt],
     client,
   );
 }
@@ -51,6 +46,9 @@ const SPLITTING = lockKey("webhook outbox split");
  * applied one at a time), so a later one is never seen without the earlier ones.
  */
 async function splitRows(split: SenderTurn["split"]): Promise<void> {
+  // Most turns find none: one query, not a transaction.
+  const [any] = await rows<{ found: boolean }>(`SELECT EXISTS (SELECT 1 FROM "WebhookOutbox") AS found`);
+  if (!any?.found) return;
   await inTransaction(async (client) => {
     const [lock] = await rows<{ ok: boolean }>(
       `SELECT pg_try_advisory_xact_lock(${SPLITTING}) AS ok`,
@@ -65,17 +63,7 @@ async function splitRows(split: SenderTurn["split"]): Promise<void> {
     const webhooks = new Set(
       (await rows<{ seq: number }>(`SELECT "seq" FROM "Webhook"`, [], client)).map((w) => w.seq),
     );
-    const deliveries = found.flatMap((r) =>
-      split(
-        {
-          ...r,
-          targets: JSON.parse(r.targets) as StoredOutbox["targets"],
-          events: JSON.parse(r.events) as StoredOutbox["events"],
-          user: JSON.parse(r.user) as unknown,
-        },
-        webhooks,
-      ),
-    );
+    const deliveries = found.flatMap((r) => split({ ...r, ...outboxFromJson(r) }, webhooks));
     await writeOutbox(client, deliveries);
     await rows(`DELETE FROM "WebhookOutbox" WHERE "seq" = ANY($1)`, [found.map((r) => r.seq)], client);
   });

@@ -7,6 +7,7 @@ import type {
   StoredOutbox,
   WebhookStore,
 } from "../../storage/port";
+import { outboxFromJson, outboxJson } from "../../storage/outbox-columns";
 import { withWriteLock } from "../write-lock";
 import { prepared, sqlDate, transaction } from "./connection";
 
@@ -26,24 +27,18 @@ import { prepared, sqlDate, transaction } from "./connection";
 /** Writes an update's outbox row (in the tracking transaction that writes its events). */
 export function writeOutboxRow(row: OutboxWrite | null): void {
   if (!row) return;
+  const { targets, events, user } = outboxJson(row);
   prepared(
     `INSERT INTO "WebhookOutbox" ("live", "userId", "targets", "events", "user", "createdAt")
      VALUES (?, ?, ?, ?, ?, ?)`,
-  ).run(
-    row.live ? 1 : 0,
-    row.userId,
-    JSON.stringify(row.targets),
-    JSON.stringify(row.events),
-    JSON.stringify(row.user),
-    sqlDate(row.createdAt),
-  );
+  ).run(row.live ? 1 : 0, row.userId, targets, events, user, sqlDate(row.createdAt));
 }
 
 /** Outbox rows split into requests per turn, at most. */
 const SPLIT_ROWS = 500;
 
 /** Splits the oldest outbox rows into requests, last in their queues, and removes them. */
-function splitRows(split: SenderTurn["split"]): number {
+function splitRows(split: SenderTurn["split"]): void {
   const found = prepared(
     `SELECT "seq", "live", "userId", "targets", "events", "user", "createdAt" FROM "WebhookOutbox"
      ORDER BY "seq" LIMIT ?`,
@@ -56,22 +51,19 @@ function splitRows(split: SenderTurn["split"]): number {
     user: string;
     createdAt: string;
   }[];
-  if (!found.length) return 0;
+  if (!found.length) return;
   const webhooks = new Set(prepared(`SELECT "seq" FROM "Webhook"`).pluck().all() as number[]);
   for (const r of found) {
     const row: StoredOutbox = {
       seq: r.seq,
       live: r.live === 1,
       userId: r.userId,
-      targets: JSON.parse(r.targets) as StoredOutbox["targets"],
-      events: JSON.parse(r.events) as StoredOutbox["events"],
-      user: JSON.parse(r.user) as unknown,
+      ...outboxFromJson(r),
       createdAt: new Date(r.createdAt),
     };
     writeOutbox(split(row, webhooks));
   }
   prepared(`DELETE FROM "WebhookOutbox" WHERE "seq" <= ?`).run(found[found.length - 1]!.seq);
-  return found.length;
 }
 
 /** Writes requests into the outbox and their queues (in the caller's transaction). */
