@@ -508,10 +508,16 @@ export interface TrackingReader {
   userByUserId(live: boolean, userId: string): Promise<StoredUser | null>;
   /** The most recently updated user of a device; with `anonymous`, only one not bound to a userId. */
   userByDeviceId(live: boolean, deviceId: string, anonymous: boolean): Promise<StoredUser | null>;
-  /** Whether a user of this world other than `exceptSeq` was last updated at exactly `at`. */
-  userUpdatedAtTaken(live: boolean, at: Date, exceptSeq: number | null): Promise<boolean>;
-  /** Whether an event of this world was created at exactly `at` (event lists page on createdAt). */
-  eventCreatedAtTaken(live: boolean, at: Date): Promise<boolean>;
+  /**
+   * For each instant of `ats`, whether a user of this world other than `exceptSeq` was last
+   * updated at exactly it, or another process's update is taking it (../tracking/instants.ts).
+   */
+  userUpdatedAtTaken(live: boolean, ats: readonly Date[], exceptSeq: number | null): Promise<boolean[]>;
+  /**
+   * For each instant of `ats`, whether an event of this world was created at exactly it (event
+   * lists page on createdAt), or another process's update is taking it.
+   */
+  eventCreatedAtTaken(live: boolean, ats: readonly Date[]): Promise<boolean[]>;
   memberships(userSeq: number): Promise<Membership[]>;
   /**
    * The versions of the geofences whose box meets `box` and of those with the given seqs (where

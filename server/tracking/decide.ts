@@ -67,7 +67,7 @@ async function findUser(read: TrackingReader, live: boolean, input: TrackInput):
  * the lists' key only: the device's own order is kept by actualUpdatedAt.
  */
 async function distinctUpdatedAt(read: TrackingReader, live: boolean, at: Date, seq: number | null) {
-  return (await freeInstants(`user:${live}`, at, 1, (t) => read.userUpdatedAtTaken(live, t, seq)))[0]!;
+  return (await freeInstants(`user:${live}`, at, 1, (ts) => read.userUpdatedAtTaken(live, ts, seq)))[0]!;
 }
 
 /**
@@ -77,7 +77,7 @@ async function distinctUpdatedAt(read: TrackingReader, live: boolean, at: Date, 
  * one update, or of devices that sent the same time, would otherwise share one.
  */
 export function distinctCreatedAt(read: TrackingReader, live: boolean, at: Date, count: number) {
-  return freeInstants(`event:${live}`, at, count, (t) => read.eventCreatedAtTaken(live, t));
+  return freeInstants(`event:${live}`, at, count, (ts) => read.eventCreatedAtTaken(live, ts));
 }
 
 /**

@@ -14,7 +14,7 @@ import type {
 import { clockSeeded } from "./clock-seed";
 import { writeOutboxRow } from "./outbox";
 import { activeTrip, tripByRef, writeTrips } from "./trips";
-import { type Queryable, inTransaction, jsonb, lockKey, row, rows } from "./sql";
+import { type Queryable, inTransaction, jsonb, row, rows } from "./sql";
 
 /**
  * The PostgreSQL tracking store. Each update is decided and written in a transaction of its
@@ -114,26 +114,26 @@ function reader(client: Queryable): TrackingReader {
          ORDER BY "updatedAt" DESC LIMIT 1 FOR UPDATE`,
         [live, deviceId],
       ),
-    // Updates of other devices asking for the same instant wait here for each other, so the
-    // later one sees the earlier one's row once it is committed and takes the next instant.
-    // Instants are only ever locked in increasing order, users' before events': no two updates
-    // wait in a circle. (Should the holder commit between this statement's snapshot and its
-    // lock, the unique index on the instant refuses the write and the update is decided again:
-    // see RETRIES.)
-    userUpdatedAtTaken: (live, at, exceptSeq) =>
-      instantTaken(
+    // Each candidate instant is locked (without waiting) and looked for in one statement: one
+    // held by another process's update still deciding counts as taken (../../tracking/instants.ts).
+    // This process's updates are given disjoint candidates and never ask about each other's.
+    // (Should the holder commit between this statement's snapshot and its lock, the unique index
+    // on the instant refuses the write and the update is decided again: see RETRIES.)
+    userUpdatedAtTaken: (live, ats, exceptSeq) =>
+      instantsTaken(
         client,
-        `updatedAt:${live ? "live" : "test"}:${at.getTime()}`,
-        (o) =>
-          `EXISTS (SELECT 1 FROM "User" WHERE "live" = $${o} AND "updatedAt" = $${o + 1} AND "seq" IS DISTINCT FROM $${o + 2})`,
-        [live, at, exceptSeq],
+        live ? INSTANT_LOCKS.userLive : INSTANT_LOCKS.userTest,
+        `EXISTS (SELECT 1 FROM "User" WHERE "live" = $1 AND "updatedAt" = c.t AND "seq" IS DISTINCT FROM $4)`,
+        ats,
+        [live, exceptSeq],
       ),
-    eventCreatedAtTaken: (live, at) =>
-      instantTaken(
+    eventCreatedAtTaken: (live, ats) =>
+      instantsTaken(
         client,
-        `eventAt:${live ? "live" : "test"}:${at.getTime()}`,
-        (o) => `EXISTS (SELECT 1 FROM "Event" WHERE "live" = $${o} AND "createdAt" = $${o + 1})`,
-        [live, at],
+        live ? INSTANT_LOCKS.eventLive : INSTANT_LOCKS.eventTest,
+        `EXISTS (SELECT 1 FROM "Event" WHERE "live" = $1 AND "createdAt" = c.t)`,
+        ats,
+        [live],
       ),
     memberships: async (userSeq) =>
       // Nothing of the user's is written before decide asks: what was read with it still holds.
@@ -320,26 +320,36 @@ async function webhookTargets(live: boolean, client: Queryable): Promise<Webhook
 }
 
 /**
- * Whether the instant `taken` tests is used, under the advisory lock `name`: usually nobody holds
- * it and the lock and the check are one round trip.
+ * The advisory locks of instants are pairs of 32-bit keys (a key space apart from the identity
+ * locks' 64-bit keys): one class per kind and world, then the instant's milliseconds modulo 2^32
+ * (instants 49.7 days apart share a lock, which only makes one skip the other).
  */
-async function instantTaken(
+const INSTANT_LOCKS = {
+  userTest: 0x4c500001,
+  userLive: 0x4c500002,
+  eventTest: 0x4c500003,
+  eventLive: 0x4c500004,
+};
+
+/**
+ * For each of `ats`, whether it is taken: a row holds it (`exists`, on `c.t`, after `$1`…), or
+ * another transaction holds its lock. Its lock is taken when free (held to the commit); nothing
+ * waits.
+ */
+async function instantsTaken(
   client: Queryable,
-  name: string,
-  taken: (firstParam: number) => string,
+  lockClass: number,
+  exists: string,
+  ats: readonly Date[],
   params: unknown[],
-): Promise<boolean> {
-  const key = lockKey(name).toString();
-  const first = await row<{ got: boolean; taken: boolean }>(
-    `SELECT pg_try_advisory_xact_lock($1::bigint) AS got, ${taken(2)} AS taken`,
-    [key, ...params],
+): Promise<boolean[]> {
+  const found = await rows<{ got: boolean; taken: boolean }>(
+    `SELECT pg_try_advisory_xact_lock(${lockClass}, c.k) AS got, ${exists} AS taken
+     FROM unnest($2::int[], $3::timestamptz[]) WITH ORDINALITY AS c(k, t, i) ORDER BY c.i`,
+    [params[0], ats.map((t) => (t.getTime() % 2 ** 32) | 0), ats, ...params.slice(1)],
     client,
   );
-  if (first!.got) return first!.taken;
-  // Held by another update: wait for it, then look again in a statement of its own (one whose
-  // snapshot is taken after the wait, so it sees the other update's commit).
-  await rows(`SELECT pg_advisory_xact_lock($1::bigint)`, [key], client);
-  return (await row<{ taken: boolean }>(`SELECT ${taken(1)} AS taken`, params, client))!.taken;
+  return found.map((r) => !r.got || r.taken);
 }
 
 /** How often an update is decided again after another took its updatedAt or createdAt meanwhile. */

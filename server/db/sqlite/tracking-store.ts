@@ -49,8 +49,9 @@ let flushing = false;
 const reader: TrackingReader = {
   userByUserId: async (live, userId) => userByUserId(live, userId),
   userByDeviceId: async (live, deviceId, anonymous) => userByDeviceId(live, deviceId, anonymous),
-  userUpdatedAtTaken: async (live, at, exceptSeq) => userUpdatedAtTaken(live, at, exceptSeq),
-  eventCreatedAtTaken: async (live, at) => eventCreatedAtTaken(live, at),
+  userUpdatedAtTaken: async (live, ats, exceptSeq) =>
+    ats.map((at) => userUpdatedAtTaken(live, at, exceptSeq)),
+  eventCreatedAtTaken: async (live, ats) => ats.map((at) => eventCreatedAtTaken(live, at)),
   memberships: async (userSeq) => membershipsOf(userSeq),
   geofenceVersionsNear: async (live, box, seqs) => geofenceVersionsNear(live, box, seqs),
   geofencesBySeqs: async (seqs) => geofencesBySeqs(seqs),
