@@ -37,7 +37,9 @@ export interface FreshServer extends RunningServer {
  * A new, empty PostgreSQL database beside the one `adminUrl` names (whose role may create
  * databases), and how to drop it.
  */
-async function createPostgresDatabase(adminUrl: string): Promise<{ url: string; drop(): Promise<void> }> {
+export async function createPostgresDatabase(
+  adminUrl: string,
+): Promise<{ url: string; drop(): Promise<void> }> {
   const { default: pg } = await import("pg");
   const name = `location_test_${process.pid}_${Date.now().toString(36)}`;
   const admin = async (sql: string) => {

@@ -18,7 +18,8 @@ import { deleteUserOutbox, postgresOutbox } from "./outbox";
 import { pool } from "./pool";
 import { inTransaction, row, rows } from "./sql";
 import { activeTrip } from "./trips";
-import { ENVELOPE, VERSION, postgresTracking, trackedGeofencesBySeqs, verificationCounts } from "./tracking";
+import { ENVELOPE, VERSION, trackedGeofencesBySeqs, verificationCounts } from "./tracking";
+import { postgresTracking } from "./tracking-batch";
 
 /**
  * The PostgreSQL + PostGIS adapter of the storage port (server/storage/port.ts): what several

@@ -6,12 +6,11 @@ import type {
   TrackedGeofence,
   TrackingPlan,
   TrackingReader,
-  TrackingStore,
+  Decision,
   VerdictCounts,
   WebhookTarget,
   Written,
 } from "../../storage/port";
-import { clockSeeded } from "./clock-seed";
 import { writeOutboxRow } from "./outbox";
 import { activeTrip, tripByRef, writeTrips } from "./trips";
 import { type Queryable, inTransaction, jsonb, row, rows } from "./sql";
@@ -74,35 +73,55 @@ export function verificationCounts(
 
 /**
  * A user row with its memberships, read in the same statement (decide asks for the memberships
- * of the user it found next: one round trip fewer per update).
+ * of the user it found next: one round trip fewer per update). The statement reads the user FOR
+ * UPDATE: when it had to wait for another transaction that changed the row (another device of
+ * the same user, which holds other device locks), the row is the committed one but the
+ * memberships are those of the statement's snapshot, from before; `changedSince` says so (the
+ * row as the snapshot saw it has another updatedAt), and they are read again.
  */
-const WITH_MEMBERSHIPS = `, (SELECT COALESCE(json_agg(json_build_array(m."geofenceSeq", m."enteredAt", m."dwelled")), '[]')
-  FROM "UserGeofence" m WHERE m."userSeq" = "User"."seq") AS "memberships"`;
+export const WITH_MEMBERSHIPS = `, (SELECT COALESCE(json_agg(json_build_array(m."geofenceSeq", m."enteredAt", m."dwelled")), '[]')
+  FROM "UserGeofence" m WHERE m."userSeq" = "User"."seq") AS "memberships",
+  (SELECT s."updatedAt" FROM "User" s WHERE s."seq" = "User"."seq") IS DISTINCT FROM "User"."updatedAt" AS "changedSince"`;
 
-type UserWithMemberships = StoredUser & { memberships: [number, string, boolean][] };
+export type UserWithMemberships = StoredUser & {
+  memberships: [number, string, boolean][];
+  changedSince: boolean;
+};
 
-function reader(client: Queryable): TrackingReader {
+/** A user row read with its memberships, as the user and its memberships (null: to be read again). */
+export function withMemberships({
+  memberships,
+  changedSince,
+  ...stored
+}: UserWithMemberships): [StoredUser, Membership[] | null] {
+  if (changedSince) return [stored, null];
+  return [
+    stored,
+    memberships.map(([geofenceSeq, enteredAt, dwelled]) => ({
+      geofenceSeq,
+      enteredAt: new Date(enteredAt),
+      dwelled,
+    })),
+  ];
+}
+
+/**
+ * The reader of one update's transaction. The user is read FOR UPDATE: a delete of it (which
+ * locks it too) either waits for this update to commit and then removes what it wrote, or
+ * commits first and this update finds no user and makes a new one. Without the lock, an update
+ * decided on a user deleted meanwhile wrote events of no user (a 500).
+ */
+export function trackingReader(client: Queryable): TrackingReader {
   /** The memberships read with the last user found, by that user's seq. */
   let found: { seq: number; memberships: Membership[] } | null = null;
   const user = async (sql: string, values: unknown[]) => {
     const r = await row<UserWithMemberships>(sql, values, client);
     if (!r) return null;
-    const { memberships, ...stored } = r;
-    found = {
-      seq: stored.seq,
-      memberships: memberships.map(([geofenceSeq, enteredAt, dwelled]) => ({
-        geofenceSeq,
-        enteredAt: new Date(enteredAt),
-        dwelled,
-      })),
-    };
+    const [stored, memberships] = withMemberships(r);
+    found = memberships && { seq: stored.seq, memberships };
     return stored;
   };
   return {
-    // The user is read FOR UPDATE: a delete of it (which locks it too) either waits for this
-    // update to commit and then removes what it wrote, or commits first and this update finds no
-    // user and makes a new one. Without the lock, an update decided on a user deleted meanwhile
-    // wrote events of no user (a 500).
     userByUserId: (live, userId) =>
       user(
         `SELECT ${USER_COLUMNS}${WITH_MEMBERSHIPS} FROM "User" WHERE "live" = $1 AND "userId" = $2 FOR UPDATE`,
@@ -255,7 +274,7 @@ function writeStatement(insert: boolean) {
 const WRITE_INSERT = writeStatement(true);
 const WRITE_UPDATE = writeStatement(false);
 
-async function write(client: Queryable, plan: TrackingPlan): Promise<Written> {
+export async function write(client: Queryable, plan: TrackingPlan): Promise<Written> {
   const { user, location } = plan;
   if (plan.trips?.length) await writeTrips(client, plan.trips);
   if (!user) return { userSeq: 0, eventSeqs: [] };
@@ -310,7 +329,7 @@ async function write(client: Queryable, plan: TrackingPlan): Promise<Written> {
 }
 
 /** The enabled webhooks of a world (an update with events fills their outbox). */
-async function webhookTargets(live: boolean, client: Queryable): Promise<WebhookTarget[]> {
+export async function webhookTargets(live: boolean, client: Queryable): Promise<WebhookTarget[]> {
   const found = await rows<{ seq: number; mode: "single" | "multiple"; types: string | null }>(
     `SELECT "seq", "mode", "types" FROM "Webhook" WHERE "live" = $1 AND "enabled"`,
     [live],
@@ -324,7 +343,7 @@ async function webhookTargets(live: boolean, client: Queryable): Promise<Webhook
  * locks' 64-bit keys): one class per kind and world, then the instant's milliseconds modulo 2^32
  * (instants 49.7 days apart share a lock, which only makes one skip the other).
  */
-const INSTANT_LOCKS = {
+export const INSTANT_LOCKS = {
   userTest: 0x4c500001,
   userLive: 0x4c500002,
   eventTest: 0x4c500003,
@@ -361,25 +380,30 @@ const tookInstant = (e: unknown) =>
   (e as { code?: string }).code === "23505" &&
   INSTANT_KEYS.has((e as { constraint?: string }).constraint ?? "");
 
-export const postgresTracking: TrackingStore = {
-  async apply(device, decide) {
-    // Decisions stamp times with this thread's clock: set it first (clock-seed.ts).
-    await clockSeeded();
-    const world = device.live ? "live" : "test";
-    const identities = [`device:${world}:${device.deviceId}`];
-    if (device.userId !== null) identities.push(`user:${world}:${device.userId}`);
-    for (let attempt = 1; ; attempt++) {
-      try {
-        return await inTransaction(async (client) => {
-          const decision = await decide(reader(client));
-          const written = decision.plan ? await write(client, decision.plan) : null;
-          return decision.answer(written);
-        }, identities);
-      } catch (e) {
-        // Another update took the same instant after all (the instant locks should prevent it):
-        // decide again; it is committed now, so the decision picks the next free instant.
-        if (!tookInstant(e) || attempt >= RETRIES) throw e;
-      }
+/** A device's identities, the names of the advisory locks its updates hold. */
+export function identitiesOf(device: { live: boolean; deviceId: string; userId: string | null }): string[] {
+  const world = device.live ? "live" : "test";
+  const identities = [`device:${world}:${device.deviceId}`];
+  if (device.userId !== null) identities.push(`user:${world}:${device.userId}`);
+  return identities;
+}
+
+/** One update in a transaction of its own, holding its device's locks (decided again when another took its instant). */
+export async function applyOne<T>(
+  device: { live: boolean; deviceId: string; userId: string | null },
+  decide: (read: TrackingReader) => Promise<Decision<T>>,
+): Promise<T> {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await inTransaction(async (client) => {
+        const decision = await decide(trackingReader(client));
+        const written = decision.plan ? await write(client, decision.plan) : null;
+        return decision.answer(written);
+      }, identitiesOf(device));
+    } catch (e) {
+      // Another update took the same instant after all (the instant locks should prevent it):
+      // decide again; it is committed now, so the decision picks the next free instant.
+      if (!tookInstant(e) || attempt >= RETRIES) throw e;
     }
-  },
-};
+  }
+}

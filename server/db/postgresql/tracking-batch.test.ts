@@ -1,0 +1,114 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { TrackInput } from "../../tracking/schema";
+
+/**
+ * Group commit on PostgreSQL (./tracking-batch.ts), at the store, on a fresh database: updates
+ * queued together share a transaction, a failing one fails alone, and two devices of one user in
+ * one batch are still decided one after the other. Needs TEST_POSTGRES_URL (a role that may
+ * create databases, as .ci/run sets); skipped without it.
+ */
+
+const adminUrl = process.env.TEST_POSTGRES_URL;
+const key = { id: "test", kind: "secret" as const, live: false };
+
+describe.skipIf(!adminUrl)("PostgreSQL group commit", () => {
+  let drop: () => Promise<void>;
+  let m: {
+    storage: typeof import("../../storage").storage;
+    decide: typeof import("../../tracking/decide").decide;
+    processClock: typeof import("../../tracking/track").processClock;
+    tripHints: typeof import("../../tracking/trips/hints").tripHints;
+    track: typeof import("../../tracking/track").track;
+    batches: typeof import("./tracking-batch").batchesCommitted;
+  };
+
+  beforeAll(async () => {
+    const { createPostgresDatabase } = await import("../../../scripts/fresh-server");
+    const db = await createPostgresDatabase(adminUrl!);
+    drop = db.drop;
+    process.env.DATABASE_URL = db.url;
+    const { migrate } = await import("../../../scripts/migrate");
+    await migrate();
+    m = {
+      storage: (await import("../../storage")).storage,
+      decide: (await import("../../tracking/decide")).decide,
+      processClock: (await import("../../tracking/track")).processClock,
+      tripHints: (await import("../../tracking/trips/hints")).tripHints,
+      track: (await import("../../tracking/track")).track,
+      batches: (await import("./tracking-batch")).batchesCommitted,
+    };
+  }, 60_000);
+
+  afterAll(async () => {
+    const { pool } = await import("./pool");
+    await pool().end();
+    await drop?.();
+  });
+
+  const input = (deviceId: string, latitude: number, extra: Partial<TrackInput> = {}): TrackInput =>
+    ({ deviceId, latitude, longitude: 10, accuracy: 10, ...extra }) as TrackInput;
+
+  /** Updates handed to the store in one turn of the event loop: they form one batch. */
+  async function together(inputs: (TrackInput | "fails")[]) {
+    const hints = await Promise.all(inputs.map((i) => (i === "fails" ? null : m.tripHints(false, i))));
+    return Promise.allSettled(
+      inputs.map((i, k) =>
+        i === "fails"
+          ? m
+              .storage()
+              .tracking.apply({ live: false, deviceId: `fails-${k}`, userId: null }, async (read) => {
+                await read.userByDeviceId(false, `fails-${k}`, false);
+                throw new Error("this update fails");
+              })
+          : m
+              .storage()
+              .tracking.apply({ live: false, deviceId: i.deviceId, userId: i.userId ?? null }, (read) =>
+                m.decide(read, false, i, m.processClock, hints[k]!),
+              ),
+      ),
+    );
+  }
+
+  it("commits updates queued together in one batch, each answered with its own user", async () => {
+    const before = m.batches.count;
+    const results = await together(Array.from({ length: 20 }, (_, k) => input(`many-${k}`, 1 + k / 1000)));
+    expect(results.every((r) => r.status === "fulfilled")).toBe(true);
+    expect(m.batches.count).toBeGreaterThan(before);
+    const users = results.map(
+      (r) => (r as PromiseFulfilledResult<{ user: { deviceId: string } }>).value.user,
+    );
+    expect(users.map((u) => u.deviceId)).toEqual(Array.from({ length: 20 }, (_, k) => `many-${k}`));
+    const again = await m.track(key, input("many-7", 5));
+    expect(again.user.latitude).toBe(5);
+  });
+
+  it("fails a failing update alone and writes the others of its batch", async () => {
+    const results = await together([input("kept-1", 2), "fails", input("kept-2", 3)]);
+    expect(results.map((r) => r.status)).toEqual(["fulfilled", "rejected", "fulfilled"]);
+    expect((await m.track(key, input("kept-2", 4))).user.latitude).toBe(4);
+  });
+
+  it("decides two devices of one user found in one batch one after the other", async () => {
+    const { createGeofence } = await import("../../geofences/write");
+    const { geofenceWriteSchema } = await import("../../geofences/schema");
+    await createGeofence(
+      key,
+      geofenceWriteSchema.parse({ description: "zone", type: "circle", coordinates: [10, 20], radius: 300 }),
+    );
+    // The user is device b's, named by userId on device a: different device locks, one user row.
+    await m.track(key, input("b", 21, { userId: "one-user" }));
+    const results = await together([
+      input("a", 20, { userId: "one-user" }),
+      input("b", 20),
+      ...Array.from({ length: 6 }, (_, k) => input(`near-${k}`, 22)),
+    ]);
+    expect(results.every((r) => r.status === "fulfilled")).toBe(true);
+    const [first, second] = results.map(
+      (r) => (r as PromiseFulfilledResult<{ user: { id: string }; events: { type: string }[] }>).value,
+    );
+    const entries = [first!, second!].filter((r) => r.events.some((e) => e.type === "user.entered_geofence"));
+    // Each user entered once: one user twice would be an update decided on a stale row.
+    expect(new Set(entries.map((r) => r.user.id)).size).toBe(entries.length);
+    expect(entries.length).toBeGreaterThan(0);
+  });
+});

@@ -1,0 +1,385 @@
+import type {
+  GeofenceVersion,
+  Membership,
+  StoredUser,
+  TrackedGeofence,
+  TrackingReader,
+  TrackingStore,
+  VerdictCounts,
+  WebhookTarget,
+} from "../../storage/port";
+import { clockSeeded } from "./clock-seed";
+import { type Queryable, inTransaction, rows } from "./sql";
+import {
+  INSTANT_LOCKS,
+  USER_COLUMNS,
+  VERSION,
+  WITH_MEMBERSHIPS,
+  type UserWithMemberships,
+  applyOne,
+  identitiesOf,
+  trackedGeofencesBySeqs,
+  trackingReader,
+  webhookTargets,
+  withMemberships,
+  write,
+} from "./tracking";
+
+/**
+ * Group commit on PostgreSQL (docs/deployment.md#postgresql): updates of different devices that
+ * arrive together are decided and written in one transaction, and what they read is read with
+ * one statement per kind of question for the whole batch, not one per update.
+ *
+ * - A batch takes the queued updates in order whose devices' identities (deviceId, userId) are
+ *   neither in the batch already, nor in a batch running, nor held back for an earlier queued
+ *   update: a device's updates are applied one after the other, in the order they came.
+ * - Its transaction takes every identity's advisory lock first, in one order (as one update does):
+ *   other processes' updates of these devices wait for the commit, and no two transactions wait
+ *   on each other in a circle.
+ * - The batch's decisions run side by side through a reader that gathers the questions asked in
+ *   the same turn of the event loop and answers each kind with one set-based statement (the
+ *   users FOR UPDATE with their memberships, the instants, the geofences near each position,
+ *   their versions, the verdict counts); the rarer questions are asked one by one.
+ * - Then each plan is written (one statement each, as alone) and the batch commits once. Each
+ *   update is answered only after the commit.
+ * - If anything fails, the batch rolls back whole and each of its updates is applied again in a
+ *   transaction of its own: a failing update fails alone, the others are written.
+ *
+ * One update alone takes the path of one update (no batch statements).
+ */
+
+interface Pending {
+  device: { live: boolean; deviceId: string; userId: string | null };
+  identities: string[];
+  decide: Parameters<TrackingStore["apply"]>[1];
+  resolve(value: unknown): void;
+  reject(error: unknown): void;
+}
+
+/** The most updates in one transaction, and the batches running at once (each on a connection). */
+const MAX_BATCH = 32;
+const RUNNING_BATCHES = 3;
+/** A batch beside a running one waits until this many updates can join it (else it would be small). */
+const FILL = 6;
+
+const queue: Pending[] = [];
+/** The identities of the updates in running batches. */
+const busy = new Set<string>();
+let running = 0;
+let scheduled = false;
+/** Batches of more than one update committed by this thread (tests look at it). */
+export const batchesCommitted = { count: 0 };
+
+function takeBatch(): Pending[] {
+  const batch: Pending[] = [];
+  const held = new Set<string>();
+  for (let i = 0; i < queue.length && batch.length < MAX_BATCH;) {
+    const p = queue[i]!;
+    if (p.identities.some((id) => busy.has(id) || held.has(id))) {
+      // Waits for the next batch, and so do later updates of its identities.
+      p.identities.forEach((id) => held.add(id));
+      i++;
+      continue;
+    }
+    p.identities.forEach((id) => {
+      held.add(id);
+      busy.add(id);
+    });
+    batch.push(p);
+    queue.splice(i, 1);
+  }
+  return batch;
+}
+
+function schedule(): void {
+  scheduled = false;
+  while (running < RUNNING_BATCHES && queue.length >= (running ? FILL : 1)) {
+    const batch = takeBatch();
+    if (!batch.length) return;
+    running++;
+    void run(batch).finally(() => {
+      running--;
+      for (const p of batch) p.identities.forEach((id) => busy.delete(id));
+      schedule();
+    });
+  }
+}
+
+async function run(batch: Pending[]): Promise<void> {
+  if (batch.length === 1) {
+    const [p] = batch as [Pending];
+    await applyOne(p.device, p.decide).then(p.resolve, p.reject);
+    return;
+  }
+  let answers: unknown[];
+  try {
+    answers = await inTransaction(
+      async (client) => {
+        const read = batchReader(client);
+        const settled = await Promise.allSettled(batch.map((p) => p.decide(read)));
+        const failed = settled.find((s) => s.status === "rejected");
+        if (failed) throw failed.reason;
+        const decisions = settled.map(
+          (s) => (s as PromiseFulfilledResult<Awaited<ReturnType<Pending["decide"]>>>).value,
+        );
+        const out: unknown[] = [];
+        for (const decision of decisions) {
+          const written = decision.plan ? await write(client, decision.plan) : null;
+          out.push(decision.answer(written));
+        }
+        return out;
+      },
+      batch.flatMap((p) => p.identities),
+    );
+  } catch {
+    // Nothing of the batch was written: each update alone, so one that fails fails by itself.
+    await Promise.all(batch.map((p) => applyOne(p.device, p.decide).then(p.resolve, p.reject)));
+    return;
+  }
+  batchesCommitted.count++;
+  batch.forEach((p, i) => p.resolve(answers[i]));
+}
+
+export const postgresTracking: TrackingStore = {
+  async apply<T>(device: Pending["device"], decide: Pending["decide"]): Promise<T> {
+    // Decisions stamp times with this thread's clock: set it first (clock-seed.ts).
+    await clockSeeded();
+    return new Promise<T>((resolve, reject) => {
+      queue.push({
+        device,
+        identities: identitiesOf(device),
+        decide,
+        resolve: resolve as (v: unknown) => void,
+        reject,
+      });
+      if (!scheduled) {
+        scheduled = true;
+        setImmediate(schedule);
+      }
+    });
+  },
+};
+
+/** Questions asked in the same turn of the event loop, answered together by `answer`. */
+function gathered<A, R>(answer: (asked: A[]) => Promise<R[]>): (arg: A) => Promise<R> {
+  let waiting: { arg: A; resolve(r: R): void; reject(e: unknown): void }[] = [];
+  const flush = () => {
+    const calls = waiting;
+    waiting = [];
+    answer(calls.map((c) => c.arg)).then(
+      (found) => calls.forEach((c, i) => c.resolve(found[i]!)),
+      (e: unknown) => calls.forEach((c) => c.reject(e)),
+    );
+  };
+  return (arg) =>
+    new Promise<R>((resolve, reject) => {
+      if (!waiting.length) setImmediate(flush);
+      waiting.push({ arg, resolve, reject });
+    });
+}
+
+/** A row's index into the questions asked (1-based, from WITH ORDINALITY). */
+type Indexed<T> = T & { i: number };
+
+/** The batch's reader: the frequent questions gathered into set-based statements. */
+function batchReader(client: Queryable): TrackingReader {
+  const one = trackingReader(client);
+  /** Memberships read with the users, by user seq. */
+  const memberships = new Map<number, Membership[]>();
+  /** The user rows found, by seq: two updates of the batch must not have found the same one. */
+  const found = new Set<number>();
+  const users = <A>(sql: string, columns: (asked: A[]) => unknown[]) =>
+    gathered(async (asked: A[]) => {
+      const rowsFound = await rows<Indexed<UserWithMemberships>>(sql, columns(asked), client);
+      const byIndex = new Map<number, StoredUser>();
+      for (const { i, ...r } of rowsFound) {
+        const [user, its] = withMemberships(r);
+        // Two devices of one user (one names it by userId, the other is its deviceId): alone, the
+        // second would wait for the first's commit on the user's row; in one transaction it would
+        // not, and both would decide from the same state.
+        if (found.has(user.seq)) throw new Error("two updates of the batch found the same user");
+        found.add(user.seq);
+        if (its) memberships.set(user.seq, its);
+        byIndex.set(i, user);
+      }
+      return asked.map((_, k) => byIndex.get(k + 1) ?? null);
+    });
+  const byUserId = users(
+    `SELECT c.i::int AS i, ${USER_COLUMNS}${WITH_MEMBERSHIPS}
+     FROM unnest($1::boolean[], $2::text[]) WITH ORDINALITY AS c(wlive, wuser, i)
+     CROSS JOIN LATERAL (SELECT * FROM "User" WHERE "live" = c.wlive AND "userId" = c.wuser FOR UPDATE) "User"`,
+    (asked: { live: boolean; userId: string }[]) => [asked.map((a) => a.live), asked.map((a) => a.userId)],
+  );
+  const byDeviceId = users(
+    `SELECT c.i::int AS i, ${USER_COLUMNS}${WITH_MEMBERSHIPS}
+     FROM unnest($1::boolean[], $2::text[], $3::boolean[]) WITH ORDINALITY AS c(wlive, wdevice, wanonymous, i)
+     CROSS JOIN LATERAL (SELECT * FROM "User" WHERE "live" = c.wlive AND "deviceId" = c.wdevice
+       AND (NOT c.wanonymous OR "userId" IS NULL) ORDER BY "updatedAt" DESC LIMIT 1 FOR UPDATE) "User"`,
+    (asked: { live: boolean; deviceId: string; anonymous: boolean }[]) => [
+      asked.map((a) => a.live),
+      asked.map((a) => a.deviceId),
+      asked.map((a) => a.anonymous),
+    ],
+  );
+  const instants = batchInstants(client);
+  const near = gatheredNear(client);
+  const geofences = gatheredGeofences(client);
+  const counts = gatheredCounts(client);
+  const targets = new Map<boolean, Promise<WebhookTarget[]>>();
+  return {
+    ...one,
+    userByUserId: (live, userId) => byUserId({ live, userId }),
+    userByDeviceId: (live, deviceId, anonymous) => byDeviceId({ live, deviceId, anonymous }),
+    memberships: async (userSeq) => memberships.get(userSeq) ?? one.memberships(userSeq),
+    userUpdatedAtTaken: (live, ats, exceptSeq) =>
+      instants({
+        lockClass: live ? INSTANT_LOCKS.userLive : INSTANT_LOCKS.userTest,
+        live,
+        ats,
+        exceptSeq,
+        users: true,
+      }),
+    eventCreatedAtTaken: (live, ats) =>
+      instants({
+        lockClass: live ? INSTANT_LOCKS.eventLive : INSTANT_LOCKS.eventTest,
+        live,
+        ats,
+        exceptSeq: null,
+        users: false,
+      }),
+    geofenceVersionsNear: (live, box, seqs) => near({ live, box, seqs }),
+    geofencesBySeqs: (seqs) => geofences(seqs),
+    verificationCounts: async (live, classes) => (classes.length ? counts({ live, classes }) : []),
+    webhooksFor: (live) => {
+      let found = targets.get(live);
+      if (!found) targets.set(live, (found = webhookTargets(live, client)));
+      return found;
+    },
+  };
+}
+
+/** The versions of the geofences near each position (and where each user is), in one statement. */
+function gatheredNear(client: Queryable) {
+  return gathered(
+    async (
+      asked: {
+        live: boolean;
+        box: { minLng: number; minLat: number; maxLng: number; maxLat: number };
+        seqs: readonly number[];
+      }[],
+    ) => {
+      const found = await rows<Indexed<GeofenceVersion>>(
+        `SELECT c.i::int AS i, "seq", ${VERSION} AS "version"
+         FROM unnest($1::float8[], $2::float8[], $3::float8[], $4::float8[], $5::boolean[]) WITH ORDINALITY AS c(w, s, e, n, wlive, i)
+         JOIN "Geofence" ON "box" && ST_MakeEnvelope(c.w, c.s, c.e, c.n, 4326) AND "live" = c.wlive
+         UNION
+         SELECT o.i, "seq", ${VERSION} FROM unnest($6::int[], $7::int[]) AS o(i, wseq) JOIN "Geofence" ON "seq" = o.wseq`,
+        [
+          asked.map((a) => a.box.minLng),
+          asked.map((a) => a.box.minLat),
+          asked.map((a) => a.box.maxLng),
+          asked.map((a) => a.box.maxLat),
+          asked.map((a) => a.live),
+          asked.flatMap((a, k) => a.seqs.map(() => k + 1)),
+          asked.flatMap((a) => [...a.seqs]),
+        ],
+        client,
+      );
+      const out = asked.map((): GeofenceVersion[] => []);
+      for (const { i, seq, version } of found) out[i - 1]!.push({ seq, version });
+      return out;
+    },
+  );
+}
+
+/** The geofences the decisions need decoded, in one statement. */
+function gatheredGeofences(client: Queryable) {
+  return gathered(async (asked: (readonly number[])[]) => {
+    const found = await trackedGeofencesBySeqs([...new Set(asked.flat())], client);
+    const bySeq = new Map<number, TrackedGeofence>(found.map((g) => [g.seq, g]));
+    return asked.map((seqs) => seqs.flatMap((s) => bySeq.get(s) ?? []));
+  });
+}
+
+/** The verdict counts of every class of the batch's events, in one statement. */
+function gatheredCounts(client: Queryable) {
+  return gathered(
+    async (asked: { live: boolean; classes: Parameters<TrackingReader["verificationCounts"]>[1] }[]) => {
+      const flat = asked.flatMap((a) => a.classes.map((c) => ({ live: a.live, ...c })));
+      if (!flat.length) return asked.map(() => []);
+      const found = await rows<VerdictCounts & { i: number }>(
+        `SELECT c.i::int AS i, v.accepted, v.rejected
+       FROM unnest($1::boolean[], $2::text[], $3::text[], $4::text[]) WITH ORDINALITY AS c(wlive, subject, type, band, i)
+       CROSS JOIN LATERAL (
+         SELECT COUNT(*) FILTER (WHERE e."verification" = 1)::int AS accepted,
+                COUNT(*) FILTER (WHERE e."verification" = -1)::int AS rejected
+         FROM "Event" e WHERE e."live" = c.wlive AND e."subject" = c.subject AND e."type" = c.type
+           AND e."band" = c.band AND e."verification" != 0) v
+       ORDER BY c.i`,
+        [
+          flat.map((c) => c.live),
+          flat.map((c) => c.subject),
+          flat.map((c) => c.type),
+          flat.map((c) => c.band),
+        ],
+        client,
+      );
+      let at = 0;
+      return asked.map((a) =>
+        found.slice(at, (at += a.classes.length)).map(({ accepted, rejected }) => ({ accepted, rejected })),
+      );
+    },
+  );
+}
+
+interface InstantQuestion {
+  lockClass: number;
+  live: boolean;
+  ats: readonly Date[];
+  exceptSeq: number | null;
+  users: boolean;
+}
+
+/**
+ * The batch's instant questions, users' and events' each in one statement. Within the batch's
+ * transaction an advisory lock is its own again (PostgreSQL's locks are re-entrant), and no row
+ * is written before the decisions end: so an instant found free for one update of the batch is
+ * taken for the others.
+ */
+function batchInstants(client: Queryable) {
+  const given = new Set<string>();
+  const ask = (users: boolean) =>
+    gathered(async (asked: InstantQuestion[]) => {
+      const flat = asked.flatMap((q) => q.ats.map((t) => ({ ...q, t })));
+      const found = await rows<{ got: boolean; taken: boolean }>(
+        `SELECT pg_try_advisory_xact_lock(c.cls, c.k) AS got,
+           ${
+             users
+               ? `EXISTS (SELECT 1 FROM "User" WHERE "live" = c.wlive AND "updatedAt" = c.t AND "seq" IS DISTINCT FROM c.wexcept)`
+               : `EXISTS (SELECT 1 FROM "Event" WHERE "live" = c.wlive AND "createdAt" = c.t)`
+           } AS taken
+         FROM unnest($1::int[], $2::int[], $3::timestamptz[], $4::boolean[], $5::int[])
+           WITH ORDINALITY AS c(cls, k, t, wlive, wexcept, i)
+         ORDER BY c.i`,
+        [
+          flat.map((f) => f.lockClass),
+          flat.map((f) => (f.t.getTime() % 2 ** 32) | 0),
+          flat.map((f) => f.t),
+          flat.map((f) => f.live),
+          flat.map((f) => f.exceptSeq),
+        ],
+        client,
+      );
+      const taken = flat.map((f, k) => {
+        const key = `${f.lockClass}:${f.t.getTime()}`;
+        const free = found[k]!.got && !found[k]!.taken && !given.has(key);
+        if (free) given.add(key);
+        return !free;
+      });
+      let at = 0;
+      return asked.map((q) => taken.slice(at, (at += q.ats.length)));
+    });
+  const users = ask(true);
+  const events = ask(false);
+  return (q: InstantQuestion) => (q.users ? users(q) : events(q));
+}
