@@ -3,7 +3,7 @@ import { api, keys, unique } from "../support/api";
 
 /**
  * Updates of many devices arriving at once are applied together (one transaction per batch on
- * either engine, docs/deployment.md#postgresql): each is still decided from what the ones before
+ * either engine, docs/deployment.md#group-commit): each is still decided from what the ones before
  * it wrote, answered with its own events, and the batch's events keep distinct instants.
  */
 

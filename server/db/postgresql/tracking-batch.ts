@@ -26,7 +26,7 @@ import {
 } from "./tracking";
 
 /**
- * Group commit on PostgreSQL (docs/deployment.md#postgresql): updates of different devices that
+ * Group commit on PostgreSQL (docs/deployment.md#group-commit): updates of different devices that
  * arrive together are decided and written in one transaction, and what they read is read with
  * one statement per kind of question for the whole batch, not one per update.
  *
