@@ -63,3 +63,21 @@ export async function inTransaction<T>(
     client.release();
   }
 }
+
+/** Questions asked in the same turn of the event loop, answered together by `answer`. */
+export function gathered<A, R>(answer: (asked: A[]) => Promise<R[]>): (arg: A) => Promise<R> {
+  let waiting: { arg: A; resolve(r: R): void; reject(e: unknown): void }[] = [];
+  const flush = () => {
+    const calls = waiting;
+    waiting = [];
+    answer(calls.map((c) => c.arg)).then(
+      (found) => calls.forEach((c, i) => c.resolve(found[i]!)),
+      (e: unknown) => calls.forEach((c) => c.reject(e)),
+    );
+  };
+  return (arg) =>
+    new Promise<R>((resolve, reject) => {
+      if (!waiting.length) setImmediate(flush);
+      waiting.push({ arg, resolve, reject });
+    });
+}

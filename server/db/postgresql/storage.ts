@@ -17,7 +17,7 @@ import { prismaStores } from "../prisma-stores";
 import { deleteUserOutbox, postgresOutbox } from "./outbox";
 import { pool } from "./pool";
 import { inTransaction, row, rows } from "./sql";
-import { activeTrip } from "./trips";
+import { activeTripsGathered } from "./trips";
 import { ENVELOPE, VERSION, trackedGeofencesBySeqs, verificationCounts } from "./tracking";
 import { postgresTracking } from "./tracking-batch";
 
@@ -202,7 +202,7 @@ const postgres: Storage = {
   trips: {
     ...shared.trips,
     async activeDestination(live, owner) {
-      const trip = await activeTrip(pool(), live, owner, false);
+      const trip = await activeTripsGathered({ live, owner });
       if (!trip) return null;
       return {
         id: trip.id,

@@ -111,4 +111,49 @@ describe.skipIf(!adminUrl)("PostgreSQL group commit", () => {
     expect(new Set(entries.map((r) => r.user.id)).size).toBe(entries.length);
     expect(entries.length).toBeGreaterThan(0);
   });
+
+  it("writes every part of a batch's plans as each update alone would", async () => {
+    const { createGeofence } = await import("../../geofences/write");
+    const { geofenceWriteSchema } = await import("../../geofences/schema");
+    await createGeofence(
+      key,
+      geofenceWriteSchema.parse({
+        description: "dwell",
+        type: "circle",
+        coordinates: [10, 30],
+        radius: 300,
+        dwellThreshold: 5,
+      }),
+    );
+    const t0 = Date.UTC(2026, 10, 1, 12);
+    const at = (minutes: number) => ({ updatedAt: new Date(t0 + minutes * 60_000) });
+    for (const d of ["w-out", "w-dwell"]) await m.track(key, input(d, 30, at(0)));
+    const types = (r: PromiseSettledResult<unknown>) =>
+      (r as PromiseFulfilledResult<{ events: { type: string }[] }>).value.events.map((e) => e.type).sort();
+    // One batch: one user exits, one dwells, a new one enters, a new one stays away.
+    const before = m.batches.count;
+    const batch = await together([
+      input("w-out", 31, at(10)),
+      input("w-dwell", 30, at(10)),
+      input("w-new", 30, at(10)),
+      input("w-away", 31, at(10)),
+    ]);
+    expect(m.batches.count).toBe(before + 1);
+    expect(types(batch[0]!)).toContain("user.exited_geofence");
+    expect(types(batch[1]!)).toContain("user.dwelled_in_geofence");
+    expect(types(batch[2]!)).toContain("user.entered_geofence");
+    expect(types(batch[3]!).filter((t) => t.includes("geofence"))).toEqual([]);
+    // What the batch wrote is what the next updates (alone) read: memberships, dwell, position.
+    const next = async (d: string, lat: number) =>
+      (await m.track(key, input(d, lat, at(20)))).events.map((e) => e.type);
+    expect(await next("w-out", 30)).toContain("user.entered_geofence");
+    expect(await next("w-dwell", 30)).not.toContain("user.dwelled_in_geofence");
+    expect(await next("w-new", 31)).toContain("user.exited_geofence");
+    expect((await next("w-away", 31)).filter((t) => t.includes("geofence"))).toEqual([]);
+    const { pool } = await import("./pool");
+    const trail = await pool().query(
+      `SELECT COUNT(*)::int AS n FROM "UserLocation" l JOIN "User" u ON u."seq" = l."userSeq" WHERE u."deviceId" = 'w-out'`,
+    );
+    expect(trail.rows[0].n).toBe(3);
+  });
 });

@@ -9,7 +9,7 @@ import type {
   WebhookTarget,
 } from "../../storage/port";
 import { clockSeeded } from "./clock-seed";
-import { type Queryable, inTransaction, rows } from "./sql";
+import { type Queryable, gathered, inTransaction, rows } from "./sql";
 import {
   INSTANT_LOCKS,
   USER_COLUMNS,
@@ -22,8 +22,8 @@ import {
   trackingReader,
   webhookTargets,
   withMemberships,
-  write,
 } from "./tracking";
+import { writeMany } from "./tracking-write";
 
 /**
  * Group commit on PostgreSQL (docs/deployment.md#group-commit): updates of different devices that
@@ -40,8 +40,8 @@ import {
  *   the same turn of the event loop and answers each kind with one set-based statement (the
  *   users FOR UPDATE with their memberships, the instants, the geofences near each position,
  *   their versions, the verdict counts); the rarer questions are asked one by one.
- * - Then each plan is written (one statement each, as alone) and the batch commits once. Each
- *   update is answered only after the commit.
+ * - Then the plans are written, all in one statement (./tracking-write.ts), and the batch commits
+ *   once. Each update is answered only after the commit.
  * - If anything fails, the batch rolls back whole and each of its updates is applied again in a
  *   transaction of its own: a failing update fails alone, the others are written.
  *
@@ -122,12 +122,10 @@ async function run(batch: Pending[]): Promise<void> {
         const decisions = settled.map(
           (s) => (s as PromiseFulfilledResult<Awaited<ReturnType<Pending["decide"]>>>).value,
         );
-        const out: unknown[] = [];
-        for (const decision of decisions) {
-          const written = decision.plan ? await write(client, decision.plan) : null;
-          out.push(decision.answer(written));
-        }
-        return out;
+        const planned = decisions.flatMap((d) => (d.plan ? [d.plan] : []));
+        const written = await writeMany(client, planned);
+        let next = 0;
+        return decisions.map((d) => d.answer(d.plan ? written[next++]! : null));
       },
       batch.flatMap((p) => p.identities),
     );
@@ -159,24 +157,6 @@ export const postgresTracking: TrackingStore = {
     });
   },
 };
-
-/** Questions asked in the same turn of the event loop, answered together by `answer`. */
-function gathered<A, R>(answer: (asked: A[]) => Promise<R[]>): (arg: A) => Promise<R> {
-  let waiting: { arg: A; resolve(r: R): void; reject(e: unknown): void }[] = [];
-  const flush = () => {
-    const calls = waiting;
-    waiting = [];
-    answer(calls.map((c) => c.arg)).then(
-      (found) => calls.forEach((c, i) => c.resolve(found[i]!)),
-      (e: unknown) => calls.forEach((c) => c.reject(e)),
-    );
-  };
-  return (arg) =>
-    new Promise<R>((resolve, reject) => {
-      if (!waiting.length) setImmediate(flush);
-      waiting.push({ arg, resolve, reject });
-    });
-}
 
 /** A row's index into the questions asked (1-based, from WITH ORDINALITY). */
 type Indexed<T> = T & { i: number };

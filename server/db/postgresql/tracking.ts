@@ -203,10 +203,10 @@ export function trackingReader(client: Queryable): TrackingReader {
   };
 }
 
-const USER_WRITE = `"deviceId", "userId", "description", "metadata", "deviceType", "device", "foreground", "stopped", "latitude",
+export const USER_WRITE = `"deviceId", "userId", "description", "metadata", "deviceType", "device", "foreground", "stopped", "latitude",
   "longitude", "accuracy", "country", "state", "postalCode", "dma", "place", "placeEnteredAt", "actualUpdatedAt", "updatedAt"`;
 
-function userValues(u: NonNullable<TrackingPlan["user"]>["write"]) {
+export function userValues(u: NonNullable<TrackingPlan["user"]>["write"]) {
   return [
     u.deviceId,
     u.userId,

@@ -1,6 +1,6 @@
 import type { StoredTrip, TripOwner, TripRef, TripWrite } from "../../storage/port";
 import { TRIP_COLUMNS as COLUMNS } from "../../storage/records";
-import { type Queryable, jsonb, row, rows } from "./sql";
+import { type Queryable, gathered, jsonb, row, rows } from "./sql";
 
 /**
  * The trip statements: reads inside the tracking transaction (FOR UPDATE: an expiry sweep or
@@ -40,6 +40,40 @@ export function activeTrip(
         on,
       );
 }
+
+/**
+ * The active trip of each owner asked in the same turn of the event loop, in one statement (no
+ * lock): tracking's read before its transaction (../../tracking/trips/hints.ts), which every
+ * update makes, so updates that arrive together ask once.
+ */
+export const activeTripsGathered = gathered(async (asked: { live: boolean; owner: TripOwner }[]) => {
+  const byUser = asked.flatMap((a, i) =>
+    "userId" in a.owner ? [{ i, live: a.live, key: a.owner.userId }] : [],
+  );
+  const byDevice = asked.flatMap((a, i) =>
+    "deviceId" in a.owner ? [{ i, live: a.live, key: a.owner.deviceId }] : [],
+  );
+  const found = await rows<StoredTrip & { i: number }>(
+    `SELECT c.i, t.* FROM unnest($1::int[], $2::boolean[], $3::text[]) AS c(i, wlive, wkey)
+     CROSS JOIN LATERAL (SELECT * FROM "Trip" WHERE "live" = c.wlive AND "userId" = c.wkey AND ${ACTIVE}
+       ORDER BY "seq" DESC LIMIT 1) t
+     UNION ALL
+     SELECT c.i, t.* FROM unnest($4::int[], $5::boolean[], $6::text[]) AS c(i, wlive, wkey)
+     CROSS JOIN LATERAL (SELECT * FROM "Trip" WHERE "live" = c.wlive AND "deviceId" = c.wkey AND "userId" IS NULL
+       AND ${ACTIVE} ORDER BY "seq" DESC LIMIT 1) t`,
+    [
+      byUser.map((a) => a.i),
+      byUser.map((a) => a.live),
+      byUser.map((a) => a.key),
+      byDevice.map((a) => a.i),
+      byDevice.map((a) => a.live),
+      byDevice.map((a) => a.key),
+    ],
+  );
+  const out = asked.map((): StoredTrip | null => null);
+  for (const { i, ...trip } of found) out[i] = trip as StoredTrip;
+  return out;
+});
 
 const JSON_COLUMNS = new Set(["metadata", "legs"]);
 const param = (c: string, i: number) => `$${i + 1}${JSON_COLUMNS.has(c) ? "::jsonb" : ""}`;

@@ -1,0 +1,167 @@
+import type { TrackingPlan, Written } from "../../storage/port";
+import { writeOutboxRow } from "./outbox";
+import { type Queryable, jsonb, row } from "./sql";
+import { USER_WRITE, userValues } from "./tracking";
+import { writeTrips } from "./trips";
+
+/**
+ * The plans of a batch (./tracking-batch.ts) written in one statement: what ./tracking.ts's
+ * `write` does for one plan (the user row inserted or updated, its history row, the memberships
+ * exited, entered and dwelled, the events), for every plan at once, each row carrying its plan's
+ * number `k`. The plans are of different users and touch different rows, so no part needs to see
+ * another's effect. Trips and outbox rows, which few plans have, are written plan by plan.
+ */
+
+/** The user columns' types, in USER_WRITE's order. */
+const USER_TYPES = [
+  "text",
+  "text",
+  "text",
+  "jsonb",
+  "text",
+  "jsonb",
+  "boolean",
+  "boolean",
+  "float8",
+  "float8",
+  "float8",
+  "jsonb",
+  "jsonb",
+  "jsonb",
+  "jsonb",
+  "jsonb",
+  "timestamptz",
+  "timestamptz",
+  "timestamptz",
+];
+const USER_NAMES = USER_WRITE.split(",").map((c) => c.trim());
+const C = USER_NAMES.map((_, i) => `c${i}`);
+
+const EVENT_COLUMNS: [string, string][] = [
+  ["id", "text"],
+  ["live", "boolean"],
+  ["type", "text"],
+  ["user", "jsonb"],
+  ["geofenceId", "text"],
+  ["geofence", "jsonb"],
+  ["subject", "text"],
+  ["region", "jsonb"],
+  ["place", "jsonb"],
+  ["placeId", "text"],
+  ["alternatePlaces", "jsonb"],
+  ["latitude", "float8"],
+  ["longitude", "float8"],
+  ["accuracy", "float8"],
+  ["confidence", "int"],
+  ["probability", "float8"],
+  ["band", "text"],
+  ["duration", "float8"],
+  ["createdAt", "timestamptz"],
+  ["actualCreatedAt", "timestamptz"],
+  ["metadata", "jsonb"],
+  ["trip", "jsonb"],
+];
+
+function statement(): string {
+  let n = 0;
+  const p = (type: string) => `$${++n}::${type}[]`;
+  const users = `unnest(${p("int")}, ${p("boolean")}, ${p("int")}, ${p("text")}, ${p("boolean")}, ${p("timestamptz")}, ${USER_TYPES.map(p).join(", ")})
+      AS v(k, isnew, useq, uid, ulive, ucreated, ${C.join(", ")})`;
+  const locations = `unnest(${p("int")}, ${p("float8")}, ${p("float8")}, ${p("float8")}, ${p("timestamptz")}, ${p("timestamptz")})
+      AS l(k, lat, lng, acc, rec, recv)`;
+  const exited = `unnest(${p("int")}, ${p("int")}) AS x(k, gs)`;
+  const entered = `unnest(${p("int")}, ${p("int")}, ${p("timestamptz")}) AS m(k, gs, t)`;
+  const dwelled = `unnest(${p("int")}, ${p("int")}) AS d(k, gs)`;
+  const events = `unnest(${p("int")}, ${EVENT_COLUMNS.map(([, t]) => p(t)).join(", ")})
+      AS e(k, ${EVENT_COLUMNS.map(([c]) => `"${c}"`).join(", ")})`;
+  const eventInsert = EVENT_COLUMNS.map(([c]) => `"${c}"`);
+  return `WITH v AS (SELECT * FROM ${users}),
+  ins AS (INSERT INTO "User" (${USER_WRITE}, "id", "live", "createdAt")
+          SELECT ${C.join(", ")}, uid, ulive, ucreated FROM v WHERE isnew RETURNING "seq", "id"),
+  upd AS (UPDATE "User" SET (${USER_WRITE}) = (${C.map((c) => `v.${c}`).join(", ")}) FROM v
+          WHERE NOT v.isnew AND "User"."seq" = v.useq RETURNING v.k, "User"."seq"),
+  u AS (SELECT v.k, ins."seq" FROM ins JOIN v ON v.isnew AND v.uid = ins."id" UNION ALL SELECT k, "seq" FROM upd),
+  l AS (INSERT INTO "UserLocation" ("userSeq", "latitude", "longitude", "accuracy", "recordedAt", "receivedAt")
+        SELECT u."seq", l.lat, l.lng, l.acc, l.rec, l.recv FROM ${locations} JOIN u ON u.k = l.k),
+  x AS (DELETE FROM "UserGeofence" g USING ${exited}, u
+        WHERE u.k = x.k AND g."userSeq" = u."seq" AND g."geofenceSeq" = x.gs),
+  m AS (INSERT INTO "UserGeofence" ("userSeq", "geofenceSeq", "enteredAt", "dwelled")
+        SELECT u."seq", m.gs, m.t, false FROM ${entered} JOIN u ON u.k = m.k),
+  d AS (UPDATE "UserGeofence" g SET "dwelled" = true FROM ${dwelled}, u
+        WHERE u.k = d.k AND g."userSeq" = u."seq" AND g."geofenceSeq" = d.gs),
+  ev AS (INSERT INTO "Event" (${eventInsert.join(", ")}, "userSeq", "verification")
+         SELECT ${eventInsert.map((c) => `e.${c}`).join(", ")}, u."seq", 0 FROM ${events} JOIN u ON u.k = e.k
+         RETURNING "id", "seq")
+  SELECT COALESCE((SELECT json_agg(json_build_array(k, "seq")) FROM u), '[]'::json) AS users,
+         COALESCE((SELECT json_agg(json_build_array("id", "seq")) FROM ev), '[]'::json) AS events`;
+}
+
+const WRITE_MANY = statement();
+
+/** Column arrays from rows: one array per column. */
+const columns = (rowsOf: unknown[][], width: number) =>
+  Array.from({ length: width }, (_, c) => rowsOf.map((r) => r[c]));
+
+/** Writes a batch's plans (in one transaction, the caller's); what each wrote, in order. */
+export async function writeMany(client: Queryable, plans: readonly TrackingPlan[]): Promise<Written[]> {
+  for (const plan of plans) if (plan.trips?.length) await writeTrips(client, plan.trips);
+  const users: unknown[][] = [];
+  const locations: unknown[][] = [];
+  const exited: unknown[][] = [];
+  const entered: unknown[][] = [];
+  const dwelled: unknown[][] = [];
+  const events: unknown[][] = [];
+  plans.forEach(({ user, location, ...plan }, i) => {
+    if (!user) return;
+    const k = i + 1;
+    users.push([
+      k,
+      user.seq === null,
+      user.seq,
+      user.id,
+      user.live,
+      user.createdAt,
+      ...userValues(user.write),
+    ]);
+    if (location) {
+      const { latitude, longitude, accuracy, recordedAt, receivedAt } = location;
+      locations.push([k, latitude, longitude, accuracy, recordedAt, receivedAt]);
+    }
+    for (const g of plan.exited) exited.push([k, g]);
+    for (const m of plan.entered) entered.push([k, m.geofenceSeq, m.enteredAt]);
+    for (const g of plan.dwelled) dwelled.push([k, g]);
+    for (const e of plan.events) {
+      events.push([
+        k,
+        ...EVENT_COLUMNS.map(([c, type]) => {
+          const value = (e as unknown as Record<string, unknown>)[c];
+          return type === "jsonb" ? jsonb(value) : value;
+        }),
+      ]);
+    }
+  });
+  const written = plans.map((): Written => ({ userSeq: 0, eventSeqs: [] }));
+  if (users.length) {
+    const result = await row<{ users: [number, number][]; events: [string, number][] }>(
+      WRITE_MANY,
+      [
+        ...columns(users, 6 + USER_NAMES.length),
+        ...columns(locations, 6),
+        ...columns(exited, 2),
+        ...columns(entered, 3),
+        ...columns(dwelled, 2),
+        ...columns(events, 1 + EVENT_COLUMNS.length),
+      ],
+      client,
+    );
+    if (!result) throw new Error("the tracking write returned nothing");
+    const seqOf = new Map(result.events);
+    for (const [k, seq] of result.users) written[k - 1]!.userSeq = seq;
+    plans.forEach((plan, i) => {
+      if (plan.user) written[i]!.eventSeqs = plan.events.map((e) => seqOf.get(e.id)!);
+    });
+  }
+  // The outbox, in the same transaction: no event is committed without what it owes webhooks.
+  for (const plan of plans) if (plan.user) await writeOutboxRow(client, plan.outbox);
+  return written;
+}
