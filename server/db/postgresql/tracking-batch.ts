@@ -58,9 +58,9 @@ interface Pending {
 
 /** The most updates in one transaction, and the batches running at once (each on a connection). */
 const MAX_BATCH = 32;
-const RUNNING_BATCHES = 3;
+const RUNNING_BATCHES = 4;
 /** A batch beside a running one waits until this many updates can join it (else it would be small). */
-const FILL = 6;
+const FILL = 3;
 
 const queue: Pending[] = [];
 /** The identities of the updates in running batches. */
