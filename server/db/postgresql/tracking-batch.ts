@@ -11,7 +11,7 @@ import type {
 import { clockSeeded } from "./clock-seed";
 import { type Queryable, gathered, inTransaction, rows } from "./sql";
 import {
-  INSTANT_LOCKS,
+  instantsTaken,
   USER_COLUMNS,
   VERSION,
   WITH_MEMBERSHIPS,
@@ -211,22 +211,8 @@ function batchReader(client: Queryable): TrackingReader {
     userByUserId: (live, userId) => byUserId({ live, userId }),
     userByDeviceId: (live, deviceId, anonymous) => byDeviceId({ live, deviceId, anonymous }),
     memberships: async (userSeq) => memberships.get(userSeq) ?? one.memberships(userSeq),
-    userUpdatedAtTaken: (live, ats, exceptSeq) =>
-      instants({
-        lockClass: live ? INSTANT_LOCKS.userLive : INSTANT_LOCKS.userTest,
-        live,
-        ats,
-        exceptSeq,
-        users: true,
-      }),
-    eventCreatedAtTaken: (live, ats) =>
-      instants({
-        lockClass: live ? INSTANT_LOCKS.eventLive : INSTANT_LOCKS.eventTest,
-        live,
-        ats,
-        exceptSeq: null,
-        users: false,
-      }),
+    userUpdatedAtTaken: (live, ats, exceptSeq) => instants({ live, ats, exceptSeq, users: true }),
+    eventCreatedAtTaken: (live, ats) => instants({ live, ats, exceptSeq: null, users: false }),
     geofenceVersionsNear: (live, box, seqs) => near({ live, box, seqs }),
     geofencesBySeqs: (seqs) => geofences(seqs),
     verificationCounts: async (live, classes) => (classes.length ? counts({ live, classes }) : []),
@@ -313,7 +299,6 @@ function gatheredCounts(client: Queryable) {
 }
 
 interface InstantQuestion {
-  lockClass: number;
   live: boolean;
   ats: readonly Date[];
   exceptSeq: number | null;
@@ -327,32 +312,13 @@ interface InstantQuestion {
  * taken for the others.
  */
 function batchInstants(client: Queryable) {
-  const given = new Set<string>();
-  const ask = (users: boolean) =>
+  const ask = (users: boolean, given = new Set<string>()) =>
     gathered(async (asked: InstantQuestion[]) => {
-      const flat = asked.flatMap((q) => q.ats.map((t) => ({ ...q, t })));
-      const found = await rows<{ got: boolean; taken: boolean }>(
-        `SELECT pg_try_advisory_xact_lock(c.cls, c.k) AS got,
-           ${
-             users
-               ? `EXISTS (SELECT 1 FROM "User" WHERE "live" = c.wlive AND "updatedAt" = c.t AND "seq" IS DISTINCT FROM c.wexcept)`
-               : `EXISTS (SELECT 1 FROM "Event" WHERE "live" = c.wlive AND "createdAt" = c.t)`
-           } AS taken
-         FROM unnest($1::int[], $2::int[], $3::timestamptz[], $4::boolean[], $5::int[])
-           WITH ORDINALITY AS c(cls, k, t, wlive, wexcept, i)
-         ORDER BY c.i`,
-        [
-          flat.map((f) => f.lockClass),
-          flat.map((f) => (f.t.getTime() % 2 ** 32) | 0),
-          flat.map((f) => f.t),
-          flat.map((f) => f.live),
-          flat.map((f) => f.exceptSeq),
-        ],
-        client,
-      );
+      const flat = asked.flatMap((q) => q.ats.map((t) => ({ live: q.live, t, exceptSeq: q.exceptSeq })));
+      const found = await instantsTaken(client, users, flat);
       const taken = flat.map((f, k) => {
-        const key = `${f.lockClass}:${f.t.getTime()}`;
-        const free = found[k]!.got && !found[k]!.taken && !given.has(key);
+        const key = `${f.live}:${f.t.getTime()}`;
+        const free = !found[k] && !given.has(key);
         if (free) given.add(key);
         return !free;
       });

@@ -1,16 +1,42 @@
 import type { TrackingPlan, Written } from "../../storage/port";
 import { writeOutboxRow } from "./outbox";
 import { type Queryable, jsonb, row } from "./sql";
-import { USER_WRITE, userValues } from "./tracking";
 import { writeTrips } from "./trips";
 
 /**
- * The plans of a batch (./tracking-batch.ts) written in one statement: what ./tracking.ts's
- * `write` does for one plan (the user row inserted or updated, its history row, the memberships
- * exited, entered and dwelled, the events), for every plan at once, each row carrying its plan's
- * number `k`. The plans are of different users and touch different rows, so no part needs to see
+ * Tracking's plans written in one statement, one round trip, whether one update's (./tracking.ts)
+ * or a batch's (./tracking-batch.ts): the user rows inserted or updated, their history rows, the
+ * memberships exited, entered and dwelled, the events (a dense move makes dozens), each part a
+ * data-modifying CTE fed by arrays, each row carrying its plan's number `k`. The plans are of different users and touch different rows, so no part needs to see
  * another's effect. Trips and outbox rows, which few plans have, are written plan by plan.
  */
+
+export const USER_WRITE = `"deviceId", "userId", "description", "metadata", "deviceType", "device", "foreground", "stopped", "latitude",
+  "longitude", "accuracy", "country", "state", "postalCode", "dma", "place", "placeEnteredAt", "actualUpdatedAt", "updatedAt"`;
+
+export function userValues(u: NonNullable<TrackingPlan["user"]>["write"]) {
+  return [
+    u.deviceId,
+    u.userId,
+    u.description,
+    jsonb(u.metadata),
+    u.deviceType,
+    jsonb(u.device),
+    u.foreground,
+    u.stopped,
+    u.latitude,
+    u.longitude,
+    u.accuracy,
+    jsonb(u.country),
+    jsonb(u.state),
+    jsonb(u.postalCode),
+    jsonb(u.dma),
+    jsonb(u.place),
+    u.placeEnteredAt,
+    u.actualUpdatedAt,
+    u.updatedAt,
+  ];
+}
 
 /** The user columns' types, in USER_WRITE's order. */
 const USER_TYPES = [

@@ -4,16 +4,14 @@ import type {
   PlaceVerdict,
   StoredUser,
   TrackedGeofence,
-  TrackingPlan,
   TrackingReader,
   Decision,
   VerdictCounts,
   WebhookTarget,
-  Written,
 } from "../../storage/port";
-import { writeOutboxRow } from "./outbox";
-import { activeTrip, tripByRef, writeTrips } from "./trips";
-import { type Queryable, inTransaction, jsonb, row, rows } from "./sql";
+import { activeTrip, tripByRef } from "./trips";
+import { writeMany } from "./tracking-write";
+import { type Queryable, inTransaction, row, rows } from "./sql";
 
 /**
  * The PostgreSQL tracking store. Each update is decided and written in a transaction of its
@@ -141,18 +139,14 @@ export function trackingReader(client: Queryable): TrackingReader {
     userUpdatedAtTaken: (live, ats, exceptSeq) =>
       instantsTaken(
         client,
-        live ? INSTANT_LOCKS.userLive : INSTANT_LOCKS.userTest,
-        `EXISTS (SELECT 1 FROM "User" WHERE "live" = $1 AND "updatedAt" = c.t AND "seq" IS DISTINCT FROM $4)`,
-        ats,
-        [live, exceptSeq],
+        true,
+        ats.map((t) => ({ live, t, exceptSeq })),
       ),
     eventCreatedAtTaken: (live, ats) =>
       instantsTaken(
         client,
-        live ? INSTANT_LOCKS.eventLive : INSTANT_LOCKS.eventTest,
-        `EXISTS (SELECT 1 FROM "Event" WHERE "live" = $1 AND "createdAt" = c.t)`,
-        ats,
-        [live],
+        false,
+        ats.map((t) => ({ live, t, exceptSeq: null })),
       ),
     memberships: async (userSeq) =>
       // Nothing of the user's is written before decide asks: what was read with it still holds.
@@ -203,131 +197,6 @@ export function trackingReader(client: Queryable): TrackingReader {
   };
 }
 
-export const USER_WRITE = `"deviceId", "userId", "description", "metadata", "deviceType", "device", "foreground", "stopped", "latitude",
-  "longitude", "accuracy", "country", "state", "postalCode", "dma", "place", "placeEnteredAt", "actualUpdatedAt", "updatedAt"`;
-
-export function userValues(u: NonNullable<TrackingPlan["user"]>["write"]) {
-  return [
-    u.deviceId,
-    u.userId,
-    u.description,
-    jsonb(u.metadata),
-    u.deviceType,
-    jsonb(u.device),
-    u.foreground,
-    u.stopped,
-    u.latitude,
-    u.longitude,
-    u.accuracy,
-    jsonb(u.country),
-    jsonb(u.state),
-    jsonb(u.postalCode),
-    jsonb(u.dma),
-    jsonb(u.place),
-    u.placeEnteredAt,
-    u.actualUpdatedAt,
-    u.updatedAt,
-  ];
-}
-
-const USER_PARAMS = `$1, $2, $3, $4::jsonb, $5, $6::jsonb, $7, $8, $9, $10, $11, $12::jsonb, $13::jsonb, $14::jsonb, $15::jsonb, $16::jsonb, $17, $18, $19`;
-
-/**
- * The plan's writes in one statement, one round trip: the user row (inserted or updated), its
- * history row, the memberships exited, entered and dwelled, and the events (a dense move makes
- * dozens), each part a data-modifying CTE fed by arrays that are empty when there is nothing to
- * write. The parts touch different rows, so none needs to see another's effect.
- */
-function writeStatement(insert: boolean) {
-  const userPart = insert
-    ? `INSERT INTO "User" (${USER_WRITE}, "id", "live", "createdAt") VALUES (${USER_PARAMS}, $20, $21, $22) RETURNING "seq"`
-    : `UPDATE "User" SET (${USER_WRITE}) = (${USER_PARAMS}) WHERE "seq" = $20 RETURNING "seq"`;
-  const p = insert ? 23 : 21;
-  const n = (k: number) => `$${p + k}`;
-  return `WITH u AS (${userPart}),
-  l AS (INSERT INTO "UserLocation" ("userSeq", "latitude", "longitude", "accuracy", "recordedAt", "receivedAt")
-        SELECT "seq", ${n(0)}::float8, ${n(1)}::float8, ${n(2)}::float8, ${n(3)}::timestamptz, ${n(4)}::timestamptz FROM u
-        WHERE ${n(0)}::float8 IS NOT NULL),
-  x AS (DELETE FROM "UserGeofence" WHERE "userSeq" = (SELECT "seq" FROM u) AND "geofenceSeq" = ANY(${n(5)}::int[])),
-  m AS (INSERT INTO "UserGeofence" ("userSeq", "geofenceSeq", "enteredAt", "dwelled")
-        SELECT (SELECT "seq" FROM u), s, t, false FROM unnest(${n(6)}::int[], ${n(7)}::timestamptz[]) AS m(s, t)),
-  d AS (UPDATE "UserGeofence" SET "dwelled" = true
-        WHERE "userSeq" = (SELECT "seq" FROM u) AND "geofenceSeq" = ANY(${n(8)}::int[])),
-  ev AS (INSERT INTO "Event" ("id", "live", "type", "userSeq", "user", "geofenceId", "geofence", "subject", "region",
-           "place", "placeId", "alternatePlaces", "latitude", "longitude", "accuracy", "confidence", "probability",
-           "band", "verification", "duration", "createdAt", "actualCreatedAt", "metadata", "trip")
-         SELECT id, live, type, (SELECT "seq" FROM u), "user", "geofenceId", geofence, subject, region, place, "placeId",
-           "alternatePlaces", latitude, longitude, accuracy, confidence, probability, band, 0, duration, "createdAt",
-           "actualCreatedAt", metadata, trip
-         FROM unnest(${n(9)}::text[], ${n(10)}::boolean[], ${n(11)}::text[], ${n(12)}::jsonb[], ${n(13)}::text[],
-           ${n(14)}::jsonb[], ${n(15)}::text[], ${n(16)}::jsonb[], ${n(17)}::jsonb[], ${n(18)}::text[], ${n(19)}::jsonb[],
-           ${n(20)}::float8[], ${n(21)}::float8[], ${n(22)}::float8[], ${n(23)}::int[], ${n(24)}::float8[], ${n(25)}::text[],
-           ${n(26)}::float8[], ${n(27)}::timestamptz[], ${n(28)}::timestamptz[], ${n(29)}::jsonb[], ${n(30)}::jsonb[])
-           AS e(id, live, type, "user", "geofenceId", geofence, subject, region, place, "placeId", "alternatePlaces",
-             latitude, longitude, accuracy, confidence, probability, band, duration, "createdAt", "actualCreatedAt",
-             metadata, trip)
-         RETURNING "id", "seq")
-  SELECT (SELECT "seq" FROM u) AS "userSeq",
-         COALESCE((SELECT json_agg(json_build_array("id", "seq")) FROM ev), '[]'::json) AS events`;
-}
-
-const WRITE_INSERT = writeStatement(true);
-const WRITE_UPDATE = writeStatement(false);
-
-export async function write(client: Queryable, plan: TrackingPlan): Promise<Written> {
-  const { user, location } = plan;
-  if (plan.trips?.length) await writeTrips(client, plan.trips);
-  if (!user) return { userSeq: 0, eventSeqs: [] };
-  const e = plan.events;
-  const head =
-    user.seq === null
-      ? [...userValues(user.write), user.id, user.live, user.createdAt]
-      : [...userValues(user.write), user.seq];
-  const result = await row<{ userSeq: number; events: [string, number][] }>(
-    user.seq === null ? WRITE_INSERT : WRITE_UPDATE,
-    [
-      ...head,
-      location?.latitude ?? null,
-      location?.longitude ?? null,
-      location?.accuracy ?? null,
-      location?.recordedAt ?? null,
-      location?.receivedAt ?? null,
-      plan.exited,
-      plan.entered.map((m) => m.geofenceSeq),
-      plan.entered.map((m) => m.enteredAt),
-      plan.dwelled,
-      e.map((x) => x.id),
-      e.map((x) => x.live),
-      e.map((x) => x.type),
-      e.map((x) => jsonb(x.user)),
-      e.map((x) => x.geofenceId),
-      e.map((x) => jsonb(x.geofence)),
-      e.map((x) => x.subject),
-      e.map((x) => jsonb(x.region)),
-      e.map((x) => jsonb(x.place)),
-      e.map((x) => x.placeId),
-      e.map((x) => jsonb(x.alternatePlaces)),
-      e.map((x) => x.latitude),
-      e.map((x) => x.longitude),
-      e.map((x) => x.accuracy),
-      e.map((x) => x.confidence),
-      e.map((x) => x.probability),
-      e.map((x) => x.band),
-      e.map((x) => x.duration),
-      e.map((x) => x.createdAt),
-      e.map((x) => x.actualCreatedAt),
-      e.map((x) => jsonb(x.metadata)),
-      e.map((x) => jsonb(x.trip)),
-    ],
-    client,
-  );
-  if (!result) throw new Error("the tracking write returned nothing");
-  const seqOf = new Map(result.events);
-  // The outbox, in the same transaction: no event is committed without what it owes webhooks.
-  await writeOutboxRow(client, plan.outbox);
-  return { userSeq: result.userSeq, eventSeqs: e.map((x) => seqOf.get(x.id)!) };
-}
-
 /** The enabled webhooks of a world (an update with events fills their outbox). */
 export async function webhookTargets(live: boolean, client: Queryable): Promise<WebhookTarget[]> {
   const found = await rows<{ seq: number; mode: "single" | "multiple"; types: string | null }>(
@@ -343,7 +212,7 @@ export async function webhookTargets(live: boolean, client: Queryable): Promise<
  * locks' 64-bit keys): one class per kind and world, then the instant's milliseconds modulo 2^32
  * (instants 49.7 days apart share a lock, which only makes one skip the other).
  */
-export const INSTANT_LOCKS = {
+const INSTANT_LOCKS = {
   userTest: 0x4c500001,
   userLive: 0x4c500002,
   eventTest: 0x4c500003,
@@ -351,21 +220,40 @@ export const INSTANT_LOCKS = {
 };
 
 /**
- * For each of `ats`, whether it is taken: a row holds it (`exists`, on `c.t`, after `$1`…), or
- * another transaction holds its lock. Its lock is taken when free (held to the commit); nothing
- * waits.
+ * For each instant asked (users' updatedAt, or events' createdAt), whether it is taken: a row
+ * holds it, or another transaction holds its lock. Its lock is taken when free (held to the
+ * commit); nothing waits. One statement for any number of instants, of either world.
  */
-async function instantsTaken(
+export async function instantsTaken(
   client: Queryable,
-  lockClass: number,
-  exists: string,
-  ats: readonly Date[],
-  params: unknown[],
+  users: boolean,
+  asked: readonly { live: boolean; t: Date; exceptSeq: number | null }[],
 ): Promise<boolean[]> {
+  const lockClass = (live: boolean) =>
+    users
+      ? live
+        ? INSTANT_LOCKS.userLive
+        : INSTANT_LOCKS.userTest
+      : live
+        ? INSTANT_LOCKS.eventLive
+        : INSTANT_LOCKS.eventTest;
   const found = await rows<{ got: boolean; taken: boolean }>(
-    `SELECT pg_try_advisory_xact_lock(${lockClass}, c.k) AS got, ${exists} AS taken
-     FROM unnest($2::int[], $3::timestamptz[]) WITH ORDINALITY AS c(k, t, i) ORDER BY c.i`,
-    [params[0], ats.map((t) => (t.getTime() % 2 ** 32) | 0), ats, ...params.slice(1)],
+    `SELECT pg_try_advisory_xact_lock(c.cls, c.k) AS got,
+       ${
+         users
+           ? `EXISTS (SELECT 1 FROM "User" WHERE "live" = c.wlive AND "updatedAt" = c.t AND "seq" IS DISTINCT FROM c.wexcept)`
+           : `EXISTS (SELECT 1 FROM "Event" WHERE "live" = c.wlive AND "createdAt" = c.t)`
+       } AS taken
+     FROM unnest($1::int[], $2::int[], $3::timestamptz[], $4::boolean[], $5::int[])
+       WITH ORDINALITY AS c(cls, k, t, wlive, wexcept, i)
+     ORDER BY c.i`,
+    [
+      asked.map((q) => lockClass(q.live)),
+      asked.map((q) => (q.t.getTime() % 2 ** 32) | 0),
+      asked.map((q) => q.t),
+      asked.map((q) => q.live),
+      asked.map((q) => q.exceptSeq),
+    ],
     client,
   );
   return found.map((r) => !r.got || r.taken);
@@ -397,7 +285,7 @@ export async function applyOne<T>(
     try {
       return await inTransaction(async (client) => {
         const decision = await decide(trackingReader(client));
-        const written = decision.plan ? await write(client, decision.plan) : null;
+        const written = decision.plan ? (await writeMany(client, [decision.plan]))[0]! : null;
         return decision.answer(written);
       }, identitiesOf(device));
     } catch (e) {
