@@ -14,9 +14,11 @@ import type { BBox, Position } from "../geo/distance";
 import type {
   ClaimedDelivery,
   DeliveryWrite,
+  OwnRequest,
   FinishedAttempt,
   GEOFENCE_SORTS,
   OutboxWrite,
+  OwnOutbox,
   GeofenceColumns,
   GeofenceFields,
   StoredDelivery,
@@ -35,12 +37,14 @@ export type {
   ClaimedDelivery,
   DeliveryStatus,
   DeliveryWrite,
+  OwnRequest,
   FinishedAttempt,
   GeofenceColumns,
   GeofenceFields,
   IsochroneMaking,
   Json,
   OutboxWrite,
+  OwnOutbox,
   StoredDelivery,
   StoredEvent,
   StoredGeofence,
@@ -398,16 +402,48 @@ export interface Verdict {
 
 /** What a sender hands in and asks for at each look (WebhookStore.turn). */
 export interface SenderTurn {
+  /** this sender's process (the owner its tracking writes on outbox rows) */
+  owner: string;
+  /** attempts at queued requests that ended */
   done: readonly FinishedAttempt[];
+  /**
+   * Requests of its own rows, in the order they are written (their queues' order): sent with how
+   * their attempt ended, or put last in their queues. Written only while their row is in the
+   * outbox (a user deleted meanwhile takes its rows).
+   */
+  written: readonly OwnRequest[];
+  /** its own rows whose requests are all recorded or queued (with those above): removed */
+  resolved: readonly number[];
+  /** its own rows it holds (taken, or resolved and not yet removed): not handed out again */
+  known: ReadonlySet<number>;
   now: Date;
   holdUntil: Date;
+  /** queues to hold at most (0: queues are not looked at this turn) */
   total: number;
   room: (webhookSeq: number) => number;
+  /** whether to look for rows of processes gone this turn */
+  orphans: boolean;
   /**
-   * The requests an update's outbox row owes the webhooks among `webhooks` (those that still
+   * The requests a row of a process gone owes the webhooks among `webhooks` (those that still
    * exist), last in their queues: rows are split in the order they were written.
    */
   split: (row: StoredOutbox, webhooks: ReadonlySet<number>) => DeliveryWrite[];
+}
+
+/** What a turn hands back. */
+export interface SenderTurnResult {
+  /** queues held, with the first pending request of each */
+  claimed: ClaimedDelivery[];
+  /**
+   * The sender's own rows not in `known` whose user's earlier rows still in the outbox are all
+   * in `known` or handed out before them (the others wait: another sender's row goes first), in
+   * seq order, at most OWN_ROWS
+   */
+  rows: OwnOutbox[];
+  /** its own rows left waiting */
+  waiting: number;
+  /** every webhook, as it is now */
+  webhooks: Map<number, { url: string; token: string; enabled: boolean }>;
 }
 
 /** Webhooks and their outbox (docs/webhooks.md). */
@@ -422,20 +458,23 @@ export interface WebhookStore {
   /** Adds a delivery outside tracking (a test event, a redelivery), last in its queue. */
   enqueue(d: DeliveryWrite): Promise<void>;
   /**
-   * One turn of a sender, in one transaction: records the outcomes of the attempts that ended
-   * (`done`), splits the oldest outbox rows tracking wrote into requests (`split`; one sender at a
-   * time, in the rows' order), then holds queues due at `now` until `holdUntil` and returns the
-   * first pending delivery of each.
-   *
-   * Recording: a queue goes on with its next delivery at once after one delivered or given up,
-   * at `retryAt` after one refused; an attempt on a delivery recorded meanwhile (its hold ran out
-   * and another sender tried it) is left out.
-   *
-   * Holding: queues of enabled webhooks, not held by another sender, at most `room(webhookSeq)`
-   * of a webhook and `total` in all. Two senders (in any process) never hold the same queue at
-   * once, and a queue waiting for a retry is not looked at before it is due.
+   * One turn of a sender (docs/webhooks.md#delivery), in one transaction:
+   * - records the outcomes of the attempts that ended: those of queued requests (`done`; a queue
+   *   goes on with its next request at once after one delivered or given up, at `retryAt` after
+   *   one refused; an attempt on a delivery recorded meanwhile, whose hold ran out and another
+   *   sender tried it, is left out), then writes the requests of its own rows (`written`: one
+   *   refused goes first in its queue, one not tried last) and removes the `resolved` rows. A
+   *   delivery whose id is already written is not written again;
+   * - keeps the sender alive; splits the rows of processes whose sender is not (kill -9, or from
+   *   before an upgrade) into their queues (one sender at a time, in the rows' order);
+   * - hands out the sender's own rows it does not know yet whose turn has come, each with its
+   *   user's busy queues;
+   * - holds queues due at `now` until `holdUntil`: of enabled webhooks, not held by another
+   *   sender, at most `room(webhookSeq)` of a webhook and `total` in all. Two senders (in any
+   *   process) never hold the same queue at once, and a queue waiting for a retry is not looked
+   *   at before it is due.
    */
-  turn(t: SenderTurn): Promise<ClaimedDelivery[]>;
+  turn(t: SenderTurn): Promise<SenderTurnResult>;
   /** Removes up to `limit` deliveries made before `before` and no longer pending; how many. */
   prune(before: Date, limit: number): Promise<number>;
   /** A webhook's deliveries, newest first (`skip` of them left out), and how many it has. */

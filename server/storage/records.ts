@@ -221,8 +221,19 @@ export interface OutboxWrite {
   createdAt: Date;
 }
 
-export interface StoredOutbox extends OutboxWrite {
+/** An outbox row as read back: the user is the JSON text written (bodies are made around it). */
+export interface StoredOutbox extends Omit<OutboxWrite, "user"> {
   seq: number;
+  userJson: string;
+}
+
+/**
+ * An outbox row of the sender's own process, as its turn hands it out: once every earlier row of
+ * its user still in the outbox is one the sender holds (or one handed out before it).
+ */
+export interface OwnOutbox extends StoredOutbox {
+  /** webhooks whose queue for this user has requests pending (the row's go last in them) */
+  busy: number[];
 }
 
 /** A request owed to a webhook, as the outbox writes it. */
@@ -263,6 +274,17 @@ export interface ClaimedDelivery extends StoredDelivery {
 export type AttemptOutcome =
   | { delivered: true; status: number }
   | { delivered: false; status: number | null; error: string | null; retryAt: Date | null };
+
+/**
+ * A request of a sender's own outbox row (`row`), to write: sent straight from the row, with when
+ * and how its attempt ended, or not tried (`outcome` null: it goes last in its queue).
+ */
+export interface OwnRequest {
+  row: number;
+  delivery: DeliveryWrite;
+  at: Date | null;
+  outcome: AttemptOutcome | null;
+}
 
 /** An attempt that ended: which delivery (as it was claimed), when, how. */
 export interface FinishedAttempt {

@@ -1,6 +1,15 @@
 import { env } from "../config/env";
-import type { AttemptOutcome, ClaimedDelivery, FinishedAttempt, WebhookStore } from "../storage";
-import { newId } from "../storage/ids";
+import type {
+  AttemptOutcome,
+  ClaimedDelivery,
+  DeliveryWrite,
+  FinishedAttempt,
+  OwnOutbox,
+  OwnRequest,
+  SenderTurnResult,
+  WebhookStore,
+} from "../storage";
+import { processKey } from "../workers/thread-memory";
 import { splitOutbox } from "./outbox";
 import { post } from "./post";
 import { signatureHeaders } from "./sign";
@@ -31,12 +40,19 @@ const IN_FLIGHT = 64;
 const IN_FLIGHT_PER_WEBHOOK = 32;
 /**
  * How often the outbox is looked at (the outcomes of the attempts since are recorded first, and
- * what tracking wrote since is split into requests): every 50 ms when the last look found nothing
- * to do, 5 ms after one that did (under load the sender is a loop that keeps its 64 requests
- * going, not 64 requests per 50 ms).
+ * what tracking wrote since is taken): every 50 ms when the last look found nothing to do, 10 ms
+ * after one that did (under load the sender is a loop that keeps its 64 requests going, not 64
+ * requests per 50 ms; each look is a transaction, and fewer, larger ones cost less per request).
  */
 const POLL_MS = 50;
-const BUSY_POLL_MS = 5;
+const BUSY_POLL_MS = 10;
+/**
+ * Queues are looked at every QUEUES_MS (at once again after a look that held some): what they
+ * hold waits for a retry, or behind one; the sender's own new rows are looked at every turn.
+ * Rows of processes gone are looked for every ORPHANS_MS (a sender is taken for gone after 15 s).
+ */
+const QUEUES_MS = 50;
+const ORPHANS_MS = 1000;
 /** The most of a response body read (it is only kept for the dashboard). */
 const RESPONSE_BYTES = 4096;
 /** How often, and how many at a time, deliveries older than WEBHOOKS_KEEP_DAYS are removed. */
@@ -77,7 +93,41 @@ export async function attempt(d: ClaimedDelivery, now = new Date()): Promise<Att
   }
 }
 
-/** The process's sender: polls the outbox and keeps up to IN_FLIGHT attempts going. */
+/** A request not tried yet, as an attempt takes it (one sent straight from its row has no seq). */
+export const notTried = (d: DeliveryWrite, hook: { url: string; token: string }): ClaimedDelivery => ({
+  ...d,
+  seq: 0,
+  status: "pending",
+  attempts: 0,
+  lastAttemptAt: null,
+  lastStatus: null,
+  lastError: null,
+  deliveredAt: null,
+  url: hook.url,
+  token: hook.token,
+});
+
+const lineOf = (d: Pick<DeliveryWrite, "webhookSeq" | "userId">) => `${d.webhookSeq}|${d.userId}`;
+
+/** A request of one of the sender's own rows, sent straight from it or waiting to be. */
+interface Owed {
+  delivery: DeliveryWrite;
+  row: number;
+}
+
+/**
+ * The process's sender: polls the outbox and keeps up to IN_FLIGHT attempts going.
+ *
+ * The rows its own process's tracking wrote are sent straight from the row: no queue is written
+ * for them unless an attempt is refused. A user's requests to a webhook form a line in memory,
+ * sent one at a time in order; a refused one goes into its queue with every request behind it,
+ * and later ones follow it there. A row waits while an earlier row of its user is another
+ * sender's, and its request to a webhook goes into the queue while that queue has requests
+ * pending (or the webhook is disabled, or has no room): the order per user holds across senders.
+ * A row is removed, with the records of its requests, once each is recorded or queued; a row of
+ * a sender killed meanwhile is split into queues by another (its requests may be sent again,
+ * with the same webhook-id).
+ */
 export class Sender {
   private inFlight = new Map<number, number>();
   private total = 0;
@@ -85,14 +135,28 @@ export class Sender {
   private running = false;
   private looking = false;
   private prunedAt = 0;
+  private queuesAt = 0;
+  private orphansAt = 0;
   /** attempts ended since the last look: recorded together, in one transaction */
   private done: FinishedAttempt[] = [];
+  /** requests of own rows sent or queued since the last look, in order */
+  private written: OwnRequest[] = [];
+  private resolved: number[] = [];
+  /** own rows taken: how many of their requests are not yet recorded or queued */
+  private open = new Map<number, number>();
+  /** own rows resolved, until the turn that removes them has ended */
+  private removing = new Set<number>();
+  /** lines with requests put into their queues, until the turn that writes them has ended */
+  private queuing = new Map<string, number>();
+  /** per webhook and user: the request in flight, then those waiting behind it */
+  private lines = new Map<string, Owed[]>();
+  private webhooks: SenderTurnResult["webhooks"] = new Map();
 
   constructor(
     private store: WebhookStore,
     private send: (d: ClaimedDelivery) => Promise<AttemptOutcome> = attempt,
     /** keepAlive: its timer keeps the thread alive (the sender's own thread) */
-    private options: { keepAlive?: boolean } = {},
+    private options: { keepAlive?: boolean; owner?: string } = {},
   ) {}
 
   start() {
@@ -113,8 +177,9 @@ export class Sender {
   }
 
   /**
-   * Records the attempts that ended, then holds what is due and free, and starts sending it.
-   * Whether there was anything to do (then the next look comes sooner).
+   * Records what ended and what was queued, then takes its own new rows and holds what is due
+   * and free, and starts sending. Whether there was anything to do (then the next look comes
+   * sooner).
    */
   async look(): Promise<boolean> {
     if (this.looking) return false;
@@ -127,28 +192,164 @@ export class Sender {
         await this.store.prune(new Date(now.getTime() - keep), PRUNE_BATCH);
       }
       const done = this.done.splice(0);
-      let claimed: ClaimedDelivery[];
+      const written = this.written.splice(0);
+      const resolved = this.resolved.splice(0);
+      const queues = now.getTime() - this.queuesAt >= QUEUES_MS;
+      const orphans = now.getTime() - this.orphansAt >= ORPHANS_MS;
+      let turn: SenderTurnResult;
       try {
-        claimed = await this.store.turn({
+        turn = await this.store.turn({
+          owner: this.options.owner ?? processKey(),
           done,
+          written,
+          resolved,
+          known: new Set([...this.open.keys(), ...this.removing]),
           now,
           holdUntil: new Date(now.getTime() + HOLD_MS),
-          total: IN_FLIGHT - this.total,
-          room: (webhookSeq) => IN_FLIGHT_PER_WEBHOOK - (this.inFlight.get(webhookSeq) ?? 0),
-          split: (row, webhooks) => splitOutbox(row, webhooks, now, () => newId(now.getTime())),
+          total: queues ? IN_FLIGHT - this.total : 0,
+          orphans,
+          room: (webhookSeq) => this.room(webhookSeq),
+          split: (row, webhooks) => splitOutbox(row, webhooks, now),
         });
       } catch (e) {
         // Kept for the next look: their queues stay held (and unsent) until recorded.
         this.done.unshift(...done);
+        this.written.unshift(...written);
+        this.resolved.unshift(...resolved);
         throw e;
       }
-      for (const d of claimed) void this.run(d);
-      return done.length > 0 || claimed.length > 0;
+      for (const seq of resolved) this.removing.delete(seq);
+      for (const { delivery, outcome } of written) {
+        if (outcome && (outcome.delivered || !outcome.retryAt)) continue;
+        const key = lineOf(delivery);
+        const n = this.queuing.get(key)! - 1;
+        if (n > 0) this.queuing.set(key, n);
+        else this.queuing.delete(key);
+      }
+      this.webhooks = turn.webhooks;
+      // A look that held queues is followed by another at once (more may be due).
+      if (queues && !turn.claimed.length) this.queuesAt = now.getTime();
+      if (orphans) this.orphansAt = now.getTime();
+      for (const d of turn.claimed) void this.run(d);
+      // Rows taken or resolved while the turn ran are not taken again.
+      const rows = turn.rows.filter((r) => !this.open.has(r.seq) && !this.removing.has(r.seq));
+      this.take(rows, now);
+      return done.length + written.length + turn.claimed.length + rows.length > 0;
     } catch (e) {
       console.error(`webhooks: ${(e as Error).message}`);
       return false;
     } finally {
       this.looking = false;
+    }
+  }
+
+  private room(webhookSeq: number) {
+    return Math.min(IN_FLIGHT - this.total, IN_FLIGHT_PER_WEBHOOK - (this.inFlight.get(webhookSeq) ?? 0));
+  }
+
+  /** Own rows whose turn has come, in seq order: each request sent, or queued. */
+  private take(rows: OwnOutbox[], now: Date) {
+    const existing = new Set(this.webhooks.keys());
+    for (const row of rows) {
+      let open = 0;
+      for (const delivery of splitOutbox(row, existing, now)) {
+        const key = lineOf(delivery);
+        const line = this.lines.get(key);
+        const hook = this.webhooks.get(delivery.webhookSeq)!;
+        if (line) {
+          line.push({ delivery, row: row.seq });
+          open++;
+        } else if (
+          this.queuing.has(key) ||
+          row.busy.includes(delivery.webhookSeq) ||
+          !hook.enabled ||
+          this.room(delivery.webhookSeq) <= 0
+        ) {
+          this.queue(delivery, row.seq);
+        } else {
+          this.lines.set(key, [{ delivery, row: row.seq }]);
+          open++;
+          void this.direct(delivery, key);
+        }
+      }
+      if (open) this.open.set(row.seq, open);
+      else this.resolve(row.seq);
+    }
+  }
+
+  /** Puts a request of its own row last in its queue (with the next turn). */
+  private queue(delivery: DeliveryWrite, row: number) {
+    this.written.push({ row, delivery, at: null, outcome: null });
+    const key = lineOf(delivery);
+    this.queuing.set(key, (this.queuing.get(key) ?? 0) + 1);
+  }
+
+  private resolve(row: number) {
+    this.resolved.push(row);
+    this.removing.add(row);
+  }
+
+  /** A request of its own row has been recorded or queued (with the next turn). */
+  private settle(row: number) {
+    const left = this.open.get(row)! - 1;
+    if (left > 0) this.open.set(row, left);
+    else {
+      this.open.delete(row);
+      this.resolve(row);
+    }
+  }
+
+  /**
+   * Sends the first of a line; then the next, or the rest into the queue after a refusal (or
+   * while the webhook is disabled or has no room). Nothing is owed to a webhook deleted meanwhile.
+   */
+  private async direct(delivery: DeliveryWrite, key: string) {
+    const hook = this.webhooks.get(delivery.webhookSeq);
+    const line = this.lines.get(key)!;
+    if (!hook) {
+      for (const o of line) this.settle(o.row);
+      this.lines.delete(key);
+      return;
+    }
+    const outcome = await this.attempting(delivery.webhookSeq, () => this.send(notTried(delivery, hook)));
+    const refused = !outcome.delivered && outcome.retryAt !== null;
+    const row = line[0]!.row;
+    this.written.push({ row, delivery, at: new Date(), outcome });
+    // Refused, it goes first in its queue: later requests go behind it.
+    if (refused) this.queuing.set(key, (this.queuing.get(key) ?? 0) + 1);
+    this.settle(line.shift()!.row);
+    const next = line[0];
+    if (!next) {
+      this.lines.delete(key);
+      return;
+    }
+    if (!refused && this.webhooks.get(delivery.webhookSeq)?.enabled && this.room(delivery.webhookSeq) > 0) {
+      void this.direct(next.delivery, key);
+      return;
+    }
+    this.lines.delete(key);
+    for (const o of line) {
+      this.queue(o.delivery, o.row);
+      this.settle(o.row);
+    }
+  }
+
+  /** Counts an attempt in flight while it runs; a thrown error is an outcome (retried). */
+  private async attempting(webhookSeq: number, run: () => Promise<AttemptOutcome>): Promise<AttemptOutcome> {
+    this.total++;
+    this.inFlight.set(webhookSeq, (this.inFlight.get(webhookSeq) ?? 0) + 1);
+    try {
+      return await run();
+    } catch (e) {
+      return {
+        delivered: false,
+        status: null,
+        error: (e as Error).message,
+        retryAt: new Date(Date.now() + retryDelay(1)),
+      };
+    } finally {
+      this.total--;
+      this.inFlight.set(webhookSeq, this.inFlight.get(webhookSeq)! - 1);
     }
   }
 

@@ -6,7 +6,8 @@ import type { DeliveryWrite, OutboxWrite, StoredOutbox, WebhookTarget } from "..
  *   that the tracking transaction writes with the events, whatever the number of webhooks: the
  *   targets, and the events and user exactly as the API serialized them at that moment;
  * - `splitOutbox`: that row as the requests each webhook is owed (one per event, or chunks of at
- *   most 5), which a sender writes into the webhooks' queues, off the tracking thread.
+ *   most 5), which a sender sends straight from the row, or writes into the webhooks' queues,
+ *   off the tracking thread.
  */
 
 /** Radar sends at most this many events in one request of a "multiple" webhook. */
@@ -38,15 +39,28 @@ export function outboxFor(
 }
 
 /**
+ * A request's id: the same whenever its row is split (by its own sender, or after a crash by
+ * another), so a request sent again across a crash carries the same webhook-id. Its row's
+ * creation (seconds), seq, the webhook and the request's place among the webhook's: 26 hex digits,
+ * never one of the 24-digit ids of other deliveries (a test event, a redelivery).
+ */
+export function requestId(row: Pick<StoredOutbox, "seq" | "createdAt">, webhookSeq: number, index: number) {
+  const hex = (n: number, width: number) => n.toString(16).padStart(width, "0");
+  return (
+    hex(Math.floor(row.createdAt.getTime() / 1000), 8) + hex(row.seq, 10) + hex(webhookSeq, 4) + hex(index, 4)
+  );
+}
+
+/**
  * The requests an outbox row owes the webhooks among `webhooks` (those that still exist), due
  * `now`; made when the row was. Webhooks of the same mode and types owe the same requests: their
- * bodies are made once.
+ * bodies are made once. Ids are `requestId`s unless `newId` says otherwise.
  */
 export function splitOutbox(
   row: StoredOutbox,
   webhooks: ReadonlySet<number>,
   now: Date,
-  newId: () => string,
+  newId: (webhookSeq: number, index: number) => string = (w, i) => requestId(row, w, i),
 ): DeliveryWrite[] {
   const deliveries: DeliveryWrite[] = [];
   const made = new Map<string, { types: string; eventIds: string; body: string }[]>();
@@ -54,10 +68,10 @@ export function splitOutbox(
     if (!webhooks.has(target.seq)) continue;
     const key = `${target.mode}|${target.types?.join(",") ?? "*"}`;
     let requests = made.get(key);
-    if (!requests) made.set(key, (requests = requestsFor(target, row.events, row.user)));
-    for (const r of requests) {
+    if (!requests) made.set(key, (requests = requestsFor(target, row.events, row.userJson)));
+    for (const [index, r] of requests.entries()) {
       deliveries.push({
-        id: newId(),
+        id: newId(target.seq, index),
         webhookSeq: target.seq,
         live: row.live,
         userId: row.userId,
@@ -70,8 +84,11 @@ export function splitOutbox(
   return deliveries;
 }
 
-/** The requests one webhook is owed for these events: one per event, or chunks of at most 5. */
-function requestsFor(target: WebhookTarget, events: readonly OutboxEvent[], userWire: unknown) {
+/**
+ * The requests one webhook is owed for these events: one per event, or chunks of at most 5. The
+ * body is JSON.stringify({event, user}) (or {events, user}), made around the user's JSON text.
+ */
+function requestsFor(target: WebhookTarget, events: readonly OutboxEvent[], userJson: string) {
   const wanted = events.filter((e) => wants(target, e));
   const chunks =
     target.mode === "single"
@@ -82,10 +99,9 @@ function requestsFor(target: WebhookTarget, events: readonly OutboxEvent[], user
   return chunks.map((chunk) => ({
     types: chunk.map((e) => e.type).join(","),
     eventIds: chunk.map((e) => e.id).join(","),
-    body: JSON.stringify(
+    body:
       target.mode === "single"
-        ? { event: chunk[0]!.wire, user: userWire }
-        : { events: chunk.map((e) => e.wire), user: userWire },
-    ),
+        ? `{"event":${JSON.stringify(chunk[0]!.wire)},"user":${userJson}}`
+        : `{"events":${JSON.stringify(chunk.map((e) => e.wire))},"user":${userJson}}`,
   }));
 }

@@ -2,8 +2,9 @@ import { createServer } from "node:http";
 import { describe, expect, it } from "vitest";
 import type { ClaimedDelivery } from "../storage";
 import { parseWebhookUrl, privateAddressOf } from "./address-guard";
-import { attempt, retryDelay } from "./deliver";
-import type { WebhookTarget } from "../storage";
+import { attempt, notTried, retryDelay } from "./deliver";
+import type { OutboxWrite, WebhookTarget } from "../storage";
+import { outboxFromJson, outboxJson } from "../storage/outbox-columns";
 import { outboxFor, splitOutbox } from "./outbox";
 import { post } from "./post";
 
@@ -18,11 +19,14 @@ const events = Array.from({ length: 7 }, (_, i) => ({
 }));
 const user = { id: "u1", live: false, wire: { _id: "u1" } };
 
+/** An outbox row as the store reads it back. */
+const stored = (row: OutboxWrite) => ({ ...row, seq: 1, ...outboxFromJson(outboxJson(row)) });
+
 /** The requests an update owes these webhooks: its outbox row, split as a sender splits it. */
 function owed(targets: WebhookTarget[], c = clock()) {
   const row = outboxFor(targets, events, user, c);
   if (!row) return [];
-  return splitOutbox({ ...row, seq: 1 }, new Set(targets.map((t) => t.seq)), c.wall(), c.newId);
+  return splitOutbox(stored(row), new Set(targets.map((t) => t.seq)), c.wall(), c.newId);
 }
 
 describe("the outbox of an update", () => {
@@ -56,7 +60,7 @@ describe("the outbox of an update", () => {
     ];
     const row = outboxFor(targets, events, user, c)!;
     const later = new Date(row.createdAt.getTime() + 60_000);
-    const split = splitOutbox({ ...row, seq: 1 }, new Set([2]), later, c.newId);
+    const split = splitOutbox(stored(row), new Set([2]), later, c.newId);
     expect(split.map((d) => [d.webhookSeq, d.eventIds])).toEqual([
       [2, "e0,e1,e2,e3,e4"],
       [2, "e5,e6"],
@@ -67,24 +71,21 @@ describe("the outbox of an update", () => {
 
 /** A delivery as a sender holds it. */
 const claimed = (now: Date): ClaimedDelivery => ({
+  ...notTried(
+    {
+      id: "d1",
+      webhookSeq: 1,
+      live: false,
+      userId: "u",
+      types: "t",
+      eventIds: "e",
+      body: "{}",
+      nextAttemptAt: now,
+      createdAt: now,
+    },
+    { url: "http://127.0.0.1:9/x", token: "k" },
+  ),
   seq: 1,
-  id: "d1",
-  webhookSeq: 1,
-  live: false,
-  userId: "u",
-  types: "t",
-  eventIds: "e",
-  body: "{}",
-  nextAttemptAt: now,
-  createdAt: now,
-  status: "pending",
-  attempts: 0,
-  lastAttemptAt: null,
-  lastStatus: null,
-  lastError: null,
-  deliveredAt: null,
-  url: "http://127.0.0.1:9/x",
-  token: "k",
 });
 
 describe("delivery", () => {

@@ -17,21 +17,44 @@ export const SLOT = {
   writeLockHolder: 2,
   /** how many changes of the geodata folder a thread has noticed (server/bundles/folder.ts) */
   geodataChanges: 3,
+  /** 64 random bits naming this app process (processKey) */
+  processKey: 4,
 } as const;
 
 const SLOTS = 8;
 
-const shared = globalThis as unknown as { threadMemory?: SharedArrayBuffer; threadMemoryView?: Int32Array };
+const shared = globalThis as unknown as {
+  threadMemory?: SharedArrayBuffer;
+  threadMemoryView?: Int32Array;
+  processKey?: string;
+};
 
 export function threadMemory(): Int32Array {
   if (!shared.threadMemoryView) {
     if (!shared.threadMemory) {
       shared.threadMemory = new SharedArrayBuffer(SLOTS * Int32Array.BYTES_PER_ELEMENT);
-      new Int32Array(shared.threadMemory)[SLOT.writeLockHolder] = -1;
+      const view = new Int32Array(shared.threadMemory);
+      view[SLOT.writeLockHolder] = -1;
+      crypto.getRandomValues(view.subarray(SLOT.processKey, SLOT.processKey + 2));
     }
     shared.threadMemoryView = new Int32Array(shared.threadMemory);
   }
   return shared.threadMemoryView;
+}
+
+/**
+ * This app process's name, the same on each of its threads and new at each start (a process
+ * restarted after kill -9 is another one): what the webhook outbox rows its tracking writes are
+ * marked with, so that its own sender sends them (server/webhooks/deliver.ts).
+ */
+export function processKey(): string {
+  if (!shared.processKey) {
+    const view = threadMemory();
+    shared.processKey = [view[SLOT.processKey]!, view[SLOT.processKey + 1]!]
+      .map((n) => (n >>> 0).toString(16).padStart(8, "0"))
+      .join("");
+  }
+  return shared.processKey;
 }
 
 /**

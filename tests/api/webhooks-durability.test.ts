@@ -129,7 +129,8 @@ describe("webhook outbox", () => {
       ).toEqual(ids);
     }
 
-    // Normal operation with two processes: a new burst through both, nothing sent twice.
+    // Normal operation with two processes: a new burst through both, nothing sent twice, in
+    // order per user.
     const before = got.length;
     const more = await burst(
       others.map((s) => s.url),
@@ -143,5 +144,14 @@ describe("webhook outbox", () => {
     await until(() => moreIds.every((id) => received().has(id)), 30_000, "the second burst");
     const later = got.slice(before).map((g) => g.deliveryId);
     expect(new Set(later).size).toBe(later.length);
+    // A device's updates alternate between the two processes: each sends its own process's
+    // rows, and a row waits while an earlier one of its user is the other's.
+    for (const [deviceId, ids] of more) {
+      const order = got
+        .slice(before)
+        .filter((g) => g.deviceId === deviceId)
+        .map((g) => g.eventId);
+      expect(order, deviceId).toEqual(ids);
+    }
   }, 180_000);
 });

@@ -3,20 +3,31 @@ import type {
   DeliveryWrite,
   FinishedAttempt,
   OutboxWrite,
+  OwnRequest,
   SenderTurn,
+  SenderTurnResult,
   StoredOutbox,
   WebhookStore,
 } from "../../storage/port";
-import { outboxFromJson, outboxJson } from "../../storage/outbox-columns";
+import {
+  SENDER_ALIVE_MS,
+  SENDER_RENEW_MS,
+  outboxFromJson,
+  earlierRows,
+  outboxJson,
+  readyRows,
+} from "../../storage/outbox-columns";
+import { processKey } from "../../workers/thread-memory";
 import { pool } from "./pool";
 import { type Queryable, inTransaction, lockKey, rows } from "./sql";
 
 /**
  * The webhook outbox on PostgreSQL (docs/webhooks.md#delivery), shared by every app process: what
- * tracking wrote (WebhookOutbox, one row per update), the requests it is split into
- * (WebhookDelivery) and their queues, one per webhook and user (WebhookQueue), as in
- * ../sqlite/outbox.ts. One sender at a time splits rows (an advisory lock: rows split by two at
- * once could put a user's later request before an earlier one). Senders in several processes
+ * tracking wrote (WebhookOutbox, one row per update, marked with its process, whose sender sends
+ * it straight from the row), the requests (WebhookDelivery) and their queues, one per webhook
+ * and user (WebhookQueue), as in ../sqlite/outbox.ts. One sender at a time splits the rows of
+ * processes gone (an advisory lock: rows split by two at once could put a user's later request
+ * before an earlier one). Senders in several processes
  * take queues with `FOR UPDATE SKIP LOCKED`, so they never wait for each other nor hold the same
  * queue.
  *
@@ -29,9 +40,9 @@ export async function writeOutboxRow(client: Queryable, row: OutboxWrite | null)
   if (!row) return;
   const { targets, events, user } = outboxJson(row);
   await rows(
-    `INSERT INTO "WebhookOutbox" ("live", "userId", "targets", "events", "user", "createdAt")
-     VALUES ($1, $2, $3, $4, $5, $6)`,
-    [row.live, row.userId, targets, events, user, row.createdAt],
+    `INSERT INTO "WebhookOutbox" ("live", "owner", "userId", "targets", "events", "user", "createdAt")
+     VALUES ($1, $2, $3, $4, $5, $6, $7)`,
+    [row.live, processKey(), row.userId, targets, events, user, row.createdAt],
     client,
   );
 }
@@ -40,14 +51,20 @@ export async function writeOutboxRow(client: Queryable, row: OutboxWrite | null)
 const SPLIT_ROWS = 500;
 const SPLITTING = lockKey("webhook outbox split");
 
+/** The owners of outbox rows whose sender is not alive (from an index: rows are not read). */
+const GONE = `SELECT o."owner" FROM (SELECT DISTINCT "owner" FROM "WebhookOutbox") o WHERE NOT EXISTS
+  (SELECT 1 FROM "WebhookSender" s WHERE s."owner" = o."owner" AND s."aliveUntil" > $1)`;
+
 /**
- * Splits the oldest committed outbox rows into requests, last in their queues, and removes them;
- * skipped while another sender splits. A user's rows are committed in order (its updates are
- * applied one at a time), so a later one is never seen without the earlier ones.
+ * Splits the oldest committed rows of processes whose sender is not alive into requests, last in
+ * their queues, and removes them; skipped while another sender splits. A user's rows are
+ * committed in order (its updates are applied one at a time), so a later one is never seen
+ * without the earlier ones. A request already written (sent by the row's sender before it died)
+ * is not written again.
  */
-async function splitRows(split: SenderTurn["split"]): Promise<void> {
+async function splitOrphans(split: SenderTurn["split"], now: Date): Promise<void> {
   // Most turns find none: one query, not a transaction.
-  const [any] = await rows<{ found: boolean }>(`SELECT EXISTS (SELECT 1 FROM "WebhookOutbox") AS found`);
+  const [any] = await rows<{ found: boolean }>(`SELECT EXISTS (${GONE}) AS found`, [now]);
   if (!any?.found) return;
   await inTransaction(async (client) => {
     const [lock] = await rows<{ ok: boolean }>(
@@ -58,7 +75,11 @@ async function splitRows(split: SenderTurn["split"]): Promise<void> {
     if (!lock?.ok) return;
     const found = await rows<
       Omit<StoredOutbox, "targets" | "events" | "user"> & Record<"targets" | "events" | "user", string>
-    >(`SELECT * FROM "WebhookOutbox" ORDER BY "seq" LIMIT $1`, [SPLIT_ROWS], client);
+    >(
+      `SELECT * FROM "WebhookOutbox" WHERE "owner" IN (${GONE}) ORDER BY "seq" LIMIT $2`,
+      [now, SPLIT_ROWS],
+      client,
+    );
     if (!found.length) return;
     const webhooks = new Set(
       (await rows<{ seq: number }>(`SELECT "seq" FROM "Webhook"`, [], client)).map((w) => w.seq),
@@ -71,33 +92,108 @@ async function splitRows(split: SenderTurn["split"]): Promise<void> {
 
 /** Writes requests into the outbox and counts them in their queues (in the caller's transaction). */
 export async function writeOutbox(client: Queryable, d: readonly DeliveryWrite[]): Promise<void> {
-  if (!d.length) return;
+  await writeDeliveries(
+    client,
+    d.map((delivery) => ({ row: null, delivery, at: null, outcome: null })),
+  );
+}
+
+/**
+ * Writes deliveries in this order (seq order, which is their queues' order): requests not yet
+ * tried (`outcome` null) or sent straight from their row with how it ended; pending ones are
+ * counted in their queues (a queue with none pending is due at the first's time). One whose id is
+ * already written, whose webhook is gone or whose own row (`row`, when given) is no longer in the
+ * outbox is left out.
+ */
+async function writeDeliveries(
+  client: Queryable,
+  list: readonly (Omit<OwnRequest, "row"> & { row: number | null })[],
+): Promise<void> {
+  if (!list.length) return;
+  const col = <T>(f: (x: (typeof list)[number]) => T) => list.map(f);
+  const status = (x: (typeof list)[number]) =>
+    !x.outcome ? "pending" : x.outcome.delivered ? "delivered" : x.outcome.retryAt ? "pending" : "failed";
   await rows(
     `WITH d AS (
        INSERT INTO "WebhookDelivery" ("id", "webhookSeq", "live", "userId", "types", "eventIds", "body", "status",
-         "attempts", "nextAttemptAt", "createdAt")
-       SELECT id, w, live, u, t, e, b, 'pending', 0, n, c
+         "attempts", "nextAttemptAt", "lastAttemptAt", "lastStatus", "lastError", "createdAt", "deliveredAt")
+       SELECT id, w, live, u, t, e, b, s, CASE WHEN at IS NULL THEN 0 ELSE 1 END, n, at, code, error, c,
+         CASE WHEN s = 'delivered' THEN at END
        FROM unnest($1::text[], $2::int[], $3::boolean[], $4::text[], $5::text[], $6::text[], $7::text[],
-         $8::timestamptz[], $9::timestamptz[]) AS d(id, w, live, u, t, e, b, n, c)
-       RETURNING "webhookSeq", "userId", "nextAttemptAt")
+         $8::text[], $9::timestamptz[], $10::timestamptz[], $11::int[], $12::text[], $13::timestamptz[], $14::int[])
+         WITH ORDINALITY AS d(id, w, live, u, t, e, b, s, n, at, code, error, c, r, i)
+       WHERE EXISTS (SELECT 1 FROM "Webhook" h WHERE h."seq" = d.w)
+         AND (r IS NULL OR EXISTS (SELECT 1 FROM "WebhookOutbox" o WHERE o."seq" = d.r))
+       ORDER BY i
+       ON CONFLICT ("id") DO NOTHING
+       RETURNING "webhookSeq", "userId", "status", "nextAttemptAt")
      INSERT INTO "WebhookQueue" ("webhookSeq", "userId", "pending", "nextAttemptAt")
-     SELECT "webhookSeq", "userId", count(*), min("nextAttemptAt") FROM d
+     SELECT "webhookSeq", "userId", count(*), min("nextAttemptAt") FROM d WHERE "status" = 'pending'
      GROUP BY "webhookSeq", "userId" ORDER BY "webhookSeq", "userId"
      ON CONFLICT ("webhookSeq", "userId") DO UPDATE SET "pending" = "WebhookQueue"."pending" + excluded."pending",
        "nextAttemptAt" = COALESCE("WebhookQueue"."nextAttemptAt", excluded."nextAttemptAt")`,
     [
-      d.map((x) => x.id),
-      d.map((x) => x.webhookSeq),
-      d.map((x) => x.live),
-      d.map((x) => x.userId),
-      d.map((x) => x.types),
-      d.map((x) => x.eventIds),
-      d.map((x) => x.body),
-      d.map((x) => x.nextAttemptAt),
-      d.map((x) => x.createdAt),
+      col((x) => x.delivery.id),
+      col((x) => x.delivery.webhookSeq),
+      col((x) => x.delivery.live),
+      col((x) => x.delivery.userId),
+      col((x) => x.delivery.types),
+      col((x) => x.delivery.eventIds),
+      col((x) => x.delivery.body),
+      col(status),
+      col((x) => (x.outcome && !x.outcome.delivered && x.outcome.retryAt) || x.delivery.nextAttemptAt),
+      col((x) => x.at),
+      col((x) => x.outcome?.status ?? null),
+      col((x) => (x.outcome && !x.outcome.delivered ? x.outcome.error : null)),
+      col((x) => x.delivery.createdAt),
+      col((x) => x.row),
     ],
     client,
   );
+}
+
+/** The sender is alive for SENDER_ALIVE_MS more, written every SENDER_RENEW_MS. */
+const renewed = new Map<string, number>();
+async function keepAlive(owner: string, now: Date): Promise<void> {
+  if (now.getTime() - (renewed.get(owner) ?? 0) < SENDER_RENEW_MS) return;
+  await rows(
+    `INSERT INTO "WebhookSender" ("owner", "aliveUntil") VALUES ($1, $2)
+     ON CONFLICT ("owner") DO UPDATE SET "aliveUntil" = excluded."aliveUntil"`,
+    [owner, new Date(now.getTime() + SENDER_ALIVE_MS)],
+  );
+  renewed.set(owner, now.getTime());
+}
+
+/** The sender's own rows whose turn has come (see SenderTurnResult.rows), with busy queues. */
+async function ownRows(
+  owner: string,
+  known: ReadonlySet<number>,
+): Promise<Pick<SenderTurnResult, "rows" | "waiting">> {
+  // Every row's seq, user and owner (the outbox holds what is in flight): each of the sender's
+  // own with its user's earlier rows.
+  const all = await rows<{ seq: number; userId: string; mine: boolean }>(
+    `SELECT "seq", "userId", "owner" = $1 AS mine FROM "WebhookOutbox" ORDER BY "seq"`,
+    [owner],
+  );
+  const { ready, waiting } = readyRows(
+    all.filter((r) => r.mine),
+    known,
+    earlierRows(all),
+  );
+  if (!ready.length) return { rows: [], waiting };
+  const found = await rows<
+    Omit<StoredOutbox, "targets" | "events" | "userJson"> &
+      Record<"targets" | "events" | "user", string> & { busy: number[] }
+  >(
+    `SELECT o."seq", o."live", o."userId", o."targets", o."events", o."user", o."createdAt",
+       ARRAY(SELECT q."webhookSeq" FROM "WebhookQueue" q WHERE q."userId" = o."userId" AND q."pending" > 0) AS busy
+     FROM "WebhookOutbox" o WHERE o."seq" = ANY($1) ORDER BY o."seq"`,
+    [ready.map((r) => r.seq)],
+  );
+  return {
+    rows: found.map(({ user: _user, ...r }) => ({ ...r, ...outboxFromJson({ ...r, user: _user }) })),
+    waiting,
+  };
 }
 
 /** Removes a user's requests, sent or not, and its queues (with the user: they carry its data). */
@@ -246,10 +342,24 @@ async function finishMany(done: readonly FinishedAttempt[], now: Date): Promise<
 
 export const postgresOutbox: Pick<WebhookStore, "enqueue" | "turn" | "prune"> = {
   enqueue: (d) => inTransaction((client) => writeOutbox(client, [d])),
-  async turn({ done, now, holdUntil, total, room, split }) {
-    await finishMany(done, now);
-    await splitRows(split);
-    return total > 0 ? claimDue(now, holdUntil, total, room) : [];
+  async turn(t): Promise<SenderTurnResult> {
+    await finishMany(t.done, t.now);
+    if (t.written.length || t.resolved.length)
+      await inTransaction(async (client) => {
+        await writeDeliveries(client, t.written);
+        if (t.resolved.length)
+          await rows(`DELETE FROM "WebhookOutbox" WHERE "seq" = ANY($1)`, [t.resolved], client);
+      });
+    await keepAlive(t.owner, t.now);
+    if (t.orphans) await splitOrphans(t.split, t.now);
+    const hooks = await rows<{ seq: number; url: string; token: string; enabled: boolean }>(
+      `SELECT "seq", "url", "token", "enabled" FROM "Webhook"`,
+    );
+    return {
+      ...(await ownRows(t.owner, t.known)),
+      webhooks: new Map(hooks.map((h) => [h.seq, { url: h.url, token: h.token, enabled: h.enabled }])),
+      claimed: t.total > 0 ? await claimDue(t.now, t.holdUntil, t.total, t.room) : [],
+    };
   },
   async prune(before, limit) {
     const removed = await rows<{ seq: number }>(

@@ -3,18 +3,29 @@ import type {
   DeliveryWrite,
   FinishedAttempt,
   OutboxWrite,
+  OwnRequest,
   SenderTurn,
+  SenderTurnResult,
   StoredOutbox,
   WebhookStore,
 } from "../../storage/port";
-import { outboxFromJson, outboxJson } from "../../storage/outbox-columns";
+import {
+  SENDER_ALIVE_MS,
+  SENDER_RENEW_MS,
+  outboxFromJson,
+  earlierRows,
+  outboxJson,
+  readyRows,
+} from "../../storage/outbox-columns";
+import { processKey } from "../../workers/thread-memory";
 import { withWriteLock } from "../write-lock";
-import { prepared, sqlDate, transaction } from "./connection";
+import { connection, prepared, sqlDate, transaction } from "./connection";
 
 /**
  * The webhook outbox on SQLite (docs/webhooks.md#delivery). Tracking writes what an update owes
- * as one WebhookOutbox row; a sender's turn splits the oldest rows into requests, in order. Each
- * request owed is a row of
+ * as one WebhookOutbox row, marked with its process; that process's sender sends its requests
+ * straight from the row and writes them as deliveries with their outcome. Rows of a process
+ * whose sender is gone are split by a turn into requests, in order. Each request owed is a row of
  * WebhookDelivery; the requests of one user to one webhook form a queue (a WebhookQueue row),
  * which is what the sender schedules and holds: a queue waiting for a retry is not looked at
  * before it is due, and its later requests wait behind its first without being scanned. The
@@ -29,59 +40,119 @@ export function writeOutboxRow(row: OutboxWrite | null): void {
   if (!row) return;
   const { targets, events, user } = outboxJson(row);
   prepared(
-    `INSERT INTO "WebhookOutbox" ("live", "userId", "targets", "events", "user", "createdAt")
-     VALUES (?, ?, ?, ?, ?, ?)`,
-  ).run(row.live ? 1 : 0, row.userId, targets, events, user, sqlDate(row.createdAt));
+    `INSERT INTO "WebhookOutbox" ("live", "owner", "userId", "targets", "events", "user", "createdAt")
+     VALUES (?, ?, ?, ?, ?, ?, ?)`,
+  ).run(row.live ? 1 : 0, processKey(), row.userId, targets, events, user, sqlDate(row.createdAt));
 }
 
 /** Outbox rows split into requests per turn, at most. */
 const SPLIT_ROWS = 500;
 
-/** Splits the oldest outbox rows into requests, last in their queues, and removes them. */
-function splitRows(split: SenderTurn["split"]): void {
-  const found = prepared(
-    `SELECT "seq", "live", "userId", "targets", "events", "user", "createdAt" FROM "WebhookOutbox"
-     ORDER BY "seq" LIMIT ?`,
-  ).all(SPLIT_ROWS) as {
-    seq: number;
-    live: number;
-    userId: string;
-    targets: string;
-    events: string;
-    user: string;
-    createdAt: string;
-  }[];
-  if (!found.length) return;
-  const webhooks = new Set(prepared(`SELECT "seq" FROM "Webhook"`).pluck().all() as number[]);
-  for (const r of found) {
-    const row: StoredOutbox = {
-      seq: r.seq,
-      live: r.live === 1,
-      userId: r.userId,
-      ...outboxFromJson(r),
-      createdAt: new Date(r.createdAt),
-    };
-    writeOutbox(split(row, webhooks));
-  }
-  prepared(`DELETE FROM "WebhookOutbox" WHERE "seq" <= ?`).run(found[found.length - 1]!.seq);
+interface OutboxRow {
+  seq: number;
+  live: number;
+  userId: string;
+  targets: string;
+  events: string;
+  user: string;
+  createdAt: string;
 }
 
-/** Writes requests into the outbox and their queues (in the caller's transaction). */
-export function writeOutbox(deliveries: readonly DeliveryWrite[]): void {
+const COLUMNS = `o."seq", o."live", o."userId", o."targets", o."events", o."user", o."createdAt"`;
+
+const storedOf = (r: OutboxRow): StoredOutbox => ({
+  seq: r.seq,
+  live: r.live === 1,
+  userId: r.userId,
+  ...outboxFromJson(r),
+  createdAt: new Date(r.createdAt),
+});
+
+/**
+ * Splits the oldest rows of processes whose sender is not alive into requests, last in their
+ * queues, and removes them. A request already written (sent by the row's sender before it died)
+ * is not written again.
+ */
+function splitOrphans(split: SenderTurn["split"], now: Date): void {
+  // The owners first (from an index: rows are not read), then the rows of those not alive.
+  const gone = prepared(
+    `SELECT o."owner" FROM (SELECT DISTINCT "owner" FROM "WebhookOutbox") o WHERE NOT EXISTS
+       (SELECT 1 FROM "WebhookSender" s WHERE s."owner" = o."owner" AND s."aliveUntil" > ?)`,
+  )
+    .pluck()
+    .all(sqlDate(now)) as string[];
+  if (!gone.length) return;
+  const found = prepared(
+    `SELECT ${COLUMNS} FROM "WebhookOutbox" o WHERE o."owner" IN (SELECT value FROM json_each(?))
+     ORDER BY o."seq" LIMIT ?`,
+  ).all(JSON.stringify(gone), SPLIT_ROWS) as OutboxRow[];
+  const webhooks = new Set(prepared(`SELECT "seq" FROM "Webhook"`).pluck().all() as number[]);
+  const remove = prepared(`DELETE FROM "WebhookOutbox" WHERE "seq" = ?`);
+  for (const r of found) {
+    writeOutbox(split(storedOf(r), webhooks));
+    remove.run(r.seq);
+  }
+}
+
+/** The sender's own rows whose turn has come (see SenderTurnResult.rows), with busy queues. */
+function ownRows(owner: string, known: ReadonlySet<number>): Pick<SenderTurnResult, "rows" | "waiting"> {
+  // Every row's seq, user and owner (the outbox holds what is in flight): each of the sender's
+  // own with its user's earlier rows.
+  const all = prepared(`SELECT "seq", "userId", "owner" = ? AS mine FROM "WebhookOutbox" ORDER BY "seq"`).all(
+    owner,
+  ) as { seq: number; userId: string; mine: number }[];
+  const { ready, waiting } = readyRows(
+    all.filter((r) => r.mine),
+    known,
+    earlierRows(all),
+  );
+  if (!ready.length) return { rows: [], waiting };
+  const busy = prepared(
+    `SELECT "webhookSeq" FROM "WebhookQueue" WHERE "userId" = ? AND "pending" > 0`,
+  ).pluck();
+  const seqs = ready.map((r) => r.seq);
+  const rows = prepared(
+    `SELECT ${COLUMNS} FROM "WebhookOutbox" o WHERE o."seq" IN (SELECT value FROM json_each(?)) ORDER BY o."seq"`,
+  ).all(JSON.stringify(seqs)) as OutboxRow[];
+  return {
+    rows: rows.map((r) => ({ ...storedOf(r), busy: busy.all(r.userId) as number[] })),
+    waiting,
+  };
+}
+
+/** The sender is alive for SENDER_ALIVE_MS more, written every SENDER_RENEW_MS. */
+const renewed = new Map<string, number>();
+function keepAlive(owner: string, now: Date): void {
+  if (now.getTime() - (renewed.get(owner) ?? 0) < SENDER_RENEW_MS) return;
+  prepared(
+    `INSERT INTO "WebhookSender" ("owner", "aliveUntil") VALUES (?, ?)
+     ON CONFLICT ("owner") DO UPDATE SET "aliveUntil" = excluded."aliveUntil"`,
+  ).run(owner, sqlDate(new Date(now.getTime() + SENDER_ALIVE_MS)));
+  renewed.set(owner, now.getTime());
+}
+
+/**
+ * Writes deliveries in this order (seq order, which is their queues' order): requests not tried
+ * (`outcome` null: last in their queue) or sent straight from their row, with how their attempt
+ * ended (delivered, given up, or refused: then first in its queue, tried again at its retry).
+ * One whose id is already written (its row was split meanwhile), whose webhook is gone, or whose
+ * own row (`row`, when given) is no longer in the outbox (a user deleted meanwhile took it) is
+ * left out.
+ */
+function writeRequests(list: readonly (Omit<OwnRequest, "row"> & { row: number | null })[]): void {
   const insert = prepared(
     `INSERT INTO "WebhookDelivery" ("id", "webhookSeq", "live", "userId", "types", "eventIds", "body", "status",
-      "attempts", "nextAttemptAt", "createdAt") VALUES (?, ?, ?, ?, ?, ?, ?, 'pending', 0, ?, ?)`,
+      "attempts", "nextAttemptAt", "lastAttemptAt", "lastStatus", "lastError", "createdAt", "deliveredAt")
+     SELECT ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?
+     WHERE EXISTS (SELECT 1 FROM "Webhook" WHERE "seq" = ?)
+       AND (? IS NULL OR EXISTS (SELECT 1 FROM "WebhookOutbox" WHERE "seq" = ?))
+     ON CONFLICT ("id") DO NOTHING`,
   );
-  // A queue that had nothing pending is due at once; one waiting (for its first, or a retry)
-  // keeps its time.
-  const queue = prepared(
-    `INSERT INTO "WebhookQueue" ("webhookSeq", "userId", "pending", "nextAttemptAt") VALUES (?, ?, 1, ?)
-     ON CONFLICT ("webhookSeq", "userId") DO UPDATE SET "pending" = "pending" + 1,
-       "nextAttemptAt" = COALESCE("nextAttemptAt", excluded."nextAttemptAt")`,
-  );
-  for (const d of deliveries) {
-    const at = sqlDate(d.nextAttemptAt);
-    insert.run(
+  for (const { row, delivery: d, at, outcome: o } of list) {
+    const when = at && sqlDate(at);
+    const status = !o ? "pending" : o.delivered ? "delivered" : o.retryAt ? "pending" : "failed";
+    const next = sqlDate(o && !o.delivered && o.retryAt ? o.retryAt : d.nextAttemptAt);
+    const inserted = insert.run(
       d.id,
       d.webhookSeq,
       d.live ? 1 : 0,
@@ -89,11 +160,32 @@ export function writeOutbox(deliveries: readonly DeliveryWrite[]): void {
       d.types,
       d.eventIds,
       d.body,
-      at,
+      status,
+      o ? 1 : 0,
+      next,
+      when,
+      o?.status ?? null,
+      o && !o.delivered ? o.error : null,
       sqlDate(d.createdAt),
-    );
-    queue.run(d.webhookSeq, d.userId, at);
+      o?.delivered ? when : null,
+      d.webhookSeq,
+      row,
+      row,
+    ).changes;
+    // A queue that had nothing pending is due at once; one waiting (for its first, or a retry)
+    // keeps its time.
+    if (inserted && status === "pending")
+      prepared(
+        `INSERT INTO "WebhookQueue" ("webhookSeq", "userId", "pending", "nextAttemptAt") VALUES (?, ?, 1, ?)
+         ON CONFLICT ("webhookSeq", "userId") DO UPDATE SET "pending" = "pending" + 1,
+           "nextAttemptAt" = COALESCE("nextAttemptAt", excluded."nextAttemptAt")`,
+      ).run(d.webhookSeq, d.userId, next);
   }
+}
+
+/** Writes requests into the outbox and their queues (in the caller's transaction). */
+export function writeOutbox(deliveries: readonly DeliveryWrite[]): void {
+  writeRequests(deliveries.map((delivery) => ({ row: null, delivery, at: null, outcome: null })));
 }
 
 /** Removes a user's requests, sent or not, and its queues (with the user: they carry its data). */
@@ -218,14 +310,39 @@ function finish(done: readonly FinishedAttempt[], now: Date) {
 
 export const sqliteOutbox: Pick<WebhookStore, "enqueue" | "turn" | "prune"> = {
   enqueue: (d) => withWriteLock(() => transaction(() => writeOutbox([d]))),
-  turn: ({ done, now, holdUntil, total, room, split }) =>
-    withWriteLock(() =>
-      transaction(() => {
-        finish(done, now);
-        splitRows(split);
-        return total > 0 ? claim(now, holdUntil, total, room) : [];
-      }),
-    ),
+  async turn(t): Promise<SenderTurnResult> {
+    // Writes under the process's write lock, in one transaction; the sender's own rows (which
+    // are parsed) are read after it, without holding the lock.
+    const writes =
+      t.done.length + t.written.length + t.resolved.length > 0 ||
+      t.orphans ||
+      t.total > 0 ||
+      t.now.getTime() - (renewed.get(t.owner) ?? 0) >= SENDER_RENEW_MS;
+    const claimed = !writes
+      ? []
+      : await withWriteLock(() =>
+          transaction(() => {
+            finish(t.done, t.now);
+            writeRequests(t.written);
+            const remove = prepared(`DELETE FROM "WebhookOutbox" WHERE "seq" = ?`);
+            for (const seq of t.resolved) remove.run(seq);
+            keepAlive(t.owner, t.now);
+            if (t.orphans) splitOrphans(t.split, t.now);
+            return t.total > 0 ? claim(t.now, t.holdUntil, t.total, t.room) : [];
+          }),
+        );
+    const hooks = prepared(`SELECT "seq", "url", "token", "enabled" FROM "Webhook"`).all() as {
+      seq: number;
+      url: string;
+      token: string;
+      enabled: number;
+    }[];
+    return {
+      claimed,
+      ...connection().transaction(() => ownRows(t.owner, t.known))(),
+      webhooks: new Map(hooks.map((h) => [h.seq, { url: h.url, token: h.token, enabled: h.enabled === 1 }])),
+    };
+  },
   prune: (before, limit) =>
     withWriteLock(
       () =>
