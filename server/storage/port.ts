@@ -475,7 +475,10 @@ export interface WebhookStore {
    *   at before it is due.
    */
   turn(t: SenderTurn): Promise<SenderTurnResult>;
-  /** Removes up to `limit` deliveries made before `before` and no longer pending; how many. */
+  /**
+   * Removes up to `limit` deliveries made before `before` and no longer pending, and the senders
+   * not alive since; how many deliveries.
+   */
   prune(before: Date, limit: number): Promise<number>;
   /** A webhook's deliveries, newest first (`skip` of them left out), and how many it has. */
   deliveries(webhookSeq: number, take: number, skip?: number): Promise<StoredDelivery[]>;

@@ -362,6 +362,8 @@ export const postgresOutbox: Pick<WebhookStore, "enqueue" | "turn" | "prune"> = 
     };
   },
   async prune(before, limit) {
+    // Senders gone before the cutoff (one a process start) are forgotten with the records.
+    await rows(`DELETE FROM "WebhookSender" WHERE "aliveUntil" < $1`, [before]);
     const removed = await rows<{ seq: number }>(
       `DELETE FROM "WebhookDelivery" WHERE "seq" IN (SELECT "seq" FROM "WebhookDelivery"
          WHERE "createdAt" < $1 AND "status" <> 'pending' ORDER BY "createdAt" LIMIT $2) RETURNING "seq"`,

@@ -219,7 +219,14 @@ describe("the SQLite outbox", () => {
     write(owe(1, "old", 3));
     const [d] = await claim();
     await finish(d!, ok);
+    db.prepare(`INSERT INTO "WebhookSender" ("owner", "aliveUntil") VALUES ('long-gone', ?)`).run(
+      now.toISOString(),
+    );
     expect(await outbox.sqliteOutbox.prune(later(1), 100)).toBe(1);
+    // A sender not alive since the cutoff is forgotten with the records.
+    expect(db.prepare(`SELECT count(*) FROM "WebhookSender" WHERE "owner" = 'long-gone'`).pluck().get()).toBe(
+      0,
+    );
     expect(await outbox.sqliteOutbox.prune(later(1), 100)).toBe(0);
     const left = db.prepare(`SELECT count(*) FROM "WebhookDelivery" WHERE "userId" = 'old'`).pluck().get();
     expect(left).toBe(2);

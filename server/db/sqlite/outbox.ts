@@ -344,11 +344,12 @@ export const sqliteOutbox: Pick<WebhookStore, "enqueue" | "turn" | "prune"> = {
     };
   },
   prune: (before, limit) =>
-    withWriteLock(
-      () =>
-        prepared(
-          `DELETE FROM "WebhookDelivery" WHERE "seq" IN (SELECT "seq" FROM "WebhookDelivery"
-             WHERE "createdAt" < ? AND "status" <> 'pending' ORDER BY "createdAt" LIMIT ?)`,
-        ).run(sqlDate(before), limit).changes,
-    ),
+    withWriteLock(() => {
+      // Senders gone before the cutoff (one a process start) are forgotten with the records.
+      prepared(`DELETE FROM "WebhookSender" WHERE "aliveUntil" < ?`).run(sqlDate(before));
+      return prepared(
+        `DELETE FROM "WebhookDelivery" WHERE "seq" IN (SELECT "seq" FROM "WebhookDelivery"
+           WHERE "createdAt" < ? AND "status" <> 'pending' ORDER BY "createdAt" LIMIT ?)`,
+      ).run(sqlDate(before), limit).changes;
+    }),
 };
