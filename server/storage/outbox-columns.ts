@@ -1,4 +1,4 @@
-import type { OutboxWrite, StoredOutbox } from "./records";
+import type { AttemptOutcome, DeliveryStatus, OutboxWrite, StoredOutbox } from "./records";
 
 /**
  * An outbox row's three JSON columns (WebhookOutbox: targets, events, user), as both engines
@@ -21,30 +21,27 @@ export const outboxFromJson = (text: OutboxJson): Pick<StoredOutbox, "targets" |
 });
 
 /**
- * A webhook sender counts as alive for SENDER_ALIVE_MS after it last said so, which it does
- * every SENDER_RENEW_MS: the outbox rows of a process killed are split into queues by another
- * sender within about 15 s.
+ * What a delivery is after an attempt that ended so (null: not tried yet): refused with a retry
+ * to come, it is still pending.
  */
-export const SENDER_ALIVE_MS = 15_000;
-export const SENDER_RENEW_MS = 5_000;
+export const statusAfter = (outcome: AttemptOutcome | null): DeliveryStatus =>
+  !outcome ? "pending" : outcome.delivered ? "delivered" : outcome.retryAt ? "pending" : "failed";
 
 /** A sender's own rows handed out per turn, at most. */
 export const OWN_ROWS = 500;
 
 /**
  * The rows whose turn has come, in seq order: every earlier row of its user still in the outbox
- * is `known` or came before it here. A user's row that waits makes its later ones wait (and
- * their earlier rows are not asked for).
+ * is `known` or came before it here. A user's row that waits makes its later ones wait.
  */
 export function readyRows<T extends { seq: number; userId: string }>(
   candidates: readonly T[],
   known: ReadonlySet<number>,
   earlier: (row: T) => number[],
-): { ready: T[]; waiting: number } {
+): T[] {
   const ready: T[] = [];
   const taken = new Set<number>();
   const blocked = new Set<string>();
-  let waiting = 0;
   for (const row of candidates) {
     if (known.has(row.seq)) continue;
     if (
@@ -53,13 +50,12 @@ export function readyRows<T extends { seq: number; userId: string }>(
       earlier(row).some((seq) => !known.has(seq) && !taken.has(seq))
     ) {
       blocked.add(row.userId);
-      waiting++;
       continue;
     }
     ready.push(row);
     taken.add(row.seq);
   }
-  return { ready, waiting };
+  return ready;
 }
 
 /** For rows of the outbox (any order): a row's earlier rows of the same user. */

@@ -423,6 +423,8 @@ export interface SenderTurn {
   room: (webhookSeq: number) => number;
   /** whether to look for rows of processes gone this turn */
   orphans: boolean;
+  /** the sender is alive until then (written this turn), or null (not this turn) */
+  aliveUntil: Date | null;
   /**
    * The requests a row of a process gone owes the webhooks among `webhooks` (those that still
    * exist), last in their queues: rows are split in the order they were written.
@@ -440,8 +442,6 @@ export interface SenderTurnResult {
    * seq order, at most OWN_ROWS
    */
   rows: OwnOutbox[];
-  /** its own rows left waiting */
-  waiting: number;
   /** every webhook, as it is now */
   webhooks: Map<number, { url: string; token: string; enabled: boolean }>;
 }

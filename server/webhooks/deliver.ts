@@ -9,6 +9,7 @@ import type {
   SenderTurnResult,
   WebhookStore,
 } from "../storage";
+import { statusAfter } from "../storage/outbox-columns";
 import { processKey } from "../workers/thread-memory";
 import { splitOutbox } from "./outbox";
 import { post } from "./post";
@@ -53,6 +54,12 @@ const BUSY_POLL_MS = 10;
  */
 const QUEUES_MS = 50;
 const ORPHANS_MS = 1000;
+/**
+ * A sender counts as alive for ALIVE_MS after it last said so, which it does every RENEW_MS: the
+ * outbox rows of a process killed are split into queues by another sender within about 15 s.
+ */
+const ALIVE_MS = 15_000;
+const RENEW_MS = 5_000;
 /** The most of a response body read (it is only kept for the dashboard). */
 const RESPONSE_BYTES = 4096;
 /** How often, and how many at a time, deliveries older than WEBHOOKS_KEEP_DAYS are removed. */
@@ -137,6 +144,7 @@ export class Sender {
   private prunedAt = 0;
   private queuesAt = 0;
   private orphansAt = 0;
+  private aliveAt = 0;
   /** attempts ended since the last look: recorded together, in one transaction */
   private done: FinishedAttempt[] = [];
   /** requests of own rows sent or queued since the last look, in order */
@@ -156,7 +164,7 @@ export class Sender {
     private store: WebhookStore,
     private send: (d: ClaimedDelivery) => Promise<AttemptOutcome> = attempt,
     /** keepAlive: its timer keeps the thread alive (the sender's own thread) */
-    private options: { keepAlive?: boolean; owner?: string } = {},
+    private options: { keepAlive?: boolean } = {},
   ) {}
 
   start() {
@@ -196,10 +204,11 @@ export class Sender {
       const resolved = this.resolved.splice(0);
       const queues = now.getTime() - this.queuesAt >= QUEUES_MS;
       const orphans = now.getTime() - this.orphansAt >= ORPHANS_MS;
+      const alive = now.getTime() - this.aliveAt >= RENEW_MS;
       let turn: SenderTurnResult;
       try {
         turn = await this.store.turn({
-          owner: this.options.owner ?? processKey(),
+          owner: processKey(),
           done,
           written,
           resolved,
@@ -208,6 +217,7 @@ export class Sender {
           holdUntil: new Date(now.getTime() + HOLD_MS),
           total: queues ? IN_FLIGHT - this.total : 0,
           orphans,
+          aliveUntil: alive ? new Date(now.getTime() + ALIVE_MS) : null,
           room: (webhookSeq) => this.room(webhookSeq),
           split: (row, webhooks) => splitOutbox(row, webhooks, now),
         });
@@ -220,7 +230,7 @@ export class Sender {
       }
       for (const seq of resolved) this.removing.delete(seq);
       for (const { delivery, outcome } of written) {
-        if (outcome && (outcome.delivered || !outcome.retryAt)) continue;
+        if (statusAfter(outcome) !== "pending") continue;
         const key = lineOf(delivery);
         const n = this.queuing.get(key)! - 1;
         if (n > 0) this.queuing.set(key, n);
@@ -230,6 +240,7 @@ export class Sender {
       // A look that held queues is followed by another at once (more may be due).
       if (queues && !turn.claimed.length) this.queuesAt = now.getTime();
       if (orphans) this.orphansAt = now.getTime();
+      if (alive) this.aliveAt = now.getTime();
       for (const d of turn.claimed) void this.run(d);
       // Rows taken or resolved while the turn ran are not taken again.
       const rows = turn.rows.filter((r) => !this.open.has(r.seq) && !this.removing.has(r.seq));
@@ -312,7 +323,7 @@ export class Sender {
       return;
     }
     const outcome = await this.attempting(delivery.webhookSeq, () => this.send(notTried(delivery, hook)));
-    const refused = !outcome.delivered && outcome.retryAt !== null;
+    const refused = statusAfter(outcome) === "pending";
     const row = line[0]!.row;
     this.written.push({ row, delivery, at: new Date(), outcome });
     // Refused, it goes first in its queue: later requests go behind it.
@@ -354,16 +365,7 @@ export class Sender {
   }
 
   private async run(d: ClaimedDelivery) {
-    this.total++;
-    this.inFlight.set(d.webhookSeq, (this.inFlight.get(d.webhookSeq) ?? 0) + 1);
-    try {
-      const outcome = await this.send(d);
-      this.done.push({ delivery: d, at: new Date(), outcome });
-    } catch (e) {
-      console.error(`webhooks: delivery ${d.id}: ${(e as Error).message}`);
-    } finally {
-      this.total--;
-      this.inFlight.set(d.webhookSeq, this.inFlight.get(d.webhookSeq)! - 1);
-    }
+    const outcome = await this.attempting(d.webhookSeq, () => this.send(d));
+    this.done.push({ delivery: d, at: new Date(), outcome });
   }
 }

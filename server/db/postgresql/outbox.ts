@@ -3,6 +3,7 @@ import type {
   DeliveryWrite,
   FinishedAttempt,
   OutboxWrite,
+  OwnOutbox,
   OwnRequest,
   SenderTurn,
   SenderTurnResult,
@@ -10,12 +11,11 @@ import type {
   WebhookStore,
 } from "../../storage/port";
 import {
-  SENDER_ALIVE_MS,
-  SENDER_RENEW_MS,
-  outboxFromJson,
   earlierRows,
+  outboxFromJson,
   outboxJson,
   readyRows,
+  statusAfter,
 } from "../../storage/outbox-columns";
 import { processKey } from "../../workers/thread-memory";
 import { pool } from "./pool";
@@ -62,7 +62,11 @@ const GONE = `SELECT o."owner" FROM (SELECT DISTINCT "owner" FROM "WebhookOutbox
  * without the earlier ones. A request already written (sent by the row's sender before it died)
  * is not written again.
  */
-async function splitOrphans(split: SenderTurn["split"], now: Date): Promise<void> {
+async function splitOrphans(
+  split: SenderTurn["split"],
+  webhooks: ReadonlySet<number>,
+  now: Date,
+): Promise<void> {
   // Most turns find none: one query, not a transaction.
   const [any] = await rows<{ found: boolean }>(`SELECT EXISTS (${GONE}) AS found`, [now]);
   if (!any?.found) return;
@@ -74,16 +78,13 @@ async function splitOrphans(split: SenderTurn["split"], now: Date): Promise<void
     );
     if (!lock?.ok) return;
     const found = await rows<
-      Omit<StoredOutbox, "targets" | "events" | "user"> & Record<"targets" | "events" | "user", string>
+      Omit<StoredOutbox, "targets" | "events" | "userJson"> & Record<"targets" | "events" | "user", string>
     >(
       `SELECT * FROM "WebhookOutbox" WHERE "owner" IN (${GONE}) ORDER BY "seq" LIMIT $2`,
       [now, SPLIT_ROWS],
       client,
     );
     if (!found.length) return;
-    const webhooks = new Set(
-      (await rows<{ seq: number }>(`SELECT "seq" FROM "Webhook"`, [], client)).map((w) => w.seq),
-    );
     const deliveries = found.flatMap((r) => split({ ...r, ...outboxFromJson(r) }, webhooks));
     await writeOutbox(client, deliveries);
     await rows(`DELETE FROM "WebhookOutbox" WHERE "seq" = ANY($1)`, [found.map((r) => r.seq)], client);
@@ -111,8 +112,7 @@ async function writeDeliveries(
 ): Promise<void> {
   if (!list.length) return;
   const col = <T>(f: (x: (typeof list)[number]) => T) => list.map(f);
-  const status = (x: (typeof list)[number]) =>
-    !x.outcome ? "pending" : x.outcome.delivered ? "delivered" : x.outcome.retryAt ? "pending" : "failed";
+  const status = (x: (typeof list)[number]) => statusAfter(x.outcome);
   await rows(
     `WITH d AS (
        INSERT INTO "WebhookDelivery" ("id", "webhookSeq", "live", "userId", "types", "eventIds", "body", "status",
@@ -152,35 +152,29 @@ async function writeDeliveries(
   );
 }
 
-/** The sender is alive for SENDER_ALIVE_MS more, written every SENDER_RENEW_MS. */
-const renewed = new Map<string, number>();
-async function keepAlive(owner: string, now: Date): Promise<void> {
-  if (now.getTime() - (renewed.get(owner) ?? 0) < SENDER_RENEW_MS) return;
+/** The sender is alive until `until`. */
+async function keepAlive(owner: string, until: Date): Promise<void> {
   await rows(
     `INSERT INTO "WebhookSender" ("owner", "aliveUntil") VALUES ($1, $2)
      ON CONFLICT ("owner") DO UPDATE SET "aliveUntil" = excluded."aliveUntil"`,
-    [owner, new Date(now.getTime() + SENDER_ALIVE_MS)],
+    [owner, until],
   );
-  renewed.set(owner, now.getTime());
 }
 
 /** The sender's own rows whose turn has come (see SenderTurnResult.rows), with busy queues. */
-async function ownRows(
-  owner: string,
-  known: ReadonlySet<number>,
-): Promise<Pick<SenderTurnResult, "rows" | "waiting">> {
+async function ownRows(owner: string, known: ReadonlySet<number>): Promise<OwnOutbox[]> {
   // Every row's seq, user and owner (the outbox holds what is in flight): each of the sender's
   // own with its user's earlier rows.
   const all = await rows<{ seq: number; userId: string; mine: boolean }>(
     `SELECT "seq", "userId", "owner" = $1 AS mine FROM "WebhookOutbox" ORDER BY "seq"`,
     [owner],
   );
-  const { ready, waiting } = readyRows(
+  const ready = readyRows(
     all.filter((r) => r.mine),
     known,
     earlierRows(all),
   );
-  if (!ready.length) return { rows: [], waiting };
+  if (!ready.length) return [];
   const found = await rows<
     Omit<StoredOutbox, "targets" | "events" | "userJson"> &
       Record<"targets" | "events" | "user", string> & { busy: number[] }
@@ -190,10 +184,7 @@ async function ownRows(
      FROM "WebhookOutbox" o WHERE o."seq" = ANY($1) ORDER BY o."seq"`,
     [ready.map((r) => r.seq)],
   );
-  return {
-    rows: found.map(({ user: _user, ...r }) => ({ ...r, ...outboxFromJson({ ...r, user: _user }) })),
-    waiting,
-  };
+  return found.map(({ user, ...r }) => ({ ...r, ...outboxFromJson({ ...r, user }) }));
 }
 
 /** Removes a user's requests, sent or not, and its queues (with the user: they carry its data). */
@@ -268,15 +259,15 @@ async function settleHeadless(webhookSeq: number, users: string[]) {
   });
 }
 
+/** Holds due queues of the enabled webhooks among `hooks`. */
 async function claimDue(
+  hooks: SenderTurnResult["webhooks"],
   now: Date,
   holdUntil: Date,
   total: number,
   room: (webhookSeq: number) => number,
 ): Promise<ClaimedDelivery[]> {
-  const webhooks = await rows<{ seq: number; url: string; token: string }>(
-    `SELECT "seq", "url", "token" FROM "Webhook" WHERE "enabled"`,
-  );
+  const webhooks = [...hooks].filter(([, w]) => w.enabled).map(([seq, w]) => ({ seq, ...w }));
   const claimed: ClaimedDelivery[] = [];
   // Started at a different webhook each time, so none always takes the room first.
   const start = webhooks.length ? Math.floor(Math.random() * webhooks.length) : 0;
@@ -300,8 +291,7 @@ async function finishMany(done: readonly FinishedAttempt[], now: Date): Promise<
       (a.delivery.userId < b.delivery.userId ? -1 : a.delivery.userId > b.delivery.userId ? 1 : 0),
   );
   const col = <T>(f: (x: FinishedAttempt) => T) => list.map(f);
-  const status = (x: FinishedAttempt) =>
-    x.outcome.delivered ? "delivered" : x.outcome.retryAt ? "pending" : "failed";
+  const status = (x: FinishedAttempt) => statusAfter(x.outcome);
   await inTransaction(async (client) => {
     await rows(
       `SELECT 1 FROM "WebhookQueue" q JOIN unnest($1::int[], $2::text[]) WITH ORDINALITY AS k(w, u, i)
@@ -350,15 +340,16 @@ export const postgresOutbox: Pick<WebhookStore, "enqueue" | "turn" | "prune"> = 
         if (t.resolved.length)
           await rows(`DELETE FROM "WebhookOutbox" WHERE "seq" = ANY($1)`, [t.resolved], client);
       });
-    await keepAlive(t.owner, t.now);
-    if (t.orphans) await splitOrphans(t.split, t.now);
-    const hooks = await rows<{ seq: number; url: string; token: string; enabled: boolean }>(
+    if (t.aliveUntil) await keepAlive(t.owner, t.aliveUntil);
+    const found = await rows<{ seq: number; url: string; token: string; enabled: boolean }>(
       `SELECT "seq", "url", "token", "enabled" FROM "Webhook"`,
     );
+    const webhooks = new Map(found.map((h) => [h.seq, { url: h.url, token: h.token, enabled: h.enabled }]));
+    if (t.orphans) await splitOrphans(t.split, new Set(webhooks.keys()), t.now);
     return {
-      ...(await ownRows(t.owner, t.known)),
-      webhooks: new Map(hooks.map((h) => [h.seq, { url: h.url, token: h.token, enabled: h.enabled }])),
-      claimed: t.total > 0 ? await claimDue(t.now, t.holdUntil, t.total, t.room) : [],
+      rows: await ownRows(t.owner, t.known),
+      webhooks,
+      claimed: t.total > 0 ? await claimDue(webhooks, t.now, t.holdUntil, t.total, t.room) : [],
     };
   },
   async prune(before, limit) {

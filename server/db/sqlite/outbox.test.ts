@@ -83,6 +83,7 @@ const turn = (t: Partial<SenderTurn>) =>
     total: 64,
     room: () => 32,
     orphans: true,
+    aliveUntil: null,
     split: noSplit,
     ...t,
   });
@@ -272,12 +273,11 @@ describe("the SQLite outbox", () => {
         [r2, [1]],
         [r3, []],
       ]);
-      expect(first.waiting).toBe(1);
       expect(JSON.parse(first.rows[0]!.userJson)).toEqual({ _id: "a" });
       expect((await mine(new Set([r1!, r2!, r3!]))).rows).toEqual([]);
       db.prepare(`DELETE FROM "WebhookOutbox" WHERE "seq" = ?`).run(r0);
       const next = await mine(new Set([r1!, r2!, r3!]));
-      expect([next.rows.map((r) => r.seq), next.waiting]).toEqual([[r4], 0]);
+      expect(next.rows.map((r) => r.seq)).toEqual([r4]);
     });
 
     it("write their requests in order, only while the row is there, once, and go when resolved", async () => {
@@ -325,7 +325,7 @@ describe("the SQLite outbox", () => {
       const dead = ownRow("d", "gone");
       ownRow("h", "here");
       const split: SenderTurn["split"] = (r, webhooks) => splitOutbox(r, webhooks, now);
-      await turn({ owner: "test-sender", split, total: 0 });
+      await turn({ owner: "test-sender", split, total: 0, aliveUntil: later(15_000) });
       const left = db.prepare(`SELECT "owner" FROM "WebhookOutbox"`).pluck().all();
       expect(left).toEqual(["here"]);
       const d = db.prepare(`SELECT "id", "userId", "status" FROM "WebhookDelivery"`).all();
@@ -346,15 +346,11 @@ describe("the SQLite outbox", () => {
       const rows = [ownRow("line"), ownRow("line"), ownRow("line")];
       const calls: string[] = [];
       let answer: AttemptOutcome = ok;
-      const sender = new Sender(
-        outbox.sqliteOutbox as unknown as WebhookStore,
-        async (d) => {
-          calls.push(d.eventIds);
-          await new Promise((r) => setTimeout(r, 20));
-          return answer;
-        },
-        { owner: me() },
-      );
+      const sender = new Sender(outbox.sqliteOutbox as unknown as WebhookStore, async (d) => {
+        calls.push(d.eventIds);
+        await new Promise((r) => setTimeout(r, 20));
+        return answer;
+      });
       const outboxRows = () => db.prepare(`SELECT count(*) FROM "WebhookOutbox"`).pluck().get();
       const ids = rows.map(
         (seq) =>

@@ -3,6 +3,7 @@ import type {
   DeliveryWrite,
   FinishedAttempt,
   OutboxWrite,
+  OwnOutbox,
   OwnRequest,
   SenderTurn,
   SenderTurnResult,
@@ -10,12 +11,11 @@ import type {
   WebhookStore,
 } from "../../storage/port";
 import {
-  SENDER_ALIVE_MS,
-  SENDER_RENEW_MS,
-  outboxFromJson,
   earlierRows,
+  outboxFromJson,
   outboxJson,
   readyRows,
+  statusAfter,
 } from "../../storage/outbox-columns";
 import { processKey } from "../../workers/thread-memory";
 import { withWriteLock } from "../write-lock";
@@ -73,7 +73,7 @@ const storedOf = (r: OutboxRow): StoredOutbox => ({
  * queues, and removes them. A request already written (sent by the row's sender before it died)
  * is not written again.
  */
-function splitOrphans(split: SenderTurn["split"], now: Date): void {
+function splitOrphans(split: SenderTurn["split"], webhooks: ReadonlySet<number>, now: Date): void {
   // The owners first (from an index: rows are not read), then the rows of those not alive.
   const gone = prepared(
     `SELECT o."owner" FROM (SELECT DISTINCT "owner" FROM "WebhookOutbox") o WHERE NOT EXISTS
@@ -86,7 +86,6 @@ function splitOrphans(split: SenderTurn["split"], now: Date): void {
     `SELECT ${COLUMNS} FROM "WebhookOutbox" o WHERE o."owner" IN (SELECT value FROM json_each(?))
      ORDER BY o."seq" LIMIT ?`,
   ).all(JSON.stringify(gone), SPLIT_ROWS) as OutboxRow[];
-  const webhooks = new Set(prepared(`SELECT "seq" FROM "Webhook"`).pluck().all() as number[]);
   const remove = prepared(`DELETE FROM "WebhookOutbox" WHERE "seq" = ?`);
   for (const r of found) {
     writeOutbox(split(storedOf(r), webhooks));
@@ -95,18 +94,18 @@ function splitOrphans(split: SenderTurn["split"], now: Date): void {
 }
 
 /** The sender's own rows whose turn has come (see SenderTurnResult.rows), with busy queues. */
-function ownRows(owner: string, known: ReadonlySet<number>): Pick<SenderTurnResult, "rows" | "waiting"> {
+function ownRows(owner: string, known: ReadonlySet<number>): OwnOutbox[] {
   // Every row's seq, user and owner (the outbox holds what is in flight): each of the sender's
   // own with its user's earlier rows.
   const all = prepared(`SELECT "seq", "userId", "owner" = ? AS mine FROM "WebhookOutbox" ORDER BY "seq"`).all(
     owner,
   ) as { seq: number; userId: string; mine: number }[];
-  const { ready, waiting } = readyRows(
+  const ready = readyRows(
     all.filter((r) => r.mine),
     known,
     earlierRows(all),
   );
-  if (!ready.length) return { rows: [], waiting };
+  if (!ready.length) return [];
   const busy = prepared(
     `SELECT "webhookSeq" FROM "WebhookQueue" WHERE "userId" = ? AND "pending" > 0`,
   ).pluck();
@@ -114,21 +113,15 @@ function ownRows(owner: string, known: ReadonlySet<number>): Pick<SenderTurnResu
   const rows = prepared(
     `SELECT ${COLUMNS} FROM "WebhookOutbox" o WHERE o."seq" IN (SELECT value FROM json_each(?)) ORDER BY o."seq"`,
   ).all(JSON.stringify(seqs)) as OutboxRow[];
-  return {
-    rows: rows.map((r) => ({ ...storedOf(r), busy: busy.all(r.userId) as number[] })),
-    waiting,
-  };
+  return rows.map((r) => ({ ...storedOf(r), busy: busy.all(r.userId) as number[] }));
 }
 
-/** The sender is alive for SENDER_ALIVE_MS more, written every SENDER_RENEW_MS. */
-const renewed = new Map<string, number>();
-function keepAlive(owner: string, now: Date): void {
-  if (now.getTime() - (renewed.get(owner) ?? 0) < SENDER_RENEW_MS) return;
+/** The sender is alive until `until`. */
+function keepAlive(owner: string, until: Date): void {
   prepared(
     `INSERT INTO "WebhookSender" ("owner", "aliveUntil") VALUES (?, ?)
      ON CONFLICT ("owner") DO UPDATE SET "aliveUntil" = excluded."aliveUntil"`,
-  ).run(owner, sqlDate(new Date(now.getTime() + SENDER_ALIVE_MS)));
-  renewed.set(owner, now.getTime());
+  ).run(owner, sqlDate(until));
 }
 
 /**
@@ -150,7 +143,7 @@ function writeRequests(list: readonly (Omit<OwnRequest, "row"> & { row: number |
   );
   for (const { row, delivery: d, at, outcome: o } of list) {
     const when = at && sqlDate(at);
-    const status = !o ? "pending" : o.delivered ? "delivered" : o.retryAt ? "pending" : "failed";
+    const status = statusAfter(o);
     const next = sqlDate(o && !o.delivered && o.retryAt ? o.retryAt : d.nextAttemptAt);
     const inserted = insert.run(
       d.id,
@@ -231,13 +224,16 @@ function claimedOf({ queueUser: _queue, ...r }: DeliveryRow & { seq: number }): 
   };
 }
 
-function claim(now: Date, holdUntil: Date, total: number, room: (webhookSeq: number) => number) {
+/** Holds due queues of the enabled webhooks among `hooks`. */
+function claim(
+  hooks: SenderTurnResult["webhooks"],
+  now: Date,
+  holdUntil: Date,
+  total: number,
+  room: (webhookSeq: number) => number,
+) {
   const at = sqlDate(now);
-  const webhooks = prepared(`SELECT "seq", "url", "token" FROM "Webhook" WHERE "enabled" = 1`).all() as {
-    seq: number;
-    url: string;
-    token: string;
-  }[];
+  const webhooks = [...hooks].filter(([, w]) => w.enabled).map(([seq, w]) => ({ seq, ...w }));
   // Each webhook's due queues, oldest first, with the first pending request of each.
   const due = prepared(
     `SELECT q."userId" AS "queueUser", d.* FROM "WebhookQueue" q
@@ -311,13 +307,19 @@ function finish(done: readonly FinishedAttempt[], now: Date) {
 export const sqliteOutbox: Pick<WebhookStore, "enqueue" | "turn" | "prune"> = {
   enqueue: (d) => withWriteLock(() => transaction(() => writeOutbox([d]))),
   async turn(t): Promise<SenderTurnResult> {
-    // Writes under the process's write lock, in one transaction; the sender's own rows (which
-    // are parsed) are read after it, without holding the lock.
+    const found = prepared(`SELECT "seq", "url", "token", "enabled" FROM "Webhook"`).all() as {
+      seq: number;
+      url: string;
+      token: string;
+      enabled: number;
+    }[];
+    const webhooks = new Map(
+      found.map((h) => [h.seq, { url: h.url, token: h.token, enabled: h.enabled === 1 }]),
+    );
+    // Writes under the process's write lock, in one transaction (none when there is nothing to
+    // write); the sender's own rows (which are parsed) are read after it, without holding the lock.
     const writes =
-      t.done.length + t.written.length + t.resolved.length > 0 ||
-      t.orphans ||
-      t.total > 0 ||
-      t.now.getTime() - (renewed.get(t.owner) ?? 0) >= SENDER_RENEW_MS;
+      t.done.length + t.written.length + t.resolved.length > 0 || t.orphans || t.total > 0 || t.aliveUntil;
     const claimed = !writes
       ? []
       : await withWriteLock(() =>
@@ -326,22 +328,12 @@ export const sqliteOutbox: Pick<WebhookStore, "enqueue" | "turn" | "prune"> = {
             writeRequests(t.written);
             const remove = prepared(`DELETE FROM "WebhookOutbox" WHERE "seq" = ?`);
             for (const seq of t.resolved) remove.run(seq);
-            keepAlive(t.owner, t.now);
-            if (t.orphans) splitOrphans(t.split, t.now);
-            return t.total > 0 ? claim(t.now, t.holdUntil, t.total, t.room) : [];
+            if (t.aliveUntil) keepAlive(t.owner, t.aliveUntil);
+            if (t.orphans) splitOrphans(t.split, new Set(webhooks.keys()), t.now);
+            return t.total > 0 ? claim(webhooks, t.now, t.holdUntil, t.total, t.room) : [];
           }),
         );
-    const hooks = prepared(`SELECT "seq", "url", "token", "enabled" FROM "Webhook"`).all() as {
-      seq: number;
-      url: string;
-      token: string;
-      enabled: number;
-    }[];
-    return {
-      claimed,
-      ...connection().transaction(() => ownRows(t.owner, t.known))(),
-      webhooks: new Map(hooks.map((h) => [h.seq, { url: h.url, token: h.token, enabled: h.enabled === 1 }])),
-    };
+    return { claimed, rows: connection().transaction(() => ownRows(t.owner, t.known))(), webhooks };
   },
   prune: (before, limit) =>
     withWriteLock(() => {
