@@ -102,7 +102,8 @@ export async function writeOutbox(client: Queryable, d: readonly DeliveryWrite[]
 /**
  * Writes deliveries in this order (seq order, which is their queues' order): requests not yet
  * tried (`outcome` null) or sent straight from their row with how it ended; pending ones are
- * counted in their queues (a queue with none pending is due at the first's time). One whose id is
+ * counted in their queues (a queue with none pending is due at the time of the first written:
+ * a refused one's retry, not the time of a later one behind it). One whose id is
  * already written, whose webhook is gone or whose own row (`row`, when given) is no longer in the
  * outbox is left out.
  */
@@ -126,9 +127,10 @@ async function writeDeliveries(
          AND (r IS NULL OR EXISTS (SELECT 1 FROM "WebhookOutbox" o WHERE o."seq" = d.r))
        ORDER BY i
        ON CONFLICT ("id") DO NOTHING
-       RETURNING "webhookSeq", "userId", "status", "nextAttemptAt")
+       RETURNING "seq", "webhookSeq", "userId", "status", "nextAttemptAt")
      INSERT INTO "WebhookQueue" ("webhookSeq", "userId", "pending", "nextAttemptAt")
-     SELECT "webhookSeq", "userId", count(*), min("nextAttemptAt") FROM d WHERE "status" = 'pending'
+     SELECT "webhookSeq", "userId", count(*), (array_agg("nextAttemptAt" ORDER BY "seq"))[1]
+     FROM d WHERE "status" = 'pending'
      GROUP BY "webhookSeq", "userId" ORDER BY "webhookSeq", "userId"
      ON CONFLICT ("webhookSeq", "userId") DO UPDATE SET "pending" = "WebhookQueue"."pending" + excluded."pending",
        "nextAttemptAt" = COALESCE("WebhookQueue"."nextAttemptAt", excluded."nextAttemptAt")`,
