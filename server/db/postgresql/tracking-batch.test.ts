@@ -156,4 +156,24 @@ describe.skipIf(!adminUrl)("PostgreSQL group commit", () => {
     );
     expect(trail.rows[0].n).toBe(3);
   });
+  it("decides an update again when PostgreSQL ends a deadlock with it, rather than failing it", async () => {
+    const { pool } = await import("./pool");
+    const { lockKey } = await import("./sql");
+    await m.track(key, input("deadlock", 40));
+    // Another transaction holds the user's row, then waits for the device's lock, which the
+    // update holds while it waits for the row: a circle, which PostgreSQL ends by rolling back
+    // the update (the first to wait).
+    const other = await pool().connect();
+    try {
+      await other.query("BEGIN");
+      await other.query(`SELECT 1 FROM "User" WHERE "deviceId" = 'deadlock' FOR UPDATE`);
+      const update = m.track(key, input("deadlock", 41));
+      await new Promise((r) => setTimeout(r, 300));
+      await other.query(`SELECT pg_advisory_xact_lock(${lockKey("device:test:deadlock")})`);
+      await other.query("COMMIT");
+      expect((await update).user.latitude).toBe(41);
+    } finally {
+      other.release();
+    }
+  }, 20_000);
 });

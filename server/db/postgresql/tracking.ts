@@ -259,7 +259,7 @@ export async function instantsTaken(
   return found.map((r) => !r.got || r.taken);
 }
 
-/** How often an update is decided again after another took its updatedAt or createdAt meanwhile. */
+/** How often an update is decided again (another took its updatedAt or createdAt meanwhile, or a deadlock). */
 const RETRIES = 5;
 
 const INSTANT_KEYS = new Set(["User_live_updatedAt_key", "Event_live_createdAt_key"]);
@@ -267,6 +267,14 @@ const INSTANT_KEYS = new Set(["User_live_updatedAt_key", "Event_live_createdAt_k
 const tookInstant = (e: unknown) =>
   (e as { code?: string }).code === "23505" &&
   INSTANT_KEYS.has((e as { constraint?: string }).constraint ?? "");
+
+/**
+ * PostgreSQL chose this transaction to end a deadlock (40P01: another transaction, a geofence's
+ * deletion say, locked rows in another order) or could not serialize it (40001). It was rolled
+ * back whole, so deciding it again is safe, and it is what the client would otherwise have to do
+ * after a 500.
+ */
+const rolledBackByServer = (e: unknown) => ["40P01", "40001"].includes((e as { code?: string }).code ?? "");
 
 /** A device's identities, the names of the advisory locks its updates hold. */
 export function identitiesOf(device: { live: boolean; deviceId: string; userId: string | null }): string[] {
@@ -276,7 +284,10 @@ export function identitiesOf(device: { live: boolean; deviceId: string; userId: 
   return identities;
 }
 
-/** One update in a transaction of its own, holding its device's locks (decided again when another took its instant). */
+/**
+ * One update in a transaction of its own, holding its device's locks; decided again when another
+ * took its instant, or when PostgreSQL rolled it back to end a deadlock.
+ */
 export async function applyOne<T>(
   device: { live: boolean; deviceId: string; userId: string | null },
   decide: (read: TrackingReader) => Promise<Decision<T>>,
@@ -291,7 +302,7 @@ export async function applyOne<T>(
     } catch (e) {
       // Another update took the same instant after all (the instant locks should prevent it):
       // decide again; it is committed now, so the decision picks the next free instant.
-      if (!tookInstant(e) || attempt >= RETRIES) throw e;
+      if (!(tookInstant(e) || rolledBackByServer(e)) || attempt >= RETRIES) throw e;
     }
   }
 }
