@@ -167,6 +167,35 @@ describe.skipIf(!adminUrl)("the PostgreSQL outbox", () => {
     expect(await queue(1, "w")).toMatchObject({ pending: 2 });
   });
 
+  /** Runs `turn` while the user's deletion has taken its rows and requests and not committed. */
+  async function duringDeletion(userId: string, turnOf: () => Promise<unknown>) {
+    const { pool } = await import("./pool");
+    const deletion = await pool().connect();
+    try {
+      await deletion.query("BEGIN");
+      await outbox.deleteUserOutbox(deletion, userId);
+      const recorded = turnOf();
+      await new Promise((r) => setTimeout(r, 200));
+      await deletion.query("COMMIT");
+      await recorded;
+    } finally {
+      deletion.release();
+    }
+    return sql(`SELECT "id" FROM "WebhookDelivery" WHERE "userId" = $1`, [userId]);
+  }
+
+  it("writes nothing of a user whose deletion is under way, recorded or split", async () => {
+    await clear();
+    const row = await ownRow("leaving");
+    const sent = () => turn({ written: [{ row, delivery: request("leaving"), at: now, outcome: ok }] });
+    expect(await duringDeletion("leaving", sent)).toEqual([]);
+    // A row of a sender gone, split by another.
+    await alive("gone", later(-1));
+    await ownRow("leaving-too", "gone");
+    const split: SenderTurn["split"] = (r, webhooks) => splitOutbox(r, webhooks, now);
+    expect(await duringDeletion("leaving-too", () => turn({ orphans: true, split }))).toEqual([]);
+  });
+
   it("splits the rows of a sender not alive into queues; those of one alive are left", async () => {
     await clear();
     await alive("gone", later(-1));

@@ -60,7 +60,8 @@ const GONE = `SELECT o."owner" FROM (SELECT DISTINCT "owner" FROM "WebhookOutbox
  * their queues, and removes them; skipped while another sender splits. A user's rows are
  * committed in order (its updates are applied one at a time), so a later one is never seen
  * without the earlier ones. A request already written (sent by the row's sender before it died)
- * is not written again.
+ * is not written again. The rows are locked as they are read: a user's deletion under way is
+ * waited for, and its rows are then gone.
  */
 async function splitOrphans(
   split: SenderTurn["split"],
@@ -80,7 +81,7 @@ async function splitOrphans(
     const found = await rows<
       Omit<StoredOutbox, "targets" | "events" | "userJson"> & Record<"targets" | "events" | "user", string>
     >(
-      `SELECT * FROM "WebhookOutbox" WHERE "owner" IN (${GONE}) ORDER BY "seq" LIMIT $2`,
+      `SELECT * FROM "WebhookOutbox" WHERE "owner" IN (${GONE}) ORDER BY "seq" LIMIT $2 FOR UPDATE`,
       [now, SPLIT_ROWS],
       client,
     );
@@ -105,7 +106,9 @@ export async function writeOutbox(client: Queryable, d: readonly DeliveryWrite[]
  * counted in their queues (a queue with none pending is due at the time of the first written:
  * a refused one's retry, not the time of a later one behind it). One whose id is
  * already written, whose webhook is gone or whose own row (`row`, when given) is no longer in the
- * outbox is left out.
+ * outbox is left out. The row is locked (FOR SHARE) while its requests are written: a user's
+ * deletion under way, which takes its rows, is waited for, so no request of a deleted user is
+ * written after the deletion removed the user's requests.
  */
 async function writeDeliveries(
   client: Queryable,
@@ -124,7 +127,7 @@ async function writeDeliveries(
          $8::text[], $9::timestamptz[], $10::timestamptz[], $11::int[], $12::text[], $13::timestamptz[], $14::int[])
          WITH ORDINALITY AS d(id, w, live, u, t, e, b, s, n, at, code, error, c, r, i)
        WHERE EXISTS (SELECT 1 FROM "Webhook" h WHERE h."seq" = d.w)
-         AND (r IS NULL OR EXISTS (SELECT 1 FROM "WebhookOutbox" o WHERE o."seq" = d.r))
+         AND (r IS NULL OR EXISTS (SELECT 1 FROM "WebhookOutbox" o WHERE o."seq" = d.r FOR SHARE))
        ORDER BY i
        ON CONFLICT ("id") DO NOTHING
        RETURNING "seq", "webhookSeq", "userId", "status", "nextAttemptAt")
@@ -191,6 +194,9 @@ async function ownRows(owner: string, known: ReadonlySet<number>): Promise<OwnOu
 
 /** Removes a user's requests, sent or not, and its queues (with the user: they carry its data). */
 export async function deleteUserOutbox(client: Queryable, userId: string): Promise<void> {
+  // Its rows locked in seq order first, the order in which a sender splitting rows locks them
+  // (so the two never wait for each other in a circle).
+  await rows(`SELECT 1 FROM "WebhookOutbox" WHERE "userId" = $1 ORDER BY "seq" FOR UPDATE`, [userId], client);
   await rows(`DELETE FROM "WebhookOutbox" WHERE "userId" = $1`, [userId], client);
   await rows(
     `SELECT 1 FROM "WebhookQueue" WHERE "userId" = $1 ORDER BY "webhookSeq" FOR UPDATE`,
