@@ -11,6 +11,7 @@ const STATUS = {
   payload_too_large: 413,
   rate_limited: 429,
   internal: 500,
+  unavailable: 503,
 } as const;
 
 export type ErrorCode = keyof typeof STATUS;
@@ -36,3 +37,33 @@ export const invalid = (param: string, message: string) =>
   new ApiError("invalid_input", `${param}: ${message}`, param);
 
 export const notFound = (what: string) => new ApiError("not_found", `${what} not found`);
+
+/** PostgreSQL's codes for "rolled back to let another go; try again": deadlock, serialization. */
+const RETRY_CODES = new Set(["40P01", "40001"]);
+
+/**
+ * Whether a database error says the transaction was rolled back because of a concurrent one and
+ * may simply be tried again: a deadlock PostgreSQL ended by choosing it, or a serialization
+ * failure. Read from the error's shape, however it arrives: the driver's own error (`code`),
+ * Prisma's P2034, or a driver adapter's error (its cause's `originalCode`, directly or under a
+ * known request error's `meta`).
+ */
+export function isRetryableConflict(e: unknown): boolean {
+  const err = e as {
+    code?: unknown;
+    cause?: { originalCode?: unknown };
+    meta?: { driverAdapterError?: { cause?: { originalCode?: unknown } } };
+  } | null;
+  if (!err || typeof err !== "object") return false;
+  const codes = [err.code, err.cause?.originalCode, err.meta?.driverAdapterError?.cause?.originalCode];
+  return codes.some((c) => typeof c === "string" && (RETRY_CODES.has(c) || c === "P2034"));
+}
+
+/** The answer to a request whose transaction the database rolled back for a concurrent one. */
+export const retryLater = () =>
+  new ApiError(
+    "unavailable",
+    "the database rolled this request back to resolve a conflict with a concurrent one; retry it",
+    undefined,
+    1,
+  );

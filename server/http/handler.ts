@@ -4,7 +4,7 @@ import type { RolePermission } from "../auth/roles";
 import { sessionAuthKey, tokenFromCookieHeader } from "../auth/sessions";
 import { getSettings } from "../settings";
 import { authorizeSession } from "./session-auth";
-import { ApiError } from "../errors";
+import { ApiError, isRetryableConflict, retryLater } from "../errors";
 import { parseBody, parseQuery, refuseNul } from "./request";
 
 /**
@@ -171,6 +171,11 @@ function toApiError(e: unknown): ApiError {
   // The stores turn what a database refuses into answers of their own (null, false, a status):
   // anything else that reaches here is unexpected.
   if (e instanceof ApiError) return e;
+  // A deadlock or serialization failure: rolled back whole, and worth trying again (503).
+  if (isRetryableConflict(e)) {
+    console.warn(`rolled back by the database, answered 503: ${(e as Error).message}`);
+    return retryLater();
+  }
   console.error("unexpected error", e);
   return new ApiError("internal", "internal error; the details are in the server log");
 }
