@@ -1,4 +1,4 @@
-import { readFileSync } from "node:fs";
+import { readFileSync, readdirSync } from "node:fs";
 import autocannon from "autocannon";
 
 /** One measured scenario: throughput and latency percentiles from autocannon. */
@@ -12,6 +12,8 @@ export interface Measurement {
   errors: number;
   /** CPU time the server process spent per request (user + system), when its pid is known */
   cpuMs?: number;
+  /** CPU time PostgreSQL's processes on this machine spent per request, when it is the database */
+  dbCpuMs?: number;
 }
 
 /**
@@ -27,6 +29,43 @@ export function cpuSeconds(pid: number): number | undefined {
   } catch {
     return undefined;
   }
+}
+
+/**
+ * CPU seconds used so far by each of PostgreSQL's processes on this machine (every process named
+ * `postgres`: the server, its background workers, the connections' backends), by pid, when the
+ * benchmarks' database is a PostgreSQL on this machine; undefined otherwise.
+ */
+export function databaseCpu(): Map<number, number> | undefined {
+  const url = process.env.TEST_POSTGRES_URL;
+  if (!url || !/@(127\.0\.0\.1|localhost|\[::1\])[:/]/.test(url)) return undefined;
+  const used = new Map<number, number>();
+  try {
+    for (const name of readdirSync("/proc")) {
+      if (!/^\d+$/.test(name)) continue;
+      try {
+        if (readFileSync(`/proc/${name}/comm`, "utf8").trim() !== "postgres") continue;
+        const s = cpuSeconds(Number(name));
+        if (s !== undefined) used.set(Number(name), s);
+      } catch {
+        // gone meanwhile
+      }
+    }
+  } catch {
+    return undefined;
+  }
+  return used;
+}
+
+/**
+ * The CPU seconds PostgreSQL's processes used between two readings of databaseCpu(): a process
+ * started meanwhile counts whole; one that ended meanwhile (an autovacuum worker, say) is left
+ * out, so the figure is a floor.
+ */
+export function databaseCpuBetween(before: Map<number, number>, after: Map<number, number>): number {
+  let total = 0;
+  for (const [pid, s] of after) total += s - (before.get(pid) ?? 0);
+  return total;
 }
 
 export interface Scenario {
@@ -79,13 +118,13 @@ export async function measure(s: Scenario, serverPid?: number): Promise<Measurem
 
 export function table(rows: Measurement[], baselineRps: number): string {
   const lines = [
-    "| scenario | connections | requests | req/s | vs no-op | p50 ms | p99 ms | server CPU ms/req | errors |",
-    "|---|---:|---:|---:|---:|---:|---:|---:|---:|",
+    "| scenario | connections | requests | req/s | vs no-op | p50 ms | p99 ms | server CPU ms/req | database CPU ms/req | errors |",
+    "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|",
   ];
   for (const r of rows) {
     const ratio = baselineRps ? `${Math.round((100 * r.rps) / baselineRps)}%` : "";
     lines.push(
-      `| ${r.name} | ${r.connections} | ${r.requests} | ${r.rps} | ${ratio} | ${r.p50} | ${r.p99} | ${r.cpuMs ?? ""} | ${r.errors} |`,
+      `| ${r.name} | ${r.connections} | ${r.requests} | ${r.rps} | ${ratio} | ${r.p50} | ${r.p99} | ${r.cpuMs ?? ""} | ${r.dbCpuMs ?? ""} | ${r.errors} |`,
     );
   }
   return lines.join("\n");

@@ -6,7 +6,7 @@ import { parseArgs } from "node:util";
 import { type RunningServer, serve, startFreshServer } from "../scripts/fresh-server";
 import { AREA, DENSE_AREA } from "./geofence-data";
 import { geofenceSuite } from "./geofences";
-import { type Measurement, type Scenario, measure, table } from "./load";
+import { type Measurement, type Scenario, databaseCpu, databaseCpuBetween, measure, table } from "./load";
 import type { Bench } from "./suite";
 import { trackingSuite } from "./tracking";
 import { geodataSuite } from "./geodata";
@@ -21,7 +21,8 @@ const USAGE = `npm run bench [-- SUITE...] [--geofences 10000] [--users 100000] 
 
 Suites: geofences, tracking, geodata, geocoding, routing, transit, startup, import (default: geofences and tracking). Each starts the production server on a fresh
 database, measures the no-op route (GET /healthz) as the baseline in the same run, then its
-endpoints at --connections (throughput) and at 1 connection (latency). Tracking alternates the
+endpoints at --connections (throughput) and at 1 connection (latency), with the server's CPU per request
+(and PostgreSQL's, when TEST_POSTGRES_URL names one on this machine). Tracking alternates the
 no-op route, an invalid POST and tracking for --rounds rounds and compares within each. --dense packs the
 geofences (50–200 m) and users into 79 km² (about 6 geofences overlap at a point) instead of a metro area;
 --max-radius sets the geofences' largest radius (dense with 500: about 30 overlap at a point). --profile writes a CPU
@@ -97,7 +98,9 @@ async function runSuite(name: string): Promise<void> {
   const run = async (s: Scenario) => {
     process.stdout.write(`  ${s.name} (${s.connections} conn)… `);
     const m = await measureAcross([server, ...others], s);
-    const cpu = m.cpuMs === undefined ? "" : `, server CPU ${m.cpuMs} ms/req`;
+    const cpu =
+      (m.cpuMs === undefined ? "" : `, server CPU ${m.cpuMs} ms/req`) +
+      (m.dbCpuMs === undefined ? "" : `, PostgreSQL CPU ${m.dbCpuMs} ms/req`);
     console.log(
       `${m.rps} req/s, p50 ${m.p50} ms, p99 ${m.p99} ms${cpu}${m.errors ? `, ${m.errors} errors` : ""}`,
     );
@@ -183,12 +186,19 @@ async function measureAcross(servers: RunningServer[], s: Scenario): Promise<Mea
       connections: Math.floor(s.connections / servers.length) + (i < s.connections % servers.length ? 1 : 0),
     }))
     .filter((x) => x.connections > 0);
+  const dbBefore = databaseCpu();
   const parts = await Promise.all(
     shares.map(({ sv, connections }) =>
       measure({ ...s, url: s.url.replace(first!.url, sv.url), connections }, sv.pid),
     ),
   );
-  if (parts.length === 1) return parts[0]!;
+  const dbAfter = databaseCpu();
+  const total = parts.reduce((n, p) => n + p.requests, 0);
+  const db =
+    dbBefore !== undefined && dbAfter !== undefined && total
+      ? { dbCpuMs: Math.round((100_000 * databaseCpuBetween(dbBefore, dbAfter)) / total) / 100 }
+      : {};
+  if (parts.length === 1) return { ...parts[0]!, ...db };
   const requests = parts.reduce((n, p) => n + p.requests, 0);
   const cpu = parts.every((p) => p.cpuMs !== undefined)
     ? parts.reduce((t, p) => t + p.cpuMs! * p.requests, 0) / Math.max(1, requests)
@@ -202,6 +212,7 @@ async function measureAcross(servers: RunningServer[], s: Scenario): Promise<Mea
     p99: Math.max(...parts.map((p) => p.p99)),
     errors: parts.reduce((n, p) => n + p.errors, 0),
     ...(cpu !== undefined ? { cpuMs: Math.round(cpu * 100) / 100 } : {}),
+    ...db,
   };
 }
 
