@@ -38,15 +38,19 @@ export const invalid = (param: string, message: string) =>
 
 export const notFound = (what: string) => new ApiError("not_found", `${what} not found`);
 
-/** PostgreSQL's codes for "rolled back to let another go; try again": deadlock, serialization. */
-const RETRY_CODES = new Set(["40P01", "40001"]);
+/**
+ * The databases' codes for "not done because of a concurrent transaction; try again":
+ * PostgreSQL's deadlock and serialization failure, SQLite's busy database (another writer held
+ * it past the busy timeout).
+ */
+const RETRY_CODES = new Set(["40P01", "40001", "SQLITE_BUSY", "SQLITE_BUSY_SNAPSHOT"]);
 
 /**
- * Whether a database error says the transaction was rolled back because of a concurrent one and
- * may simply be tried again: a deadlock PostgreSQL ended by choosing it, or a serialization
- * failure. Read from the error's shape, however it arrives: the driver's own error (`code`),
- * Prisma's P2034, or a driver adapter's error (its cause's `originalCode`, directly or under a
- * known request error's `meta`).
+ * Whether a database error says the work was not done because of a concurrent transaction and
+ * may simply be tried again: a deadlock PostgreSQL ended by choosing it, a serialization failure,
+ * or SQLite busy past its timeout. Read from the error's shape, however it arrives: the driver's
+ * own error (`code`), Prisma's P2034, or a driver adapter's error (its cause's `originalCode`,
+ * directly or under a known request error's `meta`).
  */
 export function isRetryableConflict(e: unknown): boolean {
   const err = e as {
@@ -63,7 +67,7 @@ export function isRetryableConflict(e: unknown): boolean {
 export const retryLater = () =>
   new ApiError(
     "unavailable",
-    "the database rolled this request back to resolve a conflict with a concurrent one; retry it",
+    "the database could not do this request's work beside a concurrent one; retry it",
     undefined,
     1,
   );

@@ -171,9 +171,9 @@ function toApiError(e: unknown): ApiError {
   // The stores turn what a database refuses into answers of their own (null, false, a status):
   // anything else that reaches here is unexpected.
   if (e instanceof ApiError) return e;
-  // A deadlock or serialization failure: rolled back whole, and worth trying again (503).
+  // A deadlock, a serialization failure, a busy SQLite: not done, worth trying again (503).
   if (isRetryableConflict(e)) {
-    console.warn(`rolled back by the database, answered 503: ${(e as Error).message}`);
+    console.warn(`a concurrent transaction was in the way, answered 503: ${(e as Error).message}`);
     return retryLater();
   }
   console.error("unexpected error", e);
