@@ -46,21 +46,29 @@ export const notFound = (what: string) => new ApiError("not_found", `${what} not
 const RETRY_CODES = new Set(["40P01", "40001", "SQLITE_BUSY", "SQLITE_BUSY_SNAPSHOT"]);
 
 /**
- * Whether a database error says the work was not done because of a concurrent transaction and
- * may simply be tried again: a deadlock PostgreSQL ended by choosing it, a serialization failure,
- * or SQLite busy past its timeout. Read from the error's shape, however it arrives: the driver's
- * own error (`code`), Prisma's P2034, or a driver adapter's error (its cause's `originalCode`,
- * directly or under a known request error's `meta`).
+ * The database's own code for an error, however it arrives: a driver adapter's cause
+ * (`originalCode`, directly or under a Prisma known request error's `meta`), else the error's own
+ * `code` (the driver's, or Prisma's when it has no cause).
  */
-export function isRetryableConflict(e: unknown): boolean {
+export function databaseCode(e: unknown): string | undefined {
   const err = e as {
     code?: unknown;
     cause?: { originalCode?: unknown };
     meta?: { driverAdapterError?: { cause?: { originalCode?: unknown } } };
   } | null;
-  if (!err || typeof err !== "object") return false;
-  const codes = [err.code, err.cause?.originalCode, err.meta?.driverAdapterError?.cause?.originalCode];
-  return codes.some((c) => typeof c === "string" && (RETRY_CODES.has(c) || c === "P2034"));
+  if (!err || typeof err !== "object") return undefined;
+  const code = err.meta?.driverAdapterError?.cause?.originalCode ?? err.cause?.originalCode ?? err.code;
+  return typeof code === "string" ? code : undefined;
+}
+
+/**
+ * Whether a database error says the work was not done because of a concurrent transaction and
+ * may simply be tried again: a deadlock PostgreSQL ended by choosing it, a serialization failure
+ * (also Prisma's P2034), or SQLite busy past its timeout.
+ */
+export function isRetryableConflict(e: unknown): boolean {
+  const code = databaseCode(e);
+  return code !== undefined && (RETRY_CODES.has(code) || code === "P2034");
 }
 
 /** The answer to a request whose transaction the database rolled back for a concurrent one. */

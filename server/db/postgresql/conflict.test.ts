@@ -1,4 +1,5 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
+import { usePostgresDatabase } from "./test-database.fixture";
 
 /**
  * A deadlock PostgreSQL ends by rolling one transaction back reaches the client as 503 with
@@ -10,20 +11,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 const adminUrl = process.env.TEST_POSTGRES_URL;
 
 describe.skipIf(!adminUrl)("a transaction rolled back to end a deadlock", () => {
-  let drop: () => Promise<void>;
-
-  beforeAll(async () => {
-    const { createPostgresDatabase } = await import("../../../scripts/fresh-server");
-    const db = await createPostgresDatabase(adminUrl!);
-    drop = db.drop;
-    process.env.DATABASE_URL = db.url;
-  }, 60_000);
-
-  afterAll(async () => {
-    const { pool } = await import("./pool");
-    await pool().end();
-    await drop?.();
-  });
+  usePostgresDatabase(adminUrl!, { migrate: false });
 
   /**
    * Two transactions that take two locks in opposite orders, the second 200 ms after the first:

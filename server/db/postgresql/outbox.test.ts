@@ -1,7 +1,8 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
 import type { AttemptOutcome, OutboxWrite, SenderTurn } from "../../storage/port";
 import { requestId, splitOutbox } from "../../webhooks/outbox";
 import { processKey } from "../../workers/thread-memory";
+import { usePostgresDatabase } from "./test-database.fixture";
 
 /**
  * The PostgreSQL outbox (./outbox.ts) at the store, on a fresh database: a sender's own rows
@@ -18,17 +19,11 @@ const later = (ms: number) => new Date(now.getTime() + ms);
 const ok: AttemptOutcome = { delivered: true, status: 200 };
 
 describe.skipIf(!adminUrl)("the PostgreSQL outbox", () => {
-  let drop: () => Promise<void>;
+  usePostgresDatabase(adminUrl!);
   let outbox: typeof import("./outbox");
   let sql: <T>(text: string, values?: unknown[]) => Promise<T[]>;
 
   beforeAll(async () => {
-    const { createPostgresDatabase } = await import("../../../scripts/fresh-server");
-    const db = await createPostgresDatabase(adminUrl!);
-    drop = db.drop;
-    process.env.DATABASE_URL = db.url;
-    const { migrate } = await import("../../../scripts/migrate");
-    await migrate();
     outbox = await import("./outbox");
     const { rows } = await import("./sql");
     sql = (text, values = []) => rows(text, values);
@@ -38,12 +33,6 @@ describe.skipIf(!adminUrl)("the PostgreSQL outbox", () => {
          VALUES ($1, $2, false, 'http://example.com/', 'single', true, 'k', $3, $3)`,
         [seq, `w${seq}`, now],
       );
-  }, 60_000);
-
-  afterAll(async () => {
-    const { pool } = await import("./pool");
-    await pool().end();
-    await drop?.();
   });
 
   const clear = async () => {

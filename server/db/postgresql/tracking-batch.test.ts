@@ -1,5 +1,6 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
 import type { TrackInput } from "../../tracking/schema";
+import { usePostgresDatabase } from "./test-database.fixture";
 
 /**
  * Group commit on PostgreSQL (./tracking-batch.ts), at the store, on a fresh database: updates
@@ -12,7 +13,7 @@ const adminUrl = process.env.TEST_POSTGRES_URL;
 const key = { id: "test", kind: "secret" as const, live: false };
 
 describe.skipIf(!adminUrl)("PostgreSQL group commit", () => {
-  let drop: () => Promise<void>;
+  usePostgresDatabase(adminUrl!);
   let m: {
     storage: typeof import("../../storage").storage;
     decide: typeof import("../../tracking/decide").decide;
@@ -23,12 +24,6 @@ describe.skipIf(!adminUrl)("PostgreSQL group commit", () => {
   };
 
   beforeAll(async () => {
-    const { createPostgresDatabase } = await import("../../../scripts/fresh-server");
-    const db = await createPostgresDatabase(adminUrl!);
-    drop = db.drop;
-    process.env.DATABASE_URL = db.url;
-    const { migrate } = await import("../../../scripts/migrate");
-    await migrate();
     m = {
       storage: (await import("../../storage")).storage,
       decide: (await import("../../tracking/decide")).decide,
@@ -37,12 +32,6 @@ describe.skipIf(!adminUrl)("PostgreSQL group commit", () => {
       track: (await import("../../tracking/track")).track,
       batches: (await import("./tracking-batch")).batchesCommitted,
     };
-  }, 60_000);
-
-  afterAll(async () => {
-    const { pool } = await import("./pool");
-    await pool().end();
-    await drop?.();
   });
 
   const input = (deviceId: string, latitude: number, extra: Partial<TrackInput> = {}): TrackInput =>

@@ -12,6 +12,7 @@ import type {
 import { activeTrip, tripByRef } from "./trips";
 import { writeMany } from "./tracking-write";
 import { type Queryable, inTransaction, row, rows } from "./sql";
+import { isRetryableConflict } from "../../errors";
 
 /**
  * The PostgreSQL tracking store. Each update is decided and written in a transaction of its
@@ -268,14 +269,6 @@ const tookInstant = (e: unknown) =>
   (e as { code?: string }).code === "23505" &&
   INSTANT_KEYS.has((e as { constraint?: string }).constraint ?? "");
 
-/**
- * PostgreSQL chose this transaction to end a deadlock (40P01: another transaction, a geofence's
- * deletion say, locked rows in another order) or could not serialize it (40001). It was rolled
- * back whole, so deciding it again is safe, and it is what the client would otherwise have to do
- * after a 500.
- */
-const rolledBackByServer = (e: unknown) => ["40P01", "40001"].includes((e as { code?: string }).code ?? "");
-
 /** A device's identities, the names of the advisory locks its updates hold. */
 export function identitiesOf(device: { live: boolean; deviceId: string; userId: string | null }): string[] {
   const world = device.live ? "live" : "test";
@@ -302,7 +295,9 @@ export async function applyOne<T>(
     } catch (e) {
       // Another update took the same instant after all (the instant locks should prevent it):
       // decide again; it is committed now, so the decision picks the next free instant.
-      if (!(tookInstant(e) || rolledBackByServer(e)) || attempt >= RETRIES) throw e;
+      // Rolled back by PostgreSQL to end a deadlock (or not serializable): nothing was written,
+      // and deciding again is what the client would otherwise do after an error.
+      if (!(tookInstant(e) || isRetryableConflict(e)) || attempt >= RETRIES) throw e;
     }
   }
 }
