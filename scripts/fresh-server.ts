@@ -54,7 +54,19 @@ export async function createPostgresDatabase(
   await admin(`CREATE DATABASE "${name}"`);
   const url = new URL(adminUrl);
   url.pathname = `/${name}`;
-  return { url: url.toString(), drop: () => admin(`DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`) };
+  const drop = async () => {
+    // FORCE ends the tests' own connections, but a non-superuser may not end an autovacuum worker
+    // cleaning the database after the tests' deletes (42501): it finishes within moments.
+    for (let attempt = 1; ; attempt++) {
+      try {
+        return await admin(`DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`);
+      } catch (e) {
+        if ((e as { code?: string }).code !== "42501" || attempt >= 20) throw e;
+        await new Promise((r) => setTimeout(r, 250));
+      }
+    }
+  };
+  return { url: url.toString(), drop };
 }
 
 export async function freePort(): Promise<number> {
