@@ -1,5 +1,5 @@
 import { isIP } from "node:net";
-import { Agent, errors } from "undici";
+import { Agent, Client, type Dispatcher, errors } from "undici";
 import { checkedLookup, refusedAddress } from "./address-guard";
 
 /**
@@ -25,6 +25,15 @@ export interface Answer {
 /** An error of the attempt itself (no answer): its code or message is what the dashboard shows. */
 export class PostError extends Error {}
 
+/**
+ * A connection that ends under a request (reset, or closed before any answer) is most often a
+ * kept-alive one the receiver closed as the request went out (its idle timeout): the request is
+ * sent once more at once, on a new connection of its own (the pool's other idle ones may have
+ * been closed too), rather than counted a refusal and retried after 15–30 s. The receiver may
+ * have had it: the same webhook-id lets it tell.
+ */
+const CLOSED_UNDER = new Set(["UND_ERR_SOCKET", "ECONNRESET", "EPIPE"]);
+
 export async function post(
   url: URL,
   body: string,
@@ -36,28 +45,11 @@ export async function post(
   const refused = isIP(host) ? refusedAddress(host) : null;
   if (refused) throw new PostError(refused);
   try {
-    const res = await agent.request({
-      origin: url.origin,
-      path: `${url.pathname}${url.search}`,
-      method: "POST",
-      headers,
-      body,
-      // The status must come within timeoutMs (what acknowledges), and the body's parts too.
-      headersTimeout: timeoutMs,
-      bodyTimeout: timeoutMs,
+    return await postOnce(url, body, headers, timeoutMs, maxBytes).catch((e: NodeJS.ErrnoException) => {
+      if (!CLOSED_UNDER.has(e.code ?? "")) throw e;
+      const fresh = new Client(url.origin, { connect: { lookup: checkedLookup } });
+      return postOnce(url, body, headers, timeoutMs, maxBytes, fresh).finally(() => fresh.destroy());
     });
-    const chunks: Buffer[] = [];
-    let size = 0;
-    for await (const chunk of res.body as AsyncIterable<Buffer>) {
-      chunks.push(chunk);
-      size += chunk.length;
-      // More than we keep: the rest is not read (the connection is closed, not reused).
-      if (size >= maxBytes) {
-        res.body.destroy();
-        break;
-      }
-    }
-    return { status: res.statusCode, text: Buffer.concat(chunks).subarray(0, maxBytes).toString("utf8") };
   } catch (e) {
     if (e instanceof errors.HeadersTimeoutError || e instanceof errors.BodyTimeoutError)
       throw new PostError(`no answer within ${timeoutMs / 1000} s`);
@@ -66,4 +58,36 @@ export async function post(
     if (err.code === "EPRIVATE") throw new PostError(err.message);
     throw new PostError(err.code ?? err.message);
   }
+}
+
+async function postOnce(
+  url: URL,
+  body: string,
+  headers: Record<string, string>,
+  timeoutMs: number,
+  maxBytes: number,
+  through: Dispatcher = agent,
+): Promise<Answer> {
+  const res = await through.request({
+    origin: url.origin,
+    path: `${url.pathname}${url.search}`,
+    method: "POST",
+    headers,
+    body,
+    // The status must come within timeoutMs (what acknowledges), and the body's parts too.
+    headersTimeout: timeoutMs,
+    bodyTimeout: timeoutMs,
+  });
+  const chunks: Buffer[] = [];
+  let size = 0;
+  for await (const chunk of res.body as AsyncIterable<Buffer>) {
+    chunks.push(chunk);
+    size += chunk.length;
+    // More than we keep: the rest is not read (the connection is closed, not reused).
+    if (size >= maxBytes) {
+      res.body.destroy();
+      break;
+    }
+  }
+  return { status: res.statusCode, text: Buffer.concat(chunks).subarray(0, maxBytes).toString("utf8") };
 }

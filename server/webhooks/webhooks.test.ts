@@ -161,6 +161,43 @@ describe("delivery", () => {
     }
   });
 
+  it("sends again at once on a fresh connection when a kept-alive one was closed under the request", async () => {
+    // The receiver closes a connection when its second request arrives, without answering: what a
+    // receiver whose idle timeout ends just as a request is sent on the kept-alive connection does.
+    const served = new WeakMap<object, number>();
+    let requests = 0;
+    const srv = createServer((req, res) => {
+      requests++;
+      const n = (served.get(req.socket) ?? 0) + 1;
+      served.set(req.socket, n);
+      if (n === 2) return req.socket.destroy();
+      req.resume();
+      req.on("end", () => res.writeHead(200).end());
+    });
+    await new Promise<void>((r) => srv.listen(0, "127.0.0.1", r));
+    const url = new URL(`http://127.0.0.1:${(srv.address() as { port: number }).port}/hook`);
+    const before = process.env.WEBHOOKS_ALLOW_PRIVATE;
+    process.env.WEBHOOKS_ALLOW_PRIVATE = "true";
+    try {
+      // Each answered: one sent on a kept-alive connection closed under it went again on a new one.
+      for (let i = 0; i < 6; i++) expect((await post(url, "{}", {}, 1000, 4096)).status).toBe(200);
+      expect(requests).toBeGreaterThan(6);
+      // A receiver that closes every connection under its requests is refused (once retried).
+      requests = 0;
+      const closing = createServer((req) => (requests++, req.socket.destroy()));
+      await new Promise<void>((r) => closing.listen(0, "127.0.0.1", r));
+      const port = (closing.address() as { port: number }).port;
+      await expect(post(new URL(`http://127.0.0.1:${port}/hook`), "{}", {}, 1000, 4096)).rejects.toThrow();
+      expect(requests).toBe(2);
+      closing.close();
+    } finally {
+      if (before === undefined) delete process.env.WEBHOOKS_ALLOW_PRIVATE;
+      else process.env.WEBHOOKS_ALLOW_PRIVATE = before;
+      srv.closeAllConnections();
+      srv.close();
+    }
+  });
+
   it("refuses private addresses unless allowed, at creation and before each attempt", async () => {
     const before = process.env.WEBHOOKS_ALLOW_PRIVATE;
     delete process.env.WEBHOOKS_ALLOW_PRIVATE;
