@@ -150,36 +150,38 @@ async function webhookRounds(
   auth: Record<string, string>,
   next: () => { method: string; path: string; body: string },
 ): Promise<void> {
-  const { createServer } = await import("node:http");
+  const { Worker } = await import("node:worker_threads");
   const { createWebhook, setWebhookEnabled } = await import("../server/webhooks/manage");
   const lags: number[] = [];
-  /** when each device's latest update was sent (see `stamped` below) */
-  const sentAt = new Map<string, number>();
+  /** when each device's updates were sent, while counting (see `stamped` below) */
+  const sentAt = new Map<string, number[]>();
   let counting = false;
-  const receivers = await Promise.all(
-    [0, 1].map(async () => {
-      // It answers at once, and finds what the lag needs without parsing the body (the receivers
-      // share the machine's two cores with the server: what they spend is not the service's).
-      const srv = createServer((req, res) => {
-        let body = "";
-        req.on("data", (c) => (body += c));
-        req.on("end", () => {
-          res.writeHead(200).end();
-          if (!counting) return;
-          const deviceId = /"deviceId":"([^"]+)"/.exec(body)?.[1];
-          const sent = deviceId && sentAt.get(deviceId);
-          // A "multiple" body: one event per event type in it (every type starts with "user.").
-          const events = body.split('"type":"user.').length - 1;
-          if (sent) for (let i = 0; i < events; i++) lags.push(Date.now() - sent);
-        });
-      });
-      await new Promise<void>((r) => srv.listen(0, "127.0.0.1", r));
-      return srv;
-    }),
-  );
+  // The receivers run on a thread of their own: they share the machine's two cores with the
+  // server (what they spend is not the service's, but it is spent here), and do not hold up the
+  // load generator's event loop, which would otherwise answer them between its own requests.
+  const receivers = new Worker(RECEIVERS, { eval: true });
+  const ports = await new Promise<number[]>((resolve) => receivers.once("message", resolve));
+  /** What the receivers got since the last call: [deviceId, received at, events] for each body. */
+  const received = () =>
+    new Promise<[string, number, number][]>((resolve) => {
+      receivers.once("message", resolve);
+      receivers.postMessage("take");
+    });
+  /** A body's lag: from the latest update of its device sent before it arrived. */
+  const addLags = (got: [string, number, number][]) => {
+    for (const [deviceId, at, events] of got) {
+      const times = sentAt.get(deviceId);
+      let sent: number | undefined;
+      for (let k = (times?.length ?? 0) - 1; k >= 0; k--)
+        if (times![k]! <= at) {
+          sent = times![k];
+          break;
+        }
+      if (sent !== undefined) for (let i = 0; i < events; i++) lags.push(at - sent);
+    }
+  };
   const hooks: { id: string }[] = [];
-  for (const srv of receivers) {
-    const port = (srv.address() as { port: number }).port;
+  for (const port of ports) {
     hooks.push(
       (await createWebhook({ url: `http://127.0.0.1:${port}/`, live: false, mode: "multiple" })).webhook,
     );
@@ -204,11 +206,17 @@ async function webhookRounds(
   // which is strictly increasing per process and so runs ahead of the machine's time here.)
   const stamped = () => {
     const r = next();
-    sentAt.set(/"deviceId":"([^"]+)"/.exec(r.body)![1]!, Date.now());
+    if (counting) {
+      const deviceId = /"deviceId":"([^"]+)"/.exec(r.body)![1]!;
+      const times = sentAt.get(deviceId);
+      if (times) times.push(Date.now());
+      else sentAt.set(deviceId, [Date.now()]);
+    }
     return r;
   };
   const measure = async (hooked: boolean, round: number) => {
     await set(hooked);
+    await received();
     counting = hooked;
     const label = hooked ? "2 webhooks" : "no webhooks";
     const m = await b.run({
@@ -221,6 +229,9 @@ async function webhookRounds(
     });
     await drain();
     counting = false;
+    const got = await received();
+    if (hooked) addLags(got);
+    sentAt.clear();
     return m;
   };
   const cpu: number[] = [];
@@ -237,7 +248,7 @@ async function webhookRounds(
     ratios.push(hooked.rps / plain.rps);
     if (hooked.cpuMs && plain.cpuMs) cpu.push(plain.cpuMs / hooked.cpuMs);
   }
-  for (const srv of receivers) srv.close();
+  await receivers.terminate();
   const sorted = [...lags].sort((x, y) => x - y);
   const at = (q: number) => sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))] ?? NaN;
   const pct = (x: number) => `${Math.round(100 * x)}%`;
@@ -252,3 +263,33 @@ async function webhookRounds(
       `p99 ${at(0.99)} ms, max ${sorted.at(-1)} ms.`,
   );
 }
+
+/**
+ * The receivers' thread (plain JavaScript, run with `eval`): two HTTP servers that answer 200 at
+ * once; for each body they note its deviceId, when it arrived and how many events it holds
+ * (without parsing it: a "multiple" body has one `"type":"user.` per event), and hand the notes
+ * over when asked ("take"). It posts its two ports first.
+ */
+const RECEIVERS = `
+const { createServer } = require("node:http");
+const { parentPort } = require("node:worker_threads");
+let notes = [];
+const receiver = () =>
+  new Promise((resolve) => {
+    const srv = createServer((req, res) => {
+      let body = "";
+      req.on("data", (c) => (body += c));
+      req.on("end", () => {
+        res.writeHead(200).end();
+        const deviceId = /"deviceId":"([^"]+)"/.exec(body)?.[1];
+        if (deviceId) notes.push([deviceId, Date.now(), body.split('"type":"user.').length - 1]);
+      });
+    });
+    srv.listen(0, "127.0.0.1", () => resolve(srv.address().port));
+  });
+Promise.all([receiver(), receiver()]).then((ports) => parentPort.postMessage(ports));
+parentPort.on("message", () => {
+  parentPort.postMessage(notes);
+  notes = [];
+});
+`;
