@@ -29,8 +29,11 @@ export async function register(): Promise<void> {
     // Trips' road ETAs: the tracking thread asks a routing worker on a port of its own.
     serveTripRoutes(routingChannel);
     startTrackingThread();
-    const { startWebhookSender } = await import("./server/webhooks/sender-thread");
+    const { startWebhookSender, stopWebhookSender } = await import("./server/webhooks/sender-thread");
     startWebhookSender();
+    // Asked by scripts/serve.mjs when the process is being stopped (SIGTERM, SIGINT), before it
+    // exits: the sender records what is in flight and leaves the rest to the next process at once.
+    (globalThis as { whenStopping?: () => Promise<void> }).whenStopping = () => stopWebhookSender(2000);
     const { startGeofenceSweeper } = await import("./server/geofences/expiry");
     startGeofenceSweeper();
     const { startIsochroneGeofences } = await import("./server/planner/isochrone-geofences");

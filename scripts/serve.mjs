@@ -266,7 +266,10 @@ server.listen(port, hostname, () => {
 for (const signal of /** @type {const} */ (["SIGINT", "SIGTERM"])) {
   process.once(signal, () => {
     server.close();
-    void app.close?.().finally(() => process.exit(0));
+    // What the app does before it ends (instrumentation.ts: the webhook sender records what is in
+    // flight and leaves the rest to the next process), within the 3 s.
+    const stopping = /** @type {{ whenStopping?: () => Promise<void> }} */ (globalThis).whenStopping?.();
+    void Promise.allSettled([stopping, app.close?.()]).finally(() => process.exit(0));
     setTimeout(() => process.exit(0), 3000).unref();
   });
 }

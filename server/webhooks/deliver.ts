@@ -7,6 +7,7 @@ import type {
   OwnOutbox,
   OwnRequest,
   SenderTurnResult,
+  StoredOutbox,
   WebhookStore,
 } from "../storage";
 import { statusAfter } from "../storage/outbox-columns";
@@ -141,6 +142,8 @@ export class Sender {
   private timer: NodeJS.Timeout | null = null;
   private running = false;
   private looking = false;
+  /** the process is being stopped: no new request is started (see `leave`) */
+  private leaving = false;
   private prunedAt = 0;
   private queuesAt = 0;
   private orphansAt = 0;
@@ -185,6 +188,48 @@ export class Sender {
   }
 
   /**
+   * Leaves, for a process being stopped: no new request is started, the attempts in flight are
+   * awaited for at most `ms` and recorded with everything else that ended, and the sender says it
+   * is gone. Its rows left (requests not sent yet) are then split by another process's sender at
+   * its next look for them (within a second), where a killed process's rows wait up to 15 s; and
+   * a user's later rows, written by the next process, do not wait behind them that long.
+   */
+  async leave(ms: number): Promise<void> {
+    this.stop();
+    this.leaving = true;
+    const end = Date.now() + ms;
+    const pause = () => new Promise((resolve) => setTimeout(resolve, 5));
+    while ((this.total > 0 || this.looking) && Date.now() < end) await pause();
+    while (this.looking) await pause();
+    const now = new Date();
+    await this.store.turn({
+      ...this.turnArguments(now),
+      total: 0,
+      orphans: false,
+      // Alive until long ago: gone now.
+      aliveUntil: new Date(0),
+    });
+    let unsent = 0;
+    for (const line of this.lines.values()) unsent += line.length;
+    console.log(`webhooks: left ${unsent} request${unsent === 1 ? "" : "s"} unsent to the other processes`);
+  }
+
+  /** What a turn records and asks, taking what ended since the last (see `look`). */
+  private turnArguments(now: Date) {
+    return {
+      owner: processKey(),
+      done: this.done.splice(0),
+      written: this.written.splice(0),
+      resolved: this.resolved.splice(0),
+      known: new Set([...this.open.keys(), ...this.removing]),
+      now,
+      holdUntil: new Date(now.getTime() + HOLD_MS),
+      room: (webhookSeq: number) => this.room(webhookSeq),
+      split: (row: StoredOutbox, webhooks: ReadonlySet<number>) => splitOutbox(row, webhooks, now),
+    };
+  }
+
+  /**
    * Records what ended and what was queued, then takes its own new rows and holds what is due
    * and free, and starts sending. Whether there was anything to do (then the next look comes
    * sooner).
@@ -199,27 +244,18 @@ export class Sender {
         const keep = env().WEBHOOKS_KEEP_DAYS * 24 * 3600_000;
         await this.store.prune(new Date(now.getTime() - keep), PRUNE_BATCH);
       }
-      const done = this.done.splice(0);
-      const written = this.written.splice(0);
-      const resolved = this.resolved.splice(0);
       const queues = now.getTime() - this.queuesAt >= QUEUES_MS;
       const orphans = now.getTime() - this.orphansAt >= ORPHANS_MS;
       const alive = now.getTime() - this.aliveAt >= RENEW_MS;
+      const asked = this.turnArguments(now);
+      const { done, written, resolved } = asked;
       let turn: SenderTurnResult;
       try {
         turn = await this.store.turn({
-          owner: processKey(),
-          done,
-          written,
-          resolved,
-          known: new Set([...this.open.keys(), ...this.removing]),
-          now,
-          holdUntil: new Date(now.getTime() + HOLD_MS),
+          ...asked,
           total: queues ? IN_FLIGHT - this.total : 0,
           orphans,
           aliveUntil: alive ? new Date(now.getTime() + ALIVE_MS) : null,
-          room: (webhookSeq) => this.room(webhookSeq),
-          split: (row, webhooks) => splitOutbox(row, webhooks, now),
         });
       } catch (e) {
         // Kept for the next look: their queues stay held (and unsent) until recorded.
@@ -241,6 +277,7 @@ export class Sender {
       if (queues && !turn.claimed.length) this.queuesAt = now.getTime();
       if (orphans) this.orphansAt = now.getTime();
       if (alive) this.aliveAt = now.getTime();
+      // (Held: sent even by a sender leaving meanwhile, which waits for them.)
       for (const d of turn.claimed) void this.run(d);
       // Rows taken or resolved while the turn ran are not taken again.
       const rows = turn.rows.filter((r) => !this.open.has(r.seq) && !this.removing.has(r.seq));
@@ -315,6 +352,8 @@ export class Sender {
    * while the webhook is disabled or has no room). Nothing is owed to a webhook deleted meanwhile.
    */
   private async direct(delivery: DeliveryWrite, key: string) {
+    // Leaving: the line is left unsent, and its rows in the outbox for another sender.
+    if (this.leaving) return;
     const hook = this.webhooks.get(delivery.webhookSeq);
     const line = this.lines.get(key)!;
     if (!hook) {

@@ -1,5 +1,6 @@
 import path from "node:path";
 import { pathToFileURL } from "node:url";
+import type { Worker } from "node:worker_threads";
 import { processOnce } from "../process-once";
 import { forgetThread, startWorker } from "../workers/thread-memory";
 
@@ -15,13 +16,18 @@ import { forgetThread, startWorker } from "../workers/thread-memory";
 const ENTRY = pathToFileURL(path.join(process.cwd(), "server", "webhooks", "sender-worker.ts")).href;
 const RESTART_MS = 1000;
 
+const state = processOnce("webhookSenderThread", () => ({ worker: null as Worker | null, leaving: false }));
+
 function spawn(): void {
   const worker = startWorker(ENTRY);
   worker.unref();
+  state.worker = worker;
   const id = worker.threadId;
   worker.on("error", (e) => console.error(`webhooks: the sender thread failed: ${e.message}`));
   worker.on("exit", (code) => {
     forgetThread(id);
+    if (state.worker === worker) state.worker = null;
+    if (state.leaving) return;
     console.error(`webhooks: the sender thread exited (${code}); starting it again`);
     setTimeout(spawn, RESTART_MS).unref();
   });
@@ -29,5 +35,24 @@ function spawn(): void {
 
 /** Starts this process's sender thread (at server start). */
 export function startWebhookSender(): void {
-  processOnce("webhookSenderThread", () => spawn());
+  if (!state.worker && !state.leaving) spawn();
+}
+
+/**
+ * Makes the sender leave, for a process being stopped (docs/webhooks.md#delivery): what is in
+ * flight is awaited for at most `ms` and recorded, and the rest is left to the other processes'
+ * senders (or the next start's) at once. Resolves when it has left, or after `ms` and a little.
+ */
+export function stopWebhookSender(ms: number): Promise<void> {
+  state.leaving = true;
+  const worker = state.worker;
+  if (!worker) return Promise.resolve();
+  return new Promise((resolve) => {
+    const timer = setTimeout(resolve, ms + 500);
+    worker.once("message", () => {
+      clearTimeout(timer);
+      resolve();
+    });
+    worker.postMessage({ leave: ms });
+  });
 }

@@ -1,9 +1,19 @@
+import { parentPort } from "node:worker_threads";
 import { limitConnections, storage } from "../storage";
 import { Sender } from "./deliver";
 
 /**
  * The webhook sender's thread (./sender-thread.ts): polls the outbox and posts what is due, with
- * a database connection of its own. Its timer keeps the thread alive.
+ * a database connection of its own. Its timer keeps the thread alive. Asked to leave (the process
+ * is being stopped), it leaves (Sender.leave) and says so.
  */
 limitConnections(2);
-new Sender(storage().webhooks, undefined, { keepAlive: true }).start();
+const sender = new Sender(storage().webhooks, undefined, { keepAlive: true });
+sender.start();
+parentPort?.on("message", (m: { leave?: number }) => {
+  if (m.leave === undefined) return;
+  void sender
+    .leave(m.leave)
+    .catch((e: Error) => console.error(`webhooks: leaving failed: ${e.message}`))
+    .finally(() => parentPort!.postMessage({ left: true }));
+});

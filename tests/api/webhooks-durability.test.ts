@@ -1,8 +1,7 @@
-import { execFile } from "node:child_process";
-import { type Server, createServer } from "node:http";
-import { promisify } from "node:util";
+import type { Server } from "node:http";
 import { afterAll, describe, expect, it } from "vitest";
 import { type FreshServer, type RunningServer, serve, startFreshServer } from "../../scripts/fresh-server";
+import { ENV, burst, createEdgeGeofence, createWebhookByCli, receiver, until } from "./webhooks-fixture";
 
 /**
  * The outbox under stress (issue 27): kill -9 during a burst of tracking loses no event a
@@ -10,7 +9,6 @@ import { type FreshServer, type RunningServer, serve, startFreshServer } from ".
  * request twice. A server of its own (it is killed).
  */
 
-const ENV = { WEBHOOKS_ALLOW_PRIVATE: "true", WEBHOOKS_RETRY_SCALE: "0.01" };
 let fresh: FreshServer | undefined;
 const others: RunningServer[] = [];
 let rx: Server | undefined;
@@ -21,86 +19,14 @@ afterAll(async () => {
   rx?.close();
 });
 
-/** Each request's webhook-id and event, in the order they arrived. */
-async function receiver() {
-  const got: { deliveryId: string; eventId: string; deviceId: string }[] = [];
-  rx = createServer((req, res) => {
-    let body = "";
-    req.on("data", (c) => (body += c));
-    req.on("end", () => {
-      const json = JSON.parse(body) as { event: { _id: string }; user: { deviceId: string } };
-      got.push({
-        deliveryId: req.headers["webhook-id"] as string,
-        eventId: json.event._id,
-        deviceId: json.user.deviceId,
-      });
-      res.writeHead(200).end();
-    });
-  });
-  await new Promise<void>((r) => rx!.listen(0, "127.0.0.1", r));
-  return { url: `http://127.0.0.1:${(rx.address() as { port: number }).port}/`, got };
-}
-
-async function until(check: () => boolean, ms: number, what: string) {
-  const end = Date.now() + ms;
-  while (!check()) {
-    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 100));
-  }
-}
-
-/** Devices crossing a geofence's edge back and forth: every acknowledged update makes an event. */
-async function burst(
-  urls: string[],
-  key: string,
-  devices: string[],
-  t0: number,
-  max: number,
-  stopWhen: () => boolean,
-) {
-  const acked = new Map<string, string[]>(devices.map((d) => [d, []]));
-  await Promise.all(
-    devices.map(async (deviceId, i) => {
-      for (let n = 0; n < max && !stopWhen(); n++) {
-        const url = urls[(n + i) % urls.length]!;
-        try {
-          const res = await fetch(`${url}/v1/track`, {
-            method: "POST",
-            headers: { authorization: key, "content-type": "application/json" },
-            body: JSON.stringify({
-              deviceId,
-              latitude: n % 2 === 0 ? -30 : -30.1,
-              longitude: -20,
-              accuracy: 5,
-              updatedAt: new Date(t0 + n * 60_000).toISOString(),
-            }),
-          });
-          if (res.status !== 200) break;
-          const { events } = (await res.json()) as { events: { _id: string }[] };
-          acked.get(deviceId)!.push(...events.map((e) => e._id));
-        } catch {
-          break; // the server is gone
-        }
-      }
-    }),
-  );
-  return acked;
-}
-
 describe("webhook outbox", () => {
   it("delivers every acknowledged event after kill -9 and a restart, in order per user, and two processes send each request once", async () => {
     fresh = await startFreshServer({ env: ENV });
     const { url, keys, databaseUrl } = fresh;
-    const { url: hookUrl, got } = await receiver();
-    await promisify(execFile)("npx", ["tsx", "scripts/webhooks.ts", "create", hookUrl], {
-      env: { ...process.env, DATABASE_URL: databaseUrl, ...ENV },
-    });
-    const fence = await fetch(`${url}/v1/geofences`, {
-      method: "POST",
-      headers: { authorization: keys.secret, "content-type": "application/json" },
-      body: JSON.stringify({ description: "durable", type: "circle", coordinates: [-20, -30], radius: 500 }),
-    });
-    expect(fence.status).toBe(200);
+    const { url: hookUrl, got, server } = await receiver();
+    rx = server;
+    await createWebhookByCli(databaseUrl, hookUrl);
+    expect((await createEdgeGeofence(url, keys.secret, "durable")).status).toBe(200);
 
     // A burst, killed once well under way.
     let killed = false;

@@ -1,0 +1,58 @@
+import type { Server } from "node:http";
+import { afterAll, describe, expect, it } from "vitest";
+import { type FreshServer, type RunningServer, serve, startFreshServer } from "../../scripts/fresh-server";
+import { ENV, burst, createEdgeGeofence, createWebhookByCli, receiver, until } from "./webhooks-fixture";
+
+/**
+ * A process stopped the ordinary way (SIGTERM: a deploy, a restart) while it still owes requests
+ * (issue 27): its sender records what it has in flight and says it is gone, so another process
+ * sends the rest at once instead of after the 15 s a killed process's rows wait.
+ */
+
+let fresh: FreshServer | undefined;
+const others: RunningServer[] = [];
+let rx: Server | undefined;
+
+afterAll(async () => {
+  for (const s of others) await s.stop();
+  await fresh?.stop();
+  rx?.close();
+});
+
+describe("webhook outbox", () => {
+  it("hands a stopped process's unsent requests to another process at once, each sent once, in order", async () => {
+    // C runs throughout and tracks nothing; A tracks, is stopped (SIGTERM) with requests still
+    // owed, and C sends them. A killed process's would wait up to 15 s (until it counts as gone).
+    fresh = await startFreshServer({ env: ENV });
+    const { keys, databaseUrl } = fresh;
+    let slow = true;
+    const { url: hookUrl, got, server } = await receiver(() => (slow ? 150 : 0));
+    rx = server;
+    await createWebhookByCli(databaseUrl, hookUrl);
+    const a = await serve(databaseUrl, { env: ENV });
+    others.push(a);
+    expect((await createEdgeGeofence(a.url, keys.secret, "handed")).status).toBe(200);
+    // Each user's requests go one at a time and take 150 ms: A still owes most when it stops.
+    const devices = Array.from({ length: 4 }, (_, i) => `hook-handed-${i}`);
+    const acked = await burst([a.url], keys.publishable, devices, Date.now() - 3_600_000, 30, () => false);
+    const ackedIds = [...acked.values()].flat();
+    expect(ackedIds.length).toBe(4 * 30);
+    await until(() => got.length >= 4, 10_000, "the first deliveries");
+    await a.stop();
+    expect(a.output()).toMatch(/webhooks: left \d+ requests? unsent to the other processes/);
+    const stoppedAt = Date.now();
+    expect(got.length).toBeLessThan(ackedIds.length / 2);
+    slow = false;
+    const received = () => new Set(got.map((g) => g.eventId));
+    await until(() => ackedIds.every((id) => received().has(id)), 30_000, "every acknowledged event");
+    expect(Date.now() - stoppedAt).toBeLessThan(8_000);
+    // What A had in flight was recorded before it left: nothing sent twice.
+    const ids = got.map((g) => g.deliveryId);
+    expect(new Set(ids).size).toBe(ids.length);
+    for (const [deviceId, sent] of acked)
+      expect(
+        got.filter((g) => g.deviceId === deviceId).map((g) => g.eventId),
+        deviceId,
+      ).toEqual(sent);
+  }, 120_000);
+});
