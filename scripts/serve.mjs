@@ -263,13 +263,22 @@ if (dev) {
 server.listen(port, hostname, () => {
   console.log(`Ready on http://${hostname}:${port}${trustProxy ? " (trusting X-Forwarded-For)" : ""}`);
 });
+/** How long a stop waits for the requests in flight before the process exits anyway. */
+const STOP_MS = 10_000;
 for (const signal of /** @type {const} */ (["SIGINT", "SIGTERM"])) {
   process.once(signal, () => {
-    server.close();
-    // What the app does before it ends (instrumentation.ts: the webhook sender records what is in
-    // flight and leaves the rest to the next process), within the 3 s.
+    // Development's live-reload connections never end: it stops at once.
+    if (dev) process.exit(0);
+    // New connections are refused; every request in flight is answered, and its connection
+    // closed once idle (a kept-alive one idle now at once); the process exits when none is left,
+    // or after STOP_MS. Meanwhile the app does what it must before it ends (instrumentation.ts:
+    // the webhook sender records what is in flight and leaves the rest to the next process).
+    const closed = new Promise((resolve) => server.close(resolve));
+    setInterval(() => server.closeIdleConnections(), 100).unref();
     const stopping = /** @type {{ whenStopping?: () => Promise<void> }} */ (globalThis).whenStopping?.();
-    void Promise.allSettled([stopping, app.close?.()]).finally(() => process.exit(0));
-    setTimeout(() => process.exit(0), 3000).unref();
+    void Promise.allSettled([closed, stopping])
+      .then(() => app.close?.())
+      .finally(() => process.exit(0));
+    setTimeout(() => process.exit(0), STOP_MS).unref();
   });
 }

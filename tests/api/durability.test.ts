@@ -1,3 +1,4 @@
+import { request } from "node:http";
 import { numberFrom } from "../support/db";
 import { afterAll, describe, expect, it } from "vitest";
 import { type FreshServer, type RunningServer, serve, startFreshServer } from "../../scripts/fresh-server";
@@ -75,5 +76,47 @@ describe("durability", () => {
       );
       expect(stored).toBeGreaterThanOrEqual(mine.length);
     }
+  }, 60_000);
+
+  it("answers the requests in flight when it is stopped (SIGTERM) before it exits", async () => {
+    const stopping = await serve(fresh!.databaseUrl);
+    const body = JSON.stringify({
+      deviceId: "stopped-mid-request",
+      latitude: 10,
+      longitude: 20,
+      accuracy: 5,
+    });
+    // A request whose body is half sent when the stop comes (a deploy under load).
+    const answer = new Promise<{ status: number; text: string }>((resolve, reject) => {
+      const req = request(
+        `${stopping.url}/v1/track`,
+        {
+          method: "POST",
+          headers: {
+            authorization: fresh!.keys.publishable,
+            "content-type": "application/json",
+            "content-length": Buffer.byteLength(body),
+          },
+        },
+        (res) => {
+          let text = "";
+          res.on("data", (c) => (text += c));
+          res.on("end", () => resolve({ status: res.statusCode!, text }));
+        },
+      );
+      req.on("error", reject);
+      req.write(body.slice(0, 20));
+      setTimeout(() => req.end(body.slice(20)), 700);
+    });
+    await new Promise((r) => setTimeout(r, 200));
+    const stopped = stopping.stop();
+    const { status, text } = await answer;
+    expect(status, text).toBe(200);
+    await stopped;
+    await expect(fetch(`${stopping.url}/healthz`), "the stopped server is gone").rejects.toThrow();
+    const res = await fetch(`${restarted!.url}/v1/users/stopped-mid-request`, {
+      headers: { authorization: fresh!.keys.secret },
+    });
+    expect(res.status).toBe(200);
   }, 60_000);
 });
