@@ -265,20 +265,30 @@ server.listen(port, hostname, () => {
 });
 /** How long a stop waits for the requests in flight before the process exits anyway. */
 const STOP_MS = 10_000;
-for (const signal of /** @type {const} */ (["SIGINT", "SIGTERM"])) {
-  process.once(signal, () => {
-    // Development's live-reload connections never end: it stops at once.
-    if (dev) process.exit(0);
-    // New connections are refused; every request in flight is answered, and its connection
-    // closed once idle (a kept-alive one idle now at once); the process exits when none is left,
-    // or after STOP_MS. Meanwhile the app does what it must before it ends (instrumentation.ts:
-    // the webhook sender records what is in flight and leaves the rest to the next process).
-    const closed = new Promise((resolve) => server.close(resolve));
-    setInterval(() => server.closeIdleConnections(), 100).unref();
-    const stopping = /** @type {{ whenStopping?: () => Promise<void> }} */ (globalThis).whenStopping?.();
-    void Promise.allSettled([closed, stopping])
-      .then(() => app.close?.())
-      .finally(() => process.exit(0));
-    setTimeout(() => process.exit(0), STOP_MS).unref();
-  });
+/** A second signal within this of the first is the same stop delivered twice (see `stop`). */
+const SAME_STOP_MS = 1000;
+let stoppingSince = 0;
+function stop() {
+  // Development's live-reload connections never end: it stops at once.
+  if (dev) process.exit(0);
+  if (stoppingSince) {
+    // A terminal's Ctrl-C reaches both `npm start` and this process, which `npm start` also
+    // forwards it to: that second one is ignored; a later one ends the process at once.
+    if (Date.now() - stoppingSince > SAME_STOP_MS) process.exit(0);
+    return;
+  }
+  stoppingSince = Date.now();
+  // New connections are refused; every request in flight is answered, and its connection closed
+  // once idle (a kept-alive one idle now at once); the process exits when none is left, or after
+  // STOP_MS. Meanwhile the app does what it must before it ends (instrumentation.ts: the webhook
+  // sender records what is in flight and leaves the rest to the next process).
+  const closed = new Promise((resolve) => server.close(resolve));
+  setInterval(() => server.closeIdleConnections(), 100).unref();
+  const stopping = /** @type {{ whenStopping?: () => Promise<void> }} */ (globalThis).whenStopping?.();
+  void Promise.allSettled([closed, stopping])
+    .then(() => app.close?.())
+    .finally(() => process.exit(0));
+  setTimeout(() => process.exit(0), STOP_MS).unref();
 }
+process.on("SIGINT", stop);
+process.on("SIGTERM", stop);
