@@ -1,7 +1,14 @@
-import type { Server } from "node:http";
-import { afterAll, describe, expect, it } from "vitest";
-import { type FreshServer, type RunningServer, serve, startFreshServer } from "../../scripts/fresh-server";
-import { ENV, burst, createEdgeGeofence, createWebhookByCli, receiver, until } from "./webhooks-fixture";
+import { describe, expect, it } from "vitest";
+import { serve, startFreshServer } from "../../scripts/fresh-server";
+import {
+  ENV,
+  burst,
+  createEdgeGeofence,
+  createWebhookByCli,
+  receiver,
+  stoppedAfterAll,
+  until,
+} from "./webhooks-fixture";
 
 /**
  * The outbox under stress (issue 27): kill -9 during a burst of tracking loses no event a
@@ -9,22 +16,14 @@ import { ENV, burst, createEdgeGeofence, createWebhookByCli, receiver, until } f
  * request twice. A server of its own (it is killed).
  */
 
-let fresh: FreshServer | undefined;
-const others: RunningServer[] = [];
-let rx: Server | undefined;
-
-afterAll(async () => {
-  for (const s of others) await s.stop();
-  await fresh?.stop();
-  rx?.close();
-});
+const started = stoppedAfterAll();
 
 describe("webhook outbox", () => {
   it("delivers every acknowledged event after kill -9 and a restart, in order per user, and two processes send each request once", async () => {
-    fresh = await startFreshServer({ env: ENV });
+    const fresh = (started.fresh = await startFreshServer({ env: ENV }));
     const { url, keys, databaseUrl } = fresh;
     const { url: hookUrl, got, server } = await receiver();
-    rx = server;
+    started.receiver = server;
     await createWebhookByCli(databaseUrl, hookUrl);
     expect((await createEdgeGeofence(url, keys.secret, "durable")).status).toBe(200);
 
@@ -43,7 +42,7 @@ describe("webhook outbox", () => {
     expect(ackedIds.length).toBeGreaterThanOrEqual(20);
 
     // Restarted, and a second process beside it: the rest is sent, each request once.
-    others.push(await serve(databaseUrl, { env: ENV }), await serve(databaseUrl, { env: ENV }));
+    started.others.push(await serve(databaseUrl, { env: ENV }), await serve(databaseUrl, { env: ENV }));
     const received = () => new Set(got.map((g) => g.eventId));
     // A queue held by the killed process is let go when its hold (30 s) runs out.
     await until(() => ackedIds.every((id) => received().has(id)), 60_000, "every acknowledged event");
@@ -59,7 +58,7 @@ describe("webhook outbox", () => {
     // order per user.
     const before = got.length;
     const more = await burst(
-      others.map((s) => s.url),
+      started.others.map((s) => s.url),
       keys.publishable,
       devices.map((d) => `${d}-two`),
       Date.now() - 3_600_000,

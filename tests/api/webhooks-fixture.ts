@@ -1,6 +1,8 @@
 import { execFile } from "node:child_process";
 import { type Server, createServer } from "node:http";
 import { promisify } from "node:util";
+import { afterAll } from "vitest";
+import type { FreshServer, RunningServer } from "../../scripts/fresh-server";
 
 /**
  * What the webhook outbox's process tests share (./webhooks-durability.test.ts,
@@ -8,6 +10,24 @@ import { promisify } from "node:util";
  */
 
 export const ENV = { WEBHOOKS_ALLOW_PRIVATE: "true", WEBHOOKS_RETRY_SCALE: "0.01" };
+
+/**
+ * What a test file starts, stopped after its tests: the other servers first, then the fresh one
+ * (whose stop drops the database), then the receiver.
+ */
+export function stoppedAfterAll() {
+  const started = {
+    fresh: undefined as FreshServer | undefined,
+    others: [] as RunningServer[],
+    receiver: undefined as Server | undefined,
+  };
+  afterAll(async () => {
+    for (const s of started.others) await s.stop();
+    await started.fresh?.stop();
+    started.receiver?.close();
+  });
+  return started;
+}
 
 /**
  * A receiver of single-mode requests: each request's webhook-id and event, in the order they

@@ -1,7 +1,14 @@
-import type { Server } from "node:http";
-import { afterAll, describe, expect, it } from "vitest";
-import { type FreshServer, type RunningServer, serve, startFreshServer } from "../../scripts/fresh-server";
-import { ENV, burst, createEdgeGeofence, createWebhookByCli, receiver, until } from "./webhooks-fixture";
+import { describe, expect, it } from "vitest";
+import { serve, startFreshServer } from "../../scripts/fresh-server";
+import {
+  ENV,
+  burst,
+  createEdgeGeofence,
+  createWebhookByCli,
+  receiver,
+  stoppedAfterAll,
+  until,
+} from "./webhooks-fixture";
 
 /**
  * A process stopped the ordinary way (SIGTERM: a deploy, a restart) while it still owes requests
@@ -9,28 +16,20 @@ import { ENV, burst, createEdgeGeofence, createWebhookByCli, receiver, until } f
  * sends the rest at once instead of after the 15 s a killed process's rows wait.
  */
 
-let fresh: FreshServer | undefined;
-const others: RunningServer[] = [];
-let rx: Server | undefined;
-
-afterAll(async () => {
-  for (const s of others) await s.stop();
-  await fresh?.stop();
-  rx?.close();
-});
+const started = stoppedAfterAll();
 
 describe("webhook outbox", () => {
   it("hands a stopped process's unsent requests to another process at once, each sent once, in order", async () => {
     // C runs throughout and tracks nothing; A tracks, is stopped (SIGTERM) with requests still
     // owed, and C sends them. A killed process's would wait up to 15 s (until it counts as gone).
-    fresh = await startFreshServer({ env: ENV });
+    const fresh = (started.fresh = await startFreshServer({ env: ENV }));
     const { keys, databaseUrl } = fresh;
     let slow = true;
     const { url: hookUrl, got, server } = await receiver(() => (slow ? 150 : 0));
-    rx = server;
+    started.receiver = server;
     await createWebhookByCli(databaseUrl, hookUrl);
     const a = await serve(databaseUrl, { env: ENV });
-    others.push(a);
+    started.others.push(a);
     expect((await createEdgeGeofence(a.url, keys.secret, "handed")).status).toBe(200);
     // Each user's requests go one at a time and take 150 ms: A still owes most when it stops.
     const devices = Array.from({ length: 4 }, (_, i) => `hook-handed-${i}`);
