@@ -1,20 +1,28 @@
 import type { StoredEvent as Event, StoredUser as User } from "../storage";
 import { type GeofenceFields, serializeGeofence } from "../geofences/schema";
 
-/** Wire forms of users and events. */
+/**
+ * Wire forms of users and events. Each is built field by field, in the wire's order, and a field
+ * without a value is left out. Not with spreads: in Node 20's V8 a field added after a spread
+ * costs about a microsecond and gives the object a shape of its own, which slows every later
+ * read of it (JSON.stringify's among them); a dense update serializes nine events and the user.
+ */
 
-const optional = <K extends string, V>(key: K, value: V | null | undefined) =>
-  (value === null || value === undefined ? {} : { [key]: value }) as Partial<Record<K, V>>;
+type Wire = Record<string, unknown>;
+
+/** Sets `key` when `value` has one. */
+const put = (w: Wire, key: string, value: unknown) => {
+  if (value !== null && value !== undefined) w[key] = value;
+};
 
 /** The user as events copy it. */
-export function trimUser(u: Pick<User, "id" | "userId" | "deviceId" | "description" | "metadata">) {
-  return {
-    _id: u.id,
-    ...optional("userId", u.userId),
-    deviceId: u.deviceId,
-    ...optional("description", u.description),
-    ...optional("metadata", u.metadata),
-  };
+export function trimUser(u: Pick<User, "id" | "userId" | "deviceId" | "description" | "metadata">): Wire {
+  const w: Wire = { _id: u.id };
+  put(w, "userId", u.userId);
+  w.deviceId = u.deviceId;
+  put(w, "description", u.description);
+  put(w, "metadata", u.metadata);
+  return w;
 }
 
 type Embedded = ReturnType<typeof serializeGeofence>;
@@ -36,51 +44,51 @@ export function embeddedGeofence(g: GeofenceFields): Readonly<Embedded> {
 }
 
 /** `trip`: the trip the user is on, in wire form (the SDKs end theirs when a track answer has none). */
-export function serializeUser(u: User, geofences: GeofenceFields[], trip?: unknown) {
-  return {
-    ...trimUser(u),
-    location: { type: "Point", coordinates: [u.longitude, u.latitude] },
-    locationAccuracy: u.accuracy,
-    ...optional("foreground", u.foreground),
-    ...optional("stopped", u.stopped),
-    ...optional("deviceType", u.deviceType),
-    ...(u.device && typeof u.device === "object" ? u.device : {}),
-    geofences: geofences.map(embeddedGeofence),
-    ...optional("place", u.place),
-    ...optional("country", u.country),
-    ...optional("state", u.state),
-    ...optional("dma", u.dma),
-    ...optional("postalCode", u.postalCode),
-    ...optional("trip", trip),
-    createdAt: u.createdAt.toISOString(),
-    updatedAt: u.updatedAt.toISOString(),
-    // The time of the last update as the device sent it; updatedAt may be a few ms later (it is
-    // made distinct for the lists' cursors).
-    actualUpdatedAt: u.actualUpdatedAt.toISOString(),
-    live: u.live,
-  };
+export function serializeUser(u: User, geofences: GeofenceFields[], trip?: unknown): Wire {
+  const w = trimUser(u);
+  w.location = { type: "Point", coordinates: [u.longitude, u.latitude] };
+  w.locationAccuracy = u.accuracy;
+  put(w, "foreground", u.foreground);
+  put(w, "stopped", u.stopped);
+  put(w, "deviceType", u.deviceType);
+  if (u.device && typeof u.device === "object") Object.assign(w, u.device);
+  w.geofences = geofences.map(embeddedGeofence);
+  put(w, "place", u.place);
+  put(w, "country", u.country);
+  put(w, "state", u.state);
+  put(w, "dma", u.dma);
+  put(w, "postalCode", u.postalCode);
+  put(w, "trip", trip);
+  w.createdAt = u.createdAt.toISOString();
+  w.updatedAt = u.updatedAt.toISOString();
+  // The time of the last update as the device sent it; updatedAt may be a few ms later (it is
+  // made distinct for the lists' cursors).
+  w.actualUpdatedAt = u.actualUpdatedAt.toISOString();
+  w.live = u.live;
+  return w;
 }
 
-export function serializeEvent(e: Event) {
-  return {
+export function serializeEvent(e: Event): Wire {
+  const w: Wire = {
     _id: e.id,
     type: e.type,
     createdAt: e.createdAt.toISOString(),
     actualCreatedAt: e.actualCreatedAt.toISOString(),
     live: e.live,
     user: e.user,
-    ...optional("geofence", e.geofence),
-    ...optional("place", e.place),
-    ...optional("region", e.region),
-    location: { type: "Point", coordinates: [e.longitude, e.latitude] },
-    locationAccuracy: e.accuracy,
-    confidence: e.confidence,
-    verification: e.verification,
-    ...optional("verifiedPlaceId", e.verifiedPlaceId),
-    ...optional("verifiedPlace", e.verifiedPlace),
-    ...optional("alternatePlaces", e.alternatePlaces),
-    ...optional("duration", e.duration),
-    ...optional("metadata", e.metadata),
-    ...optional("trip", e.trip),
   };
+  put(w, "geofence", e.geofence);
+  put(w, "place", e.place);
+  put(w, "region", e.region);
+  w.location = { type: "Point", coordinates: [e.longitude, e.latitude] };
+  w.locationAccuracy = e.accuracy;
+  w.confidence = e.confidence;
+  w.verification = e.verification;
+  put(w, "verifiedPlaceId", e.verifiedPlaceId);
+  put(w, "verifiedPlace", e.verifiedPlace);
+  put(w, "alternatePlaces", e.alternatePlaces);
+  put(w, "duration", e.duration);
+  put(w, "metadata", e.metadata);
+  put(w, "trip", e.trip);
+  return w;
 }

@@ -103,7 +103,16 @@ export async function attempt(d: ClaimedDelivery, now = new Date()): Promise<Att
 
 /** A request not tried yet, as an attempt takes it (one sent straight from its row has no seq). */
 export const notTried = (d: DeliveryWrite, hook: { url: string; token: string }): ClaimedDelivery => ({
-  ...d,
+  // Every field listed (see server/tracking/serialize.ts: no fields set after a spread).
+  id: d.id,
+  webhookSeq: d.webhookSeq,
+  live: d.live,
+  userId: d.userId,
+  types: d.types,
+  eventIds: d.eventIds,
+  body: d.body,
+  nextAttemptAt: d.nextAttemptAt,
+  createdAt: d.createdAt,
   seq: 0,
   status: "pending",
   attempts: 0,

@@ -11,7 +11,11 @@ import type { Fix, Snapshot } from "../snapshot";
  */
 export interface Detector {
   /** The user fields this kind keeps, as they are after the fix (leave it out when none). */
-  next?(before: StoredUser | null, fix: Fix, snapshot: Snapshot): Partial<UserWrite>;
+  next?(
+    before: StoredUser | null,
+    fix: Fix,
+    snapshot: Snapshot,
+  ): Partial<Omit<UserWrite, "actualUpdatedAt" | "updatedAt">>;
   detect(input: DetectorInput): Detected;
 }
 
