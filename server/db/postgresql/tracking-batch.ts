@@ -172,7 +172,7 @@ function batchReader(client: Queryable): TrackingReader {
     gathered(async (asked: A[]) => {
       const rowsFound = await rows<Indexed<UserWithMemberships>>(sql, columns(asked), client);
       const byIndex = new Map<number, StoredUser>();
-      for (const { i, ...r } of rowsFound) {
+      for (const r of rowsFound) {
         const [user, its] = withMemberships(r);
         // Two devices of one user (one names it by userId, the other is its deviceId): alone, the
         // second would wait for the first's commit on the user's row; in one transaction it would
@@ -180,7 +180,7 @@ function batchReader(client: Queryable): TrackingReader {
         if (found.has(user.seq)) throw new Error("two updates of the batch found the same user");
         found.add(user.seq);
         if (its) memberships.set(user.seq, its);
-        byIndex.set(i, user);
+        byIndex.set(r.i, user);
       }
       return asked.map((_, k) => byIndex.get(k + 1) ?? null);
     });

@@ -87,12 +87,40 @@ export type UserWithMemberships = StoredUser & {
   changedSince: boolean;
 };
 
+/**
+ * A user row (it may hold more columns) as the stored user. Every field listed: a rest copy of a
+ * row this large costs about 5 µs in Node 20 (server/tracking/serialize.ts).
+ */
+export const storedUserOf = (r: StoredUser): StoredUser => ({
+  seq: r.seq,
+  id: r.id,
+  live: r.live,
+  deviceId: r.deviceId,
+  userId: r.userId,
+  description: r.description,
+  metadata: r.metadata,
+  deviceType: r.deviceType,
+  device: r.device,
+  foreground: r.foreground,
+  stopped: r.stopped,
+  latitude: r.latitude,
+  longitude: r.longitude,
+  accuracy: r.accuracy,
+  country: r.country,
+  state: r.state,
+  postalCode: r.postalCode,
+  dma: r.dma,
+  place: r.place,
+  placeEnteredAt: r.placeEnteredAt,
+  createdAt: r.createdAt,
+  actualUpdatedAt: r.actualUpdatedAt,
+  updatedAt: r.updatedAt,
+});
+
 /** A user row read with its memberships, as the user and its memberships (null: to be read again). */
-export function withMemberships({
-  memberships,
-  changedSince,
-  ...stored
-}: UserWithMemberships): [StoredUser, Membership[] | null] {
+export function withMemberships(row: UserWithMemberships): [StoredUser, Membership[] | null] {
+  const { memberships, changedSince } = row;
+  const stored = storedUserOf(row);
   if (changedSince) return [stored, null];
   return [
     stored,
