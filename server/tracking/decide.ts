@@ -129,8 +129,7 @@ export async function decide(
     actualUpdatedAt: at,
     updatedAt: await distinctUpdatedAt(read, live, at, before?.seq ?? null),
     // What the detectors keep on the user, spread last: in Node 20's V8 a field added after
-    // spreading a large object costs over a microsecond, and the object's shape is made anew
-    // each time, which slows every later read of it (see asRecorded).
+    // spreading an object this large costs over a microsecond (see asRecorded).
     ...Object.assign({}, ...DETECTORS.map((d) => d.next?.(before, fix, snapshot))),
   };
   const user: User = before
@@ -301,9 +300,9 @@ export async function enabledGeofencesOf(read: TrackingReader, user: StoredUser)
 
 /**
  * An event as written (unverified), under its seq and its user's. Every field is listed: in
- * Node 20's V8, fields added after spreading an object this large cost about 1.4 µs each (the
- * copy's shape is made anew each time), 8 µs per event where this takes 0.2 µs, and a dense
- * update has nine events (docs/performance.md).
+ * Node 20's V8, fields added after spreading an object this large cost about 1.4 µs each: 8 µs
+ * per event where this takes under 0.1 µs, and the copies were slower to read and serialize
+ * afterwards; a dense update has nine events (docs/development.md, "Objects on hot paths").
  */
 export const asRecorded = (e: EventWrite, seq: number, userSeq: number): Event => ({
   seq,

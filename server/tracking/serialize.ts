@@ -4,8 +4,8 @@ import { type GeofenceFields, serializeGeofence } from "../geofences/schema";
 /**
  * Wire forms of users and events. Each is built field by field, in the wire's order, and a field
  * without a value is left out. Not with spreads: in Node 20's V8 a field added after a spread
- * costs about a microsecond and gives the object a shape of its own, which slows every later
- * read of it (JSON.stringify's among them); a dense update serializes nine events and the user.
+ * costs about a microsecond once the object is large (docs/development.md, "Objects on hot
+ * paths"); a dense update serializes nine events and the user.
  */
 
 type Wire = Record<string, unknown>;

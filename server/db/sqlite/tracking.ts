@@ -369,7 +369,7 @@ const flag = (v: number | null) => (v === null ? null : v === 1);
 /**
  * A raw row in the shape Prisma reads it, so one serializer serves both. Every field listed: a
  * copy of a row this large by spread, with fields set after it, costs microseconds in Node 20
- * (server/tracking/serialize.ts).
+ * (docs/development.md, "Objects on hot paths").
  */
 function userFromRow(r: UserRow): User {
   return {
