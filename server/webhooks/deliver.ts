@@ -103,16 +103,7 @@ export async function attempt(d: ClaimedDelivery, now = new Date()): Promise<Att
 
 /** A request not tried yet, as an attempt takes it (one sent straight from its row has no seq). */
 export const notTried = (d: DeliveryWrite, hook: { url: string; token: string }): ClaimedDelivery => ({
-  // Every field listed (docs/development.md, "Objects on hot paths").
-  id: d.id,
-  webhookSeq: d.webhookSeq,
-  live: d.live,
-  userId: d.userId,
-  types: d.types,
-  eventIds: d.eventIds,
-  body: d.body,
-  nextAttemptAt: d.nextAttemptAt,
-  createdAt: d.createdAt,
+  ...d,
   seq: 0,
   status: "pending",
   attempts: 0,
