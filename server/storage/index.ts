@@ -1,5 +1,5 @@
 import { databaseEngine } from "../config/database-url";
-import { limitPoolSize } from "../db/postgresql/pool";
+import { limitPoolSize, trackingConnections } from "../db/postgresql/pool";
 import { postgresStorage } from "../db/postgresql/storage";
 import { sqliteStorage } from "../db/sqlite/storage";
 import type { Storage } from "./port";
@@ -23,4 +23,13 @@ export function storage(): Storage {
  */
 export function limitConnections(max: number): void {
   limitPoolSize(max);
+}
+
+/**
+ * For the tracking thread, which runs the same statements over and over and asks several at
+ * once: on PostgreSQL, each is planned once per connection and queries are pipelined. Called
+ * before its first query.
+ */
+export function trackingThreadConnections(): void {
+  trackingConnections();
 }

@@ -156,7 +156,7 @@ export async function logConversion(
           exited: [],
           dwelled: [],
           events: [event],
-          outbox: await outbox(read, live, user, inside, [stored(0)], clock),
+          outbox: outbox(await read.webhooksFor(live), live, user, inside, [stored(0)], clock),
         },
         answer: (written) => stored(written?.eventSeqs[0] ?? 0),
       };

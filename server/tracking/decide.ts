@@ -10,6 +10,7 @@ import type {
   TrackingReader,
   TripWrite,
   UserWrite,
+  WebhookTarget,
   Written,
 } from "../storage";
 import { eventSubject } from "../events/subject";
@@ -107,7 +108,14 @@ export async function decide(
     at,
     stopped: isStopped(input.stopped, input.longitude, input.latitude, before),
   };
-  const snapshot = await loadSnapshot(read, live, fix, before);
+  // Three questions that do not wait on each other, asked together: on PostgreSQL they travel in
+  // one round trip (server/db/postgresql/pool.ts). The webhooks are awaited by outbox().
+  const webhooks = read.webhooksFor(live);
+  webhooks.catch(() => undefined);
+  const [snapshot, updatedAt] = await Promise.all([
+    loadSnapshot(read, live, fix, before),
+    distinctUpdatedAt(read, live, at, before?.seq ?? null),
+  ]);
   const after: UserWrite = {
     deviceId: input.deviceId,
     userId: input.userId ?? before?.userId ?? null,
@@ -127,7 +135,7 @@ export async function decide(
     place: null,
     placeEnteredAt: null,
     actualUpdatedAt: at,
-    updatedAt: await distinctUpdatedAt(read, live, at, before?.seq ?? null),
+    updatedAt,
     // What the detectors keep on the user, spread last: in Node 20's V8 a field added after
     // spreading an object this large costs over a microsecond (see asRecorded).
     ...Object.assign({}, ...DETECTORS.map((d) => d.next?.(before, fix, snapshot))),
@@ -172,8 +180,7 @@ export async function decide(
       memberships.dwelled.push(...found.memberships.dwelled);
     }
   }
-  const createdAt = await distinctCreatedAt(read, live, at, drafts.length);
-  const events = await graded(read, live, eventsOf(drafts, createdAt, user, fix, live, clock));
+  const events = await timedAndGraded(read, live, at, eventsOf(drafts, user, fix, live, clock));
   const enteredSeqs = new Set(memberships.entered.map((m) => m.geofenceSeq));
   const left = new Set(memberships.exited);
   const inside = snapshot.geofences.filter(
@@ -192,7 +199,9 @@ export async function decide(
     },
     ...memberships,
     events,
-    outbox: events.length ? await outbox(read, live, user, inside, recorded(user.seq), clock) : null,
+    outbox: events.length
+      ? await outbox(await webhooks, live, user, inside, recorded(user.seq), clock)
+      : null,
     trips: tripWrites,
   };
   const onTrip = tripWrites.find((w) => isActive(w.trip.status));
@@ -214,15 +223,14 @@ export async function decide(
  * What the update's events owe the world's enabled webhooks (server/webhooks/outbox.ts): the
  * events and the user as the API serializes them now, written with the events.
  */
-export async function outbox(
-  read: TrackingReader,
+export function outbox(
+  targets: readonly WebhookTarget[],
   live: boolean,
   user: User,
   inside: GeofenceFields[],
   events: Event[],
   clock: Clock,
-): Promise<OutboxWrite | null> {
-  const targets = await read.webhooksFor(live);
+): OutboxWrite | null {
   if (!targets.length) return null;
   const wire = events.map((e) => ({ id: e.id, type: e.type, wire: serializeEvent(e) }));
   return outboxFor(targets, wire, { id: user.id, live, wire: serializeUser(user, inside) }, clock);
@@ -248,8 +256,7 @@ export async function userEventsPlan(
     at: now,
     stopped: false,
   };
-  const createdAt = await distinctCreatedAt(read, live, now, drafts.length);
-  const events = await graded(read, live, eventsOf(drafts, createdAt, user, fix, live, clock));
+  const events = await timedAndGraded(read, live, now, eventsOf(drafts, user, fix, live, clock));
   const inside = await enabledGeofencesOf(read, user);
   const recorded = (written: Written | null) =>
     events.map((e, i) => asRecorded(e, written?.eventSeqs[i] ?? 0, user.seq));
@@ -262,7 +269,9 @@ export async function userEventsPlan(
       exited: [],
       dwelled: [],
       events,
-      outbox: events.length ? await outbox(read, live, user, inside, recorded(null), clock) : null,
+      outbox: events.length
+        ? outbox(await read.webhooksFor(live), live, user, inside, recorded(null), clock)
+        : null,
       trips,
     },
     recorded,
@@ -335,19 +344,15 @@ export const asRecorded = (e: EventWrite, seq: number, userSeq: number): Event =
   actualCreatedAt: e.actualCreatedAt,
 });
 
-/** The drafts as events of this update: ids, times, the user as it is after it, and subjects. */
-function eventsOf(
-  drafts: EventDraft[],
-  createdAt: Date[],
-  user: User,
-  fix: Fix,
-  live: boolean,
-  clock: Clock,
-): EventWrite[] {
+/**
+ * The drafts as events of this update: ids, the user as it is after it, and subjects; their
+ * createdAt is the fix's time until timedAndGraded() gives each its own.
+ */
+function eventsOf(drafts: EventDraft[], user: User, fix: Fix, live: boolean, clock: Clock): EventWrite[] {
   // Every event of the update copies the user as it is after it.
   const userCopy = trimUser(user);
   const received = clock.now();
-  return drafts.map((d, i) => {
+  return drafts.map((d) => {
     const geofence = (d.geofence ? embeddedGeofence(d.geofence) : null) as Event["geofence"];
     const region = (d.region ?? null) as unknown as Event["region"];
     const place = (d.place ?? null) as Event["place"];
@@ -365,7 +370,7 @@ function eventsOf(
       accuracy: fix.accuracy,
       // Radar's meaning: createdAt is when it happened on the device, actualCreatedAt when the
       // service made it (they differ for updates sent late, such as offline replays).
-      createdAt: createdAt[i]!,
+      createdAt: fix.at,
       actualCreatedAt: received,
       geofenceId,
       geofence,
@@ -382,6 +387,24 @@ function eventsOf(
       confidence: 0,
     };
   });
+}
+
+/**
+ * The events at their distinct times (distinctCreatedAt) and graded: the two questions do not
+ * wait on each other, so they are asked together.
+ */
+async function timedAndGraded(
+  read: TrackingReader,
+  live: boolean,
+  at: Date,
+  events: EventWrite[],
+): Promise<EventWrite[]> {
+  const [createdAt] = await Promise.all([
+    distinctCreatedAt(read, live, at, events.length),
+    graded(read, live, events),
+  ]);
+  events.forEach((e, i) => (e.createdAt = createdAt[i]!));
+  return events;
 }
 
 /**

@@ -6,6 +6,7 @@ import type { AuthKey } from "../auth/keys";
 import { ApiError } from "../errors";
 import { preloadEmbeddedRegions } from "../regions/embedded";
 import { preloadPostalCodes } from "../regions/postal";
+import { trackingThreadConnections } from "../storage";
 import type { TrackInput } from "./schema";
 import { serializeEvent, serializeUser } from "./serialize";
 import { track } from "./track";
@@ -43,6 +44,7 @@ export interface RouteAnswer {
   error?: string;
 }
 
+trackingThreadConnections();
 preloadEmbeddedRegions();
 preloadPostalCodes();
 

@@ -52,8 +52,22 @@ export async function inTransaction<T>(
   try {
     const keys = [...new Set(locks.map(lockKey))].sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
     // Keys are integers made here, never input: safe to write into the statement.
-    await client.query(["BEGIN", ...keys.map((k) => `SELECT pg_advisory_xact_lock(${k})`)].join("; "));
-    const result = await fn(client);
+    const begin = client.query(
+      ["BEGIN", ...keys.map((k) => `SELECT pg_advisory_xact_lock(${k})`)].join("; "),
+    );
+    let result: T;
+    if (pipelines(client)) {
+      // A pipelining connection (pool.ts) sends fn's first queries right behind BEGIN's: the
+      // server runs them in order, and if a lock failed they fail too (the block is aborted).
+      // fn is waited for either way: nothing of it may run once the connection is released.
+      const [begun, ran] = await Promise.allSettled([begin, fn(client)]);
+      if (begun.status === "rejected") throw begun.reason;
+      if (ran.status === "rejected") throw ran.reason;
+      result = ran.value;
+    } else {
+      await begin;
+      result = await fn(client);
+    }
     await client.query("COMMIT");
     return result;
   } catch (error) {
@@ -63,6 +77,8 @@ export async function inTransaction<T>(
     client.release();
   }
 }
+
+const pipelines = (client: pg.PoolClient) => (client as unknown as { pipeline?: boolean }).pipeline === true;
 
 /** Questions asked in the same turn of the event loop, answered together by `answer`. */
 export function gathered<A, R>(answer: (asked: A[]) => Promise<R[]>): (arg: A) => Promise<R> {
