@@ -45,10 +45,18 @@ export function lockKey(name: string): bigint {
  * and sent with BEGIN in one round trip.
  */
 export async function inTransaction<T>(
-  fn: (client: pg.PoolClient) => Promise<T>,
+  fn: (client: pg.PoolClient, commitNow: () => void) => Promise<T>,
   locks: readonly string[] = [],
 ): Promise<T> {
   const client = await pool().connect();
+  // fn may call commitNow() once it has sent its last statement: COMMIT follows it on the wire
+  // (one round trip less). Its answer is still awaited before the transaction counts as done.
+  let committing: Promise<unknown> | null = null;
+  const commitNow = () => {
+    if (committing || !pipelines(client)) return;
+    committing = client.query("COMMIT");
+    committing.catch(() => undefined);
+  };
   try {
     const keys = [...new Set(locks.map(lockKey))].sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
     // Keys are integers made here, never input: safe to write into the statement.
@@ -60,15 +68,15 @@ export async function inTransaction<T>(
       // A pipelining connection (pool.ts) sends fn's first queries right behind BEGIN's: the
       // server runs them in order, and if a lock failed they fail too (the block is aborted).
       // fn is waited for either way: nothing of it may run once the connection is released.
-      const [begun, ran] = await Promise.allSettled([begin, fn(client)]);
+      const [begun, ran] = await Promise.allSettled([begin, fn(client, commitNow)]);
       if (begun.status === "rejected") throw begun.reason;
       if (ran.status === "rejected") throw ran.reason;
       result = ran.value;
     } else {
       await begin;
-      result = await fn(client);
+      result = await fn(client, commitNow);
     }
-    await client.query("COMMIT");
+    await (committing ?? client.query("COMMIT"));
     return result;
   } catch (error) {
     await client.query("ROLLBACK").catch(() => undefined);

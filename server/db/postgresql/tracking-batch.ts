@@ -114,7 +114,7 @@ async function run(batch: Pending[]): Promise<void> {
   let answers: unknown[];
   try {
     answers = await inTransaction(
-      async (client) => {
+      async (client, commitNow) => {
         const read = batchReader(client);
         const settled = await Promise.allSettled(batch.map((p) => p.decide(read)));
         const failed = settled.find((s) => s.status === "rejected");
@@ -123,7 +123,7 @@ async function run(batch: Pending[]): Promise<void> {
           (s) => (s as PromiseFulfilledResult<Awaited<ReturnType<Pending["decide"]>>>).value,
         );
         const planned = decisions.flatMap((d) => (d.plan ? [d.plan] : []));
-        const written = await writeMany(client, planned);
+        const written = await writeMany(client, planned, commitNow);
         let next = 0;
         return decisions.map((d) => d.answer(d.plan ? written[next++]! : null));
       },

@@ -128,8 +128,15 @@ const WRITE_MANY = statement();
 const columns = (rowsOf: unknown[][], width: number) =>
   Array.from({ length: width }, (_, c) => rowsOf.map((r) => r[c]));
 
-/** Writes a batch's plans (in one transaction, the caller's); what each wrote, in order. */
-export async function writeMany(client: Queryable, plans: readonly TrackingPlan[]): Promise<Written[]> {
+/**
+ * Writes a batch's plans (in one transaction, the caller's); what each wrote, in order. `sent`
+ * is called once the last statement is on its way (the caller may send COMMIT behind it).
+ */
+export async function writeMany(
+  client: Queryable,
+  plans: readonly TrackingPlan[],
+  sent: () => void = () => undefined,
+): Promise<Written[]> {
   for (const plan of plans) if (plan.trips?.length) await writeTrips(client, plan.trips);
   const users: unknown[][] = [];
   const locations: unknown[][] = [];
@@ -167,19 +174,26 @@ export async function writeMany(client: Queryable, plans: readonly TrackingPlan[
     }
   });
   const written = plans.map((): Written => ({ userSeq: 0, eventSeqs: [] }));
+  const writing = users.length
+    ? row<{ users: [number, number][]; events: [string, number][] }>(
+        WRITE_MANY,
+        [
+          ...columns(users, 6 + USER_NAMES.length),
+          ...columns(locations, 6),
+          ...columns(exited, 2),
+          ...columns(entered, 3),
+          ...columns(dwelled, 2),
+          ...columns(events, 1 + EVENT_COLUMNS.length),
+        ],
+        client,
+      )
+    : null;
+  // The outbox, in the same transaction: no event is committed without what it owes webhooks.
+  // Sent behind the write without waiting for it (the connection pipelines, ./pool.ts).
+  const outboxes = plans.map((plan) => (plan.user ? writeOutboxRow(client, plan.outbox) : null));
+  sent();
+  const [result] = await Promise.all([writing, ...outboxes]);
   if (users.length) {
-    const result = await row<{ users: [number, number][]; events: [string, number][] }>(
-      WRITE_MANY,
-      [
-        ...columns(users, 6 + USER_NAMES.length),
-        ...columns(locations, 6),
-        ...columns(exited, 2),
-        ...columns(entered, 3),
-        ...columns(dwelled, 2),
-        ...columns(events, 1 + EVENT_COLUMNS.length),
-      ],
-      client,
-    );
     if (!result) throw new Error("the tracking write returned nothing");
     const seqOf = new Map(result.events);
     for (const [k, seq] of result.users) written[k - 1]!.userSeq = seq;
@@ -187,7 +201,5 @@ export async function writeMany(client: Queryable, plans: readonly TrackingPlan[
       if (plan.user) written[i]!.eventSeqs = plan.events.map((e) => seqOf.get(e.id)!);
     });
   }
-  // The outbox, in the same transaction: no event is committed without what it owes webhooks.
-  for (const plan of plans) if (plan.user) await writeOutboxRow(client, plan.outbox);
   return written;
 }

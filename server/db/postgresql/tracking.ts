@@ -315,9 +315,9 @@ export async function applyOne<T>(
 ): Promise<T> {
   for (let attempt = 1; ; attempt++) {
     try {
-      return await inTransaction(async (client) => {
+      return await inTransaction(async (client, commitNow) => {
         const decision = await decide(trackingReader(client));
-        const written = decision.plan ? (await writeMany(client, [decision.plan]))[0]! : null;
+        const written = decision.plan ? (await writeMany(client, [decision.plan], commitNow))[0]! : null;
         return decision.answer(written);
       }, identitiesOf(device));
     } catch (e) {
