@@ -144,6 +144,15 @@ export async function writeMany(
   const entered: unknown[][] = [];
   const dwelled: unknown[][] = [];
   const events: unknown[][] = [];
+  // An update's events share one copy of the user (server/tracking/decide.ts, eventsOf): its
+  // JSON text is made once, not once per event (a dense move makes about nine).
+  const texts = new Map<object, string>();
+  const text = (value: unknown) => {
+    if (value === null || typeof value !== "object") return jsonb(value);
+    let t = texts.get(value);
+    if (t === undefined) texts.set(value, (t = JSON.stringify(value)));
+    return t;
+  };
   plans.forEach(({ user, location, ...plan }, i) => {
     if (!user) return;
     const k = i + 1;
@@ -168,7 +177,7 @@ export async function writeMany(
         k,
         ...EVENT_COLUMNS.map(([c, type]) => {
           const value = (e as unknown as Record<string, unknown>)[c];
-          return type === "jsonb" ? jsonb(value) : value;
+          return type === "jsonb" ? text(value) : value;
         }),
       ]);
     }
