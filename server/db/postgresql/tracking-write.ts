@@ -1,37 +1,38 @@
 import type { TrackingPlan, Written } from "../../storage/port";
 import { writeOutboxRow } from "./outbox";
-import { type Queryable, jsonb, row } from "./sql";
+import { type Queryable, row } from "./sql";
 import { writeTrips } from "./trips";
 
 /**
  * Tracking's plans written in one statement, one round trip, whether one update's (./tracking.ts)
  * or a batch's (./tracking-batch.ts): the user rows inserted or updated, their history rows, the
  * memberships exited, entered and dwelled, the events (a dense move makes dozens), each part a
- * data-modifying CTE fed by arrays, each row carrying its plan's number `k`. The plans are of different users and touch different rows, so no part needs to see
+ * data-modifying CTE fed by one JSON document of rows, each row carrying its plan's number `k`. The plans are of different users and touch different rows, so no part needs to see
  * another's effect. Trips and outbox rows, which few plans have, are written plan by plan.
  */
 
 export const USER_WRITE = `"deviceId", "userId", "description", "metadata", "deviceType", "device", "foreground", "stopped", "latitude",
   "longitude", "accuracy", "country", "state", "postalCode", "dma", "place", "placeEnteredAt", "actualUpdatedAt", "updatedAt"`;
 
+/** A user's columns in USER_WRITE's order, JSON values as they are (the write sends one document). */
 export function userValues(u: NonNullable<TrackingPlan["user"]>["write"]) {
   return [
     u.deviceId,
     u.userId,
     u.description,
-    jsonb(u.metadata),
+    u.metadata,
     u.deviceType,
-    jsonb(u.device),
+    u.device,
     u.foreground,
     u.stopped,
     u.latitude,
     u.longitude,
     u.accuracy,
-    jsonb(u.country),
-    jsonb(u.state),
-    jsonb(u.postalCode),
-    jsonb(u.dma),
-    jsonb(u.place),
+    u.country,
+    u.state,
+    u.postalCode,
+    u.dma,
+    u.place,
     u.placeEnteredAt,
     u.actualUpdatedAt,
     u.updatedAt,
@@ -88,18 +89,52 @@ const EVENT_COLUMNS: [string, string][] = [
   ["trip", "jsonb"],
 ];
 
+/**
+ * Rows from a JSON array of arrays (one JSON document per part: no text arrays for the driver to
+ * escape and PostgreSQL to parse, and each JSON value parsed once), as columns named and typed.
+ */
+function rowsOf(param: number, alias: string, columns: readonly (readonly [string, string])[]): string {
+  const value = ([name, type]: readonly [string, string], i: number) =>
+    type === "jsonb"
+      ? `NULLIF(r -> ${i}, 'null') AS ${name}`
+      : type === "text"
+        ? `r ->> ${i} AS ${name}`
+        : `(r ->> ${i})::${type} AS ${name}`;
+  return `(SELECT ${columns.map(value).join(", ")} FROM jsonb_array_elements($${param}::jsonb) r) AS ${alias}`;
+}
+
 function statement(): string {
-  let n = 0;
-  const p = (type: string) => `$${++n}::${type}[]`;
-  const users = `unnest(${p("int")}, ${p("boolean")}, ${p("int")}, ${p("text")}, ${p("boolean")}, ${p("timestamptz")}, ${USER_TYPES.map(p).join(", ")})
-      AS v(k, isnew, useq, uid, ulive, ucreated, ${C.join(", ")})`;
-  const locations = `unnest(${p("int")}, ${p("float8")}, ${p("float8")}, ${p("float8")}, ${p("timestamptz")}, ${p("timestamptz")})
-      AS l(k, lat, lng, acc, rec, recv)`;
-  const exited = `unnest(${p("int")}, ${p("int")}) AS x(k, gs)`;
-  const entered = `unnest(${p("int")}, ${p("int")}, ${p("timestamptz")}) AS m(k, gs, t)`;
-  const dwelled = `unnest(${p("int")}, ${p("int")}) AS d(k, gs)`;
-  const events = `unnest(${p("int")}, ${EVENT_COLUMNS.map(([, t]) => p(t)).join(", ")})
-      AS e(k, ${EVENT_COLUMNS.map(([c]) => `"${c}"`).join(", ")})`;
+  const users = rowsOf(1, "v", [
+    ["k", "int"],
+    ["isnew", "boolean"],
+    ["useq", "int"],
+    ["uid", "text"],
+    ["ulive", "boolean"],
+    ["ucreated", "timestamptz"],
+    ...USER_TYPES.map((t, i) => [C[i]!, t] as const),
+  ]);
+  const locations = rowsOf(2, "l", [
+    ["k", "int"],
+    ["lat", "float8"],
+    ["lng", "float8"],
+    ["acc", "float8"],
+    ["rec", "timestamptz"],
+    ["recv", "timestamptz"],
+  ]);
+  const exited = rowsOf(3, "x", [
+    ["k", "int"],
+    ["gs", "int"],
+  ]);
+  const entered = rowsOf(4, "m", [
+    ["k", "int"],
+    ["gs", "int"],
+    ["t", "timestamptz"],
+  ]);
+  const dwelled = rowsOf(5, "d", [
+    ["k", "int"],
+    ["gs", "int"],
+  ]);
+  const events = rowsOf(6, "e", [["k", "int"], ...EVENT_COLUMNS.map(([c, t]) => [`"${c}"`, t] as const)]);
   const eventInsert = EVENT_COLUMNS.map(([c]) => `"${c}"`);
   return `WITH v AS (SELECT * FROM ${users}),
   ins AS (INSERT INTO "User" (${USER_WRITE}, "id", "live", "createdAt")
@@ -124,10 +159,6 @@ function statement(): string {
 
 const WRITE_MANY = statement();
 
-/** Column arrays from rows: one array per column. */
-const columns = (rowsOf: unknown[][], width: number) =>
-  Array.from({ length: width }, (_, c) => rowsOf.map((r) => r[c]));
-
 /**
  * Writes a batch's plans (in one transaction, the caller's); what each wrote, in order. `sent`
  * is called once the last statement is on its way (the caller may send COMMIT behind it).
@@ -144,15 +175,6 @@ export async function writeMany(
   const entered: unknown[][] = [];
   const dwelled: unknown[][] = [];
   const events: unknown[][] = [];
-  // An update's events share one copy of the user (server/tracking/decide.ts, eventsOf): its
-  // JSON text is made once, not once per event (a dense move makes about nine).
-  const texts = new Map<object, string>();
-  const text = (value: unknown) => {
-    if (value === null || typeof value !== "object") return jsonb(value);
-    let t = texts.get(value);
-    if (t === undefined) texts.set(value, (t = JSON.stringify(value)));
-    return t;
-  };
   plans.forEach(({ user, location, ...plan }, i) => {
     if (!user) return;
     const k = i + 1;
@@ -173,27 +195,14 @@ export async function writeMany(
     for (const m of plan.entered) entered.push([k, m.geofenceSeq, m.enteredAt]);
     for (const g of plan.dwelled) dwelled.push([k, g]);
     for (const e of plan.events) {
-      events.push([
-        k,
-        ...EVENT_COLUMNS.map(([c, type]) => {
-          const value = (e as unknown as Record<string, unknown>)[c];
-          return type === "jsonb" ? text(value) : value;
-        }),
-      ]);
+      events.push([k, ...EVENT_COLUMNS.map(([c]) => (e as unknown as Record<string, unknown>)[c])]);
     }
   });
   const written = plans.map((): Written => ({ userSeq: 0, eventSeqs: [] }));
   const writing = users.length
     ? row<{ users: [number, number][]; events: [string, number][] }>(
         WRITE_MANY,
-        [
-          ...columns(users, 6 + USER_NAMES.length),
-          ...columns(locations, 6),
-          ...columns(exited, 2),
-          ...columns(entered, 3),
-          ...columns(dwelled, 2),
-          ...columns(events, 1 + EVENT_COLUMNS.length),
-        ],
+        [users, locations, exited, entered, dwelled, events].map((part) => JSON.stringify(part)),
         client,
       )
     : null;
