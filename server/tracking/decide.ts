@@ -199,9 +199,7 @@ export async function decide(
     },
     ...memberships,
     events,
-    outbox: events.length
-      ? await outbox(await webhooks, live, user, inside, recorded(user.seq), clock)
-      : null,
+    outbox: events.length ? outbox(await webhooks, live, user, inside, recorded(user.seq), clock) : null,
     trips: tripWrites,
   };
   const onTrip = tripWrites.find((w) => isActive(w.trip.status));
