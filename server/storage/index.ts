@@ -26,9 +26,8 @@ export function limitConnections(max: number): void {
 }
 
 /**
- * For the tracking thread, which runs the same statements over and over and asks several at
- * once: on PostgreSQL, each is planned once per connection and queries are pipelined. Called
- * before its first query.
+ * For the tracking thread, which runs the same statements over and over: on PostgreSQL, each is
+ * planned once per connection, not at every call. Called before its first query.
  */
 export function trackingThreadConnections(): void {
   trackingConnections();

@@ -53,7 +53,7 @@ export async function inTransaction<T>(
   // (one round trip less). Its answer is still awaited before the transaction counts as done.
   let committing: Promise<unknown> | null = null;
   const commitNow = () => {
-    if (committing || !pipelines(client)) return;
+    if (committing) return;
     committing = client.query("COMMIT");
     committing.catch(() => undefined);
   };
@@ -63,19 +63,13 @@ export async function inTransaction<T>(
     const begin = client.query(
       ["BEGIN", ...keys.map((k) => `SELECT pg_advisory_xact_lock(${k})`)].join("; "),
     );
-    let result: T;
-    if (pipelines(client)) {
-      // A pipelining connection (pool.ts) sends fn's first queries right behind BEGIN's: the
-      // server runs them in order, and if a lock failed they fail too (the block is aborted).
-      // fn is waited for either way: nothing of it may run once the connection is released.
-      const [begun, ran] = await Promise.allSettled([begin, fn(client, commitNow)]);
-      if (begun.status === "rejected") throw begun.reason;
-      if (ran.status === "rejected") throw ran.reason;
-      result = ran.value;
-    } else {
-      await begin;
-      result = await fn(client, commitNow);
-    }
+    // The connection pipelines (pool.ts): fn's first queries go right behind BEGIN's, the server
+    // runs them in order, and if a lock failed they fail too (the block is aborted). fn is waited
+    // for either way: nothing of it may run once the connection is released.
+    const [begun, ran] = await Promise.allSettled([begin, fn(client, commitNow)]);
+    if (begun.status === "rejected") throw begun.reason;
+    if (ran.status === "rejected") throw ran.reason;
+    const result = ran.value;
     await (committing ?? client.query("COMMIT"));
     return result;
   } catch (error) {
@@ -85,8 +79,6 @@ export async function inTransaction<T>(
     client.release();
   }
 }
-
-const pipelines = (client: pg.PoolClient) => (client as unknown as { pipeline?: boolean }).pipeline === true;
 
 /** Questions asked in the same turn of the event loop, answered together by `answer`. */
 export function gathered<A, R>(answer: (asked: A[]) => Promise<R[]>): (arg: A) => Promise<R> {

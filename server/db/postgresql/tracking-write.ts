@@ -7,8 +7,9 @@ import { writeTrips } from "./trips";
  * Tracking's plans written in one statement, one round trip, whether one update's (./tracking.ts)
  * or a batch's (./tracking-batch.ts): the user rows inserted or updated, their history rows, the
  * memberships exited, entered and dwelled, the events (a dense move makes dozens), each part a
- * data-modifying CTE fed by one JSON document of rows, each row carrying its plan's number `k`. The plans are of different users and touch different rows, so no part needs to see
- * another's effect. Trips and outbox rows, which few plans have, are written plan by plan.
+ * data-modifying CTE fed by one JSON document of rows, each row carrying its plan's number `k`.
+ * The plans are of different users and touch different rows, so no part needs to see another's
+ * effect. Trips and outbox rows, which few plans have, are written plan by plan.
  */
 
 export const USER_WRITE = `"deviceId", "userId", "description", "metadata", "deviceType", "device", "foreground", "stopped", "latitude",

@@ -16,7 +16,7 @@ import type { User } from "../client";
 import { inList, prepared, sqlDate } from "./connection";
 import { deleteUserOutbox } from "./outbox";
 import { type MetadataFilter, matchingRows } from "../../storage/metadata-filter";
-import { type GeofenceRow, VERSION, inBoxParams } from "./geofences";
+import { type GeofenceRow, RTREE_IN_BOX, VERSION, inBoxParams } from "./geofences";
 
 /**
  * The statements of a location update. Every function here is synchronous and meant to run
@@ -203,12 +203,10 @@ function toTracked(r: TrackedRow): TrackedGeofence {
 
 /** The versions of the geofences whose box meets `box` and of those with the given seqs. */
 export function geofenceVersionsNear(live: boolean, box: BBox, seqs: readonly number[]): GeofenceVersion[] {
-  // From the R*Tree alone: it carries each geofence's world and version (the migration
-  // 20261211000000_geofence_rtree_versions), so no "Geofence" row is read.
-  const near = prepared(
-    `SELECT "seq", "version" FROM "GeofenceRTree"
-     WHERE "maxLng" >= ? AND "minLng" <= ? AND "maxLat" >= ? AND "minLat" <= ? AND "live" = ?`,
-  ).all(...inBoxParams(live, box)) as GeofenceVersion[];
+  // From the R*Tree alone: no "Geofence" row is read.
+  const near = prepared(`SELECT r."seq", r."version" ${RTREE_IN_BOX}`).all(
+    ...inBoxParams(live, box),
+  ) as GeofenceVersion[];
   const seen = new Set(near.map((g) => g.seq));
   const missing = seqs.filter((s) => !seen.has(s));
   if (!missing.length) return near;
