@@ -39,6 +39,9 @@ export function lockKey(name: string): bigint {
   return BigInt.asIntN(64, BigInt(`0x${createHash("sha1").update(name).digest("hex").slice(0, 16)}`));
 }
 
+/** Advisory locks on the keys given, one after the other in the array's order. */
+const TAKE_LOCKS = `SELECT count(pg_advisory_xact_lock(k))::int AS n FROM unnest($1::bigint[]) AS k`;
+
 /**
  * Runs `fn` in a transaction on one connection of the pool, holding advisory locks on `locks`
  * (names) from its start: taken in one order (by key), so transactions never wait in a circle,
@@ -59,10 +62,11 @@ export async function inTransaction<T>(
   };
   try {
     const keys = [...new Set(locks.map(lockKey))].sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
-    // Keys are integers made here, never input: safe to write into the statement.
-    const begin = client.query(
-      ["BEGIN", ...keys.map((k) => `SELECT pg_advisory_xact_lock(${k})`)].join("; "),
-    );
+    // The locks in one statement (a batch of updates holds several): taken in the array's order.
+    const begin = Promise.all([
+      client.query("BEGIN"),
+      keys.length ? rows(TAKE_LOCKS, [keys.map(String)], client) : null,
+    ]);
     // The connection pipelines (pool.ts): fn's first queries go right behind BEGIN's, the server
     // runs them in order, and if a lock failed they fail too (the block is aborted). fn is waited
     // for either way: nothing of it may run once the connection is released.
