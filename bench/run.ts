@@ -15,9 +15,11 @@ import { geocodingSuite } from "./geocoding";
 import { routingSuite } from "./routing";
 import { transitSuite } from "./transit";
 import { importSuite } from "./import";
+import { type PacedMessage, compareEngines } from "./compare";
 
 const USAGE = `npm run bench [-- SUITE...] [--geofences 10000] [--users 100000] [--duration 5] [--connections 16]
                  [--rounds 3] [--profile DIR] [--dense] [--max-radius M] [--processes 1] [--webhooks] [--trips]
+                 [--compare]
 
 Suites: geofences, tracking, geodata, geocoding, routing, transit, startup, import (default: geofences and tracking). Each starts the production server on a fresh
 database, measures the no-op route (GET /healthz) as the baseline in the same run, then its
@@ -37,7 +39,11 @@ offset, towns renamed per copy; kept in node_modules/.cache/synthetic) and impor
 with the time and peak memory of each step; needs ../shared/data.
 --processes N starts N app processes on the one database and splits the connections among them
 (what a balancer does); figures are their sums, latencies the worst of them. The database is
-SQLite, or PostgreSQL when TEST_POSTGRES_URL names a server (a fresh database is made on it).`;
+SQLite, or PostgreSQL when TEST_POSTGRES_URL names a server (a fresh database is made on it).
+--compare (tracking, with TEST_POSTGRES_URL) runs SQLite and PostgreSQL in one run, each on a server
+and data of its own, their rounds alternating (one idle while the other is measured), after a
+warm-up of each; it reports PostgreSQL's throughput against SQLite's round for round, and the CPU
+per update of each (app, and PostgreSQL's own).`;
 
 const { values, positionals } = parseArgs({
   allowPositionals: true,
@@ -57,6 +63,9 @@ const { values, positionals } = parseArgs({
     synthetic: { type: "string", default: "1,20" },
     source: { type: "string", default: "liechtenstein-2021" },
     extract: { type: "string" },
+    compare: { type: "boolean", default: false },
+    // A side of --compare (bench/compare.ts): waits for the parent before each round.
+    paced: { type: "boolean", default: false },
     help: { type: "boolean", short: "h" },
   },
 });
@@ -105,6 +114,7 @@ async function runSuite(name: string): Promise<void> {
       `${m.rps} req/s, p50 ${m.p50} ms, p99 ${m.p99} ms${cpu}${m.errors ? `, ${m.errors} errors` : ""}`,
     );
     rows.push(m);
+    if (values.paced) process.send!({ measured: m } satisfies PacedMessage);
     return m;
   };
   const bench: Bench = {
@@ -120,6 +130,7 @@ async function runSuite(name: string): Promise<void> {
     note: (line) => notes.push(line),
     webhooks: values.webhooks,
     trips: values.trips,
+    ...(values.paced && { pace }),
     async runBoth(s) {
       if (values.only && !s.name.includes(values.only)) return;
       await run({ ...s, connections, duration });
@@ -174,6 +185,14 @@ async function runSuite(name: string): Promise<void> {
   }
 }
 
+/** A side of --compare: says it is ready for `step`, and waits until the parent says go. */
+function pace(step: string): Promise<void> {
+  return new Promise((resolve) => {
+    process.once("message", () => resolve());
+    process.send!({ ready: step } satisfies PacedMessage);
+  });
+}
+
 /**
  * A scenario on several app processes at once: the connections split among them, as a balancer
  * would; throughput and CPU summed, latency percentiles the worst process's.
@@ -216,7 +235,14 @@ async function measureAcross(servers: RunningServer[], s: Scenario): Promise<Mea
   };
 }
 
-if (suites.length > 1) {
+if (values.compare) {
+  if (suites.join() !== "tracking" || values.webhooks || values.trips || values.processes !== "1") {
+    console.error("--compare runs the tracking suite alone (without --webhooks, --trips or --processes)");
+    process.exit(1);
+  }
+  const flags = process.argv.slice(2).filter((f) => f !== "--compare" && f !== "tracking");
+  await compareEngines(flags, Number(values.rounds));
+} else if (suites.length > 1) {
   // Each suite in a process of its own: the in-process clients a suite opens (the database, the
   // imports) would otherwise still point at the previous suite's server, whose folder is gone.
   const flags = [...process.argv.slice(2)];

@@ -21,4 +21,6 @@ export interface Bench {
   webhooks?: boolean;
   /** tracking: users on trips against users on none (--trips) */
   trips?: boolean;
+  /** a side of --compare: waits before each step until the other side is idle (bench/compare.ts) */
+  pace?: (step: string) => Promise<void>;
 }

@@ -91,7 +91,21 @@ export async function trackingSuite(b: Bench, geofences: number, users: number):
   const invalid = JSON.stringify({ deviceId: "floor", latitude: 100, longitude: 0, accuracy: 10 });
   const name = `POST /v1/track (${geofences} geofences, ${users} users)`;
   const ratios: { floor: number; track: number; cpu?: number }[] = [];
+  if (b.pace) {
+    // Compared with the other engine round for round (--compare): the code warmed up first, on
+    // both sides alike (the first run after seeding is slower), and not counted.
+    await b.pace("warm-up");
+    await b.run({
+      name: `${name}, warm-up`,
+      url: server.url,
+      headers: auth,
+      connections: b.connections,
+      duration: b.duration,
+      next,
+    });
+  }
   for (let round = 1; round <= b.rounds; round++) {
+    await b.pace?.(`round ${round}`);
     const noop = await b.run({
       name: `no-op GET /healthz, round ${round}`,
       url: `${server.url}/healthz`,
@@ -122,6 +136,7 @@ export async function trackingSuite(b: Bench, geofences: number, users: number):
       ...(noop.cpuMs && tracked.cpuMs ? { cpu: noop.cpuMs / tracked.cpuMs } : {}),
     });
   }
+  await b.pace?.("latency");
   await b.run({ name, url: server.url, headers: auth, connections: 1, duration: b.duration, next });
   const pct = (x: number) => `${Math.round(100 * x)}%`;
   const median = (xs: number[]) => [...xs].sort((x, y) => x - y)[Math.floor(xs.length / 2)]!;
