@@ -126,13 +126,25 @@ export function insertUser(id: string, live: boolean, u: UserWrite, createdAt: D
   return Number(result.lastInsertRowid);
 }
 
+/**
+ * Writes a user's row. The indexed identity columns (deviceId, userId, and device, which holds the
+ * installId) are set by a statement of their own, which writes only when one of them changed:
+ * SQLite rewrites the entries of every index on a column an UPDATE sets, changed or not, and
+ * they were 3 of the 30 pages a dense update wrote to the WAL (docs/performance.md, tenth session).
+ */
 export function updateUser(seq: number, u: UserWrite): void {
+  const v = userValues(u);
+  const [deviceId, userId, device] = [v[0], v[1], v[5]];
   prepared(
-    `UPDATE "User" SET "deviceId" = ?, "userId" = ?, "description" = ?, "metadata" = ?, "deviceType" = ?,
-      "device" = ?, "foreground" = ?, "stopped" = ?, "latitude" = ?, "longitude" = ?, "accuracy" = ?, "country" = ?, "state" = ?,
-      "postalCode" = ?, "dma" = ?, "place" = ?, "placeEnteredAt" = ?, "actualUpdatedAt" = ?, "updatedAt" = ?
+    `UPDATE "User" SET "deviceId" = ?, "userId" = ?, "device" = ?
+     WHERE "seq" = ? AND ("deviceId" IS NOT ? OR "userId" IS NOT ? OR "device" IS NOT ?)`,
+  ).run(deviceId, userId, device, seq, deviceId, userId, device);
+  prepared(
+    `UPDATE "User" SET "description" = ?, "metadata" = ?, "deviceType" = ?, "foreground" = ?, "stopped" = ?,
+      "latitude" = ?, "longitude" = ?, "accuracy" = ?, "country" = ?, "state" = ?, "postalCode" = ?, "dma" = ?,
+      "place" = ?, "placeEnteredAt" = ?, "actualUpdatedAt" = ?, "updatedAt" = ?
      WHERE "seq" = ?`,
-  ).run(...userValues(u), sqlDate(u.updatedAt), seq);
+  ).run(v[2], v[3], v[4], ...v.slice(6), sqlDate(u.updatedAt), seq);
 }
 
 export function insertLocation(

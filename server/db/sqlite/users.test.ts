@@ -1,0 +1,89 @@
+import Database from "better-sqlite3";
+import { mkdtempSync, readFileSync, readdirSync } from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { beforeAll, describe, expect, it } from "vitest";
+import type { UserWrite } from "../../storage/port";
+
+describe("a tracked user's row in SQLite", () => {
+  let file = "";
+  beforeAll(() => {
+    file = path.join(mkdtempSync(path.join(os.tmpdir(), "sqlite-users-")), "location.db");
+    const db = new Database(file);
+    const migrations = path.resolve(import.meta.dirname, "../../../prisma/migrations");
+    for (const m of readdirSync(migrations)
+      .filter((n) => /^\d/.test(n))
+      .sort())
+      db.exec(readFileSync(path.join(migrations, m, "migration.sql"), "utf8"));
+    db.pragma("journal_mode = WAL");
+    db.close();
+    process.env.DATABASE_URL = `file:${file}`;
+  });
+
+  /** The b-trees (tables and indexes) whose pages `write` put into the WAL. */
+  async function touchedBy(write: () => void): Promise<Set<string>> {
+    const { connection } = await import("./connection");
+    const db = connection();
+    db.pragma("wal_checkpoint(TRUNCATE)");
+    db.transaction(write)();
+    const wal = readFileSync(`${file}-wal`);
+    const pageSize = wal.readUInt32BE(8);
+    const pages = new Set<number>();
+    for (let at = 32; at + 24 + pageSize <= wal.length; at += 24 + pageSize) pages.add(wal.readUInt32BE(at));
+    const owners = db.prepare(`SELECT "name", "pageno" FROM dbstat`).all() as {
+      name: string;
+      pageno: number;
+    }[];
+    return new Set(owners.filter((o) => pages.has(o.pageno)).map((o) => o.name));
+  }
+
+  it("writes a changed identity or device, and leaves their indexes alone when they are unchanged", async () => {
+    const { insertUser, updateUser } = await import("./tracking");
+    const { connection } = await import("./connection");
+    const at = (s: number) => new Date(Date.UTC(2026, 10, 27, 10, 0, s));
+    const first: UserWrite = {
+      deviceId: "d1",
+      userId: null,
+      description: null,
+      metadata: null,
+      deviceType: "iOS",
+      device: { installId: "i1" },
+      foreground: true,
+      stopped: false,
+      latitude: 47.1,
+      longitude: 9.5,
+      accuracy: 10,
+      country: null,
+      state: null,
+      postalCode: null,
+      dma: null,
+      place: null,
+      placeEnteredAt: null,
+      actualUpdatedAt: at(0),
+      updatedAt: at(0),
+    };
+    const seq = insertUser("u1", false, first, at(0));
+    const row = () =>
+      connection()
+        .prepare(`SELECT "deviceId", "userId", "device", "latitude", "updatedAt" FROM "User" WHERE "seq" = ?`)
+        .get(seq);
+    const identityIndexes = ["User_live_deviceId_idx", "User_live_userId_key", "User_live_installId_idx"];
+
+    // A move: the position and times change, the identity and device do not.
+    const moved = { ...first, latitude: 47.2, actualUpdatedAt: at(1), updatedAt: at(1) };
+    const touched = await touchedBy(() => updateUser(seq, moved));
+    expect(touched.has("User")).toBe(true);
+    expect(identityIndexes.filter((i) => touched.has(i))).toEqual([]);
+    expect(row()).toMatchObject({ deviceId: "d1", userId: null, latitude: 47.2 });
+
+    // The device reports a userId, and a new install: written, and found through their indexes.
+    const named = { ...moved, userId: "alice", device: { installId: "i2" }, updatedAt: at(2) };
+    const renamed = await touchedBy(() => updateUser(seq, named));
+    expect(renamed.has("User_live_userId_key") && renamed.has("User_live_installId_idx")).toBe(true);
+    expect(row()).toMatchObject({ deviceId: "d1", userId: "alice", device: '{"installId":"i2"}' });
+    const byUserId = connection().prepare(
+      `SELECT "seq" FROM "User" INDEXED BY "User_live_userId_key" WHERE "live" = 0 AND "userId" = ?`,
+    );
+    expect(byUserId.pluck().get("alice")).toBe(seq);
+  });
+});
