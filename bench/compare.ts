@@ -1,4 +1,4 @@
-import { type ChildProcess, spawn } from "node:child_process";
+import { spawn } from "node:child_process";
 import { mkdirSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { createInterface } from "node:readline";
@@ -17,15 +17,13 @@ import type { Measurement } from "./load";
 export type PacedMessage = { ready: string } | { measured: Measurement };
 
 interface Side {
-  engine: "SQLite" | "PostgreSQL";
-  child: ChildProcess;
   measured: Measurement[];
   /** resolves when the side is ready for its next step (the step's name), or has exited (null) */
   next(): Promise<string | null>;
   go(): void;
 }
 
-function startSide(engine: Side["engine"], flags: string[]): Side {
+function startSide(engine: "SQLite" | "PostgreSQL", flags: string[]): Side {
   const env = { ...process.env };
   if (engine === "SQLite") {
     delete env.TEST_POSTGRES_URL;
@@ -62,8 +60,6 @@ function startSide(engine: Side["engine"], flags: string[]): Side {
     deliver(null);
   });
   return {
-    engine,
-    child,
     measured,
     next: () =>
       pending.length ? Promise.resolve(pending.shift()!) : new Promise((resolve) => (waiting = resolve)),

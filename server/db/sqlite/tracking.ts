@@ -79,14 +79,36 @@ const json = (v: unknown) => {
   return text;
 };
 
-/** The user columns both writes set, in the order both statements list them. */
-const userValues = (u: UserWrite) => [
-  u.deviceId,
-  u.userId,
+/**
+ * A user's indexed identity columns (deviceId, userId, and device, which holds the installId),
+ * apart from the rest: updateUser writes them only when one changed.
+ */
+const IDENTITY_COLUMNS = ["deviceId", "userId", "device"];
+const identityValues = (u: UserWrite) => [u.deviceId, u.userId, json(u.device)];
+
+/** The other user columns both writes set, in this order. */
+const STATE_COLUMNS = [
+  "description",
+  "metadata",
+  "deviceType",
+  "foreground",
+  "stopped",
+  "latitude",
+  "longitude",
+  "accuracy",
+  "country",
+  "state",
+  "postalCode",
+  "dma",
+  "place",
+  "placeEnteredAt",
+  "actualUpdatedAt",
+  "updatedAt",
+];
+const stateValues = (u: UserWrite) => [
   u.description,
   json(u.metadata),
   u.deviceType,
-  json(u.device),
   bool(u.foreground),
   bool(u.stopped),
   u.latitude,
@@ -99,7 +121,10 @@ const userValues = (u: UserWrite) => [
   json(u.place),
   u.placeEnteredAt && sqlDate(u.placeEnteredAt),
   sqlDate(u.actualUpdatedAt),
+  sqlDate(u.updatedAt),
 ];
+
+const quoted = (columns: string[]) => columns.map((c) => `"${c}"`);
 
 /** Whether a user of this world other than `exceptSeq` was last updated at exactly `at`. */
 export function userUpdatedAtTaken(live: boolean, at: Date, exceptSeq: number | null): boolean {
@@ -117,34 +142,34 @@ export function eventCreatedAtTaken(live: boolean, at: Date): boolean {
 }
 
 export function insertUser(id: string, live: boolean, u: UserWrite, createdAt: Date): number {
+  const columns = ["id", "live", ...IDENTITY_COLUMNS, ...STATE_COLUMNS, "createdAt"];
   const result = prepared(
-    `INSERT INTO "User" ("id", "live", "deviceId", "userId", "description", "metadata", "deviceType", "device",
-      "foreground", "stopped", "latitude", "longitude", "accuracy", "country", "state", "postalCode", "dma", "place", "placeEnteredAt",
-      "actualUpdatedAt", "createdAt", "updatedAt")
-     VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
-  ).run(id, live ? 1 : 0, ...userValues(u), sqlDate(createdAt), sqlDate(u.updatedAt));
+    `INSERT INTO "User" (${quoted(columns).join(", ")}) VALUES (${inList(columns.length)})`,
+  ).run(id, live ? 1 : 0, ...identityValues(u), ...stateValues(u), sqlDate(createdAt));
   return Number(result.lastInsertRowid);
 }
 
 /**
- * Writes a user's row. The indexed identity columns (deviceId, userId, and device, which holds the
- * installId) are set by a statement of their own, which writes only when one of them changed:
- * SQLite rewrites the entries of every index on a column an UPDATE sets, changed or not, and
- * they were 3 of the 30 pages a dense update wrote to the WAL (docs/performance.md, tenth session).
+ * Writes a user's row. The identity columns are set by a statement of their own, which writes
+ * only when one of them changed: SQLite rewrites the entries of every index on a column an
+ * UPDATE sets, changed or not, and they were 3 of the 30 pages a dense update wrote to the WAL
+ * (docs/performance.md, tenth session).
  */
 export function updateUser(seq: number, u: UserWrite): void {
-  const v = userValues(u);
-  const [deviceId, userId, device] = [v[0], v[1], v[5]];
+  const identity = identityValues(u);
   prepared(
-    `UPDATE "User" SET "deviceId" = ?, "userId" = ?, "device" = ?
-     WHERE "seq" = ? AND ("deviceId" IS NOT ? OR "userId" IS NOT ? OR "device" IS NOT ?)`,
-  ).run(deviceId, userId, device, seq, deviceId, userId, device);
+    `UPDATE "User" SET ${quoted(IDENTITY_COLUMNS)
+      .map((c) => `${c} = ?`)
+      .join(", ")}
+     WHERE "seq" = ? AND (${quoted(IDENTITY_COLUMNS)
+       .map((c) => `${c} IS NOT ?`)
+       .join(" OR ")})`,
+  ).run(...identity, seq, ...identity);
   prepared(
-    `UPDATE "User" SET "description" = ?, "metadata" = ?, "deviceType" = ?, "foreground" = ?, "stopped" = ?,
-      "latitude" = ?, "longitude" = ?, "accuracy" = ?, "country" = ?, "state" = ?, "postalCode" = ?, "dma" = ?,
-      "place" = ?, "placeEnteredAt" = ?, "actualUpdatedAt" = ?, "updatedAt" = ?
-     WHERE "seq" = ?`,
-  ).run(v[2], v[3], v[4], ...v.slice(6), sqlDate(u.updatedAt), seq);
+    `UPDATE "User" SET ${quoted(STATE_COLUMNS)
+      .map((c) => `${c} = ?`)
+      .join(", ")} WHERE "seq" = ?`,
+  ).run(...stateValues(u), seq);
 }
 
 export function insertLocation(
