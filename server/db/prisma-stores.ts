@@ -438,21 +438,39 @@ const isochrones: GeofenceStore["isochrones"] = (after, take) =>
     take,
   });
 
+/**
+ * Geofences whose deleteAfter or disableAfter has come (the expiry sweep, server/geofences/expiry.ts).
+ */
+async function dueGeofences(now: Date, take: number) {
+  // Each condition read from its own index, in that index's order. One query with both
+  // (OR) ordered by seq made SQLite walk the whole table in seq order, every second, on every
+  // app process, however few geofences have a schedule.
+  const select = { id: true, live: true, deleteAfter: true } as const;
+  const [deleting, disabling] = await Promise.all([
+    prisma.geofence.findMany({
+      where: { deleteAfter: { lte: now } },
+      select,
+      orderBy: { deleteAfter: "asc" },
+      take,
+    }),
+    prisma.geofence.findMany({
+      where: { enabled: true, disableAfter: { lte: now } },
+      select,
+      orderBy: { disableAfter: "asc" },
+      take,
+    }),
+  ]);
+  const seen = new Set(deleting.map((g) => g.id));
+  return [...deleting, ...disabling.filter((g) => !seen.has(g.id))].slice(0, take).map((g) => ({
+    id: g.id,
+    live: g.live,
+    deleteDue: !!g.deleteAfter && g.deleteAfter <= now,
+  }));
+}
+
 function geofenceReads(): Pick<GeofenceStore, "byRefs" | "pageAfter" | "byRef" | "list" | "table" | "due"> {
   return {
-    async due(now, take) {
-      const found = await prisma.geofence.findMany({
-        where: { OR: [{ deleteAfter: { lte: now } }, { enabled: true, disableAfter: { lte: now } }] },
-        select: { id: true, live: true, deleteAfter: true },
-        orderBy: { seq: "asc" },
-        take,
-      });
-      return found.map((g) => ({
-        id: g.id,
-        live: g.live,
-        deleteDue: !!g.deleteAfter && g.deleteAfter <= now,
-      }));
-    },
+    due: dueGeofences,
     async byRefs(live, refs) {
       const found: StoredGeofence[] = [];
       // At most 401 parameters per statement: Prisma holds SQLite to 999.
@@ -729,6 +747,9 @@ function retentionStore(lock: WriteLock): RetentionStore {
     async pruneLogs(before, batch) {
       const old = await prisma.deviceLog.findMany({
         where: { receivedAt: { lt: before } },
+        // In the index's order: ordered by seq (Prisma's default with take), SQLite walked every
+        // line to find none old.
+        orderBy: { receivedAt: "asc" },
         take: batch,
         select: { seq: true },
       });
