@@ -3,7 +3,8 @@ import { pathToFileURL } from "node:url";
 import { afterEach, describe, expect, it } from "vitest";
 import { ApiError } from "../errors";
 import type { TrackInput } from "./schema";
-import { TrackingThread } from "./thread";
+import { updatesOnTheWay } from "../workers/thread-memory";
+import { TrackingThread, countedTrackRequest } from "./thread";
 
 /** The server thread's side of the tracking thread: answers, refusals, and a worker that dies. */
 
@@ -44,5 +45,21 @@ describe("the tracking thread", () => {
     await expect(dying).rejects.toThrow("tracking worker exited (3)");
     await expect(held).rejects.toThrow("tracking worker exited (3)");
     expect(JSON.parse(await thread.run(key, update("after")))).toEqual({ deviceId: "after" });
+  });
+
+  it("counts a /v1/track request as on its way while it is in its route, refused or not", async () => {
+    expect(updatesOnTheWay()).toBe(0);
+    let inside = -1;
+    await countedTrackRequest(async () => {
+      inside = updatesOnTheWay();
+    });
+    expect(inside).toBe(1);
+    expect(updatesOnTheWay()).toBe(0);
+    await expect(
+      countedTrackRequest(async () => {
+        throw new ApiError("invalid_input", "latitude: required", "latitude");
+      }),
+    ).rejects.toThrow("latitude");
+    expect(updatesOnTheWay()).toBe(0);
   });
 });

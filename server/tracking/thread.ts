@@ -4,7 +4,7 @@ import type { MessagePort, Worker } from "node:worker_threads";
 import type { AuthKey } from "../auth/keys";
 import { ApiError } from "../errors";
 import { processOnce } from "../process-once";
-import { forgetThread, startWorker } from "../workers/thread-memory";
+import { SLOT, forgetThread, startWorker, threadMemory } from "../workers/thread-memory";
 import type { TrackInput } from "./schema";
 import type { TrackJob, TrackReply } from "./worker";
 
@@ -48,6 +48,8 @@ export class TrackingThread {
   constructor(private readonly entry = WORKER_ENTRY) {}
 
   private spawn(): Worker {
+    // What a worker that exited had taken is no longer held by anyone.
+    Atomics.store(threadMemory(), SLOT.trackHeld, 0);
     const worker = startWorker(this.entry);
     worker.unref();
     this.connectRoutes(worker);
@@ -121,4 +123,18 @@ export function startTrackingThread(): void {
 /** Applies one update on the tracking thread; resolves to the answer's payload (user, events) as JSON. */
 export function trackOnThread(key: AuthKey, input: TrackInput): Promise<string> {
   return thread().run(key, input);
+}
+
+/**
+ * Runs a /v1/track request's route, counted as on its way to the tracking thread until it is
+ * answered (updatesOnTheWay): a batch that knows more updates are coming may wait for them.
+ */
+export async function countedTrackRequest<T>(route: () => Promise<T>): Promise<T> {
+  const memory = threadMemory();
+  Atomics.add(memory, SLOT.trackRequests, 1);
+  try {
+    return await route();
+  } finally {
+    Atomics.sub(memory, SLOT.trackRequests, 1);
+  }
 }

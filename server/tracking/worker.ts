@@ -7,6 +7,7 @@ import { ApiError } from "../errors";
 import { preloadEmbeddedRegions } from "../regions/embedded";
 import { preloadPostalCodes } from "../regions/postal";
 import { trackingThreadConnections } from "../storage";
+import { SLOT, threadMemory } from "../workers/thread-memory";
 import type { TrackInput } from "./schema";
 import { serializeEvent, serializeUser } from "./serialize";
 import { track } from "./track";
@@ -82,23 +83,30 @@ port.on("message", (job: TrackJob | { routes: MessagePort }) => {
     });
     return;
   }
+  // Held from now until answered (updatesOnTheWay, server/workers/thread-memory.ts).
+  const memory = threadMemory();
+  Atomics.add(memory, SLOT.trackHeld, 1);
+  const reply = (r: TrackReply) => {
+    Atomics.sub(memory, SLOT.trackHeld, 1);
+    port.postMessage(r);
+  };
   track(job.key, job.input).then(
     (r) =>
-      port.postMessage({
+      reply({
         id: job.id,
         answer: JSON.stringify({
           user: serializeUser(r.user, r.geofences, r.trip && serializeTrip(r.trip)),
           events: r.events.map(serializeEvent),
         }),
-      } satisfies TrackReply),
+      }),
     (e: unknown) => {
       if (e instanceof ApiError) {
         const { code, message, param, retryAfter } = e;
-        port.postMessage({ id: job.id, error: { code, message, param, retryAfter } } satisfies TrackReply);
+        reply({ id: job.id, error: { code, message, param, retryAfter } });
         return;
       }
       console.error("tracking failed", e);
-      port.postMessage({ id: job.id, error: { message: "tracking failed" } } satisfies TrackReply);
+      reply({ id: job.id, error: { message: "tracking failed" } });
     },
   );
 });

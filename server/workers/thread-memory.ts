@@ -19,6 +19,12 @@ export const SLOT = {
   geodataChanges: 3,
   /** 64 random bits naming this app process (processKey) */
   processKey: 4,
+  /**
+   * /v1/track requests inside their route on the server's thread, and the updates the tracking
+   * thread has taken and not yet answered (updatesOnTheWay)
+   */
+  trackRequests: 6,
+  trackHeld: 7,
 } as const;
 
 const SLOTS = 8;
@@ -80,4 +86,16 @@ export function forgetThread(exitedThreadId: number): void {
     Atomics.add(memory, SLOT.writeLockServing, 1);
     Atomics.notify(memory, SLOT.writeLockServing);
   }
+}
+
+/**
+ * About how many /v1/track updates are on their way to the tracking thread: their request is in
+ * its route (being read and checked, or posted and not yet taken), as the tracking store sees it
+ * when it decides whether a batch may wait for more (server/db/sqlite/gather.ts). An update
+ * answered whose request has not yet left its route still counts: the estimate errs high by
+ * those, for the moment it takes the server's thread to see their answers.
+ */
+export function updatesOnTheWay(): number {
+  const memory = threadMemory();
+  return Math.max(0, Atomics.load(memory, SLOT.trackRequests) - Atomics.load(memory, SLOT.trackHeld));
 }

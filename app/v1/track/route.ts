@@ -3,7 +3,7 @@ import { nearbyGeofences } from "@/server/geofences/search";
 import { handler, otherMethods, replyEncoded } from "@/server/http/handler";
 import { trackSchema } from "@/server/tracking/schema";
 import { steeredTrackingOptions } from "@/server/sdk/config";
-import { trackOnThread } from "@/server/tracking/thread";
+import { countedTrackRequest, trackOnThread } from "@/server/tracking/thread";
 
 export { OPTIONS } from "@/server/http/handler";
 export const { GET, PUT, PATCH, DELETE } = otherMethods("POST");
@@ -13,7 +13,7 @@ export const { GET, PUT, PATCH, DELETE } = otherMethods("POST");
  * update is applied on the tracking thread; the nearby geofences a device asks for (a read of
  * the location alone) are looked up here meanwhile.
  */
-export const POST = handler(
+const track = handler(
   { access: "publishable", permission: null, body: trackSchema },
   async ({ key, body }) => {
     const [answer, nearby, steered] = await Promise.all([
@@ -30,3 +30,6 @@ export const POST = handler(
     );
   },
 );
+
+/** Counted while in the route: the tracking thread may wait a moment for updates on their way. */
+export const POST: typeof track = (req, route) => countedTrackRequest(() => track(req, route));

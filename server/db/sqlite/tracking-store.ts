@@ -1,6 +1,8 @@
 import type { Decision, TrackingPlan, TrackingReader, TrackingStore, Written } from "../../storage/port";
+import { updatesOnTheWay } from "../../workers/thread-memory";
 import { withWriteLock } from "../write-lock";
 import { connection } from "./connection";
+import { gathering } from "./gather";
 import { writeOutboxRow } from "./outbox";
 import { activeTrip, tripByRef, writeTrips } from "./trips";
 import {
@@ -28,8 +30,9 @@ import {
  * under the process's write lock (../write-lock.ts): two updates of one device never both see
  * the same "before" state. Updates that arrive while others are being written are applied
  * together in one transaction (group commit): a commit costs more than an update, so under load
- * this multiplies throughput. Each update runs in a savepoint of its own, so a failing one fails
- * alone; each is answered only after its commit.
+ * this multiplies throughput; under load a batch waits up to a millisecond for updates known to
+ * be on their way (./gather.ts). Each update runs in a savepoint of its own, so a failing one fails alone;
+ * each is answered only after its commit.
  *
  * The reader answers from prepared statements at once (resolved promises), so a whole batch runs
  * without yielding to the event loop: no request can read the connection mid-transaction.
@@ -40,11 +43,6 @@ interface Pending {
   resolve(value: unknown): void;
   reject(error: unknown): void;
 }
-
-const MAX_BATCH = 64;
-
-const queue: Pending[] = [];
-let flushing = false;
 
 const reader: TrackingReader = {
   userByUserId: async (live, userId) => userByUserId(live, userId),
@@ -117,32 +115,25 @@ async function applyBatch(batch: Pending[]) {
   return outcomes;
 }
 
-function flush(): void {
-  const batch = queue.splice(0, MAX_BATCH);
-  withWriteLock(() => applyBatch(batch))
-    .then(
-      (outcomes) =>
-        batch.forEach((item, i) => {
-          const o = outcomes[i]!;
-          if (o.ok) item.resolve(o.value);
-          else item.reject(o.error);
-        }),
-      (error: unknown) => batch.forEach((item) => item.reject(error)),
-    )
-    .finally(() => {
-      if (queue.length) setImmediate(flush);
-      else flushing = false;
-    });
+function runBatch(batch: Pending[]): Promise<void> {
+  return withWriteLock(() => applyBatch(batch)).then(
+    (outcomes) =>
+      batch.forEach((item, i) => {
+        const o = outcomes[i]!;
+        if (o.ok) item.resolve(o.value);
+        else item.reject(o.error);
+      }),
+    (error: unknown) => batch.forEach((item) => item.reject(error)),
+  );
 }
+
+/** Batches of at most 64; one waits up to 1 ms for eight when they are on their way (./gather.ts). */
+const batches = gathering(runBatch, { upTo: 8, waitMs: 1, max: 64, coming: updatesOnTheWay });
 
 export const sqliteTracking: TrackingStore = {
   apply<T>(_device: unknown, decide: (read: TrackingReader) => Promise<Decision<T>>): Promise<T> {
     return new Promise<T>((resolve, reject) => {
-      queue.push({ decide, resolve: resolve as (value: unknown) => void, reject });
-      if (!flushing) {
-        flushing = true;
-        setImmediate(flush);
-      }
+      batches.add({ decide, resolve: resolve as (value: unknown) => void, reject });
     });
   },
 };
