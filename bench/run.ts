@@ -24,8 +24,8 @@ const USAGE = `npm run bench [-- SUITE...] [--geofences 10000] [--users 100000] 
 Suites: geofences, tracking, geodata, geocoding, routing, transit, startup, import (default: geofences and tracking). Each starts the production server on a fresh
 database, measures the no-op route (GET /healthz) as the baseline in the same run, then its
 endpoints at --connections (throughput) and at 1 connection (latency), with the server's CPU per request
-(and PostgreSQL's, when TEST_POSTGRES_URL names one on this machine). Tracking alternates the
-no-op route, an invalid POST and tracking for --rounds rounds and compares within each. --dense packs the
+(and PostgreSQL's, when TEST_POSTGRES_URL names one on this machine). Tracking warms up (not counted), then alternates
+the no-op route, an invalid POST and tracking for --rounds rounds and compares within each. --dense packs the
 geofences (50–200 m) and users into 79 km² (about 6 geofences overlap at a point) instead of a metro area;
 --max-radius sets the geofences' largest radius (dense with 500: about 30 overlap at a point). --profile writes a CPU
 profile of the server (node --cpu-prof) into DIR when it stops; open it in Chrome DevTools.
