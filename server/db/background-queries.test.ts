@@ -7,10 +7,10 @@ import { beforeAll, describe, expect, it } from "vitest";
 /**
  * What every app process runs on its own in the background (the webhook sender's turn every
  * 50 ms, the geofence expiry sweep each second, retention and trip expiry each minute) must read
- * by index: a statement that walks a
- * whole table costs in proportion to the data, again and again, on every process, beside
- * tracking (the sweep's query once read all 10,000 geofences of the dense bench every second).
- * Each statement these loops send to SQLite is caught as it is prepared and its plan read.
+ * by index: a statement that walks a whole table costs in proportion to the data, again and
+ * again, on every process, beside tracking (the sweep's query once read all 10,000 geofences of
+ * the dense bench every second). Each statement these loops send to SQLite is caught as it is
+ * prepared and its plan read.
  */
 
 /**
