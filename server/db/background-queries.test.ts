@@ -1,8 +1,9 @@
 import Database from "better-sqlite3";
-import { mkdtempSync, readFileSync, readdirSync } from "node:fs";
+import { mkdtempSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
+import { applyMigrations } from "./sqlite/migrations-fixture";
 
 /**
  * What every app process runs on its own in the background (the webhook sender's turn every
@@ -37,11 +38,7 @@ describe("background work on SQLite", () => {
   beforeAll(() => {
     file = path.join(mkdtempSync(path.join(os.tmpdir(), "background-")), "location.db");
     const db = new Database(file);
-    const migrations = path.resolve(import.meta.dirname, "../../prisma/migrations");
-    for (const m of readdirSync(migrations)
-      .filter((n) => /^\d/.test(n))
-      .sort())
-      db.exec(readFileSync(path.join(migrations, m, "migration.sql"), "utf8"));
+    applyMigrations(db);
     db.pragma("journal_mode = WAL");
     db.close();
     process.env.DATABASE_URL = `file:${file}`;

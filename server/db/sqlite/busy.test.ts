@@ -1,8 +1,9 @@
 import Database from "better-sqlite3";
-import { mkdtempSync, readFileSync, readdirSync, rmSync } from "node:fs";
+import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { applyMigrations } from "./migrations-fixture";
 
 /**
  * A write that finds the SQLite database held by another writer (a command-line tool, another
@@ -18,11 +19,7 @@ beforeAll(() => {
   const file = path.join(dir, "test.db");
   const db = new Database(file);
   db.pragma("journal_mode = WAL");
-  const migrations = path.resolve(import.meta.dirname, "../../../prisma/migrations");
-  for (const m of readdirSync(migrations)
-    .filter((n) => /^\d/.test(n))
-    .sort())
-    db.exec(readFileSync(path.join(migrations, m, "migration.sql"), "utf8"));
+  applyMigrations(db);
   db.close();
   process.env.DATABASE_URL = `file:${file}`;
   // Another writer holds the database for the whole test.

@@ -1,9 +1,8 @@
 import Database from "better-sqlite3";
-import { readFileSync, readdirSync } from "node:fs";
-import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { sqlDate } from "./connection";
 import { VERSION } from "./geofences";
+import { applyMigrations } from "./migrations-fixture";
 
 describe("a geofence's version in SQLite", () => {
   it("is its updatedAt in ms, as JavaScript reads the text Prisma writes", () => {
@@ -24,11 +23,7 @@ describe("the geofences' R*Tree", () => {
   /** A database with the migrations applied. */
   function migrated(): Database.Database {
     const db = new Database(":memory:");
-    const migrations = path.resolve(import.meta.dirname, "../../../prisma/migrations");
-    for (const m of readdirSync(migrations)
-      .filter((n) => /^\d/.test(n))
-      .sort())
-      db.exec(readFileSync(path.join(migrations, m, "migration.sql"), "utf8"));
+    applyMigrations(db);
     return db;
   }
 

@@ -1,5 +1,5 @@
 import Database from "better-sqlite3";
-import { mkdtempSync, readFileSync, readdirSync, rmSync } from "node:fs";
+import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -13,6 +13,7 @@ import type {
 import { Sender } from "../../webhooks/deliver";
 import { requestId, splitOutbox } from "../../webhooks/outbox";
 import { processKey } from "../../workers/thread-memory";
+import { applyMigrations } from "./migrations-fixture";
 
 /**
  * The SQLite outbox's queues on a database of its own (the migrations applied), without HTTP:
@@ -30,11 +31,7 @@ beforeAll(async () => {
   dir = mkdtempSync(path.join(tmpdir(), "outbox-"));
   const file = path.join(dir, "test.db");
   db = new Database(file);
-  const migrations = path.resolve(import.meta.dirname, "../../../prisma/migrations");
-  for (const m of readdirSync(migrations)
-    .filter((n) => /^\d/.test(n))
-    .sort())
-    db.exec(readFileSync(path.join(migrations, m, "migration.sql"), "utf8"));
+  applyMigrations(db);
   process.env.DATABASE_URL = `file:${file}`;
   outbox = await import("./outbox");
   for (const [seq, enabled] of [

@@ -1,20 +1,17 @@
 import Database from "better-sqlite3";
-import { mkdtempSync, readFileSync, readdirSync } from "node:fs";
+import { mkdtempSync, readFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
 import type { UserWrite } from "../../storage/port";
+import { applyMigrations } from "./migrations-fixture";
 
 describe("a tracked user's row in SQLite", () => {
   let file = "";
   beforeAll(() => {
     file = path.join(mkdtempSync(path.join(os.tmpdir(), "sqlite-users-")), "location.db");
     const db = new Database(file);
-    const migrations = path.resolve(import.meta.dirname, "../../../prisma/migrations");
-    for (const m of readdirSync(migrations)
-      .filter((n) => /^\d/.test(n))
-      .sort())
-      db.exec(readFileSync(path.join(migrations, m, "migration.sql"), "utf8"));
+    applyMigrations(db);
     db.pragma("journal_mode = WAL");
     db.close();
     process.env.DATABASE_URL = `file:${file}`;
