@@ -126,8 +126,8 @@ export function trackOnThread(key: AuthKey, input: TrackInput): Promise<string> 
 }
 
 /**
- * Runs a /v1/track request's route, counted as on its way to the tracking thread until it is
- * answered (updatesOnTheWay): a batch that knows more updates are coming may wait for them.
+ * Runs a /v1/track request's route, counted (updatesOnTheWay) from when it enters the route until
+ * it leaves it, answered or refused: a batch that knows more updates are coming may wait for them.
  */
 export async function countedTrackRequest<T>(route: () => Promise<T>): Promise<T> {
   const memory = threadMemory();

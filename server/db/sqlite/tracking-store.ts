@@ -31,8 +31,8 @@ import {
  * the same "before" state. Updates that arrive while others are being written are applied
  * together in one transaction (group commit): a commit costs more than an update, so under load
  * this multiplies throughput; under load a batch waits up to a millisecond for updates known to
- * be on their way (./gather.ts). Each update runs in a savepoint of its own, so a failing one fails alone;
- * each is answered only after its commit.
+ * be on their way (./gather.ts). Each update runs in a savepoint of its own, so a failing one
+ * fails alone; each is answered only after its commit.
  *
  * The reader answers from prepared statements at once (resolved promises), so a whole batch runs
  * without yielding to the event loop: no request can read the connection mid-transaction.
