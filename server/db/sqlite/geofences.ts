@@ -11,13 +11,6 @@ import { inList, prepared } from "./connection";
 export const GEOFENCES_IN_BOX = `FROM "GeofenceRTree" r CROSS JOIN "Geofence" g ON g."seq" = r."seq"
   WHERE r."maxLng" >= ? AND r."minLng" <= ? AND r."maxLat" >= ? AND r."minLat" <= ? AND g."live" = ?`;
 
-/**
- * FROM and WHERE for the R*Tree alone, which carries each geofence's world and version
- * (migration 20261211000000_geofence_rtree_versions); bind `inBoxParams`.
- */
-export const RTREE_IN_BOX = `FROM "GeofenceRTree" r
-  WHERE r."maxLng" >= ? AND r."minLng" <= ? AND r."maxLat" >= ? AND r."minLat" <= ? AND r."live" = ?`;
-
 export const inBoxParams = (live: boolean, box: BBox) => [
   box.minLng,
   box.maxLng,

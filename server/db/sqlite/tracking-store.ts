@@ -1,14 +1,14 @@
 import type { Decision, TrackingPlan, TrackingReader, TrackingStore, Written } from "../../storage/port";
 import { updatesOnTheWay } from "../../workers/thread-memory";
 import { withWriteLock } from "../write-lock";
-import { connection } from "./connection";
+import { connection, prepared } from "./connection";
+import { GeofenceIndex } from "./geofence-index";
 import { gathering } from "./gather";
 import { writeOutboxRow } from "./outbox";
 import { activeTrip, tripByRef, writeTrips } from "./trips";
 import {
   addMembership,
   geofencesBySeqs,
-  geofenceVersionsNear,
   insertEvent,
   insertLocation,
   insertUser,
@@ -44,6 +44,9 @@ interface Pending {
   reject(error: unknown): void;
 }
 
+/** Every geofence's box and version, brought up to date at the start of each batch's transaction. */
+const geofences = new GeofenceIndex(prepared);
+
 const reader: TrackingReader = {
   userByUserId: async (live, userId) => userByUserId(live, userId),
   userByDeviceId: async (live, deviceId, anonymous) => userByDeviceId(live, deviceId, anonymous),
@@ -51,7 +54,7 @@ const reader: TrackingReader = {
     ats.map((at) => userUpdatedAtTaken(live, at, exceptSeq)),
   eventCreatedAtTaken: async (live, ats) => ats.map((at) => eventCreatedAtTaken(live, at)),
   memberships: async (userSeq) => membershipsOf(userSeq),
-  geofenceVersionsNear: async (live, box, seqs) => geofenceVersionsNear(live, box, seqs),
+  geofenceVersionsNear: async (live, box, seqs) => geofences.near(live, box, seqs),
   geofencesBySeqs: async (seqs) => geofencesBySeqs(seqs),
   verificationCounts: async (live, classes) => verificationCountsOf(live, classes),
   placeVerdictsInBox: async (live, box) => placeVerdictsInBox(live, box),
@@ -94,6 +97,7 @@ async function applyBatch(batch: Pending[]) {
   const outcomes: ({ ok: true; value: unknown } | { ok: false; error: unknown })[] = [];
   run("BEGIN IMMEDIATE");
   try {
+    geofences.refresh();
     for (const item of batch) {
       run("SAVEPOINT update_");
       try {

@@ -6,7 +6,6 @@ import type {
   MemberPosition,
   PlaceVerdict,
   StoredUser,
-  GeofenceVersion,
   TrackedGeofence,
   UserWrite,
   VerdictCounts,
@@ -16,7 +15,7 @@ import type { User } from "../client";
 import { inList, prepared, sqlDate } from "./connection";
 import { deleteUserOutbox } from "./outbox";
 import { type MetadataFilter, matchingRows } from "../../storage/metadata-filter";
-import { type GeofenceRow, RTREE_IN_BOX, VERSION, inBoxParams } from "./geofences";
+import { type GeofenceRow } from "./geofences";
 
 /**
  * The statements of a location update. Every function here is synchronous and meant to run
@@ -236,21 +235,6 @@ function toTracked(r: TrackedRow): TrackedGeofence {
     ring: rest.type === "circle" ? [] : (geometry[0] ?? []),
     metadata: metadata === null ? null : (JSON.parse(metadata) as unknown),
   };
-}
-
-/** The versions of the geofences whose box meets `box` and of those with the given seqs. */
-export function geofenceVersionsNear(live: boolean, box: BBox, seqs: readonly number[]): GeofenceVersion[] {
-  // From the R*Tree alone: no "Geofence" row is read.
-  const near = prepared(`SELECT r."seq", r."version" ${RTREE_IN_BOX}`).all(
-    ...inBoxParams(live, box),
-  ) as GeofenceVersion[];
-  const seen = new Set(near.map((g) => g.seq));
-  const missing = seqs.filter((s) => !seen.has(s));
-  if (!missing.length) return near;
-  const members = prepared(
-    `SELECT g."seq", ${VERSION("g")} FROM "Geofence" g WHERE g."seq" IN (${inList(missing.length)})`,
-  ).all(...missing) as GeofenceVersion[];
-  return [...near, ...members];
 }
 
 export function geofencesBySeqs(seqs: readonly number[]): TrackedGeofence[] {
