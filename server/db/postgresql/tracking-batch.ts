@@ -1,5 +1,4 @@
 import type {
-  GeofenceVersion,
   Membership,
   StoredUser,
   TrackedGeofence,
@@ -13,7 +12,6 @@ import { type Queryable, gathered, inTransaction, rows } from "./sql";
 import {
   instantsTaken,
   USER_COLUMNS,
-  VERSION,
   WITH_MEMBERSHIPS,
   type UserWithMemberships,
   applyOne,
@@ -38,8 +36,10 @@ import { writeMany } from "./tracking-write";
  *   on each other in a circle.
  * - The batch's decisions run side by side through a reader that gathers the questions asked in
  *   the same turn of the event loop and answers each kind with one set-based statement (the
- *   users FOR UPDATE with their memberships, the instants, the geofences near each position,
- *   their versions, the verdict counts); the rarer questions are asked one by one.
+ *   users FOR UPDATE with their memberships, the instants, the geofences to decode, the verdict
+ *   counts); the rarer questions are asked one by one. Which geofences are near each position is
+ *   answered from the process's index of geofences (./geofence-index.ts), brought up to date
+ *   with one statement per batch.
  * - Then the plans are written, all in one statement (./tracking-write.ts), and the batch commits
  *   once. Each update is answered only after the commit.
  * - If anything fails, the batch rolls back whole and each of its updates is applied again in a
@@ -209,7 +209,6 @@ function batchReader(client: Queryable): TrackingReader {
     ],
   );
   const instants = batchInstants(client);
-  const near = gatheredNear(client);
   const geofences = gatheredGeofences(client);
   const counts = gatheredCounts(client);
   const targets = new Map<boolean, Promise<WebhookTarget[]>>();
@@ -220,7 +219,6 @@ function batchReader(client: Queryable): TrackingReader {
     memberships: async (userSeq) => memberships.get(userSeq) ?? one.memberships(userSeq),
     userUpdatedAtTaken: (live, ats, exceptSeq) => instants({ live, ats, exceptSeq, users: true }),
     eventCreatedAtTaken: (live, ats) => instants({ live, ats, exceptSeq: null, users: false }),
-    geofenceVersionsNear: (live, box, seqs) => near({ live, box, seqs }),
     geofencesBySeqs: (seqs) => geofences(seqs),
     verificationCounts: async (live, classes) => (classes.length ? counts({ live, classes }) : []),
     webhooksFor: (live) => {
@@ -229,40 +227,6 @@ function batchReader(client: Queryable): TrackingReader {
       return found;
     },
   };
-}
-
-/** The versions of the geofences near each position (and where each user is), in one statement. */
-function gatheredNear(client: Queryable) {
-  return gathered(
-    async (
-      asked: {
-        live: boolean;
-        box: { minLng: number; minLat: number; maxLng: number; maxLat: number };
-        seqs: readonly number[];
-      }[],
-    ) => {
-      const found = await rows<Indexed<GeofenceVersion>>(
-        `SELECT c.i::int AS i, "seq", ${VERSION} AS "version"
-         FROM unnest($1::float8[], $2::float8[], $3::float8[], $4::float8[], $5::boolean[]) WITH ORDINALITY AS c(w, s, e, n, wlive, i)
-         JOIN "Geofence" ON "box" && ST_MakeEnvelope(c.w, c.s, c.e, c.n, 4326) AND "live" = c.wlive
-         UNION
-         SELECT o.i, "seq", ${VERSION} FROM unnest($6::int[], $7::int[]) AS o(i, wseq) JOIN "Geofence" ON "seq" = o.wseq`,
-        [
-          asked.map((a) => a.box.minLng),
-          asked.map((a) => a.box.minLat),
-          asked.map((a) => a.box.maxLng),
-          asked.map((a) => a.box.maxLat),
-          asked.map((a) => a.live),
-          asked.flatMap((a, k) => a.seqs.map(() => k + 1)),
-          asked.flatMap((a) => [...a.seqs]),
-        ],
-        client,
-      );
-      const out = asked.map((): GeofenceVersion[] => []);
-      for (const { i, seq, version } of found) out[i - 1]!.push({ seq, version });
-      return out;
-    },
-  );
 }
 
 /** The geofences the decisions need decoded, in one statement. */

@@ -1,5 +1,4 @@
 import type {
-  GeofenceVersion,
   Membership,
   PlaceVerdict,
   StoredUser,
@@ -11,6 +10,8 @@ import type {
 } from "../../storage/port";
 import { activeTrip, tripByRef } from "./trips";
 import { writeMany } from "./tracking-write";
+import type { GeofenceIndex } from "../geofence-index";
+import { geofencesNow } from "./geofence-index";
 import { type Queryable, inTransaction, row, rows } from "./sql";
 import { isRetryableConflict } from "../../errors";
 
@@ -141,6 +142,7 @@ export function withMemberships(row: UserWithMemberships): [StoredUser, Membersh
 export function trackingReader(client: Queryable): TrackingReader {
   /** The memberships read with the last user found, by that user's seq. */
   let found: { seq: number; memberships: Membership[] } | null = null;
+  let geofences: Promise<GeofenceIndex> | undefined;
   const user = async (sql: string, values: unknown[]) => {
     const r = await row<UserWithMemberships>(sql, values, client);
     if (!r) return null;
@@ -186,13 +188,10 @@ export function trackingReader(client: Queryable): TrackingReader {
             [userSeq],
             client,
           ),
-    geofenceVersionsNear: (live, box, seqs) =>
-      rows<GeofenceVersion>(
-        `SELECT "seq", ${VERSION} AS "version" FROM "Geofence" WHERE "box" && ${ENVELOPE(1)} AND "live" = $5
-         UNION SELECT "seq", ${VERSION} FROM "Geofence" WHERE "seq" = ANY($6::int[])`,
-        [box.minLng, box.minLat, box.maxLng, box.maxLat, live, seqs],
-        client,
-      ),
+    // From this process's index of geofences, brought up to date once per transaction (at its
+    // first question: one statement, usually no row; ./geofence-index.ts).
+    geofenceVersionsNear: async (live, box, seqs) =>
+      (await (geofences ??= geofencesNow(client))).near(live, box, seqs),
     geofencesBySeqs: (seqs) => trackedGeofencesBySeqs(seqs, client),
     webhooksFor: (live) => webhookTargets(live, client),
     tripByRef: (live, ref) => tripByRef(client, live, ref),

@@ -6,7 +6,7 @@ import { afterEach, describe, expect, it } from "vitest";
 import type { BBox } from "../../geo/distance";
 import type { GeofenceVersion } from "../../storage/port";
 import { sqlDate } from "./connection";
-import { GeofenceIndex } from "./geofence-index";
+import { SqliteGeofenceIndex as GeofenceIndex } from "./geofence-index";
 import { VERSION } from "./geofences";
 import { applyMigrations } from "./migrations-fixture";
 

@@ -2,7 +2,7 @@ import type { Decision, TrackingPlan, TrackingReader, TrackingStore, Written } f
 import { updatesOnTheWay } from "../../workers/thread-memory";
 import { withWriteLock } from "../write-lock";
 import { connection, prepared } from "./connection";
-import { GeofenceIndex } from "./geofence-index";
+import { SqliteGeofenceIndex } from "./geofence-index";
 import { gathering } from "./gather";
 import { writeOutboxRow } from "./outbox";
 import { activeTrip, tripByRef, writeTrips } from "./trips";
@@ -45,7 +45,7 @@ interface Pending {
 }
 
 /** Every geofence's box and version, brought up to date at the start of each batch's transaction. */
-const geofences = new GeofenceIndex(prepared);
+const geofences = new SqliteGeofenceIndex(prepared);
 
 const reader: TrackingReader = {
   userByUserId: async (live, userId) => userByUserId(live, userId),

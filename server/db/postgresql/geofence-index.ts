@@ -1,0 +1,57 @@
+import { GeofenceIndex, type IndexedGeofence } from "../geofence-index";
+import { type Queryable, rows } from "./sql";
+
+const COLUMNS = `g."seq", g."live", g."minLng", g."minLat", g."maxLng", g."maxLat",
+  (EXTRACT(EPOCH FROM g."updatedAt") * 1000)::float8 AS "version"`;
+/** The counter and every geofence, in one statement (one snapshot): at least the counter's row. */
+const ALL = `SELECT c."n"::float8 AS "last", ${COLUMNS}
+  FROM "GeofenceChangeCounter" c LEFT JOIN "Geofence" g ON TRUE ORDER BY g."seq"`;
+const SINCE = `SELECT c."n"::float8 AS "n", c."seq" AS "changed", ${COLUMNS}
+  FROM "GeofenceChange" c LEFT JOIN "Geofence" g ON g."seq" = c."seq" WHERE c."n" > $1 ORDER BY c."n"`;
+
+type Row = { [K in keyof IndexedGeofence]: IndexedGeofence[K] | null };
+
+const indexed = (r: Row): IndexedGeofence | null =>
+  r.seq === null
+    ? null
+    : {
+        seq: r.seq,
+        version: r.version!,
+        live: r.live!,
+        minLng: r.minLng!,
+        minLat: r.minLat!,
+        maxLng: r.maxLng!,
+        maxLat: r.maxLat!,
+      };
+
+/** This process's index (each thread that tracks keeps its own). */
+const index = new GeofenceIndex();
+let loading: Promise<void> | null = null;
+
+/**
+ * Tracking's index of geofences (../geofence-index.ts), brought up to date from PostgreSQL's
+ * "GeofenceChange" table (migration 20261212000000_geofence_changes: the number of each
+ * geofence's last change, handed out in commit order) in the transaction about to read it: all
+ * geofences the first time, then the changes since the last one applied (one statement, usually
+ * no row). What it answers is what a statement run at that moment would (under READ COMMITTED each
+ * statement of a transaction sees the commits made before it, as the statement it replaces did).
+ */
+export async function geofencesNow(client: Queryable): Promise<GeofenceIndex> {
+  if (!index.loaded) {
+    loading ??= rows<Row & { last: number }>(ALL, [], client)
+      .then((found) => {
+        index.load(
+          found[0]!.last,
+          found.flatMap((r) => indexed(r) ?? []),
+        );
+      })
+      .finally(() => {
+        loading = null;
+      });
+    await loading;
+    return index;
+  }
+  const changes = await rows<Row & { n: number; changed: number }>(SINCE, [index.last], client);
+  if (changes.length) index.apply(changes.map((c) => ({ n: c.n, seq: c.changed, now: indexed(c) })));
+  return index;
+}
