@@ -28,8 +28,8 @@ const meets = (e: Entry, box: BBox) =>
 
 /**
  * The boxes and versions of every geofence, in memory, for tracking: which geofences are near a
- * fix is asked at every update, and a dense area answers dozens (64–72 µs per update from
- * SQLite's R*Tree, a statement per batch on PostgreSQL; docs/performance.md). A static tree
+ * fix is asked at every update, and a dense area answers dozens (about 25 µs of a dense update
+ * from SQLite's R*Tree, some 40 rows per update on PostgreSQL; docs/performance.md). A static tree
  * (flatbush) holds the geofences known when it was built; those written since (created, moved,
  * renamed, deleted) are kept beside it in a map and mask their old entries, until there are
  * enough of them to rebuild the tree.
