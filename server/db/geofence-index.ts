@@ -18,12 +18,10 @@ export interface GeofenceChange {
   now: IndexedGeofence | null;
 }
 
-type Entry = IndexedGeofence;
-
 /** Written entries kept beside the tree before it is rebuilt: this many, plus one per eight in it. */
 const REBUILD_AFTER = 256;
 
-const meets = (e: Entry, box: BBox) =>
+const meets = (e: IndexedGeofence, box: BBox) =>
   e.maxLng >= box.minLng && e.minLng <= box.maxLng && e.maxLat >= box.minLat && e.minLat <= box.maxLat;
 
 /**
@@ -49,14 +47,14 @@ export class GeofenceIndex {
   /** seqs whose entry in the tree is outdated (written or deleted since the build) */
   private readonly stale = new Set<number>();
   /** geofences written since the build, as they are now */
-  private readonly recent = new Map<number, Entry>();
+  private readonly recent = new Map<number, IndexedGeofence>();
 
   get loaded(): boolean {
     return this.last >= 0;
   }
 
   /** Starts again from every geofence (in ascending seq) as of change `last`. */
-  load(last: number, geofences: Entry[]): void {
+  load(last: number, geofences: IndexedGeofence[]): void {
     this.build(geofences);
     this.last = last;
   }
@@ -73,7 +71,7 @@ export class GeofenceIndex {
       else this.recent.set(c.seq, c.now);
     }
     if (applied && this.stale.size + this.recent.size > REBUILD_AFTER + this.built.seqs.length / 8) {
-      const kept: Entry[] = [];
+      const kept: IndexedGeofence[] = [];
       for (let i = 0; i < this.built.seqs.length; i++) {
         if (!this.stale.has(this.built.seqs[i]!)) kept.push(this.built.entry(i));
       }
@@ -82,7 +80,7 @@ export class GeofenceIndex {
   }
 
   /** Builds the tree of these entries (in ascending seq). */
-  private build(entries: Entry[]): void {
+  private build(entries: IndexedGeofence[]): void {
     this.built = packed(entries);
     this.stale.clear();
     this.recent.clear();
@@ -132,7 +130,7 @@ export class GeofenceIndex {
 }
 
 /** Entries in typed arrays (a country's geofences would be millions of objects). */
-function packed(entries: readonly Entry[]) {
+function packed(entries: readonly IndexedGeofence[]) {
   const n = entries.length;
   const seqs = new Float64Array(n);
   const versions = new Float64Array(n);
@@ -148,7 +146,7 @@ function packed(entries: readonly Entry[]) {
     seqs,
     versions,
     lives,
-    entry: (i: number): Entry => ({
+    entry: (i: number): IndexedGeofence => ({
       seq: seqs[i]!,
       version: versions[i]!,
       live: lives[i] === 1,

@@ -1,8 +1,11 @@
 import { GeofenceIndex, type IndexedGeofence } from "../geofence-index";
 import { type Queryable, rows } from "./sql";
 
-const COLUMNS = `g."seq", g."live", g."minLng", g."minLat", g."maxLng", g."maxLat",
-  (EXTRACT(EPOCH FROM g."updatedAt") * 1000)::float8 AS "version"`;
+/** A geofence's version: its updatedAt in ms (EXTRACT gives seconds as numeric, exact to the microsecond). */
+export const VERSION = `(EXTRACT(EPOCH FROM "updatedAt") * 1000)::float8`;
+
+// "updatedAt" is a column of "Geofence" alone in the joins below.
+const COLUMNS = `g."seq", g."live", g."minLng", g."minLat", g."maxLng", g."maxLat", ${VERSION} AS "version"`;
 /** The counter and every geofence, in one statement (one snapshot): at least the counter's row. */
 const ALL = `SELECT c."n"::float8 AS "last", ${COLUMNS}
   FROM "GeofenceChangeCounter" c LEFT JOIN "Geofence" g ON TRUE ORDER BY g."seq"`;

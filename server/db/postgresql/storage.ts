@@ -18,7 +18,8 @@ import { deleteUserOutbox, postgresOutbox } from "./outbox";
 import { pool } from "./pool";
 import { inTransaction, row, rows } from "./sql";
 import { activeTripsGathered } from "./trips";
-import { ENVELOPE, VERSION, trackedGeofencesBySeqs, verificationCounts } from "./tracking";
+import { VERSION } from "./geofence-index";
+import { ENVELOPE, trackedGeofencesBySeqs, verificationCounts } from "./tracking";
 import { postgresTracking } from "./tracking-batch";
 
 /**

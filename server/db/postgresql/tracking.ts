@@ -39,9 +39,6 @@ const toTracked = (g: TrackedRow): TrackedGeofence => ({
   ring: g.type === "circle" ? [] : (g.geometry[0] ?? []),
 });
 
-/** A geofence's version: its updatedAt in ms (EXTRACT gives seconds as numeric, exact to the microsecond). */
-export const VERSION = `(EXTRACT(EPOCH FROM "updatedAt") * 1000)::float8`;
-
 /** An envelope's parameters: west, south, east, north. */
 export const ENVELOPE = (first: number) =>
   `ST_MakeEnvelope($${first}, $${first + 1}, $${first + 2}, $${first + 3}, 4326)`;
