@@ -93,13 +93,19 @@ export async function decide(
   clock: Clock,
   hints: TrackHints = NO_HINTS,
 ): Promise<Decision<TrackResult>> {
-  const now = clock.now();
-  const at = input.updatedAt ?? now;
   const before = await findUser(read, live, input);
+  // Read once the device's updates before this one are written (the store holds the device from
+  // the read of its user on): an update without a time of its own is ordered by its arrival, the
+  // order in which the store applies it, and is never older than the one applied before it,
+  // whichever process stamped that one. The machine's time, as it happened: the process's
+  // strictly increasing clock runs ahead of it under a burst, so another process's next update
+  // of the device would have been stamped before this one.
+  const now = clock.wall();
+  const at = input.updatedAt ?? now;
   // Which of a device's updates is newer is decided on the times it sent (actualUpdatedAt), never
   // on updatedAt: that one is moved on to keep user lists' cursors apart, and may run ahead of
   // the device's next update.
-  if (before && at < before.actualUpdatedAt) return unchanged(read, live, before);
+  if (before && input.updatedAt && at < before.actualUpdatedAt) return unchanged(read, live, before);
 
   const fix: Fix = {
     latitude: input.latitude,

@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import { type RunningServer, serve } from "../../scripts/fresh-server";
 import { FRESH_ACCOUNTS, FRESH_PASSWORD } from "../../scripts/fresh-server";
 import { api, keys, signIn, unique } from "../support/api";
+import { dbRows } from "../support/db";
 
 /**
  * Two app processes on one database, as behind a load balancer: the same devices tracked through
@@ -80,6 +81,150 @@ describe("two app processes, one database", () => {
     expect(new Set(answered).size).toBe(answered.length);
     expect(answered.sort()).toEqual(stored.map((e) => e._id).sort());
   });
+
+  it("apply every update they answer exactly once, in order per device, with exactly its move's events", async () => {
+    // Devices reporting through a balancer with no time of their own (arrival orders them): one
+    // update at a time, two different updates at once (one to each process), or the same update
+    // to both (a retry). Each update is told apart by its accuracy.
+    const seconds = Number(process.env.STREAM_SECONDS ?? 12);
+    const center = { lat: 31.7, lng: -121.3 };
+    const outside = center.lat + 0.01;
+    const fence = await api("POST", "/v1/geofences", {
+      json: { description: "stream", type: "circle", coordinates: [center.lng, center.lat], radius: 100 },
+    });
+    expect(fence.status).toBe(200);
+    const geofenceId = (fence.body.geofence as { _id: string })._id;
+
+    interface Sent {
+      tag: number;
+      inside: boolean;
+      answer: Answer;
+    }
+    interface Answer {
+      user: { location: { coordinates: [number, number] }; locationAccuracy: number };
+      events: { _id: string; type: string; locationAccuracy: number; geofence?: { _id: string } }[];
+    }
+    let tags = 0;
+    const nextTag = () => 1 + ++tags / 1000;
+    const send = async (url: string, deviceId: string, tag: number, inside: boolean): Promise<Answer> => {
+      const res = await fetch(`${url}/v1/track`, {
+        method: "POST",
+        headers: { authorization: keys.publishable, "content-type": "application/json" },
+        body: JSON.stringify({
+          deviceId,
+          latitude: inside ? center.lat : outside,
+          longitude: center.lng,
+          accuracy: tag,
+        }),
+      });
+      const text = await res.text();
+      expect(res.status, text).toBe(200);
+      return JSON.parse(text) as Answer;
+    };
+    const urls = [baseUrl, other.url];
+    const pick = () => urls[Math.floor(Math.random() * 2)]!;
+    const deadline = Date.now() + seconds * 1000;
+    const devices = Array.from({ length: 200 }, () => unique("stream"));
+    const groups = new Map<string, Sent[][]>();
+    await Promise.all(
+      devices.map(async (deviceId) => {
+        const mine: Sent[][] = [];
+        groups.set(deviceId, mine);
+        await new Promise((r) => setTimeout(r, Math.random() * 1000));
+        while (Date.now() < deadline) {
+          const kind = Math.random();
+          const a = { tag: nextTag(), inside: Math.random() < 0.5 };
+          if (kind < 0.7) {
+            mine.push([{ ...a, answer: await send(pick(), deviceId, a.tag, a.inside) }]);
+          } else if (kind < 0.85) {
+            const b = { tag: nextTag(), inside: !a.inside };
+            const [ra, rb] = await Promise.all([
+              send(urls[0]!, deviceId, a.tag, a.inside),
+              send(urls[1]!, deviceId, b.tag, b.inside),
+            ]);
+            mine.push([
+              { ...a, answer: ra },
+              { ...b, answer: rb },
+            ]);
+          } else {
+            const answers = await Promise.all(urls.map((url) => send(url, deviceId, a.tag, a.inside)));
+            mine.push(answers.map((answer) => ({ ...a, answer })));
+          }
+          await new Promise((r) => setTimeout(r, Math.random() * 2000));
+        }
+      }),
+    );
+    expect(tags, "updates sent").toBeGreaterThan(seconds * 100);
+
+    const problems: string[] = [];
+    const answeredIds = new Set<string>();
+    for (const [deviceId, sent] of groups) {
+      const all = sent.flat();
+      // Every update answered 200 was applied: the answer is its own fix.
+      for (const s of all) {
+        const { location, locationAccuracy } = s.answer.user;
+        if (locationAccuracy !== s.tag || location.coordinates[1] !== (s.inside ? center.lat : outside))
+          problems.push(
+            `${deviceId}: update ${s.tag} was answered as ${locationAccuracy} at ${location.coordinates[1]}`,
+          );
+        for (const e of s.answer.events.filter((e) => e.geofence?._id === geofenceId)) {
+          answeredIds.add(e._id);
+          if (e.locationAccuracy !== s.tag)
+            problems.push(`${deviceId}: update ${s.tag} answered ${e.type} of ${e.locationAccuracy}`);
+        }
+      }
+      const users = await dbRows<{ seq: number }>(`SELECT "seq" FROM "User" WHERE "deviceId" = ?`, deviceId);
+      expect(users.length, deviceId).toBe(1);
+      const userSeq = users[0]!.seq;
+      // Each applied exactly once, groups in the order they were sent.
+      const rows = await dbRows<{ accuracy: number; latitude: number; recordedAt: string | number | Date }>(
+        `SELECT "accuracy", "latitude", "recordedAt" FROM "UserLocation" WHERE "userSeq" = ? ORDER BY "seq"`,
+        userSeq,
+      );
+      const applied = rows.map((r) => r.accuracy);
+      const expected = sent.map((g) => g.map((s) => s.tag));
+      let at = 0;
+      for (const group of expected) {
+        const got = applied.slice(at, at + group.length).sort();
+        if (JSON.stringify(got) !== JSON.stringify([...group].sort()))
+          problems.push(
+            `${deviceId}: applied ${JSON.stringify(got)} where ${JSON.stringify(group)} was sent`,
+          );
+        at += group.length;
+      }
+      if (applied.length !== at) problems.push(`${deviceId}: ${applied.length} locations for ${at} updates`);
+      const times = rows.map((r) => new Date(r.recordedAt).getTime());
+      const back = times.findIndex((t, i) => i > 0 && t < times[i - 1]!);
+      if (back > 0)
+        problems.push(
+          `${deviceId}: location ${back} at ${times[back]! - times[back - 1]!} ms after the one before it (${JSON.stringify(rows.slice(back - 1, back + 1))})`,
+        );
+      // Exactly the entries and exits of the moves, in the order applied, each at its own update.
+      const moves: string[] = [];
+      let inside = false;
+      for (const r of rows) {
+        const now = r.latitude === center.lat;
+        if (now !== inside)
+          moves.push(`${now ? "user.entered_geofence" : "user.exited_geofence"}@${r.accuracy}`);
+        inside = now;
+      }
+      const events = await dbRows<{ type: string; accuracy: number }>(
+        `SELECT "type", "accuracy" FROM "Event" WHERE "userSeq" = ? AND "geofenceId" = ? ORDER BY "seq"`,
+        userSeq,
+        geofenceId,
+      );
+      const made = events.map((e) => `${e.type}@${e.accuracy}`);
+      if (JSON.stringify(made) !== JSON.stringify(moves))
+        problems.push(`${deviceId}: events ${JSON.stringify(made)} for moves ${JSON.stringify(moves)}`);
+    }
+    expect(problems).toEqual([]);
+    // What the devices were told is what was stored.
+    const stored = await dbRows<{ id: string }>(
+      `SELECT "id" FROM "Event" WHERE "geofenceId" = ?`,
+      geofenceId,
+    );
+    expect([...answeredIds].sort()).toEqual(stored.map((e) => e.id).sort());
+  }, 120_000);
 
   it("refuse a revoked key in both processes within a second, though each had it cached", async () => {
     const cookie = await signIn(FRESH_ACCOUNTS.admin, FRESH_PASSWORD);

@@ -12,6 +12,16 @@ export async function dbNumber(sql: string, ...args: unknown[]): Promise<number>
 }
 
 export async function numberFrom(databaseUrl: string, sql: string, ...args: unknown[]): Promise<number> {
+  const [first] = await rowsFrom<{ n: unknown }>(databaseUrl, sql, ...args);
+  return Number(first?.n ?? Number.NaN);
+}
+
+/** Rows straight from the test server's database (same SQL rules as dbNumber). */
+export async function dbRows<T>(sql: string, ...args: unknown[]): Promise<T[]> {
+  return rowsFrom<T>(inject("databaseUrl"), sql, ...args);
+}
+
+export async function rowsFrom<T>(databaseUrl: string, sql: string, ...args: unknown[]): Promise<T[]> {
   if (/^postgres(ql)?:/.test(databaseUrl)) {
     const client = new pg.Client({ connectionString: databaseUrl });
     await client.connect();
@@ -21,14 +31,14 @@ export async function numberFrom(databaseUrl: string, sql: string, ...args: unkn
         sql.replace(/\?/g, () => `$${++i}`),
         args,
       );
-      return Number((result.rows[0] as { n: unknown } | undefined)?.n ?? Number.NaN);
+      return result.rows as T[];
     } finally {
       await client.end();
     }
   }
   const db = new Database(databaseUrl.replace(/^file:/, ""), { readonly: true, fileMustExist: true });
   try {
-    return Number((db.prepare(sql).get(...args) as { n: unknown } | undefined)?.n ?? Number.NaN);
+    return db.prepare(sql).all(...args) as T[];
   } finally {
     db.close();
   }
