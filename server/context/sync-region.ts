@@ -29,7 +29,7 @@ export async function syncRegion(key: AuthKey, at: { latitude: number; longitude
   return {
     geofences: geofences
       .filter((h) => h.distance <= radius && activeFor(h.geofence, at.userId ?? null, now))
-      .map((h) => serializeGeofence(h.geofence)),
+      .map((h) => serializeGeofence(h.geofence, { withUserIds: key.kind !== "publishable" })),
     places: places.filter((p) => p.distance <= radius).map((p) => serializePlace(p.place)),
     beacons: [],
     // A region of no size would make the SDKs track online anyway: it is left out.

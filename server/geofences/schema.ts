@@ -256,10 +256,14 @@ export function ringOf(g: Pick<GeofenceRecord, "geometry">): Position[] {
   return ((g.geometry as Position[][] | null)?.[0] ?? []) as Position[];
 }
 
-/** The wire form of a geofence. Embedded copies (in users, events, context) omit geometry. */
+/**
+ * The wire form of a geofence. Embedded copies (in users, events, context) omit geometry and
+ * `userIds`, as does every answer to a publishable key (`withUserIds: false`): whom a geofence is
+ * for names users, and a publishable key is public (docs/security.md).
+ */
 export function serializeGeofence(
   g: GeofenceFields & { isochrone?: unknown },
-  opts: { includeGeometry?: boolean } = {},
+  opts: { includeGeometry?: boolean; withUserIds?: boolean } = {},
 ) {
   const making = g.isochrone as IsochroneMaking | null | undefined;
   return {
@@ -278,7 +282,9 @@ export function serializeGeofence(
     ...(g.metadata !== null && g.metadata !== undefined && { metadata: g.metadata }),
     enabled: g.enabled,
     ...(g.dwellThreshold !== null && { dwellThreshold: g.dwellThreshold }),
-    ...(g.userIds !== null && g.userIds !== undefined && { userIds: g.userIds }),
+    ...(opts.withUserIds !== false &&
+      g.userIds !== null &&
+      g.userIds !== undefined && { userIds: g.userIds }),
     ...(g.stopDetection && { stopDetection: true }),
     ...(g.disableAfter && { disableAfter: g.disableAfter.toISOString() }),
     ...(g.deleteAfter && { deleteAfter: g.deleteAfter.toISOString() }),

@@ -146,7 +146,7 @@ export async function nearbyGeofences(
   return hits
     .filter(({ geofence }) => activeFor(geofence, userId, now))
     .slice(0, limit)
-    .map(({ geofence }) => serializeGeofence(geofence));
+    .map(({ geofence }) => serializeGeofence(geofence, { withUserIds: key.kind !== "publishable" }));
 }
 
 /** How many more geofences nearby asks the search for, in case some name other users. */

@@ -8,11 +8,12 @@ import { ApiError, isRetryableConflict, retryLater } from "../errors";
 import { parseBody, parseQuery, refuseNul } from "./request";
 
 /**
- * Which keys may call a route: "secret" only, "publishable" (either kind), or "search":
+ * Which keys may call a route: "secret" only, "publishable" (either kind), "search":
  * geocoding, search and routing, open to publishable keys when an admin has allowed it
- * (the publishableSearch setting, server/settings.ts).
+ * (the publishableSearch setting, server/settings.ts), or "sync": the geofences around a device,
+ * open to publishable keys unless an admin has turned it off (publishableGeofenceSync).
  */
-export type Access = "secret" | "publishable" | "search";
+export type Access = "secret" | "publishable" | "search" | "sync";
 export type { RolePermission };
 
 /**
@@ -224,12 +225,18 @@ async function authorize(req: Request, contract: RouteContract<unknown, unknown>
   const key = await authenticate(header);
   if (!key) throw new ApiError("unauthorized", "a valid API key is required in the Authorization header");
   if (key.kind !== "secret" && contract.access !== "publishable") {
-    if (contract.access === "secret" || !(await getSettings()).publishableSearch) {
+    const settings = contract.access === "secret" ? null : await getSettings();
+    if (!settings) throw new ApiError("forbidden", "this endpoint needs a secret key (prj_..._sk_...)");
+    if (contract.access === "search" && !settings.publishableSearch) {
       throw new ApiError(
         "forbidden",
-        contract.access === "search"
-          ? "this endpoint needs a secret key (prj_..._sk_...); an admin can allow publishable keys in the dashboard"
-          : "this endpoint needs a secret key (prj_..._sk_...)",
+        "this endpoint needs a secret key (prj_..._sk_...); an admin can allow publishable keys in the dashboard",
+      );
+    }
+    if (contract.access === "sync" && !settings.publishableGeofenceSync) {
+      throw new ApiError(
+        "forbidden",
+        "an admin has turned off geofence sync for publishable keys: this endpoint needs a secret key (prj_..._sk_...)",
       );
     }
   }

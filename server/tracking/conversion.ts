@@ -9,6 +9,7 @@ import { asRecorded, distinctCreatedAt, enabledGeofencesOf, outbox } from "./dec
 import { pastInstant } from "./schema";
 import { processClock } from "./track";
 import { trimUser } from "./serialize";
+import { ownsDevice } from "./visible";
 
 /**
  * Conversions (POST /v1/events, the SDKs' logConversion): something a user did that the app
@@ -87,7 +88,7 @@ export async function logConversion(
   key: AuthKey,
   body: ConversionInput,
   clock = processClock,
-): Promise<StoredEvent> {
+): Promise<{ event: StoredEvent; owned: boolean }> {
   const live = key.live;
   let input = body;
   if (!input.userId && !input.deviceId && input.installId) {
@@ -158,7 +159,7 @@ export async function logConversion(
           events: [event],
           outbox: outbox(await read.webhooksFor(live), live, user, inside, [stored(0)], clock),
         },
-        answer: (written) => stored(written?.eventSeqs[0] ?? 0),
+        answer: (written) => ({ event: stored(written?.eventSeqs[0] ?? 0), owned: ownsDevice(user, body) }),
       };
     },
   );

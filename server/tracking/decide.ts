@@ -1,3 +1,4 @@
+import type { AuthKey } from "../auth/keys";
 import type { GeofenceFields } from "../geofences/schema";
 import type {
   Decision,
@@ -27,6 +28,7 @@ import type { Detector, EventDraft, MembershipChanges } from "./detectors/types"
 import type { TrackInput } from "./schema";
 import { deviceAfter } from "./device";
 import { freeInstants } from "./instants";
+import { mayRead, ownsDevice } from "./visible";
 import { outboxFor } from "../webhooks/outbox";
 import { embeddedGeofence, serializeEvent, serializeUser, trimUser } from "./serialize";
 import { type Fix, isStopped, loadSnapshot } from "./snapshot";
@@ -40,6 +42,11 @@ export interface TrackResult {
   events: Event[];
   /** the trip the user is on after the update (none: not on one, or it ended) */
   trip: Trip | null;
+  /**
+   * the request names the device of the user's last accepted update, or made the user: only then
+   * may a publishable key's answer carry the user as stored (./visible.ts)
+   */
+  owned: boolean;
 }
 
 /** Where time and identifiers come from: passed in, so a decision can be replayed in a test. */
@@ -88,11 +95,12 @@ export function distinctCreatedAt(read: TrackingReader, live: boolean, at: Date,
  */
 export async function decide(
   read: TrackingReader,
-  live: boolean,
+  key: Pick<AuthKey, "live" | "kind">,
   input: TrackInput,
   clock: Clock,
   hints: TrackHints = NO_HINTS,
 ): Promise<Decision<TrackResult>> {
+  const live = key.live;
   const before = await findUser(read, live, input);
   // Read once the device's updates before this one are written (the store holds the device from
   // the read of its user on): an update without a time of its own is ordered by its arrival, the
@@ -105,7 +113,8 @@ export async function decide(
   // Which of a device's updates is newer is decided on the times it sent (actualUpdatedAt), never
   // on updatedAt: that one is moved on to keep user lists' cursors apart, and may run ahead of
   // the device's next update.
-  if (before && input.updatedAt && at < before.actualUpdatedAt) return unchanged(read, live, before);
+  const owned = !before || ownsDevice(before, input);
+  if (before && input.updatedAt && at < before.actualUpdatedAt) return unchanged(read, live, before, owned);
 
   const fix: Fix = {
     latitude: input.latitude,
@@ -150,30 +159,8 @@ export async function decide(
     ? { seq: before.seq, id: before.id, live: before.live, createdAt: before.createdAt, ...after }
     : { seq: 0, id: clock.newId(now.getTime()), live, createdAt: at, ...after };
 
-  const drafts: EventDraft[] = [];
-  const tripWrites: TripWrite[] = [];
-  // The trip the user is on: read only when the read before the transaction found one, or the
-  // update names one (tripOptions), so updates of users on no trip pay nothing.
-  const owner = ownerOf(after.userId, after.deviceId);
-  if (hints.options) {
-    const { current, replaced } = await tripFromOptions(
-      read,
-      live,
-      owner,
-      hints.options,
-      hints.destination,
-      at,
-      clock,
-    );
-    snapshot.trip = current;
-    if (replaced) {
-      tripWrites.push(replaced);
-      drafts.push(stoppedTrip(replaced.trip));
-    }
-  } else if (hints.active) {
-    const found = await read.activeTrip(live, owner);
-    snapshot.trip = found && { seq: found.seq, trip: withoutSeq(found) };
-  }
+  const { drafts, tripWrites, trip } = await tripBefore(read, key, after, hints, { at, clock, owned });
+  snapshot.trip = trip;
   snapshot.eta = hints.eta;
   const memberships: MembershipChanges = { entered: [], exited: [], dwelled: [] };
   for (const detector of DETECTORS) {
@@ -218,8 +205,44 @@ export async function decide(
         geofences: inside,
         events: recorded(userSeq, written?.eventSeqs),
         trip: onTrip?.trip ?? null,
+        owned,
       };
     },
+  };
+}
+
+/**
+ * The trip the user is on before the detectors move it, and what naming a trip (tripOptions)
+ * changes first. Read only when the read before the transaction found one, or the update names
+ * one, so updates of users on no trip pay nothing. Another device's update may start a trip for
+ * the user, not end the one it is on.
+ */
+async function tripBefore(
+  read: TrackingReader,
+  key: Pick<AuthKey, "live" | "kind">,
+  after: UserWrite,
+  hints: TrackHints,
+  { at, clock, owned }: { at: Date; clock: Clock; owned: boolean },
+): Promise<{ drafts: EventDraft[]; tripWrites: TripWrite[]; trip: TripWrite | null | undefined }> {
+  const owner = ownerOf(after.userId, after.deviceId);
+  if (hints.options) {
+    const { current, replaced } = await tripFromOptions(read, key.live, owner, hints.options, {
+      destination: hints.destination,
+      at,
+      clock,
+      mayEndOther: mayRead(key, owned),
+    });
+    return {
+      drafts: replaced ? [stoppedTrip(replaced.trip)] : [],
+      tripWrites: replaced ? [replaced] : [],
+      trip: current,
+    };
+  }
+  const found = hints.active ? await read.activeTrip(key.live, owner) : null;
+  return {
+    drafts: [],
+    tripWrites: [],
+    trip: hints.active ? found && { seq: found.seq, trip: withoutSeq(found) } : undefined,
   };
 }
 
@@ -293,16 +316,22 @@ export const stoppedTrip = (trip: Trip): EventDraft => ({
 
 /**
  * An update older than what the store holds: nothing changes, and the answer is the user as stored,
- * with the trip it is on (an answer without one makes the SDKs end theirs).
+ * with the trip it is on (an answer without one makes the SDKs end theirs); to a request that does
+ * not own the device, only what it sent (./visible.ts), so nothing of the user is read.
  */
 async function unchanged(
   read: TrackingReader,
   live: boolean,
   user: StoredUser,
+  owned: boolean,
 ): Promise<Decision<TrackResult>> {
+  if (!owned) return { plan: null, answer: () => ({ user, geofences: [], events: [], trip: null, owned }) };
   const geofences = await enabledGeofencesOf(read, user);
   const onTrip = await read.activeTrip(live, ownerOf(user.userId, user.deviceId));
-  return { plan: null, answer: () => ({ user, geofences, events: [], trip: onTrip && withoutSeq(onTrip) }) };
+  return {
+    plan: null,
+    answer: () => ({ user, geofences, events: [], trip: onTrip && withoutSeq(onTrip), owned }),
+  };
 }
 
 /** The enabled geofences a stored user is in. */

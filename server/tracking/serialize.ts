@@ -37,7 +37,7 @@ const embedded = new WeakMap<GeofenceFields, Readonly<Embedded>>();
 export function embeddedGeofence(g: GeofenceFields): Readonly<Embedded> {
   let e = embedded.get(g);
   if (!e) {
-    e = Object.freeze(serializeGeofence(g, { includeGeometry: false }));
+    e = Object.freeze(serializeGeofence(g, { includeGeometry: false, withUserIds: false }));
     embedded.set(g, e);
   }
   return e;

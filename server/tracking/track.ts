@@ -25,6 +25,6 @@ export async function track(key: AuthKey, input: TrackInput): Promise<TrackResul
   const hints = await tripHints(key.live, input);
   return storage().tracking.apply(
     { live: key.live, deviceId: input.deviceId, userId: input.userId ?? null },
-    (read) => decide(read, key.live, input, processClock, hints),
+    (read) => decide(read, key, input, processClock, hints),
   );
 }

@@ -11,6 +11,7 @@ import { SLOT, threadMemory } from "../workers/thread-memory";
 import type { TrackInput } from "./schema";
 import { serializeEvent, serializeUser } from "./serialize";
 import { track } from "./track";
+import { mayRead, sentUser } from "./visible";
 import { serializeTrip } from "./trips/model";
 import { routeTripsWith } from "./trips/eta";
 
@@ -94,10 +95,24 @@ port.on("message", (job: TrackJob | { routes: MessagePort }) => {
     (r) =>
       reply({
         id: job.id,
-        answer: JSON.stringify({
-          user: serializeUser(r.user, r.geofences, r.trip && serializeTrip(r.trip)),
-          events: r.events.map(serializeEvent),
-        }),
+        answer: JSON.stringify(
+          mayRead(job.key, r.owned)
+            ? {
+                user: serializeUser(r.user, r.geofences, r.trip && serializeTrip(r.trip)),
+                events: r.events.map(serializeEvent),
+              }
+            : // What the request sent: the update is applied (or older, ignored), its events are
+              // stored and sent to webhooks, but the answer holds nothing of the stored user.
+              {
+                user: sentUser(
+                  r.user.id,
+                  job.input,
+                  job.input.updatedAt ?? r.user.actualUpdatedAt,
+                  r.user.live,
+                ),
+                events: [],
+              },
+        ),
       }),
     (e: unknown) => {
       if (e instanceof ApiError) {

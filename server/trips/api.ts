@@ -1,5 +1,6 @@
 import type { AuthKey } from "../auth/keys";
 import { serializeEvent } from "../tracking/serialize";
+import { mayRead, sentEvent } from "../tracking/visible";
 import { serializeTrip } from "../tracking/trips/model";
 import { storage } from "../storage";
 import * as commands from "./commands";
@@ -7,25 +8,35 @@ import type { CreateTripInput, UpdateTripInput } from "./schema";
 import type { z } from "zod";
 import type { listTripsSchema } from "./schema";
 
-/** The trip routes' answers in wire form: {trip, events}, as the SDKs read them. */
+/**
+ * The trip routes' answers in wire form: {trip, events}, as the SDKs read them. To a publishable
+ * key that does not name the trip user's device (the SDKs' trip calls send the userId alone),
+ * nothing derived from the user's last fix: no ETA or delay, and events without their location
+ * (server/tracking/visible.ts).
+ */
+function answered(caller: commands.TripCaller, { trip, events, owned }: commands.TripAnswer) {
+  if (mayRead(caller.key, owned)) return { trip: serializeTrip(trip), events: events.map(serializeEvent) };
+  const { eta: _eta, delay: _delay, ...wire } = serializeTrip(trip);
+  return { trip: wire, events: events.map((e) => sentEvent(e, caller.claimed)) };
+}
 
-const answered = ({ trip, events }: commands.TripAnswer) => ({
-  trip: serializeTrip(trip),
-  events: events.map(serializeEvent),
+const caller = (key: AuthKey, claimed: commands.TripCaller["claimed"] = {}): commands.TripCaller => ({
+  key,
+  claimed,
 });
 
 export const createTrip = async (key: AuthKey, body: CreateTripInput) =>
-  answered(await commands.createTrip(key, body));
+  answered(caller(key, body), await commands.createTrip(caller(key, body), body));
 export const updateTrip = async (key: AuthKey, ref: string, body: UpdateTripInput) =>
-  answered(await commands.updateTrip(key, ref, body));
+  answered(caller(key, body), await commands.updateTrip(caller(key, body), ref, body));
 export const updateLeg = async (
   key: AuthKey,
   ref: string,
   legId: string,
   status: Parameters<typeof commands.updateLeg>[3],
-) => answered(await commands.updateLeg(key, ref, legId, status));
+) => answered(caller(key), await commands.updateLeg(caller(key), ref, legId, status));
 export const reorderLegs = async (key: AuthKey, ref: string, legs: string[]) =>
-  answered(await commands.reorderLegs(key, ref, legs));
+  answered(caller(key), await commands.reorderLegs(caller(key), ref, legs));
 export const { deleteTrip, getTrip } = commands;
 
 /** Newest first; `hasMore` when more match than `limit` (default 100, at most 1,000). */

@@ -29,6 +29,7 @@ import {
 import type { Trip } from "../tracking/trips/progress";
 import { type Destination, newTrip, ownerOf, withOptions, withoutSeq } from "../tracking/trips/start";
 import { processClock } from "../tracking/track";
+import { type Claimed, mayRead, ownsDevice } from "../tracking/visible";
 import type { CreateTripInput, LegInput, UpdateTripInput } from "./schema";
 
 /**
@@ -40,7 +41,31 @@ import type { CreateTripInput, LegInput, UpdateTripInput } from "./schema";
 export interface TripAnswer {
   trip: Trip;
   events: StoredEvent[];
+  /** the request names the trip user's device (or there is none): a publishable key may read the user's state */
+  owned: boolean;
 }
+
+/**
+ * The identities a trip call names (the SDKs send the userId; a device without one, its deviceId).
+ * A publishable key reaches a trip by its _id, or by externalId with the trip's own userId or
+ * deviceId; anything else is answered as a trip that does not exist (docs/security.md).
+ */
+export interface TripCaller {
+  key: AuthKey;
+  claimed: Claimed & { userId?: string | null };
+}
+
+function reachable({ key, claimed }: TripCaller, ref: string, trip: StoredTrip): boolean {
+  if (key.kind !== "publishable" || trip.id === ref) return true;
+  return (
+    (!!claimed.userId && claimed.userId === trip.userId) ||
+    (!!claimed.deviceId && trip.userId === null && claimed.deviceId === trip.deviceId)
+  );
+}
+
+/** Whether the caller may read the state of the trip's user (its last fix, its other trip). */
+const readsUser = (caller: TripCaller, user: StoredUser | null) =>
+  !user || mayRead(caller.key, ownsDevice(user, caller.claimed));
 
 /** A trip by _id (24 hex digits) or externalId, as the paths name it. */
 export const refOf = (ref: string): TripRef =>
@@ -56,12 +81,16 @@ const lockOf = (t: StoredTrip) => ({
   userId: t.userId,
 });
 
-async function tripOrNotFound(key: AuthKey, ref: string) {
+const notFound = (ref: string) =>
+  new ApiError("not_found", `no trip with _id or externalId ${ref} in this environment`);
+
+async function tripOrNotFound(caller: TripCaller, ref: string) {
+  const { live } = caller.key;
   const r = refOf(ref);
   const found =
-    (await storage().trips.byRef(key.live, r)) ??
-    ("id" in r ? await storage().trips.byRef(key.live, { externalId: ref }) : null);
-  if (!found) throw new ApiError("not_found", `no trip with _id or externalId ${ref} in this environment`);
+    (await storage().trips.byRef(live, r)) ??
+    ("id" in r ? await storage().trips.byRef(live, { externalId: ref }) : null);
+  if (!found || !reachable(caller, ref, found)) throw notFound(ref);
   return found;
 }
 
@@ -70,14 +99,14 @@ async function tripOrNotFound(key: AuthKey, ref: string) {
  * with the trip as read there (locked on PostgreSQL).
  */
 async function inTripTransaction(
-  key: AuthKey,
+  caller: TripCaller,
   ref: string,
   change: (read: TrackingReader, found: StoredTrip) => Promise<Decision<TripAnswer>>,
 ): Promise<TripAnswer> {
-  const before = await tripOrNotFound(key, ref);
+  const before = await tripOrNotFound(caller, ref);
   return storage().tracking.apply(lockOf(before), async (read) => {
-    const found = await read.tripByRef(key.live, { id: before.id });
-    if (!found) throw new ApiError("not_found", `no trip with _id or externalId ${ref} in this environment`);
+    const found = await read.tripByRef(caller.key.live, { id: before.id });
+    if (!found) throw notFound(ref);
     return change(read, found);
   });
 }
@@ -224,6 +253,7 @@ async function written(
   trips: TripWrite[],
   drafts: EventDraft[],
   clock: Clock,
+  owned: boolean,
 ) {
   const main = trips[trips.length - 1]!.trip;
   if (!user || !drafts.length) {
@@ -238,11 +268,14 @@ async function written(
         outbox: null,
         trips,
       },
-      answer: () => ({ trip: main, events: [] }),
+      answer: () => ({ trip: main, events: [], owned }),
     };
   }
   const { plan, recorded } = await userEventsPlan(read, user, drafts, trips, clock);
-  return { plan, answer: (w: Parameters<typeof recorded>[0]) => ({ trip: main, events: recorded(w) }) };
+  return {
+    plan,
+    answer: (w: Parameters<typeof recorded>[0]) => ({ trip: main, events: recorded(w), owned }),
+  };
 }
 
 /** The trip as it starts: its first leg started, a first ETA on the straight line from the user's last fix. */
@@ -272,11 +305,11 @@ function started(trip: Trip, user: StoredUser | null, at: Date): Trip {
 }
 
 export async function createTrip(
-  key: AuthKey,
+  caller: TripCaller,
   body: CreateTripInput,
   clock = processClock,
 ): Promise<TripAnswer> {
-  const live = key.live;
+  const live = caller.key.live;
   if (!body.userId && !body.deviceId) {
     throw new ApiError(
       "invalid_input",
@@ -293,13 +326,17 @@ export async function createTrip(
     async (read) => {
       const taken = await read.tripByRef(live, { externalId: body.externalId });
       if (taken) {
+        const status = reachable(caller, body.externalId, taken) ? ` (${taken.status})` : "";
         throw new ApiError(
           "conflict",
-          `externalId: a trip with externalId ${body.externalId} exists (${taken.status}); trips' externalIds are unique`,
+          `externalId: a trip with externalId ${body.externalId} exists${status}; trips' externalIds are unique`,
           "externalId",
         );
       }
       const user = await userOf(read, live, owner);
+      // Another device's caller neither ends the user's other trip nor learns of it, nor is
+      // answered an ETA from the user's last fix.
+      const reads = readsUser(caller, user);
       let trip = newTrip(
         live,
         {
@@ -320,32 +357,35 @@ export async function createTrip(
       const trips: TripWrite[] = [];
       const drafts: EventDraft[] = [];
       if ((body.status ?? "started") === "started") {
-        const active = await read.activeTrip(live, ownerOf(owner.userId, owner.deviceId ?? ""));
+        const active = reads
+          ? await read.activeTrip(live, ownerOf(owner.userId, owner.deviceId ?? ""))
+          : null;
         if (active) {
           const ended: Trip = { ...withoutSeq(active), status: "canceled", endedAt: now, updatedAt: now };
           trips.push({ seq: active.seq, trip: ended });
           drafts.push(stoppedTrip(ended));
         }
-        trip = started(trip, user, now);
+        trip = started(trip, reads ? user : null, now);
         if (user) drafts.push(tripEvent("user.started_trip", trip));
       }
       trips.push({ seq: null, trip });
-      return written(read, user, trips, drafts, clock);
+      return written(read, user, trips, drafts, clock, reads);
     },
   );
 }
 
 export async function updateTrip(
-  key: AuthKey,
+  caller: TripCaller,
   ref: string,
   body: UpdateTripInput,
   clock = processClock,
 ): Promise<TripAnswer> {
-  const live = key.live;
+  const live = caller.key.live;
   const destination = await destinationOf(live, body);
-  return inTripTransaction(key, ref, async (read, found) => {
+  return inTripTransaction(caller, ref, async (read, found) => {
     const now = clock.now();
     const user = await userOf(read, live, found);
+    const reads = readsUser(caller, user);
     const to = body.status;
     if (to && !mayMove(found.status, to)) {
       throw new ApiError(
@@ -359,13 +399,15 @@ export async function updateTrip(
     const drafts: EventDraft[] = [];
     if (to && to !== found.status) {
       if (to === "started" && found.status === "pending") {
-        const active = await read.activeTrip(live, ownerOf(found.userId, found.deviceId ?? ""));
+        const active = reads
+          ? await read.activeTrip(live, ownerOf(found.userId, found.deviceId ?? ""))
+          : null;
         if (active && active.seq !== found.seq) {
           const ended: Trip = { ...withoutSeq(active), status: "canceled", endedAt: now, updatedAt: now };
           trips.push({ seq: active.seq, trip: ended });
           drafts.push(stoppedTrip(ended));
         }
-        trip = started(trip, user, now);
+        trip = started(trip, reads ? user : null, now);
       } else {
         trip = {
           ...trip,
@@ -377,20 +419,20 @@ export async function updateTrip(
       if (type) drafts.push(tripEvent(type, trip));
     }
     trips.push({ seq: found.seq, trip });
-    return written(read, user, trips, drafts, clock);
+    return written(read, user, trips, drafts, clock, reads);
   });
 }
 
 /** Sets a leg's status (the SDK's leg calls): arriving at the last leg arrives the trip. */
 export async function updateLeg(
-  key: AuthKey,
+  caller: TripCaller,
   tripId: string,
   legId: string,
   status: TripLeg["status"],
   clock = processClock,
 ): Promise<TripAnswer> {
-  const live = key.live;
-  return inTripTransaction(key, tripId, async (read, found) => {
+  const live = caller.key.live;
+  return inTripTransaction(caller, tripId, async (read, found) => {
     if (!isActive(found.status))
       throw new ApiError(
         "invalid_input",
@@ -422,18 +464,18 @@ export async function updateLeg(
       });
     }
     const user = await userOf(read, live, found);
-    return written(read, user, [{ seq: found.seq, trip }], drafts, clock);
+    return written(read, user, [{ seq: found.seq, trip }], drafts, clock, readsUser(caller, user));
   });
 }
 
 /** Puts the legs in the order given (every leg of the trip, by _id). */
 export async function reorderLegs(
-  key: AuthKey,
+  caller: TripCaller,
   tripId: string,
   order: string[],
   clock = processClock,
 ): Promise<TripAnswer> {
-  return inTripTransaction(key, tripId, async (read, found) => {
+  return inTripTransaction(caller, tripId, async (read, found) => {
     const legs = legsOf(found);
     const byId = new Map(legs.map((l) => [l._id, l]));
     if (
@@ -452,18 +494,18 @@ export async function reorderLegs(
     let trip: Trip = { ...withoutSeq(found), legs: reordered, updatedAt: now };
     const i = currentLegIndex(reordered);
     if (i >= 0) trip = aimedAt(trip, reordered[i]!);
-    return written(read, null, [{ seq: found.seq, trip }], [], clock);
+    return written(read, null, [{ seq: found.seq, trip }], [], clock, caller.key.kind !== "publishable");
   });
 }
 
 export async function deleteTrip(key: AuthKey, ref: string): Promise<void> {
-  const found = await tripOrNotFound(key, ref);
+  const found = await tripOrNotFound({ key, claimed: {} }, ref);
   await storage().trips.delete(key.live, { id: found.id });
 }
 
 /** A trip, with its user's locations while on it when asked (newest first, at most 1,000). */
 export async function getTrip(key: AuthKey, ref: string, includeLocations = false) {
-  const trip = await tripOrNotFound(key, ref);
+  const trip = await tripOrNotFound({ key, claimed: {} }, ref);
   return serializeTrip(trip, includeLocations ? await locationsOf(trip) : undefined);
 }
 

@@ -77,6 +77,7 @@ export const createTripSchema = z.object({
   externalId: requiredString(256),
   userId: optionalString(256),
   deviceId: optionalString(256),
+  installId: optionalString(256),
   ...options,
   /** "pending": made now for later (never on the user's trip until started); default "started" */
   status: z.preprocess(
@@ -95,6 +96,11 @@ export const updateTripSchema = z.object({
   ),
   // The SDKs send the trip's externalId again: it is the path's, and not changed.
   externalId: optionalString(256),
+  // Who calls (the mobile SDKs send their userId): a publishable key reaches a trip by
+  // externalId only with the trip's own userId, or deviceId (docs/security.md).
+  userId: optionalString(256),
+  deviceId: optionalString(256),
+  installId: optionalString(256),
   ...options,
 });
 

@@ -317,10 +317,13 @@ describe("keys", () => {
     const geocode = () => api("GET", "/v1/geocode/ip?ip=8.8.8.8", { key: keys.publishable });
     expectError(await search(), 403, undefined, /an admin can allow publishable keys/);
     expectError(await geocode(), 403);
-    expect((await api("GET", "/api/settings", admin)).body.settings).toEqual({ publishableSearch: false });
+    expect((await api("GET", "/api/settings", admin)).body.settings).toEqual({
+      publishableSearch: false,
+      publishableGeofenceSync: true,
+    });
     try {
       const on = await api("PATCH", "/api/settings", { ...admin, json: { publishableSearch: true } });
-      expect(on.body.settings).toEqual({ publishableSearch: true });
+      expect(on.body.settings).toEqual({ publishableSearch: true, publishableGeofenceSync: true });
       expect((await search()).status).toBe(200);
       expect((await geocode()).status).toBe(200);
       // Never users, whatever the setting.

@@ -160,8 +160,8 @@ describe("a trip tracked along a road", () => {
     const still = await track(userId, roadland(4));
     expect(types(still.events)).toEqual(["user.updated_trip"]);
 
-    // The SDK's completeTrip: PATCH …/update with status completed, by externalId.
-    const done = await update(externalId, { externalId, status: "completed", mode: "foot" });
+    // The mobile SDKs' completeTrip: PATCH …/update with status completed, by externalId, with their userId.
+    const done = await update(externalId, { externalId, userId, status: "completed", mode: "foot" });
     expect(done.trip.status).toBe("completed");
     expect(types(done.events)).toEqual(["user.stopped_trip"]);
     const after = await track(userId, roadland(4));
@@ -229,7 +229,7 @@ describe("a trip tracked along a road", () => {
     expect(first.user.trip!.destinationLocation!.coordinates).toHaveLength(2);
     const atC = await track(userId, roadland(3), { tripOptions });
     expect(types(atC.events)).toContain("user.arrived_at_trip_destination");
-    const canceled = await update(externalId, { status: "canceled" });
+    const canceled = await update(externalId, { status: "canceled", userId });
     expect(types(canceled.events)).toEqual(["user.stopped_trip"]);
     // An ended trip named again by tripOptions is not restarted: no user.trip, so the SDK stops.
     const later = await track(userId, roadland(3), { tripOptions });

@@ -10,6 +10,12 @@ export const GET = dashboardHandler({ permission: "keys:manage" }, async () =>
 );
 
 export const PATCH = dashboardHandler(
-  { permission: "keys:manage", body: z.object({ publishableSearch: z.boolean().optional() }) },
+  {
+    permission: "keys:manage",
+    body: z.object({
+      publishableSearch: z.boolean().optional(),
+      publishableGeofenceSync: z.boolean().optional(),
+    }),
+  },
   async ({ body }) => ok({ settings: await updateSettings(body) }),
 );

@@ -3,6 +3,7 @@ import { listEventsSchema } from "@/server/events/schema";
 import { handler, reply, otherMethods } from "@/server/http/handler";
 import { conversionSchema, logConversion } from "@/server/tracking/conversion";
 import { serializeEvent } from "@/server/tracking/serialize";
+import { mayRead, sentEvent } from "@/server/tracking/visible";
 
 export { OPTIONS } from "@/server/http/handler";
 export const { PUT, PATCH, DELETE } = otherMethods("GET", "POST");
@@ -21,5 +22,8 @@ export const GET = handler(
  */
 export const POST = handler(
   { access: "publishable", permission: null, body: conversionSchema },
-  async ({ key, body }) => reply({ event: serializeEvent(await logConversion(key, body)) }),
+  async ({ key, body }) => {
+    const { event, owned } = await logConversion(key, body);
+    return reply({ event: mayRead(key, owned) ? serializeEvent(event) : sentEvent(event, body) });
+  },
 );

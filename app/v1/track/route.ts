@@ -1,4 +1,6 @@
+import type { AuthKey } from "@/server/auth/keys";
 import { NEARBY } from "@/server/geofences/schema";
+import { getSettings } from "@/server/settings";
 import { nearbyGeofences } from "@/server/geofences/search";
 import { handler, otherMethods, replyEncoded } from "@/server/http/handler";
 import { trackSchema } from "@/server/tracking/schema";
@@ -18,7 +20,7 @@ const track = handler(
   async ({ key, body }) => {
     const [answer, nearby, steered] = await Promise.all([
       trackOnThread(key, body),
-      body.nearbyGeofences
+      body.nearbyGeofences && (await mayAskNearby(key))
         ? nearbyGeofences(key, body, body.nearbyGeofencesLimit || NEARBY.limit.default, body.userId ?? null)
         : undefined,
       steeredTrackingOptions(key.live),
@@ -30,6 +32,10 @@ const track = handler(
     );
   },
 );
+
+/** The geofences near a fix, for a publishable key only while geofence sync is on (server/settings.ts). */
+const mayAskNearby = async (key: AuthKey) =>
+  key.kind !== "publishable" || (await getSettings()).publishableGeofenceSync;
 
 /** Counted while in the route: the tracking thread may wait a moment for updates on their way. */
 export const POST: typeof track = (req, route) => countedTrackRequest(() => track(req, route));

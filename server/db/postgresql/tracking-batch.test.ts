@@ -52,7 +52,7 @@ describe.skipIf(!adminUrl)("PostgreSQL group commit", () => {
           : m
               .storage()
               .tracking.apply({ live: false, deviceId: i.deviceId, userId: i.userId ?? null }, (read) =>
-                m.decide(read, false, i, m.processClock, hints[k]!),
+                m.decide(read, { live: false, kind: "publishable" }, i, m.processClock, hints[k]!),
               ),
       ),
     );

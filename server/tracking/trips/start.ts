@@ -90,16 +90,20 @@ export const withoutSeq = ({ seq: _seq, ...trip }: StoredTrip): Trip => trip;
  * The trip a track body's tripOptions put the user on (as the SDKs send them with every update
  * while a trip runs): the trip of that externalId, made (started) when there is none, started when
  * pending, its options applied when active; none when it has ended (the answer then has no
- * user.trip, and the SDK stops its trip). Another trip the user was on is canceled.
+ * user.trip, and the SDK stops its trip). Another trip the user was on is canceled, when
+ * `mayEndOther` (the update comes from the user's own device, or with a secret key).
  */
 export async function tripFromOptions(
   read: TrackingReader,
   live: boolean,
   owner: TripOwner,
   o: TripOptions,
-  destination: Destination | null,
-  at: Date,
-  clock: Ids,
+  {
+    destination,
+    at,
+    clock,
+    mayEndOther,
+  }: { destination: Destination | null; at: Date; clock: Ids; mayEndOther: boolean },
 ): Promise<{ current: TripWrite | null; replaced: TripWrite | null }> {
   const found = await read.tripByRef(live, { externalId: o.externalId });
   const active = await read.activeTrip(live, owner);
@@ -128,7 +132,7 @@ export async function tripFromOptions(
     current = { seq: found.seq, trip };
   }
   const replaced =
-    current && active && active.seq !== current.seq
+    mayEndOther && current && active && active.seq !== current.seq
       ? { seq: active.seq, trip: { ...withoutSeq(active), status: "canceled", endedAt: at, updatedAt: at } }
       : null;
   return { current, replaced };

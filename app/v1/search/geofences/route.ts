@@ -11,7 +11,10 @@ export const GET = handler(
     const hits = await searchGeofences(key, query);
     return reply({
       geofences: hits.map(({ geofence, distance }) => ({
-        ...serializeGeofence(geofence, { includeGeometry: query.includeGeometry }),
+        ...serializeGeofence(geofence, {
+          includeGeometry: query.includeGeometry,
+          withUserIds: key.kind !== "publishable",
+        }),
         distance,
       })),
     });

@@ -13,7 +13,6 @@ const schema = z.object({
 });
 
 /** The SDKs fetch what they need to make events offline around the device (publishable key). */
-export const POST = handler(
-  { access: "publishable", permission: null, body: schema },
-  async ({ key, body }) => reply(await syncRegion(key, body)),
+export const POST = handler({ access: "sync", permission: null, body: schema }, async ({ key, body }) =>
+  reply(await syncRegion(key, body)),
 );
