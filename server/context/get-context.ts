@@ -3,6 +3,7 @@ import { searchGeofences } from "../geofences/search";
 import type { Coordinate } from "../http/fields";
 import { placeAt, serializePlace } from "../geodata/places";
 import { regionsAt } from "../geodata/regions";
+import { withRegionId } from "../regions/ids";
 import { embeddedGeofence } from "../tracking/serialize";
 
 /**
@@ -21,5 +22,6 @@ export async function getContext(key: AuthKey, near: Coordinate) {
   const geofences = hits.map((h) => embeddedGeofence(h.geofence));
   const place = placeAt(near.longitude, near.latitude);
   const regions = regionsAt(near.longitude, near.latitude);
-  return { live: key.live, geofences, ...(place && { place: serializePlace(place) }), ...regions };
+  const withIds = Object.fromEntries(Object.entries(regions).map(([k, r]) => [k, withRegionId(r)]));
+  return { live: key.live, geofences, ...(place && { place: serializePlace(place) }), ...withIds };
 }

@@ -567,6 +567,8 @@ export interface TrackingReader {
    */
   geofenceVersionsNear(live: boolean, box: BBox, seqs: readonly number[]): Promise<GeofenceVersion[]>;
   geofencesBySeqs(seqs: readonly number[]): Promise<TrackedGeofence[]>;
+  /** The seqs of the geofences of a world with these _ids (those that exist; an anonymous device's own). */
+  geofenceSeqsByIds(live: boolean, ids: readonly string[]): Promise<number[]>;
   /** Verdicts on the events of each class (subject, type and band), in the order asked. */
   verificationCounts(live: boolean, classes: readonly EventClass[]): Promise<VerdictCounts[]>;
   /** Verdicts on place events of one world located in `box`. */
@@ -598,7 +600,8 @@ export type EventWrite = Omit<
 export interface TrackingPlan {
   /**
    * `seq` null: a new user with this id and createdAt. null: no user is written (a trip of a user
-   * never tracked yet), and then there are no events, memberships or location either.
+   * never tracked yet, or an anonymous device's update), and then there are no memberships or
+   * location; its events, if any, are of no user (userSeq 0).
    */
   user: { seq: number | null; id: string; live: boolean; createdAt: Date; write: UserWrite } | null;
   /** the fix kept in the user's history; null for a plan that records none (a conversion) */

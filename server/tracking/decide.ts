@@ -381,7 +381,13 @@ export const asRecorded = (e: EventWrite, seq: number, userSeq: number): Event =
  * The drafts as events of this update: ids, the user as it is after it, and subjects; their
  * createdAt is the fix's time until timedAndGraded() gives each its own.
  */
-function eventsOf(drafts: EventDraft[], user: User, fix: Fix, live: boolean, clock: Clock): EventWrite[] {
+export function eventsOf(
+  drafts: EventDraft[],
+  user: User,
+  fix: Fix,
+  live: boolean,
+  clock: Clock,
+): EventWrite[] {
   // Every event of the update copies the user as it is after it.
   const userCopy = trimUser(user);
   const received = clock.now();
@@ -426,7 +432,7 @@ function eventsOf(drafts: EventDraft[], user: User, fix: Fix, live: boolean, clo
  * The events at their distinct times (distinctCreatedAt) and graded: the two questions do not
  * wait on each other, so they are asked together.
  */
-async function timedAndGraded(
+export async function timedAndGraded(
   read: TrackingReader,
   live: boolean,
   at: Date,

@@ -26,6 +26,18 @@ export const pastInstant = (future: string) =>
     if (d && d.getTime() > Date.now() + CLOCK_SKEW_MS) ctx.addIssue({ code: "custom", message: future });
   });
 
+/** The most ids of geofences or regions an anonymous device may say it is in. */
+export const MAX_STATE_IDS = 100;
+
+const stateIds = z.preprocess(
+  (v) => (v === null || v === "" ? undefined : v),
+  jsonish(
+    z
+      .array(requiredString(64), { error: "must be a list of _ids" })
+      .max(MAX_STATE_IDS, `must hold at most ${MAX_STATE_IDS} _ids`),
+  ).optional(),
+);
+
 export const trackSchema = z.object({
   deviceId: requiredString(256),
   latitude: numberIn(-90, 90),
@@ -58,6 +70,14 @@ export const trackSchema = z.object({
   nearbyGeofences: booleanish.optional(),
   nearbyGeofencesLimit: optionalInt(0, NEARBY.limit.max),
   updatedAt: pastInstant("is in the future; send the time the location was recorded"),
+  /**
+   * the SDKs' anonymous tracking: nothing of the device is stored; it sends the state it keeps
+   * (the geofences, place and regions it is in, by _id) instead (server/tracking/anonymous.ts)
+   */
+  anonymous: booleanish.optional(),
+  geofenceIds: stateIds,
+  placeId: optionalString(64),
+  regionIds: stateIds,
   /** the SDKs' trip options, sent with every update while a trip runs (docs/trips.md) */
   tripOptions: z.preprocess((v) => (v === null ? undefined : v), jsonish(tripOptionsSchema).optional()),
 });

@@ -1,5 +1,6 @@
 import type { StoredEvent as Event, StoredUser as User } from "../storage";
 import { type GeofenceFields, serializeGeofence } from "../geofences/schema";
+import { withRegionId } from "../regions/ids";
 
 /**
  * Wire forms of users and events. Each is built field by field, in the wire's order, and a field
@@ -54,10 +55,10 @@ export function serializeUser(u: User, geofences: GeofenceFields[], trip?: unkno
   if (u.device && typeof u.device === "object") Object.assign(w, u.device);
   w.geofences = geofences.map(embeddedGeofence);
   put(w, "place", u.place);
-  put(w, "country", u.country);
-  put(w, "state", u.state);
-  put(w, "dma", u.dma);
-  put(w, "postalCode", u.postalCode);
+  put(w, "country", withRegionId(u.country));
+  put(w, "state", withRegionId(u.state));
+  put(w, "dma", withRegionId(u.dma));
+  put(w, "postalCode", withRegionId(u.postalCode));
   put(w, "trip", trip);
   w.createdAt = u.createdAt.toISOString();
   w.updatedAt = u.updatedAt.toISOString();
@@ -79,7 +80,7 @@ export function serializeEvent(e: Event): Wire {
   };
   put(w, "geofence", e.geofence);
   put(w, "place", e.place);
-  put(w, "region", e.region);
+  put(w, "region", withRegionId(e.region));
   w.location = { type: "Point", coordinates: [e.longitude, e.latitude] };
   w.locationAccuracy = e.accuracy;
   w.confidence = e.confidence;

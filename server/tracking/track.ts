@@ -4,6 +4,7 @@ import { storage } from "../storage";
 import { type Clock, type TrackResult, decide } from "./decide";
 import type { TrackInput } from "./schema";
 import { tripHints } from "./trips/hints";
+import { trackAnonymous } from "./anonymous";
 
 export type { TrackResult } from "./decide";
 
@@ -21,6 +22,7 @@ export const processClock: Clock = { now: monotonicNow, wall: () => new Date(), 
  * "before" state, and one answered update is one written update.
  */
 export async function track(key: AuthKey, input: TrackInput): Promise<TrackResult> {
+  if (input.anonymous) return trackAnonymous(key, input, processClock);
   // The trip's road ETA is found first, off the transaction (./trips/hints.ts).
   const hints = await tripHints(key.live, input);
   return storage().tracking.apply(

@@ -142,7 +142,8 @@ function statement(): string {
           SELECT ${C.join(", ")}, uid, ulive, ucreated FROM v WHERE isnew RETURNING "seq", "id"),
   upd AS (UPDATE "User" SET (${USER_WRITE}) = (${C.map((c) => `v.${c}`).join(", ")}) FROM v
           WHERE NOT v.isnew AND "User"."seq" = v.useq RETURNING v.k, "User"."seq"),
-  u AS (SELECT v.k, ins."seq" FROM ins JOIN v ON v.isnew AND v.uid = ins."id" UNION ALL SELECT k, "seq" FROM upd),
+  u AS (SELECT v.k, ins."seq" FROM ins JOIN v ON v.isnew AND v.uid = ins."id" UNION ALL SELECT k, "seq" FROM upd
+        UNION ALL SELECT (r #>> '{}')::int, 0 FROM jsonb_array_elements($7::jsonb) r),
   l AS (INSERT INTO "UserLocation" ("userSeq", "latitude", "longitude", "accuracy", "recordedAt", "receivedAt")
         SELECT u."seq", l.lat, l.lng, l.acc, l.rec, l.recv FROM ${locations} JOIN u ON u.k = l.k),
   x AS (DELETE FROM "UserGeofence" g USING ${exited}, u
@@ -176,9 +177,17 @@ export async function writeMany(
   const entered: unknown[][] = [];
   const dwelled: unknown[][] = [];
   const events: unknown[][] = [];
+  /** The plans that write events of no user (an anonymous device's update). */
+  const userless: number[] = [];
   plans.forEach(({ user, location, ...plan }, i) => {
-    if (!user) return;
     const k = i + 1;
+    for (const e of plan.events) {
+      events.push([k, ...EVENT_COLUMNS.map(([c]) => (e as unknown as Record<string, unknown>)[c])]);
+    }
+    if (!user) {
+      if (plan.events.length) userless.push(k);
+      return;
+    }
     users.push([
       k,
       user.seq === null,
@@ -195,29 +204,27 @@ export async function writeMany(
     for (const g of plan.exited) exited.push([k, g]);
     for (const m of plan.entered) entered.push([k, m.geofenceSeq, m.enteredAt]);
     for (const g of plan.dwelled) dwelled.push([k, g]);
-    for (const e of plan.events) {
-      events.push([k, ...EVENT_COLUMNS.map(([c]) => (e as unknown as Record<string, unknown>)[c])]);
-    }
   });
   const written = plans.map((): Written => ({ userSeq: 0, eventSeqs: [] }));
-  const writing = users.length
-    ? row<{ users: [number, number][]; events: [string, number][] }>(
-        WRITE_MANY,
-        [users, locations, exited, entered, dwelled, events].map((part) => JSON.stringify(part)),
-        client,
-      )
-    : null;
+  const writing =
+    users.length || userless.length
+      ? row<{ users: [number, number][]; events: [string, number][] }>(
+          WRITE_MANY,
+          [users, locations, exited, entered, dwelled, events, userless].map((part) => JSON.stringify(part)),
+          client,
+        )
+      : null;
   // The outbox, in the same transaction: no event is committed without what it owes webhooks.
   // Sent behind the write without waiting for it (the connection pipelines, ./pool.ts).
-  const outboxes = plans.map((plan) => (plan.user ? writeOutboxRow(client, plan.outbox) : null));
+  const outboxes = plans.map((plan) => writeOutboxRow(client, plan.outbox));
   sent();
   const [result] = await Promise.all([writing, ...outboxes]);
-  if (users.length) {
+  if (writing) {
     if (!result) throw new Error("the tracking write returned nothing");
     const seqOf = new Map(result.events);
     for (const [k, seq] of result.users) written[k - 1]!.userSeq = seq;
     plans.forEach((plan, i) => {
-      if (plan.user) written[i]!.eventSeqs = plan.events.map((e) => seqOf.get(e.id)!);
+      written[i]!.eventSeqs = plan.events.map((e) => seqOf.get(e.id)!);
     });
   }
   return written;

@@ -190,6 +190,16 @@ export function trackingReader(client: Queryable): TrackingReader {
     geofenceVersionsNear: async (live, box, seqs) =>
       (await (geofences ??= geofencesNow(client))).near(live, box, seqs),
     geofencesBySeqs: (seqs) => trackedGeofencesBySeqs(seqs, client),
+    geofenceSeqsByIds: async (live, ids) =>
+      ids.length
+        ? (
+            await rows<{ seq: number }>(
+              `SELECT "seq" FROM "Geofence" WHERE "live" = $1 AND "id" = ANY($2::text[])`,
+              [live, ids],
+              client,
+            )
+          ).map((r) => r.seq)
+        : [],
     webhooksFor: (live) => webhookTargets(live, client),
     tripByRef: (live, ref) => tripByRef(client, live, ref),
     activeTrip: (live, owner) => activeTrip(client, live, owner),

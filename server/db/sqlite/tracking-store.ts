@@ -9,6 +9,7 @@ import { activeTrip, tripByRef, writeTrips } from "./trips";
 import {
   addMembership,
   geofencesBySeqs,
+  geofenceSeqsByIds,
   insertEvent,
   insertLocation,
   insertUser,
@@ -56,6 +57,7 @@ const reader: TrackingReader = {
   memberships: async (userSeq) => membershipsOf(userSeq),
   geofenceVersionsNear: async (live, box, seqs) => geofences.near(live, box, seqs),
   geofencesBySeqs: async (seqs) => geofencesBySeqs(seqs),
+  geofenceSeqsByIds: async (live, ids) => geofenceSeqsByIds(live, ids),
   verificationCounts: async (live, classes) => verificationCountsOf(live, classes),
   placeVerdictsInBox: async (live, box) => placeVerdictsInBox(live, box),
   webhooksFor: async (live) => webhooksFor(live),
@@ -63,10 +65,10 @@ const reader: TrackingReader = {
   activeTrip: async (live, owner) => activeTrip(live, owner),
 };
 
-function write(plan: TrackingPlan): Written {
+/** A plan's user, its history and memberships; its seq (0: no user, as an anonymous update has none). */
+function writeUser(plan: TrackingPlan): number {
   const { user, location } = plan;
-  writeTrips(plan.trips ?? []);
-  if (!user) return { userSeq: 0, eventSeqs: [] };
+  if (!user) return 0;
   let userSeq = user.seq;
   if (userSeq === null) userSeq = insertUser(user.id, user.live, user.write, user.createdAt);
   else updateUser(userSeq, user.write);
@@ -83,6 +85,12 @@ function write(plan: TrackingPlan): Written {
   for (const seq of plan.exited) removeMembership(userSeq, seq);
   for (const m of plan.entered) addMembership(userSeq, m.geofenceSeq, m.enteredAt);
   for (const seq of plan.dwelled) markDwelled(userSeq, seq);
+  return userSeq;
+}
+
+function write(plan: TrackingPlan): Written {
+  writeTrips(plan.trips ?? []);
+  const userSeq = writeUser(plan);
   // An update's events all copy the same user: its JSON is written once per update.
   const userJson = plan.events.length ? JSON.stringify(plan.events[0]!.user) : "";
   const eventSeqs = plan.events.map((e) => insertEvent(userSeq, e, userJson));

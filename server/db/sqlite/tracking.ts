@@ -246,6 +246,16 @@ export function geofencesBySeqs(seqs: readonly number[]): TrackedGeofence[] {
   ).map(toTracked);
 }
 
+export function geofenceSeqsByIds(live: boolean, ids: readonly string[]): number[] {
+  if (!ids.length) return [];
+  return (
+    prepared(`SELECT "seq" FROM "Geofence" WHERE "live" = ? AND "id" IN (${inList(ids.length)})`).all(
+      live ? 1 : 0,
+      ...ids,
+    ) as { seq: number }[]
+  ).map((r) => r.seq);
+}
+
 /**
  * Verdicts on the events of each class (subject, type and band: server/events/subject.ts), the
  * evidence of the confidence model, in the order asked; unverified events are not counted. One
