@@ -190,16 +190,7 @@ export function trackingReader(client: Queryable): TrackingReader {
     geofenceVersionsNear: async (live, box, seqs) =>
       (await (geofences ??= geofencesNow(client))).near(live, box, seqs),
     geofencesBySeqs: (seqs) => trackedGeofencesBySeqs(seqs, client),
-    geofenceSeqsByIds: async (live, ids) =>
-      ids.length
-        ? (
-            await rows<{ seq: number }>(
-              `SELECT "seq" FROM "Geofence" WHERE "live" = $1 AND "id" = ANY($2::text[])`,
-              [live, ids],
-              client,
-            )
-          ).map((r) => r.seq)
-        : [],
+    geofenceSeqsByIds: (live, ids) => geofenceSeqsByIds(client, live, ids),
     webhooksFor: (live) => webhookTargets(live, client),
     tripByRef: (live, ref) => tripByRef(client, live, ref),
     activeTrip: (live, owner) => activeTrip(client, live, owner),
@@ -230,6 +221,16 @@ export function trackingReader(client: Queryable): TrackingReader {
         client,
       ),
   };
+}
+
+async function geofenceSeqsByIds(client: Queryable, live: boolean, ids: readonly string[]): Promise<number[]> {
+  if (!ids.length) return [];
+  const found = await rows<{ seq: number }>(
+    `SELECT "seq" FROM "Geofence" WHERE "live" = $1 AND "id" = ANY($2::text[])`,
+    [live, ids],
+    client,
+  );
+  return found.map((r) => r.seq);
 }
 
 /** The enabled webhooks of a world (an update with events fills their outbox). */
