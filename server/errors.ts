@@ -23,6 +23,8 @@ export class ApiError extends Error {
     readonly param?: string,
     /** for rate_limited: seconds until a retry may succeed (the Retry-After header) */
     readonly retryAfter?: number,
+    /** headers the answer carries (a rate limit's RateLimit-*) */
+    readonly headers?: Readonly<Record<string, string>>,
   ) {
     super(message);
     this.name = "ApiError";

@@ -31,13 +31,14 @@ async function check(): Promise<void> {
 }
 
 /** The key with this hash, from this thread's cache when the keys have not changed since. */
-export async function keyByHash(hash: string): Promise<StoredKey | null> {
+export async function keyByHash(hash: string, beforeLookup?: () => Promise<void>): Promise<StoredKey | null> {
   if (Date.now() - state.checkedAt >= CHECK_MS) {
     state.checking ??= check().finally(() => (state.checking = undefined));
     await state.checking;
   }
   const kept = state.keys.get(hash);
   if (kept) return kept;
+  await beforeLookup?.();
   const found = await storage().keys.byHash(hash);
   if (found) {
     if (state.keys.size >= MOST) state.keys.delete(state.keys.keys().next().value!);

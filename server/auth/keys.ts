@@ -50,12 +50,19 @@ export async function revokeKey(idOrKey: string) {
 const LAST_USED_EVERY_MS = 60_000;
 const lastUsedWritten = new Map<string, number>();
 
-/** The key named by an Authorization header value ("<key>" or "Bearer <key>"), or null. */
-export async function authenticate(header: string | null): Promise<AuthKey | null> {
+/**
+ * The key named by an Authorization header value ("<key>" or "Bearer <key>"), or null.
+ * `beforeLookup` runs before a key this thread does not know is looked up in the database (a
+ * rate limit may refuse it there).
+ */
+export async function authenticate(
+  header: string | null,
+  beforeLookup?: () => Promise<void>,
+): Promise<AuthKey | null> {
   if (!header) return null;
   const key = header.replace(/^Bearer\s+/i, "").trim();
   if (!KEY_PATTERN.test(key)) return null;
-  const record = await keyByHash(hashKey(key));
+  const record = await keyByHash(hashKey(key), beforeLookup);
   if (!record || record.revokedAt) return null;
   const now = Date.now();
   if (now - (lastUsedWritten.get(record.id) ?? 0) > LAST_USED_EVERY_MS) {

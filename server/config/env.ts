@@ -36,6 +36,20 @@ const days = z
   .transform(Number)
   .refine((n) => n >= 0.00001 && n <= 36_500, "must be a number of days from 0.00001 to 36500");
 
+/**
+ * A rate limit: "R/s" (R requests a second), or "R/s+B/min" (and B more a minute beyond it: the
+ * burst a client may spend when it is over R a second). "off": no limit.
+ */
+const rate = z
+  .string()
+  .trim()
+  .regex(/^(off|\d+(\.\d+)?\/s(\+\d+\/min)?)$/, 'must be "R/s" or "R/s+B/min" (whole B), or "off"')
+  .transform((v) => {
+    if (v === "off") return null;
+    const [, perSecond, , burst] = /^(\d+(?:\.\d+)?)\/s(\+(\d+)\/min)?$/.exec(v)!;
+    return { perSecond: Number(perSecond), perMinute: Number(burst ?? 0) };
+  });
+
 const schema = z.object({
   DATABASE_URL: withDefault(
     z
@@ -98,6 +112,25 @@ const schema = z.object({
   TRIP_EXPIRY_HOURS: withDefault(wholeNumber(1, 8760, "a whole number of hours from 1 to 8760"), "24"),
   /** Days of SDK log lines kept (POST /v1/logs); older lines are pruned in the background. */
   LOG_DAYS: withDefault(days, "7"),
+  /**
+   * Rate limits (docs/security.md#rate-limits): "off" turns every limit off (load tests, scripted
+   * drives). Each app process enforces its share of a limit (divided by the processes alive on
+   * the database), so a limit holds across the processes behind a balancer.
+   */
+  RATE_LIMITS: withDefault(z.enum(["on", "off"], { error: () => "must be on or off" }), "on"),
+  /** Per device (each of its deviceId, installId and userId) on the routes devices call. */
+  RATE_LIMIT_DEVICE: withDefault(rate, "5/s+60/min"),
+  /** Per API key, on every /v1 route. */
+  RATE_LIMIT_KEY: withDefault(rate, "10000/s+100000/min"),
+  /** Per client address, for requests without a valid key (each costs a key lookup). */
+  RATE_LIMIT_ADDRESS: withDefault(rate, "10/s+100/min"),
+  /** Per client address, for dashboard sign-ins (besides the per-account backoff). */
+  RATE_LIMIT_SIGN_IN: withDefault(rate, "5/s+300/min"),
+  /** SDK log lines a key may store in a day (POST /v1/logs), in all. */
+  LOG_LINES_PER_KEY_PER_DAY: withDefault(
+    wholeNumber(1, 1_000_000_000, "a whole number of lines from 1 to 1000000000"),
+    "200000",
+  ),
   /** Days a webhook delivery is kept once delivered or given up (the Webhooks page's record). */
   WEBHOOKS_KEEP_DAYS: withDefault(wholeNumber(1, 3650, "a whole number of days from 1 to 3650"), "7"),
 });

@@ -643,7 +643,7 @@ const deliveryOf = (d: DeliveryRow): StoredDelivery => ({
  * itself (enqueue, a sender's turn, prune: ./sqlite/outbox.ts, ./postgresql/outbox.ts), which
  * the sender runs many times a second.
  */
-function webhookStore(lock: WriteLock): Omit<WebhookStore, "enqueue" | "turn" | "prune"> {
+function webhookStore(lock: WriteLock): Omit<WebhookStore, "enqueue" | "turn" | "prune" | "sendersAlive"> {
   return {
     async create({ types, ...w }) {
       const row = await lock(() =>

@@ -6,6 +6,8 @@ import { getSettings } from "../settings";
 import { authorizeSession } from "./session-auth";
 import { ApiError, isRetryableConflict, retryLater } from "../errors";
 import { parseBody, parseQuery, refuseNul } from "./request";
+import { clientAddress } from "./client-address";
+import { limitsFor, takeDevice } from "./limits";
 
 /**
  * Which keys may call a route: "secret" only, "publishable" (either kind), "search":
@@ -23,6 +25,11 @@ export type { RolePermission };
 export interface RouteContract<Q, B> {
   access: Access;
   permission: RolePermission;
+  /**
+   * A route devices call with their identities in the body (deviceId, installId, userId): each is
+   * rate-limited on its own for a publishable key (./limits.ts).
+   */
+  perDevice?: true;
   query?: Q;
   body?: B;
 }
@@ -136,6 +143,7 @@ export function errorResponse(e: unknown): Response {
   if (err.param) meta.param = err.param;
   const res = json(err.status, {}, meta);
   if (err.retryAfter) res.headers.set("retry-after", String(err.retryAfter));
+  for (const [name, value] of Object.entries(err.headers ?? {})) res.headers.set(name, value);
   return res;
 }
 
@@ -199,6 +207,7 @@ export function handler<
     try {
       const key = await authorize(req, contract);
       const input = await parseInput(req, contract);
+      if (contract.perDevice) await takeDevice(key, input.body);
       const params = await route.params;
       refuseNul(params);
       const result = await run({ req, key, params, ...input });
@@ -222,8 +231,19 @@ async function authorize(req: Request, contract: RouteContract<unknown, unknown>
   const header = req.headers.get("authorization");
   const token = header ? null : tokenFromCookieHeader(req.headers.get("cookie"));
   if (token) return sessionAuthKey(await authorizeSession(req, token, contract.permission));
-  const key = await authenticate(header);
-  if (!key) throw new ApiError("unauthorized", "a valid API key is required in the Authorization header");
+  // A request without a valid key is limited by its address (once), before a key it names is
+  // looked up in the database.
+  let taken = false;
+  const byAddress = async () => {
+    if (!taken) await limitsFor().address.take(clientAddress(req));
+    taken = true;
+  };
+  const key = await authenticate(header, byAddress);
+  if (!key) {
+    await byAddress();
+    throw new ApiError("unauthorized", "a valid API key is required in the Authorization header");
+  }
+  await limitsFor().key.take(key.id);
   if (key.kind !== "secret" && contract.access !== "publishable") {
     const settings = contract.access === "secret" ? null : await getSettings();
     if (!settings) throw new ApiError("forbidden", "this endpoint needs a secret key (prj_..._sk_...)");

@@ -2,6 +2,7 @@ import { z } from "zod";
 import { type DeviceLogLine, storage } from "../storage";
 import { LOG_LEVELS, instant } from "./config";
 import { env } from "../config/env";
+import { ApiError } from "../errors";
 
 /**
  * What Radar's SDKs log (POST /v1/logs; they send their buffered lines in batches), kept per
@@ -40,8 +41,20 @@ export const logsSchema = z.object({
 
 export type LogsInput = z.output<typeof logsSchema>;
 
-/** Keeps a batch of a device's lines, dropping what falls outside the bounds. */
+/**
+ * Keeps a batch of a device's lines, dropping what falls outside the bounds: only of a device
+ * tracked in this environment (a publishable key is public: lines of made-up devices would be
+ * stored without end otherwise).
+ */
 export async function appendLogs(live: boolean, input: LogsInput, now = new Date()): Promise<void> {
+  const tracked = await storage().users.matching(live, input.deviceId);
+  if (!tracked.some((u) => u.deviceId === input.deviceId)) {
+    throw new ApiError(
+      "not_found",
+      `no device with deviceId ${input.deviceId} was tracked in this environment: logs are kept for tracked devices`,
+      "deviceId",
+    );
+  }
   const lines: DeviceLogLine[] = input.logs.map((l) => ({
     level: l.level,
     message: l.message,

@@ -480,6 +480,11 @@ export interface WebhookStore {
    * not alive since; how many deliveries.
    */
   prune(before: Date, limit: number): Promise<number>;
+  /**
+   * How many senders are alive at `now`: one per app process on this database (rate limits give
+   * each process its share, server/http/limits.ts).
+   */
+  sendersAlive(now: Date): Promise<number>;
   /** A webhook's deliveries, newest first (`skip` of them left out), and how many it has. */
   deliveries(webhookSeq: number, take: number, skip?: number): Promise<StoredDelivery[]>;
   countDeliveries(webhookSeq: number): Promise<number>;

@@ -65,7 +65,12 @@ afterAll(() => rmSync(path.join(geodata, "test-dma.sqlite"), { force: true }));
 describe("DMA regions imported from GeoJSON", () => {
   it("are answered by context, beside the embedded country and state", async () => {
     const c = await context(inside);
-    expect(c.dma).toEqual({ type: "dma", name: "Flint Hills", code: "999" });
+    expect(c.dma).toEqual({
+      _id: expect.stringMatching(/^[0-9a-f]{24}$/),
+      type: "dma",
+      name: "Flint Hills",
+      code: "999",
+    });
     expect(c.state).toMatchObject({ code: "KS" });
     expect(await context(outside)).not.toHaveProperty("dma");
   });
@@ -84,7 +89,12 @@ describe("DMA regions imported from GeoJSON", () => {
     };
     const entered = await track(inside);
     expect(entered.dma).toEqual(["user.entered_region_dma"]);
-    expect(entered.user.dma).toEqual({ type: "dma", name: "Flint Hills", code: "999" });
+    expect(entered.user.dma).toEqual({
+      _id: expect.stringMatching(/^[0-9a-f]{24}$/),
+      type: "dma",
+      name: "Flint Hills",
+      code: "999",
+    });
     const left = await track(outside);
     expect(left.dma).toEqual(["user.exited_region_dma"]);
     expect(left.user).not.toHaveProperty("dma");

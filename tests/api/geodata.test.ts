@@ -8,11 +8,26 @@ describe("context regions", () => {
     const res = await api("GET", "/v1/context?coordinates=40.7831,-73.9712", { key: keys.publishable });
     expect(res.status).toBe(200);
     const context = res.body.context as Record<string, unknown>;
-    expect(context.country).toEqual({ type: "country", name: "United States of America", code: "US" });
-    expect(context.state).toEqual({ type: "state", name: "New York", code: "NY" });
+    expect(context.country).toEqual({
+      _id: expect.stringMatching(/^[0-9a-f]{24}$/),
+      type: "country",
+      name: "United States of America",
+      code: "US",
+    });
+    expect(context.state).toEqual({
+      _id: expect.stringMatching(/^[0-9a-f]{24}$/),
+      type: "state",
+      name: "New York",
+      code: "NY",
+    });
     expect(res.body.country).toEqual(context.country);
     // US postal codes are embedded (the nearest ZIP centroid); DMA data is not: nothing invented.
-    expect(context.postalCode).toEqual({ type: "postalCode", name: "10024", code: "10024" });
+    expect(context.postalCode).toEqual({
+      _id: expect.stringMatching(/^[0-9a-f]{24}$/),
+      type: "postalCode",
+      name: "10024",
+      code: "10024",
+    });
     expect(context).not.toHaveProperty("dma");
   });
 
@@ -160,14 +175,29 @@ describe("regions of tracked users", () => {
   it("carries the country and state on the user and turns changes into region events", async () => {
     const deviceId = `regions-${Math.random()}`;
     const first = await track(deviceId, 40.7831, -73.9712); // Manhattan
-    expect(first.user.country).toEqual({ type: "country", name: "United States of America", code: "US" });
-    expect(first.user.state).toEqual({ type: "state", name: "New York", code: "NY" });
+    expect(first.user.country).toEqual({
+      _id: expect.stringMatching(/^[0-9a-f]{24}$/),
+      type: "country",
+      name: "United States of America",
+      code: "US",
+    });
+    expect(first.user.state).toEqual({
+      _id: expect.stringMatching(/^[0-9a-f]{24}$/),
+      type: "state",
+      name: "New York",
+      code: "NY",
+    });
     expect(summary(first.events)).toEqual([
       "user.entered_region_country US",
       "user.entered_region_state NY",
       "user.entered_region_postal_code 10024",
     ]);
-    expect(first.user.postalCode).toEqual({ type: "postalCode", name: "10024", code: "10024" });
+    expect(first.user.postalCode).toEqual({
+      _id: expect.stringMatching(/^[0-9a-f]{24}$/),
+      type: "postalCode",
+      name: "10024",
+      code: "10024",
+    });
 
     expect(regionEvents((await track(deviceId, 40.7832, -73.9713)).events)).toEqual([]);
 
@@ -198,6 +228,11 @@ describe("regions of tracked users", () => {
     })[];
     const mine = listed.filter((e) => e.user.deviceId === deviceId && e.region);
     expect(mine).toHaveLength(3 + 4 + 4);
-    expect(mine[0]!.region).toEqual({ type: "country", name: "France", code: "FR" });
+    expect(mine[0]!.region).toEqual({
+      _id: expect.stringMatching(/^[0-9a-f]{24}$/),
+      type: "country",
+      name: "France",
+      code: "FR",
+    });
   });
 });

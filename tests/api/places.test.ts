@@ -76,14 +76,29 @@ describe("context from imported data", () => {
       chain: { slug: "bean-there", name: "Bean There" },
       location: { type: "Point", coordinates: [TESTLAND.cafe.lng, TESTLAND.cafe.lat] },
     });
-    expect(c.country).toEqual({ type: "country", name: "Testland", code: "XT" });
-    expect(c.postalCode).toEqual({ type: "postalCode", name: "10001", code: "10001" });
+    expect(c.country).toEqual({
+      _id: expect.stringMatching(/^[0-9a-f]{24}$/),
+      type: "country",
+      name: "Testland",
+      code: "XT",
+    });
+    expect(c.postalCode).toEqual({
+      _id: expect.stringMatching(/^[0-9a-f]{24}$/),
+      type: "postalCode",
+      name: "10001",
+      code: "10001",
+    });
     expect(c).not.toHaveProperty("state");
     expect(res.body.place).toEqual(c.place);
   });
 
   it("takes the smallest area: the state in the north, the postal code in a hole, a shop in a mall", async () => {
-    expect((await context(TESTLAND.north)).state).toEqual({ type: "state", name: "Northern", code: "NO" });
+    expect((await context(TESTLAND.north)).state).toEqual({
+      _id: expect.stringMatching(/^[0-9a-f]{24}$/),
+      type: "state",
+      name: "Northern",
+      code: "NO",
+    });
     expect((await context(TESTLAND.hole)).postalCode).toMatchObject({ code: "10002" });
     expect((await context(TESTLAND.shoeShop)).place?.name).toBe("Shoe Hut");
     const mallCorner = { lng: TESTLAND.mall.minLng + 0.0015, lat: TESTLAND.mall.minLat + 0.0002 };

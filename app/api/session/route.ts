@@ -9,6 +9,7 @@ import {
 import { can } from "@/server/auth/roles";
 import { checkOrigin, dashboardHandler, ok, sessionCookie } from "@/server/http/dashboard";
 import { clientAddress } from "@/server/http/client-address";
+import { limitsFor } from "@/server/http/limits";
 import { errorResponse, otherMethods } from "@/server/http/handler";
 import { parseBody } from "@/server/http/request";
 
@@ -39,6 +40,7 @@ export async function POST(req: Request): Promise<Response> {
     checkOrigin(req);
     const { email, password } = await parseBody(req, signInSchema);
     const client = clientAddress(req);
+    await limitsFor().signIn.take(client);
     const { token, account } = await signIn(email, password, client);
     const res = ok({ account });
     res.headers.set("set-cookie", sessionCookie(req, token, SESSION_TTL_MS / 1000));

@@ -21,7 +21,7 @@ export const GET = handler(
  * secret one; dashboard sessions may not (permission null).
  */
 export const POST = handler(
-  { access: "publishable", permission: null, body: conversionSchema },
+  { access: "publishable", perDevice: true, permission: null, body: conversionSchema },
   async ({ key, body }) => {
     const { event, owned } = await logConversion(key, body);
     return reply({ event: mayRead(key, owned) ? serializeEvent(event) : sentEvent(event, body) });

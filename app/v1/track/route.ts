@@ -16,7 +16,7 @@ export const { GET, PUT, PATCH, DELETE } = otherMethods("POST");
  * the location alone) are looked up here meanwhile.
  */
 const track = handler(
-  { access: "publishable", permission: null, body: trackSchema },
+  { access: "publishable", perDevice: true, permission: null, body: trackSchema },
   async ({ key, body }) => {
     const [answer, nearby, steered] = await Promise.all([
       trackOnThread(key, body),

@@ -15,6 +15,6 @@ export const GET = handler(
 
 /** Devices start their own trips with a publishable key (the SDKs' startTrip); servers with a secret one. */
 export const POST = handler(
-  { access: "publishable", permission: "trips:write", body: createTripSchema },
+  { access: "publishable", perDevice: true, permission: "trips:write", body: createTripSchema },
   async ({ key, body }) => reply(await createTrip(key, body)),
 );

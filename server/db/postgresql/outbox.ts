@@ -338,7 +338,14 @@ async function finishMany(done: readonly FinishedAttempt[], now: Date): Promise<
   });
 }
 
-export const postgresOutbox: Pick<WebhookStore, "enqueue" | "turn" | "prune"> = {
+export const postgresOutbox: Pick<WebhookStore, "enqueue" | "turn" | "prune" | "sendersAlive"> = {
+  async sendersAlive(now) {
+    const found = await rows<{ n: number }>(
+      `SELECT COUNT(*)::int AS n FROM "WebhookSender" WHERE "aliveUntil" > $1`,
+      [now],
+    );
+    return found[0]?.n ?? 0;
+  },
   enqueue: (d) => inTransaction((client) => writeOutbox(client, [d])),
   async turn(t): Promise<SenderTurnResult> {
     await finishMany(t.done, t.now);

@@ -223,7 +223,11 @@ export function trackingReader(client: Queryable): TrackingReader {
   };
 }
 
-async function geofenceSeqsByIds(client: Queryable, live: boolean, ids: readonly string[]): Promise<number[]> {
+async function geofenceSeqsByIds(
+  client: Queryable,
+  live: boolean,
+  ids: readonly string[],
+): Promise<number[]> {
   if (!ids.length) return [];
   const found = await rows<{ seq: number }>(
     `SELECT "seq" FROM "Geofence" WHERE "live" = $1 AND "id" = ANY($2::text[])`,

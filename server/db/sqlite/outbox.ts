@@ -304,7 +304,11 @@ function finish(done: readonly FinishedAttempt[], now: Date) {
   }
 }
 
-export const sqliteOutbox: Pick<WebhookStore, "enqueue" | "turn" | "prune"> = {
+export const sqliteOutbox: Pick<WebhookStore, "enqueue" | "turn" | "prune" | "sendersAlive"> = {
+  sendersAlive: async (now) =>
+    prepared(`SELECT COUNT(*) FROM "WebhookSender" WHERE "aliveUntil" > ?`)
+      .pluck()
+      .get(sqlDate(now)) as number,
   enqueue: (d) => withWriteLock(() => transaction(() => writeOutbox([d]))),
   async turn(t): Promise<SenderTurnResult> {
     const found = prepared(`SELECT "seq", "url", "token", "enabled" FROM "Webhook"`).all() as {

@@ -7,6 +7,6 @@ export const { GET, PUT, PATCH, DELETE } = otherMethods("POST");
 
 /** The mobile SDKs flush the updates they buffered offline here (server/tracking/replay.ts). */
 export const POST = handler(
-  { access: "publishable", permission: null, body: replaySchema },
+  { access: "publishable", perDevice: true, permission: null, body: replaySchema },
   async ({ key, body }) => replyEncoded(await replay(key, body.replays, trackOnThread)),
 );

@@ -13,7 +13,13 @@ export const GET = handler(
 
 /** Older SDKs update a trip here (newer ones at ./update). */
 export const PATCH = handler(
-  { params: ["ref"], access: "publishable", permission: "trips:write", body: updateTripSchema },
+  {
+    params: ["ref"],
+    access: "publishable",
+    perDevice: true,
+    permission: "trips:write",
+    body: updateTripSchema,
+  },
   async ({ key, params, body }) => reply(await updateTrip(key, params.ref, body)),
 );
 

@@ -7,6 +7,12 @@ export const { GET, POST, PUT, DELETE } = otherMethods("PATCH");
 
 /** The SDKs' updateTrip, completeTrip and cancelTrip. */
 export const PATCH = handler(
-  { params: ["ref"], access: "publishable", permission: "trips:write", body: updateTripSchema },
+  {
+    params: ["ref"],
+    access: "publishable",
+    perDevice: true,
+    permission: "trips:write",
+    body: updateTripSchema,
+  },
   async ({ key, params, body }) => reply(await updateTrip(key, params.ref, body)),
 );
