@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { type FreshServer, type RunningServer, serve, startFreshServer } from "../../scripts/fresh-server";
+import { type FreshServer, serve, startFreshServer } from "../../scripts/fresh-server";
 
 /**
  * Rate limits with their defaults (docs/security.md#rate-limits), on servers of this file's own:
