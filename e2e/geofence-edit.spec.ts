@@ -186,3 +186,28 @@ test("the form sets whom a geofence is for, entries only when stopped, and when 
   for (const k of ["userIds", "stopDetection", "deleteAfter"]) expect(cleared).not.toHaveProperty(k);
   expect(errors).toEqual([]);
 });
+
+test("a geofence's words are shown as text everywhere on the map, never run as HTML", async ({ page }) => {
+  const tag = unique("xss");
+  const planted = `<img src=x onerror="window.__planted=1"> Depot ${tag}`;
+  await put(tag, "<img src=x onerror=window.__planted=2>", { description: planted });
+  await signIn(page, "analyst");
+  await page.goto("/map");
+  await open(page, planted);
+  await page.getByRole("button", { name: "Close" }).click();
+  // A new shape that clashes with it: the refusal names it in a tooltip on the shape.
+  await drawPolygon(page, [
+    [-100, -60],
+    [100, -70],
+    [90, 80],
+  ]);
+  const form = page.getByRole("form", { name: "New geofence" });
+  await form.getByLabel("Description").fill("Clashes");
+  await form.getByLabel("Tag").fill(tag);
+  await form.getByLabel("External ID").fill("<img src=x onerror=window.__planted=2>");
+  await form.getByRole("button", { name: "Save geofence" }).click();
+  const tooltip = page.locator(".leaflet-tooltip");
+  await expect(tooltip).toContainText(`already used by “${planted}”`);
+  expect(await page.locator(".leaflet-container img[src='x']").count()).toBe(0);
+  expect(await page.evaluate(() => (window as { __planted?: number }).__planted)).toBeUndefined();
+});

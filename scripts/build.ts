@@ -19,6 +19,7 @@ const BUILD_INPUTS = [
   "prisma/schema.prisma",
   "next.config.js",
   "instrumentation.ts",
+  "proxy.ts",
   "postcss.config.mjs",
   "tsconfig.json",
   "package-lock.json",

@@ -6,10 +6,10 @@
  *
  * It does what route handlers cannot, because they run after Next.js has parsed the request:
  * - Route handlers never see the connection's address, only the X-Forwarded-For header, which
- *   Next.js fills in when a request comes without one and keeps as sent otherwise. Unless
- *   TRUST_PROXY=true says a reverse proxy sets that header, this server replaces it with the
- *   connection's address, so a caller cannot choose the address that IP geocoding and the
- *   sign-in throttle see.
+ *   Next.js fills in when a request comes without one and keeps as sent otherwise. This server
+ *   replaces it with the caller's address alone: the connection's, or with TRUST_PROXY=N the one
+ *   the outermost of N trusted proxies saw (callerAddress), so a caller cannot choose the address
+ *   that IP geocoding, rate limits and the sign-in throttle see.
  * - A path whose percent-encoding does not decode (`%ZZ`, an encoded lone surrogate, overlong
  *   UTF-8) makes Next.js fail with a 500 while it decodes the route's parameters: it is answered
  *   400 here, in the API's envelope.
@@ -37,13 +37,35 @@ import path from "node:path";
 import { parseArgs } from "node:util";
 import nextModule from "next";
 
-/** TRUST_PROXY: `true`, `1`, `yes` or `false`, `0`, `no` (the default); anything else stops the server. */
-function trustsProxy(value = "") {
+/**
+ * TRUST_PROXY: how many reverse proxies in front of this server append to X-Forwarded-For: a
+ * whole number, `true`/`yes` (one), or `false`/`no`/`0` (none, the default); anything else stops
+ * the server.
+ */
+function trustedHops(value = "") {
   const v = value.trim().toLowerCase();
-  if (["", "false", "0", "no"].includes(v)) return false;
-  if (["true", "1", "yes"].includes(v)) return true;
-  console.error(`TRUST_PROXY must be true or false, not ${JSON.stringify(value)}`);
+  if (["", "false", "no"].includes(v)) return 0;
+  if (["true", "yes"].includes(v)) return 1;
+  if (/^\d{1,2}$/.test(v)) return Number(v);
+  console.error(
+    `TRUST_PROXY must be true, false or a number of proxies (0 to 99), not ${JSON.stringify(value)}`,
+  );
   process.exit(1);
+}
+
+/**
+ * The caller's address: each trusted proxy appends the address it was called from, so with N of
+ * them the caller is the N-th address from the right of X-Forwarded-For followed by the
+ * connection's (the nearest proxy). What lies further left is the caller's own claim, never
+ * taken; with fewer addresses than proxies, the leftmost.
+ */
+function callerAddress(req) {
+  const connection = req.socket.remoteAddress ?? "";
+  if (!hops) return connection;
+  const header = req.headers["x-forwarded-for"];
+  const sent = (Array.isArray(header) ? header.join(",") : (header ?? "")).split(",");
+  const chain = [...sent.map((a) => a.trim()).filter(Boolean), connection];
+  return chain[Math.max(0, chain.length - 1 - hops)] ?? connection;
 }
 
 const { positionals, values } = parseArgs({
@@ -56,7 +78,7 @@ const { positionals, values } = parseArgs({
 const dev = positionals[0] === "dev";
 const port = Number(values.port ?? 3000);
 const hostname = values.hostname ?? "0.0.0.0";
-const trustProxy = trustsProxy(process.env.TRUST_PROXY);
+const hops = trustedHops(process.env.TRUST_PROXY);
 
 // `next` is CommonJS: imported from here, the module itself is the factory.
 const next = /** @type {typeof import("next").default} */ (
@@ -178,7 +200,7 @@ function apiUrl(/** @type {string} */ url) {
 }
 
 const server = createServer((req, res) => {
-  if (!trustProxy) req.headers["x-forwarded-for"] = req.socket.remoteAddress ?? "";
+  req.headers["x-forwarded-for"] = callerAddress(req);
   closeIfBodyUnread(req, res);
   const url = req.url ?? "/";
   if (!decodablePath(url)) {
@@ -261,7 +283,9 @@ if (dev) {
   server.on("upgrade", (req, socket, head) => upgrade(req, socket, head).catch(escaped(null)));
 }
 server.listen(port, hostname, () => {
-  console.log(`Ready on http://${hostname}:${port}${trustProxy ? " (trusting X-Forwarded-For)" : ""}`);
+  console.log(
+    `Ready on http://${hostname}:${port}${hops ? ` (trusting X-Forwarded-For from ${hops} prox${hops > 1 ? "ies" : "y"})` : ""}`,
+  );
 });
 /** How long a stop waits for the requests in flight before the process exits anyway. */
 const STOP_MS = 10_000;

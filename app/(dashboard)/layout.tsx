@@ -10,7 +10,7 @@ export default async function DashboardLayout({ children }: { children: ReactNod
   const links = [
     { href: "/map", label: "Map", show: can(role, "geofences:read") },
     { href: "/geofences", label: "Geofences", show: can(role, "geofences:read") },
-    { href: "/users", label: "Users", show: can(role, "users:read") },
+    { href: "/users", label: "Users", show: can(role, "users:list") },
     { href: "/events", label: "Events", show: can(role, "events:read") },
     { href: "/trips", label: "Trips", show: can(role, "trips:read") },
     { href: "/playground", label: "Playground", show: can(role, "context:read") },

@@ -6,6 +6,7 @@ import { ErrorNote } from "@/components/ui/error-note";
 import { call } from "@/lib/api-client";
 import type { Geofence, User } from "@/lib/types";
 import { GeofenceEvents } from "./geofence-events";
+import { usePermissions } from "@/components/ui/use-permissions";
 
 /** A geofence's fields, the users inside it now, and (for analysts) edit and delete. */
 export function GeofenceDetails(props: {
@@ -17,8 +18,10 @@ export function GeofenceDetails(props: {
 }) {
   const { g } = props;
   const [confirming, setConfirming] = useState(false);
+  const listsUsers = usePermissions()?.users ?? false;
   const members = useQuery({
     queryKey: ["geofence-users", g._id],
+    enabled: listsUsers,
     queryFn: () =>
       call<{ users: User[] }>("GET", `/v1/geofences/${g._id}/users?limit=100`).then((r) => r.users),
   });
@@ -109,8 +112,8 @@ export function GeofenceDetails(props: {
       )}
       <ErrorNote error={remove.error} />
       <GeofenceEvents id={g._id} />
-      <h3 className="font-medium">Users inside now</h3>
-      {members.isLoading ? (
+      {listsUsers && <h3 className="font-medium">Users inside now</h3>}
+      {!listsUsers ? null : members.isLoading ? (
         <p className="text-sm text-slate-500">Loading…</p>
       ) : members.data?.length ? (
         <ul className="space-y-1 text-sm">

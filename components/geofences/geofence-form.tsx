@@ -181,8 +181,11 @@ function useSave(draft: Draft, onSaved: (g: Geofence) => void) {
         : conflict
           ? "Changed by someone else meanwhile: not saved"
           : errorText(e);
+      // As text: a geofence's description is anyone's words (Leaflet sets a string as HTML).
+      const text = document.createElement("span");
+      text.textContent = tip;
       draft.layer
-        .bindTooltip(tip, {
+        .bindTooltip(text, {
           permanent: true,
           direction: "top",
           className: "text-red-700",

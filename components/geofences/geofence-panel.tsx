@@ -4,11 +4,14 @@ import { useQuery } from "@tanstack/react-query";
 import { Panel } from "@/components/ui/panel";
 import { call } from "@/lib/api-client";
 import type { Geofence, User } from "@/lib/types";
+import { usePermissions } from "@/components/ui/use-permissions";
 
 /** A geofence's fields and the users inside it now. */
 export function GeofencePanel({ g, onClose }: { g: Geofence; onClose: () => void }) {
+  const listsUsers = usePermissions()?.users ?? false;
   const users = useQuery({
     queryKey: ["geofence-users", g._id],
+    enabled: listsUsers,
     queryFn: () =>
       call<{ users: User[] }>("GET", `/v1/geofences/${g._id}/users?limit=100`).then((r) => r.users),
   });
@@ -17,8 +20,8 @@ export function GeofencePanel({ g, onClose }: { g: Geofence; onClose: () => void
       <pre className="overflow-x-auto rounded bg-slate-50 p-2 text-xs">
         {JSON.stringify({ ...g, geometry: g.geometry ? "…" : undefined }, null, 2)}
       </pre>
-      <h3 className="font-medium">Users inside now</h3>
-      {users.isLoading ? (
+      {listsUsers && <h3 className="font-medium">Users inside now</h3>}
+      {!listsUsers ? null : users.isLoading ? (
         <p className="text-sm text-slate-500">Loading…</p>
       ) : users.data?.length ? (
         <ul className="text-sm">

@@ -5,6 +5,7 @@ import { call } from "@/lib/api-client";
 import { boundsParam } from "@/lib/map-view";
 import type { Geofence, User } from "@/lib/types";
 import type { MapView } from "../map/view-tracker";
+import { usePermissions } from "../ui/use-permissions";
 
 /** The most the map loads of each kind for one view (the API's page limit). */
 export const MAP_LIMIT = 1000;
@@ -39,9 +40,10 @@ export function useMapData({
     placeholderData: keepPreviousData,
     queryFn: () => call<Page<"geofences", Geofence>>("GET", `/v1/geofences?${inView(tag ? { tag } : {})}`),
   });
+  const listsUsers = usePermissions()?.users ?? false;
   const users = useQuery({
     queryKey: ["users", "view", bounds],
-    enabled: bounds !== null,
+    enabled: bounds !== null && listsUsers,
     placeholderData: keepPreviousData,
     refetchInterval: 5000,
     queryFn: () => call<Page<"users", User>>("GET", `/v1/users?${inView({})}`),

@@ -8,14 +8,14 @@ import type { TripView } from "./trip-panel";
 
 const TRIP_COLOR = "#7c3aed";
 
-/** A numbered stop's marker. */
-const stopIcon = (label: string) =>
-  L.divIcon({
-    className: "",
-    html: `<div class="flex h-6 min-w-6 items-center justify-center rounded-full border-2 border-white bg-violet-700 px-1 text-xs font-bold text-white shadow">${label.split(" ")[0]}</div>`,
-    iconSize: [24, 24],
-    iconAnchor: [12, 12],
-  });
+/** A numbered stop's marker: its label's first word, as text (a label may hold what a person typed). */
+function stopIcon(label: string) {
+  const html = document.createElement("div");
+  html.className =
+    "flex h-6 min-w-6 items-center justify-center rounded-full border-2 border-white bg-violet-700 px-1 text-xs font-bold text-white shadow";
+  html.textContent = label.split(" ")[0] ?? "";
+  return L.divIcon({ className: "", html, iconSize: [24, 24], iconAnchor: [12, 12] });
+}
 
 /** The trip panel's answer on the map: the lines, the numbered stops, a trace's fixes; the map moves to show them. */
 export function TripLayer({ view }: { view: TripView | null }) {

@@ -2,6 +2,7 @@ import { createHash, randomBytes } from "node:crypto";
 import { newId } from "../storage/ids";
 import { type KeyKind, storage } from "../storage";
 import { forgetKeys, keyByHash } from "./key-cache";
+import type { Role } from "./roles";
 
 export type { KeyKind };
 
@@ -10,6 +11,8 @@ export interface AuthKey {
   id: string;
   kind: KeyKind;
   live: boolean;
+  /** a dashboard session's role (a session acts as a secret key of its world, within its role) */
+  role?: Role;
 }
 
 const KEY_PATTERN = /^prj_(test|live)_(sk|pk)_[0-9a-f]{40}$/;

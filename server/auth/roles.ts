@@ -12,6 +12,7 @@ export type Permission =
   | "geofences:read"
   | "geofences:write"
   | "users:read"
+  | "users:list"
   | "users:write"
   | "events:read"
   | "events:verify"
@@ -28,6 +29,7 @@ const GRANTS: Record<Role, readonly Permission[]> = {
     "geofences:read",
     "geofences:write",
     "users:read",
+    "users:list",
     "users:write",
     "events:read",
     "events:verify",
@@ -43,12 +45,14 @@ const GRANTS: Record<Role, readonly Permission[]> = {
     "geofences:read",
     "geofences:write",
     "users:read",
+    "users:list",
     "events:read",
     "context:read",
     "trips:read",
     "trips:write",
   ],
-  // Reviewers see the geofence and the user an event is about, to judge it.
+  // Reviewers see the geofence and the user an event is about, to judge it: a user with events to
+  // review (its profile, trail and logs; server/users/read.ts), never the list of all users.
   reviewer: ["geofences:read", "users:read", "events:read", "events:verify", "trips:read"],
 };
 

@@ -4,7 +4,7 @@ import { storage } from "../storage";
 import { type AccountView, accountView } from "./accounts";
 import type { AuthKey } from "./keys";
 import { verifyPassword } from "./passwords";
-import { clearFailures, recordFailure, retryAfterSeconds } from "./throttle";
+import { clearFailures, recordFailure, retryAfterSeconds, throttleKeys } from "./throttle";
 
 export const SESSION_COOKIE = "session";
 /** Sessions last a week from sign-in. */
@@ -22,8 +22,8 @@ const hashToken = (token: string) => createHash("sha256").update(token).digest("
 /** Checks the password and opens a session; returns the cookie token. */
 export async function signIn(email: string, password: string, clientAddress: string) {
   const normalized = email.trim().toLowerCase();
-  const throttleKeys = [`email:${normalized}`, `ip:${clientAddress}`];
-  const wait = await retryAfterSeconds(throttleKeys);
+  const keys = throttleKeys(normalized, clientAddress);
+  const wait = await retryAfterSeconds(keys);
   if (wait > 0) {
     throw new ApiError("rate_limited", `too many failed sign-ins; try again in ${wait} s`, undefined, wait);
   }
@@ -31,10 +31,10 @@ export async function signIn(email: string, password: string, clientAddress: str
   // The hash is computed even for unknown emails, so timing does not tell which exist.
   const ok = await verifyPassword(password, account?.passwordHash ?? DUMMY_HASH);
   if (!account || !ok || account.disabledAt) {
-    await recordFailure(throttleKeys);
+    await recordFailure(keys);
     throw new ApiError("unauthorized", "wrong email or password");
   }
-  await clearFailures(`email:${normalized}`);
+  await clearFailures(keys);
   const token = randomBytes(32).toString("base64url");
   const now = new Date();
   const expiresAt = new Date(now.getTime() + SESSION_TTL_MS);
@@ -90,4 +90,5 @@ export const sessionAuthKey = (session: SessionView): AuthKey => ({
   id: `account:${session.account.id}`,
   kind: "secret",
   live: session.live,
+  role: session.account.role,
 });

@@ -17,7 +17,7 @@ describe("the environment", () => {
     ["PORT", "70000", /port number/],
     ["PG_POOL_SIZE", "-1", /connections/],
     ["ROUTING_WORKERS", "two", /threads/],
-    ["TRUST_PROXY", "maybe", /true or false/],
+    ["TRUST_PROXY", "maybe", /true, false or a number of proxies/],
     ["COOKIE_SECURE", "on?", /true or false/],
     ["DATABASE_URL", "mysql://x", /file:PATH|postgres/],
     ["TILE_URL", "https://tiles.example/{z}.png", /\{z\}, \{x\} and \{y\}/],

@@ -86,7 +86,19 @@ const schema = z.object({
     "625",
   ),
   COOKIE_SECURE: withDefault(yesNo, "false"),
-  TRUST_PROXY: withDefault(yesNo, "false"),
+  /** How many reverse proxies append to X-Forwarded-For (true: one); read by scripts/serve.mjs. */
+  TRUST_PROXY: withDefault(
+    z
+      .string()
+      .trim()
+      .toLowerCase()
+      .refine(
+        (v) => /^(true|false|yes|no|\d{1,2})$/.test(v),
+        "must be true, false or a number of proxies (0 to 99)",
+      )
+      .transform((v) => (v === "true" || v === "yes" ? 1 : v === "false" || v === "no" ? 0 : Number(v))),
+    "false",
+  ),
   /** Where imported geodata bundles live (docs/data.md). */
   GEODATA_DIR: optional(z.string()),
   /** An MMDB file for IP geocoding instead of the bundled one. */

@@ -3,6 +3,7 @@ import { stringify } from "csv-stringify/sync";
 import type { AuthKey } from "../auth/keys";
 import { ApiError } from "../errors";
 import { type IsochroneMaking, type StoredGeofence as Geofence, storage } from "../storage";
+import { safeCell, unsafeCell } from "../text/csv-cells";
 import { ringOf } from "./schema";
 
 /**
@@ -116,7 +117,11 @@ function csvRows(text: string): ImportRow[] {
   return records.map((r, i) => {
     // A column the file has is a field of every row, an empty cell clearing it; a column it
     // leaves out keeps the stored values.
-    const fields = Object.fromEntries(Object.entries(r).filter(([k]) => !NOT_WRITTEN.has(k)));
+    const fields = Object.fromEntries(
+      Object.entries(r)
+        .filter(([k]) => !NOT_WRITTEN.has(k))
+        .map(([k, v]) => [k, unsafeCell(v)]),
+    );
     // The header is line 1.
     return { where: `line ${i + 2}`, id: idOf(r._id), fields };
   });
@@ -184,18 +189,18 @@ export function geofenceFeature(g: Geofence) {
 export function geofenceCsv(rows: Geofence[], header: boolean): string {
   return stringify(
     rows.map((g) => [
-      g.description,
+      safeCell(g.description),
       g.type,
       JSON.stringify(g.type === "polygon" ? ringOf(g) : [g.centerLng, g.centerLat]),
       g.type === "circle" ? g.radius : ((g.isochrone as IsochroneMaking | null)?.minutes ?? ""),
-      g.tag ?? "",
-      g.externalId ?? "",
+      safeCell(g.tag ?? ""),
+      safeCell(g.externalId ?? ""),
       g.metadata === null ? "" : JSON.stringify(g.metadata),
       // In words: csv-stringify writes false as an empty cell, which an import reads as "clear".
       String(g.enabled),
       g.dwellThreshold ?? "",
       // user IDs in one cell, comma-separated (as an import reads it)
-      ((g.userIds as string[] | null) ?? []).join(","),
+      safeCell(((g.userIds as string[] | null) ?? []).join(",")),
       String(g.stopDetection),
       g.disableAfter?.toISOString() ?? "",
       g.deleteAfter?.toISOString() ?? "",

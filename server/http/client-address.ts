@@ -1,7 +1,7 @@
 /**
- * The caller's address: the first hop of X-Forwarded-For. The server in front of Next.js
- * (scripts/serve.mjs) sets that header to the connection's address unless TRUST_PROXY=true,
- * when a reverse proxy sets it (docs/api.md#ip-geocoding-secret-key-publishable-when-allowed).
+ * The caller's address. The server in front of Next.js (scripts/serve.mjs) sets X-Forwarded-For
+ * to it alone: the connection's address, or with TRUST_PROXY=N the address the outermost of N
+ * trusted proxies saw (docs/deployment.md).
  */
 export function clientAddress(req: Request): string {
   return req.headers.get("x-forwarded-for")?.split(",")[0]?.trim() || "unknown";

@@ -4,6 +4,8 @@ import { type StoredUser as User, USER_SORTS, storage } from "../storage";
 import { page } from "../storage/paging";
 import { bboxAround, haversine } from "../geo/distance";
 import { notFound } from "../errors";
+import { can } from "../auth/roles";
+import { listEvents } from "../events/events";
 import { serializeUser } from "../tracking/serialize";
 import { ACTIVE_STATUSES, serializeTrip } from "../tracking/trips/model";
 import type { geofenceUsersSchema, listUsersSchema, searchUsersSchema } from "./schema";
@@ -54,8 +56,28 @@ export async function findUser(key: AuthKey, ref: string): Promise<User> {
     candidates.find((u) => u.id === ref) ??
     candidates.find((u) => u.userId === ref) ??
     candidates.find((u) => u.deviceId === ref);
-  if (!user) throw notFound(`user ${ref}`);
+  if (!user || !(await mayReadUser(key, user))) throw notFound(`user ${ref}`);
   return user;
+}
+
+/**
+ * Whether a caller may read this user: any caller whose role lists users; a role that does not
+ * (reviewers) only users with location events, which it may review. Others are answered as
+ * users that do not exist.
+ */
+async function mayReadUser(key: AuthKey, user: User): Promise<boolean> {
+  if (!key.role || can(key.role, "users:list")) return true;
+  const { events } = await listEvents(key, {
+    userId: user.id,
+    kind: "location",
+    limit: 1,
+    createdBefore: undefined,
+    createdAfter: undefined,
+    verification: undefined,
+    types: undefined,
+    confidence: undefined,
+  });
+  return events.length > 0;
 }
 
 /** Users by seq, in the order given (those deleted meanwhile are left out). */

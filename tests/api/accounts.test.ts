@@ -87,7 +87,7 @@ describe("the last admin", () => {
     const call = async (method: string, path: string, cookie: string | null, json?: unknown) => {
       const res = await fetch(`${fresh!.url}${path}`, {
         method,
-        headers: { ...(cookie && { cookie }), "content-type": "application/json" },
+        headers: { ...(cookie && { cookie }), "content-type": "application/json", origin: fresh!.url },
         body: json === undefined ? undefined : JSON.stringify(json),
       });
       return { status: res.status, body: (await res.json()) as Record<string, unknown>, res };

@@ -122,7 +122,7 @@ describe("app processes with different clocks", () => {
     };
     const res = await fetch(`${inject("baseUrl")}/api/geofences/import?format=geojson`, {
       method: "POST",
-      headers: { cookie, "content-type": "application/geo+json" },
+      headers: { cookie, origin: inject("baseUrl"), "content-type": "application/geo+json" },
       body: JSON.stringify(file),
     });
     const text = await res.text();

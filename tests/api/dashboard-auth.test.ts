@@ -32,7 +32,7 @@ describe("dashboard sign-in", () => {
     expectError(await api("POST", "/api/session", { key: null, json: { email: "a@b" } }), 400, "password");
   });
 
-  it("throttles repeated failures for an email, even when the password is then right", async () => {
+  it("throttles repeated failures for an account from one address, even when the password is then right", async () => {
     const { account } = (
       await api("POST", "/api/accounts", {
         ...as(await signIn(FRESH_ACCOUNTS.admin)),
@@ -66,10 +66,10 @@ describe("dashboard sign-in", () => {
       const attempt = (url: string, password: string) =>
         fetch(`${url}/api/session`, {
           method: "POST",
-          headers: { "content-type": "application/json" },
+          headers: { "content-type": "application/json", origin: url },
           body: JSON.stringify({ email: account.email, password }),
         });
-      // Three failures here and two on the other process: the fifth makes the email wait, on both.
+      // Three failures here and two on the other process: the fifth makes this address wait, on both.
       for (let i = 0; i < 5; i++)
         expect((await attempt(i < 3 ? baseUrl : other.url, "nope")).status).toBe(401);
       expect((await attempt(other.url, FRESH_PASSWORD)).status).toBe(429);
@@ -82,7 +82,7 @@ describe("dashboard sign-in", () => {
   it("sets an HTTP-only, SameSite=Strict cookie", async () => {
     const res = await fetch(`${baseUrl}/api/session`, {
       method: "POST",
-      headers: { "content-type": "application/json" },
+      headers: { "content-type": "application/json", origin: baseUrl },
       body: JSON.stringify({ email: FRESH_ACCOUNTS.reviewer, password: FRESH_PASSWORD }),
     });
     const cookie = res.headers.get("set-cookie")!;

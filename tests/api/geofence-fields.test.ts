@@ -224,7 +224,7 @@ describe("geofence fields Radar accepts", () => {
     const edited = `${header}\n${line!.replace('"u1,u2"', '"u3"').replace(later, "")}`;
     const imported = await fetch(`${base}/api/geofences/import?format=csv`, {
       method: "POST",
-      headers: { cookie, "content-type": "text/csv" },
+      headers: { cookie, origin: base, "content-type": "text/csv" },
       body: edited,
     });
     expect(imported.status, await imported.clone().text()).toBe(200);
@@ -245,7 +245,7 @@ describe("geofence fields Radar accepts", () => {
     };
     const geojson = await fetch(`${base}/api/geofences/import?format=geojson`, {
       method: "POST",
-      headers: { cookie, "content-type": "application/geo+json" },
+      headers: { cookie, origin: base, "content-type": "application/geo+json" },
       body: JSON.stringify(feature),
     });
     expect(geojson.status, await geojson.clone().text()).toBe(200);

@@ -77,14 +77,14 @@ const ROUTES: Record<string, { path: string; methods: Partial<Record<Method, Rul
   "v1/geofences/[id]/[externalId]": {
     path: `/v1/geofences/${tag}/users`,
     methods: {
-      GET: { access: "secret", need: ["geofences:read", "users:read"] },
+      GET: { access: "secret", need: ["geofences:read", "users:list"] },
       PUT: { access: "secret", need: "geofences:write" },
       DELETE: { access: "secret", need: "geofences:write" },
     },
   },
   "v1/geofences/[id]/[externalId]/users": {
     path: `/v1/geofences/${tag}/x/users`,
-    methods: { GET: { access: "secret", need: ["geofences:read", "users:read"] } },
+    methods: { GET: { access: "secret", need: ["geofences:read", "users:list"] } },
   },
   "v1/search/geofences": {
     path: "/v1/search/geofences",
@@ -153,7 +153,7 @@ const ROUTES: Record<string, { path: string; methods: Partial<Record<Method, Rul
     path: "/v1/search/places",
     methods: { GET: { access: "search", need: "context:read" } },
   },
-  "v1/search/users": { path: "/v1/search/users", methods: { GET: { access: "secret", need: "users:read" } } },
+  "v1/search/users": { path: "/v1/search/users", methods: { GET: { access: "secret", need: "users:list" } } },
   "v1/track": { path: "/v1/track", methods: { POST: { access: "publishable", need: null } } },
   "v1/logs": { path: "/v1/logs", methods: { POST: { access: "publishable", need: null } } },
   "v1/track/replay": { path: "/v1/track/replay", methods: { POST: { access: "publishable", need: null } } },
@@ -162,7 +162,7 @@ const ROUTES: Record<string, { path: string; methods: Partial<Record<Method, Rul
     path: "/v1/search/beacons?near=40.7,-74",
     methods: { GET: { access: "publishable", need: null } },
   },
-  "v1/users": { path: "/v1/users", methods: { GET: { access: "secret", need: "users:read" } } },
+  "v1/users": { path: "/v1/users", methods: { GET: { access: "secret", need: "users:list" } } },
   "v1/users/[id]": {
     path: `/v1/users/${unique("nobody")}`,
     methods: {
@@ -224,7 +224,7 @@ const ROUTES: Record<string, { path: string; methods: Partial<Record<Method, Rul
   },
   "api/users/table": {
     path: "/api/users/table",
-    methods: { GET: { access: "session", need: "users:read" } },
+    methods: { GET: { access: "session", need: "users:list" } },
   },
   "api/geodata": { path: "/api/geodata", methods: { GET: { access: "session", need: "signed-in" } } },
   "api/geodata/streets": {

@@ -320,7 +320,7 @@ describe("a publishable key learns nothing it did not send", () => {
       expect((await call("POST", "/v1/sync/region", at, asKey)).status).toBe(200);
       const login = await fetch(`${server.url}/api/session`, {
         method: "POST",
-        headers: { "content-type": "application/json" },
+        headers: { "content-type": "application/json", origin: server.url },
         body: JSON.stringify({ email: FRESH_ACCOUNTS.admin, password: FRESH_PASSWORD }),
       });
       const cookie = login.headers.get("set-cookie")!.split(";")[0]!;

@@ -10,7 +10,11 @@ const as = (cookie: string) => ({ key: null, headers: { cookie } });
 async function send(cookie: string, format: "geojson" | "csv", file: string) {
   const res = await fetch(`${baseUrl}/api/geofences/import?format=${format}`, {
     method: "POST",
-    headers: { cookie, "content-type": format === "csv" ? "text/csv" : "application/geo+json" },
+    headers: {
+      cookie,
+      origin: baseUrl,
+      "content-type": format === "csv" ? "text/csv" : "application/geo+json",
+    },
     body: file,
   });
   const text = await res.text();
@@ -28,7 +32,11 @@ async function send(cookie: string, format: "geojson" | "csv", file: string) {
 async function preview(cookie: string, format: "geojson" | "csv", file: string) {
   const res = await fetch(`${baseUrl}/api/geofences/import?format=${format}&dryRun=true`, {
     method: "POST",
-    headers: { cookie, "content-type": format === "csv" ? "text/csv" : "application/geo+json" },
+    headers: {
+      cookie,
+      origin: baseUrl,
+      "content-type": format === "csv" ? "text/csv" : "application/geo+json",
+    },
     body: file,
   });
   const body = (await res.json()) as { preview: Record<string, unknown> };

@@ -3,19 +3,26 @@ import { type RunningServer, serve } from "../../scripts/fresh-server";
 import { keys } from "../support/api";
 
 /**
- * TRUST_PROXY=true: behind a reverse proxy that sets X-Forwarded-For, its first hop is the
- * caller's address. A second server on the same database, started with the setting.
+ * TRUST_PROXY=N: behind N reverse proxies that append to X-Forwarded-For, the caller's address is
+ * the N-th from the right (counting the connection's); what lies further left is the caller's own
+ * claim. Servers on the same database, started with the setting.
  */
 
 let proxied: RunningServer;
+let twice: RunningServer;
 
 beforeAll(async () => {
-  proxied = await serve(inject("databaseUrl"), {
-    env: { TRUST_PROXY: "true", GEODATA_DIR: inject("geodataDir") },
-  });
+  const env = { GEODATA_DIR: inject("geodataDir") };
+  [proxied, twice] = await Promise.all([
+    serve(inject("databaseUrl"), { env: { ...env, TRUST_PROXY: "true" } }),
+    serve(inject("databaseUrl"), { env: { ...env, TRUST_PROXY: "2" } }),
+  ]);
 }, 60_000);
 
-afterAll(() => proxied?.stop());
+afterAll(async () => {
+  await proxied?.stop();
+  await twice?.stop();
+});
 
 const ipOf = (url: string, forwardedFor?: string) =>
   fetch(`${url}/v1/geocode/ip`, {
@@ -26,10 +33,14 @@ const ipOf = (url: string, forwardedFor?: string) =>
   }));
 
 describe("TRUST_PROXY", () => {
-  it("takes the caller's address from the proxy's X-Forwarded-For", async () => {
-    const res = await ipOf(proxied.url, "8.8.8.8, 10.0.0.1");
+  it("takes the caller's address from the proxy's X-Forwarded-For, from the right", async () => {
+    // The proxy appended the address it was called from (8.8.8.8) to what the caller sent.
+    const res = await ipOf(proxied.url, "1.1.1.1, 8.8.8.8");
     expect(res.status).toBe(200);
     expect(res.body.ip).toBe("8.8.8.8");
+    // Two proxies: the outer one's entry, then the inner one's.
+    const two = await ipOf(twice.url, "1.1.1.1, 8.8.8.8, 10.0.0.1");
+    expect(two.body.ip).toBe("8.8.8.8");
     // Without the header, the connection's address (loopback here: no location).
     const direct = await ipOf(proxied.url);
     expect(direct.status).toBe(404);

@@ -25,7 +25,12 @@ export async function api(
     headers?: Record<string, string>;
   } = {},
 ): Promise<ApiResponse> {
-  const headers: Record<string, string> = { ...opts.headers };
+  // A browser says where a dashboard change comes from (server/http/origin.ts).
+  const dashboard = !!opts.headers?.cookie || path.startsWith("/api/");
+  const headers: Record<string, string> = {
+    ...(dashboard && { origin: baseUrl }),
+    ...opts.headers,
+  };
   const key = opts.key === undefined ? keys.secret : opts.key;
   if (key) headers.authorization = key;
   let body: string | undefined = opts.body;
@@ -63,7 +68,7 @@ export function expectError(res: ApiResponse, status: number, param?: string, me
 export async function signIn(email: string, password: string): Promise<string> {
   const res = await fetch(`${baseUrl}/api/session`, {
     method: "POST",
-    headers: { "content-type": "application/json" },
+    headers: { "content-type": "application/json", origin: baseUrl },
     body: JSON.stringify({ email, password }),
   });
   expect(res.status, await res.clone().text()).toBe(200);

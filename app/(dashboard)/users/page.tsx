@@ -5,6 +5,6 @@ import { requireSession } from "@/server/auth/current";
 export const metadata: Metadata = { title: "Users · Location platform" };
 
 export default async function UsersPage() {
-  await requireSession("users:read");
+  await requireSession("users:list");
   return <UsersTable />;
 }

@@ -27,7 +27,7 @@ export const GET = dashboardHandler({ permission: "signed-in" }, async ({ sessio
     live: session.live,
     permissions: {
       geofences: can(session.account.role, "geofences:write"),
-      users: can(session.account.role, "users:read"),
+      users: can(session.account.role, "users:list"),
       events: can(session.account.role, "events:verify"),
       keys: can(session.account.role, "keys:manage"),
     },

@@ -6,7 +6,7 @@ export { OPTIONS } from "@/server/http/handler";
 export const { POST, PUT, PATCH, DELETE } = otherMethods("GET");
 
 export const GET = handler(
-  { access: "secret", permission: "users:read", query: listUsersSchema },
+  { access: "secret", permission: "users:list", query: listUsersSchema },
   async ({ key, query }) => {
     const { users, hasMore } = await listUsers(key, query);
     return reply({ users }, hasMore);

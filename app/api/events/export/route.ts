@@ -7,8 +7,11 @@ import { dashboardHandler } from "@/server/http/dashboard";
 import { download, stamped } from "@/server/http/download";
 import { otherMethods } from "@/server/http/handler";
 import { serializeEvent } from "@/server/tracking/serialize";
+import { safeCell } from "@/server/text/csv-cells";
 
 export const { POST, PUT, PATCH, DELETE } = otherMethods("GET");
+
+const cells = (row: unknown[]) => row.map(safeCell);
 
 const COLUMNS = [
   "_id",
@@ -51,9 +54,10 @@ export const GET = dashboardHandler(
         const { events, hasMore } = await listEvents(key, { ...query, limit: 1000, createdBefore: before });
         yield stringify(
           events.map((row) => {
-            // The wire form, as API clients and the dashboard read it.
+            // The wire form, as API clients and the dashboard read it; text a spreadsheet would
+            // run as a formula is written as text.
             const e = serializeEvent(row) as unknown as LocationEvent;
-            return [
+            return cells([
               e._id,
               e.type,
               e.createdAt,
@@ -76,7 +80,7 @@ export const GET = dashboardHandler(
               e.verification,
               e.duration ?? "",
               e.metadata ? JSON.stringify(e.metadata) : "",
-            ];
+            ]);
           }),
         );
         if (!hasMore || events.length === 0) return;

@@ -8,7 +8,7 @@ export const { POST, PUT, PATCH, DELETE } = otherMethods("GET");
 
 /** GET /api/users/table?page&size&sort&dir&search : the dashboard's users table. */
 export const GET = dashboardHandler(
-  { permission: "users:read", query: tableQuery(USER_SORTS, "updatedAt", "desc") },
+  { permission: "users:list", query: tableQuery(USER_SORTS, "updatedAt", "desc") },
   async ({ session, query }) => {
     const { rows, total } = await userTable(sessionAuthKey(session), query);
     return ok({ users: rows, total });

@@ -6,6 +6,6 @@ export { OPTIONS } from "@/server/http/handler";
 export const { POST, PUT, PATCH, DELETE } = otherMethods("GET");
 
 export const GET = handler(
-  { access: "secret", permission: "users:read", query: searchUsersSchema },
+  { access: "secret", permission: "users:list", query: searchUsersSchema },
   async ({ key, query }) => reply({ users: await searchUsers(key, query) }),
 );

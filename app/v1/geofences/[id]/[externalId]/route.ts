@@ -21,7 +21,7 @@ export const GET = handler(
   {
     params: ["id", "externalId"],
     access: "secret",
-    permission: ["geofences:read", "users:read"],
+    permission: ["geofences:read", "users:list"],
     query: geofenceUsersSchema,
   },
   async ({ key, params, query }) => {
