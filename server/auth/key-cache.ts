@@ -4,9 +4,11 @@ import { type StoredKey, storage } from "../storage";
 /**
  * The keys a process has seen, so that a request is authenticated without a database round trip
  * (docs/deployment.md#keys): a revocation is refused everywhere within a second. Each thread
- * looks at the keys' version (their count and newest creation and revocation: one small read)
- * at most every CHECK_MS and drops what it keeps when it changed; a revocation made by this
- * thread drops it at once. Unknown keys are not kept (a key just created works at once).
+ * looks at the keys' version (a number every key change raises in its own transaction: one small
+ * read) at most every CHECK_MS and drops what it keeps when it changed; a revocation made by this
+ * thread drops it at once. A key is kept only when it was read at the version the thread holds (a
+ * key read before a revocation is never kept after the thread saw it). Unknown keys are not kept
+ * (a key just created works at once).
  */
 
 const CHECK_MS = 250;
@@ -39,8 +41,8 @@ export async function keyByHash(hash: string, beforeLookup?: () => Promise<void>
   const kept = state.keys.get(hash);
   if (kept) return kept;
   await beforeLookup?.();
-  const found = await storage().keys.byHash(hash);
-  if (found) {
+  const { key: found, version } = await storage().keys.byHashWithVersion(hash);
+  if (found && version === state.version) {
     if (state.keys.size >= MOST) state.keys.delete(state.keys.keys().next().value!);
     state.keys.set(hash, found);
   }

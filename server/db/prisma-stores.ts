@@ -58,7 +58,7 @@ const tableOrder = (sort: string, dir: "asc" | "desc", nullable: readonly string
   { seq: dir },
 ];
 
-function keyStore(lock: WriteLock): Omit<KeyStore, "byHash"> {
+function keyStore(lock: WriteLock): Omit<KeyStore, "byHash" | "byHashWithVersion" | "version"> {
   return {
     async create(key) {
       return fromPrisma(await lock(() => prisma.apiKey.create({ data: key })));
@@ -80,13 +80,6 @@ function keyStore(lock: WriteLock): Omit<KeyStore, "byHash"> {
     },
     async markUsed(id, at) {
       await lock(() => prisma.apiKey.updateMany({ where: { id }, data: { lastUsedAt: at } }));
-    },
-    async version() {
-      const a = await prisma.apiKey.aggregate({
-        _count: { _all: true },
-        _max: { createdAt: true, revokedAt: true },
-      });
-      return `${a._count._all}:${a._max.createdAt?.getTime() ?? 0}:${a._max.revokedAt?.getTime() ?? 0}`;
     },
   };
 }

@@ -85,14 +85,16 @@ export interface KeyStore {
   list(): Promise<StoredKey[]>;
   /** The key with this hash (every authenticated request asks: adapters answer in microseconds). */
   byHash(hash: string): Promise<StoredKey | null>;
+  /** As byHash, with the keys' version read in the same statement (what a cache may keep it under). */
+  byHashWithVersion(hash: string): Promise<{ key: StoredKey | null; version: string }>;
   byId(id: string): Promise<StoredKey | null>;
   /** Marks a key revoked (once: a revoked key keeps its first revocation time). */
   revoke(id: string, at: Date): Promise<StoredKey | null>;
   /** Records that a key was used. */
   markUsed(id: string, at: Date): Promise<void>;
   /**
-   * What changes whenever a key is created, revoked or removed (the keys' count and newest
-   * creation and revocation): processes that cache keys compare it to drop their cache.
+   * A number every change of a key (created, revoked, removed) raises in its own transaction:
+   * processes that cache keys compare it to drop their cache.
    */
   version(): Promise<string>;
 }

@@ -57,12 +57,15 @@ describe("rate limits", () => {
 
   it("refuse a device sending 100 requests in a second after its burst, in the envelope, and not another device", async () => {
     const flooding = `flood-${Date.now()}`;
+    const started = Date.now();
     const sent = await Promise.all(Array.from({ length: 100 }, () => update(flooding)));
+    const seconds = Math.ceil((Date.now() - started) / 1000);
     const refused = sent.filter((s) => s.status === 429);
     const accepted = sent.filter((s) => s.status === 200);
-    // 5 a second and 60 more a minute.
+    // 5 a second (for each second the 100 took to send) and 60 more a minute.
     expect(accepted.length).toBeGreaterThanOrEqual(60);
-    expect(accepted.length).toBeLessThanOrEqual(66);
+    expect(accepted.length).toBeLessThanOrEqual(60 + 5 * seconds);
+    expect(refused.length).toBeGreaterThan(0);
     const r = refused[0]!;
     expect(r.body.meta.code).toBe(429);
     expect(r.body.meta.message).toMatch(/too many requests for this device/);
@@ -145,13 +148,16 @@ describe("rate limits of several processes", () => {
       await update(`warm-${Date.now()}`, second.url);
       await sleep(500);
       const deviceId = `spread-${Date.now()}`;
+      const started = Date.now();
       const sent = await Promise.all(
         Array.from({ length: 100 }, (_, i) => update(deviceId, i % 2 ? second.url : server.url)),
       );
+      const seconds = Math.ceil((Date.now() - started) / 1000);
       const accepted = statuses(sent).filter((s) => s === 200).length;
-      // One process alone would take 65: each takes its half.
+      // Counting alone, each process would take all 50 it is sent: sharing, both take 65 in all
+      // (and 5 a second more).
       expect(accepted).toBeGreaterThanOrEqual(55);
-      expect(accepted).toBeLessThanOrEqual(70);
+      expect(accepted).toBeLessThanOrEqual(60 + 5 * seconds);
     } finally {
       await second.stop();
     }

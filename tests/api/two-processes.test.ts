@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import { type RunningServer, serve } from "../../scripts/fresh-server";
 import { FRESH_ACCOUNTS, FRESH_PASSWORD } from "../../scripts/fresh-server";
 import { api, keys, signIn, unique } from "../support/api";
-import { dbRows } from "../support/db";
+import { dbDate, dbRows, dbRun } from "../support/db";
 
 /**
  * Two app processes on one database, as behind a load balancer: the same devices tracked through
@@ -225,6 +225,37 @@ describe("two app processes, one database", () => {
     );
     expect([...answeredIds].sort()).toEqual(stored.map((e) => e.id).sort());
   }, 120_000);
+
+  it("refuse keys revoked in one millisecond, by another host, in both processes within a second", async () => {
+    const cookie = await signIn(FRESH_ACCOUNTS.admin, FRESH_PASSWORD);
+    const made = await Promise.all(
+      ["first", "second"].map(async (name) => {
+        const res = await api("POST", "/api/keys", {
+          key: null,
+          headers: { cookie },
+          json: { kind: "secret", name },
+        });
+        return res.body as unknown as { key: string; record: { id: string } };
+      }),
+    );
+    const status = async (url: string, key: string) =>
+      (await fetch(`${url}/v1/geofences?limit=1`, { headers: { authorization: key } })).status;
+    for (const { key } of made)
+      for (const url of [baseUrl, other.url]) expect(await status(url, key)).toBe(200);
+    // Both revoked at the same instant, which is no later than the newest revocation already stored
+    // (another host's clock): straight in the database, as another process would write it.
+    const at = new Date(Date.now() - 3_600_000);
+    for (const { record } of made)
+      await dbRun(`UPDATE "ApiKey" SET "revokedAt" = ? WHERE "id" = ?`, dbDate(at), record.id);
+    const revokedAt = Date.now();
+    for (const { key } of made)
+      for (const url of [baseUrl, other.url]) {
+        while ((await status(url, key)) !== 401) {
+          expect(Date.now() - revokedAt).toBeLessThan(1000);
+          await new Promise((r) => setTimeout(r, 20));
+        }
+      }
+  });
 
   it("refuse a revoked key in both processes within a second, though each had it cached", async () => {
     const cookie = await signIn(FRESH_ACCOUNTS.admin, FRESH_PASSWORD);

@@ -43,3 +43,36 @@ export async function rowsFrom<T>(databaseUrl: string, sql: string, ...args: unk
     db.close();
   }
 }
+
+/**
+ * Runs one statement on the test server's database, as another host's process would (a change
+ * the server's own code did not make).
+ */
+export async function dbRun(sql: string, ...args: unknown[]): Promise<void> {
+  const databaseUrl = inject("databaseUrl");
+  if (/^postgres(ql)?:/.test(databaseUrl)) {
+    const client = new pg.Client({ connectionString: databaseUrl });
+    await client.connect();
+    try {
+      let i = 0;
+      await client.query(
+        sql.replace(/\?/g, () => `$${++i}`),
+        args,
+      );
+    } finally {
+      await client.end();
+    }
+    return;
+  }
+  const db = new Database(databaseUrl.replace(/^file:/, ""), { fileMustExist: true });
+  try {
+    db.pragma("busy_timeout = 5000");
+    db.prepare(sql).run(...args);
+  } finally {
+    db.close();
+  }
+}
+
+/** A time as the test server's database stores it (SQLite keeps text; PostgreSQL takes a Date). */
+export const dbDate = (d: Date): unknown =>
+  /^postgres(ql)?:/.test(inject("databaseUrl")) ? d : d.toISOString().replace("Z", "+00:00");

@@ -1,4 +1,5 @@
 import type {
+  StoredKey,
   ConversionDay,
   EventStore,
   GeofenceStore,
@@ -46,24 +47,38 @@ const date = (text: string | null) => (text === null ? null : new Date(text));
 
 const shared = prismaStores(withWriteLock);
 
+const keyOf = (row: KeyRow | undefined): StoredKey | null =>
+  row
+    ? {
+        id: row.id,
+        kind: row.kind as KeyKind,
+        live: row.live === 1,
+        name: row.name,
+        prefix: row.prefix,
+        createdAt: new Date(row.createdAt),
+        lastUsedAt: date(row.lastUsedAt),
+        revokedAt: date(row.revokedAt),
+      }
+    : null;
+
+const KEY_COLUMNS = `"id", "kind", "live", "name", "prefix", "createdAt", "lastUsedAt", "revokedAt"`;
+const KEY_VERSION = `(SELECT "version" FROM "KeyVersion" WHERE "id" = 1)`;
+
 const keys: KeyStore = {
   ...shared.keys,
   async byHash(hash) {
+    return keyOf(prepared(`SELECT ${KEY_COLUMNS} FROM "ApiKey" WHERE "hash" = ?`).get(hash) as KeyRow | undefined);
+  },
+  async byHashWithVersion(hash) {
+    // One statement: the key and the version it was read at.
     const row = prepared(
-      `SELECT "id", "kind", "live", "name", "prefix", "createdAt", "lastUsedAt", "revokedAt" FROM "ApiKey" WHERE "hash" = ?`,
-    ).get(hash) as KeyRow | undefined;
-    return row
-      ? {
-          id: row.id,
-          kind: row.kind as KeyKind,
-          live: row.live === 1,
-          name: row.name,
-          prefix: row.prefix,
-          createdAt: new Date(row.createdAt),
-          lastUsedAt: date(row.lastUsedAt),
-          revokedAt: date(row.revokedAt),
-        }
-      : null;
+      `SELECT ${KEY_VERSION} AS "version", k.* FROM (SELECT 1) LEFT JOIN
+         (SELECT ${KEY_COLUMNS} FROM "ApiKey" WHERE "hash" = ?) k`,
+    ).get(hash) as KeyRow & { version: number };
+    return { key: row.id ? keyOf(row) : null, version: String(row.version) };
+  },
+  async version() {
+    return String(prepared(`SELECT ${KEY_VERSION}`).pluck().get());
   },
 };
 
