@@ -61,7 +61,7 @@ const ORPHANS_MS = 1000;
  */
 const ALIVE_MS = 15_000;
 const RENEW_MS = 5_000;
-/** The most of a response body read (it is only kept for the dashboard). */
+/** The most of a response body read (to reuse the connection; it is not kept). */
 const RESPONSE_BYTES = 4096;
 /** How often, and how many at a time, deliveries older than WEBHOOKS_KEEP_DAYS are removed. */
 const PRUNE_EVERY_MS = 60_000;
@@ -93,9 +93,11 @@ export async function attempt(d: ClaimedDelivery, now = new Date()): Promise<Att
       "user-agent": "open-location-platform-webhooks/1",
       ...signatureHeaders(d.token, d, now),
     };
-    const { status, text } = await post(new URL(d.url), d.body, headers, TIMEOUT_MS, RESPONSE_BYTES);
+    const { status } = await post(new URL(d.url), d.body, headers, TIMEOUT_MS, RESPONSE_BYTES);
     if (status >= 200 && status < 300) return { delivered: true, status };
-    return failed(status, `HTTP ${status}${text ? `: ${text.slice(0, 200)}` : ""}`);
+    // The status alone: a receiver's body is not kept (read from an internal service, it would
+    // tell an admin what lies behind the address).
+    return failed(status, `HTTP ${status}`);
   } catch (e) {
     return failed(null, (e as Error).message);
   }

@@ -44,14 +44,21 @@ export async function post(
   const host = url.hostname.replace(/^\[|\]$/g, "");
   const refused = isIP(host) ? refusedAddress(host) : null;
   if (refused) throw new PostError(refused);
+  // One deadline for the whole attempt (connecting, sending, the answer's status and body): a
+  // receiver that trickles a byte now and then would otherwise hold a sending slot for hours.
+  const deadline = AbortSignal.timeout(timeoutMs);
   try {
-    return await postOnce(url, body, headers, timeoutMs, maxBytes).catch((e: NodeJS.ErrnoException) => {
-      if (!CLOSED_UNDER.has(e.code ?? "")) throw e;
-      const fresh = new Client(url.origin, { connect: { lookup: checkedLookup } });
-      return postOnce(url, body, headers, timeoutMs, maxBytes, fresh).finally(() => fresh.destroy());
-    });
+    return await postOnce(url, body, headers, timeoutMs, maxBytes, deadline).catch(
+      (e: NodeJS.ErrnoException) => {
+        if (!CLOSED_UNDER.has(e.code ?? "") || deadline.aborted) throw e;
+        const fresh = new Client(url.origin, { connect: { lookup: checkedLookup } });
+        return postOnce(url, body, headers, timeoutMs, maxBytes, deadline, fresh).finally(() =>
+          fresh.destroy(),
+        );
+      },
+    );
   } catch (e) {
-    if (e instanceof errors.HeadersTimeoutError || e instanceof errors.BodyTimeoutError)
+    if (e instanceof errors.HeadersTimeoutError || e instanceof errors.BodyTimeoutError || deadline.aborted)
       throw new PostError(`no answer within ${timeoutMs / 1000} s`);
     const err = e as NodeJS.ErrnoException;
     // A refused address says why (its message); a failed connection says how (its code).
@@ -66,6 +73,7 @@ async function postOnce(
   headers: Record<string, string>,
   timeoutMs: number,
   maxBytes: number,
+  signal: AbortSignal,
   through: Dispatcher = agent,
 ): Promise<Answer> {
   const res = await through.request({
@@ -74,6 +82,7 @@ async function postOnce(
     method: "POST",
     headers,
     body,
+    signal,
     // The status must come within timeoutMs (what acknowledges), and the body's parts too.
     headersTimeout: timeoutMs,
     bodyTimeout: timeoutMs,
