@@ -67,7 +67,9 @@ const KEY_VERSION = `(SELECT "version" FROM "KeyVersion" WHERE "id" = 1)`;
 const keys: KeyStore = {
   ...shared.keys,
   async byHash(hash) {
-    return keyOf(prepared(`SELECT ${KEY_COLUMNS} FROM "ApiKey" WHERE "hash" = ?`).get(hash) as KeyRow | undefined);
+    return keyOf(
+      prepared(`SELECT ${KEY_COLUMNS} FROM "ApiKey" WHERE "hash" = ?`).get(hash) as KeyRow | undefined,
+    );
   },
   async byHashWithVersion(hash) {
     // One statement: the key and the version it was read at.
