@@ -1,9 +1,9 @@
+import { declared } from "@/server/http/handler";
+
 /**
  * Liveness probe, and the no-op baseline the benchmarks compare every endpoint against: it
  * does nothing but answer, so its cost is the framework's own per-request cost.
  */
 export const dynamic = "force-dynamic";
 
-export function GET(): Response {
-  return Response.json({ status: "ok" });
-}
+export const GET = declared(() => Response.json({ status: "ok" }), { access: "none", permission: null });

@@ -1,7 +1,7 @@
 import type { z } from "zod";
 import { env } from "../config/env";
 import { SESSION_COOKIE, type SessionView, tokenFromCookieHeader } from "../auth/sessions";
-import { type Input, type RolePermission, errorResponse, json, parseInput } from "./handler";
+import { type Input, type RolePermission, declared, errorResponse, json, parseInput } from "./handler";
 import { checkOrigin } from "./origin";
 import { authorizeSession } from "./session-auth";
 import { refuseNul } from "./request";
@@ -29,7 +29,7 @@ export function dashboardHandler<
     ctx: { req: Request; session: SessionView; token: string; params: Record<K, string> } & Input<Q, B>,
   ) => Promise<Response>,
 ) {
-  return async (req: Request, route: { params: Promise<Record<K, string>> }): Promise<Response> => {
+  const route = async (req: Request, route: { params: Promise<Record<K, string>> }): Promise<Response> => {
     try {
       const token = tokenFromCookieHeader(req.headers.get("cookie"));
       const session = await authorizeSession(req, token, contract.permission);
@@ -41,6 +41,7 @@ export function dashboardHandler<
       return errorResponse(e);
     }
   };
+  return declared(route, { access: "session", permission: contract.permission });
 }
 
 /** HTTP-only, SameSite=Strict; Secure when served over HTTPS (or COOKIE_SECURE=true). */

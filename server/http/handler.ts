@@ -189,6 +189,18 @@ function toApiError(e: unknown): ApiError {
   return new ApiError("internal", "internal error; the details are in the server log");
 }
 
+/** Who may call a route, as it declares it: read by the test that holds routes to docs/security.md. */
+export interface Declared {
+  /** an API key's access level, "session" (the dashboard's routes) or "none" (no credential) */
+  access: Access | "session" | "none";
+  permission: RolePermission;
+}
+
+/** A route's function, carrying who may call it (`contract`). */
+export function declared<F extends object>(fn: F, contract: Declared): F & { contract: Declared } {
+  return Object.assign(fn, { contract: { access: contract.access, permission: contract.permission } });
+}
+
 /**
  * Wraps a /v1 route around its contract, declared in one place: which keys may call it, what a
  * dashboard session's role needs for it, and the schemas of its query and body. The wrapper
@@ -203,7 +215,7 @@ export function handler<
   contract: RouteContract<Q, B> & { params?: readonly K[] },
   run: (ctx: Context<Record<K, string>> & Input<Q, B>) => Promise<Reply>,
 ) {
-  return async (req: Request, route: { params: Promise<Record<K, string>> }): Promise<Response> => {
+  const route = async (req: Request, route: { params: Promise<Record<K, string>> }): Promise<Response> => {
     try {
       const key = await authorize(req, contract);
       const input = await parseInput(req, contract);
@@ -220,6 +232,7 @@ export function handler<
       return errorResponse(e);
     }
   };
+  return declared(route, contract);
 }
 
 /**

@@ -10,7 +10,7 @@ import { can } from "@/server/auth/roles";
 import { checkOrigin, dashboardHandler, ok, sessionCookie } from "@/server/http/dashboard";
 import { clientAddress } from "@/server/http/client-address";
 import { limitsFor } from "@/server/http/limits";
-import { errorResponse, otherMethods } from "@/server/http/handler";
+import { declared, errorResponse, otherMethods } from "@/server/http/handler";
 import { parseBody } from "@/server/http/request";
 
 export const { PUT } = otherMethods("GET", "POST", "PATCH", "DELETE");
@@ -34,8 +34,10 @@ export const GET = dashboardHandler({ permission: "signed-in" }, async ({ sessio
   }),
 );
 
-/** Sign in: sets the session cookie. */
-export async function POST(req: Request): Promise<Response> {
+/** Sign in (no credential: an email and password): sets the session cookie. */
+export const POST = declared(signInRoute, { access: "none", permission: null });
+
+async function signInRoute(req: Request): Promise<Response> {
   try {
     checkOrigin(req);
     const { email, password } = await parseBody(req, signInSchema);
@@ -59,8 +61,10 @@ export const PATCH = dashboardHandler(
   },
 );
 
-/** Sign out: ends the session and clears the cookie. */
-export async function DELETE(req: Request): Promise<Response> {
+/** Sign out (whatever the session, or none): ends the session and clears the cookie. */
+export const DELETE = declared(signOutRoute, { access: "none", permission: null });
+
+async function signOutRoute(req: Request): Promise<Response> {
   try {
     checkOrigin(req);
     const token = tokenFromCookieHeader(req.headers.get("cookie"));

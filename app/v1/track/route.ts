@@ -2,7 +2,7 @@ import type { AuthKey } from "@/server/auth/keys";
 import { NEARBY } from "@/server/geofences/schema";
 import { getSettings } from "@/server/settings";
 import { nearbyGeofences } from "@/server/geofences/search";
-import { handler, otherMethods, replyEncoded } from "@/server/http/handler";
+import { declared, handler, otherMethods, replyEncoded } from "@/server/http/handler";
 import { trackSchema } from "@/server/tracking/schema";
 import { steeredTrackingOptions } from "@/server/sdk/config";
 import { countedTrackRequest, trackOnThread } from "@/server/tracking/thread";
@@ -38,4 +38,8 @@ const mayAskNearby = async (key: AuthKey) =>
   key.kind !== "publishable" || (await getSettings()).publishableGeofenceSync;
 
 /** Counted while in the route: the tracking thread may wait a moment for updates on their way. */
-export const POST: typeof track = (req, route) => countedTrackRequest(() => track(req, route));
+export const POST: typeof track = declared(
+  (req: Parameters<typeof track>[0], route: Parameters<typeof track>[1]) =>
+    countedTrackRequest(() => track(req, route)),
+  track.contract,
+);
