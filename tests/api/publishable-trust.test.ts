@@ -280,6 +280,25 @@ describe("a publishable key learns nothing it did not send", () => {
     expect((own.body.events as Wire[]).map((e) => e.type)).toContain("user.stopped_trip");
   });
 
+  it("config and logs naming another device's ids answer nothing of it", async () => {
+    const v = await victim();
+    const config = await api(
+      "GET",
+      `/v1/config?installId=${v.installId}&deviceId=${v.deviceId}&userId=${v.userId}`,
+      {
+        key: pk,
+      },
+    );
+    expect(config.status).toBe(200);
+    expectNothingOf(config.body, v);
+    const logs = await api("POST", "/v1/logs", {
+      key: pk,
+      json: { deviceId: v.deviceId, logs: [{ level: "info", message: "hello" }] },
+    });
+    expect(logs.status).toBe(200);
+    expect(Object.keys(logs.body)).toEqual(["meta"]);
+  });
+
   it("geofences answered to a publishable key never say whom they are for", async () => {
     const v = await victim();
     const near = { latitude: base.lat, longitude: base.lng };
@@ -345,6 +364,19 @@ describe("a publishable key learns nothing it did not send", () => {
       expect((await call("POST", "/v1/sync/region", at, { authorization: server.keys.secret })).status).toBe(
         200,
       );
+      // Geofence search, once an admin lets publishable keys search: without userIds.
+      const made = await call(
+        "POST",
+        "/v1/geofences",
+        { description: "for some", type: "circle", coordinates: [1, 1], radius: 100, userIds: ["someone"] },
+        { authorization: server.keys.secret },
+      );
+      expect(made.status).toBe(200);
+      await call("PATCH", "/api/settings", { publishableSearch: true }, { cookie, origin: server.url });
+      const search = await fetch(`${server.url}/v1/search/geofences?near=1,1&radius=500`, { headers: asKey });
+      const found = (await search.json()) as { geofences: Wire[] };
+      expect(found.geofences.map((g) => g.description)).toEqual(["for some"]);
+      expect(JSON.stringify(found)).not.toContain("someone");
     } finally {
       await server.stop();
     }
