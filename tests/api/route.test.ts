@@ -532,7 +532,11 @@ describe("isochrone geofences", () => {
       expect((await api("DELETE", `/v1/geofences/${tag}/x`)).status).toBe(200);
       const back = await fetch(`${inject("baseUrl")}/api/geofences/import?format=${format}`, {
         method: "POST",
-        headers: { cookie, "content-type": format === "csv" ? "text/csv" : "application/geo+json" },
+        headers: {
+          cookie,
+          origin: inject("baseUrl"),
+          "content-type": format === "csv" ? "text/csv" : "application/geo+json",
+        },
         body: file,
       });
       expect(back.status, await back.clone().text()).toBe(200);
