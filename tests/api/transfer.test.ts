@@ -433,7 +433,7 @@ describe("dashboard tables", () => {
   });
 
   it("search and sort users on the server", async () => {
-    const cookie = await signIn(FRESH_ACCOUNTS.reviewer, FRESH_PASSWORD);
+    const cookie = await signIn(FRESH_ACCOUNTS.analyst, FRESH_PASSWORD);
     const word = unique("ppl");
     for (const n of ["b", "c", "a"]) {
       await api("POST", "/v1/track", {
@@ -446,5 +446,8 @@ describe("dashboard tables", () => {
       ["a", "b", "c"].map((n) => `${word}-${n}`),
     );
     expect(res.body.total).toBe(3);
+    // Reviewers read the users of the events they review, never the list of users.
+    const reviewer = await signIn(FRESH_ACCOUNTS.reviewer, FRESH_PASSWORD);
+    expect((await api("GET", `/api/users/table?search=${word}`, as(reviewer))).status).toBe(403);
   });
 });
