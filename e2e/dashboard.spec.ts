@@ -157,6 +157,7 @@ test("a reviewer verifies events from the queue with the keyboard", async ({ pag
   await expect(page.getByRole("button", { name: "Draw Polygons" })).toHaveCount(0);
   const refused = await page.request.post("/v1/geofences", {
     data: { description: "x", type: "circle", coordinates: [-70, 41], radius: 100 },
+    headers: { origin: new URL(page.url()).origin },
   });
   expect(refused.status()).toBe(403);
   expect(((await refused.json()) as { meta: { message: string } }).meta.message).toMatch(/reviewer/);
