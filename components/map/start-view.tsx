@@ -6,6 +6,7 @@ import { useMap } from "react-leaflet";
 import { call } from "@/lib/api-client";
 import { busiestArea } from "@/lib/map-view";
 import type { Geofence, User } from "@/lib/types";
+import { usePermissions } from "../ui/use-permissions";
 
 /** How many of the newest geofences and users decide where the map opens. */
 const SAMPLE = 200;
@@ -25,15 +26,19 @@ export function StartView({ enabled, importsOnly = false }: { enabled: boolean; 
   const done = useRef(false);
   // The view the map opened with: once it has moved (a search result, the person), it stays.
   const opened = useRef(`${map.getCenter().toString()} ${map.getZoom()}`);
+  const permissions = usePermissions();
   const sample = useQuery({
     queryKey: ["map-start", SAMPLE, importsOnly],
-    enabled,
+    enabled: enabled && permissions !== undefined,
     staleTime: Infinity,
     queryFn: async () => {
-      // Either list may be closed to the role: the other, or the imports, still decide.
+      // Either list may be closed to the role: the other, or the imports, still decide. The
+      // users' is not asked of a role that may not list them (reviewers).
       const [g, u] = await Promise.allSettled([
         call<{ geofences: Geofence[] }>("GET", `/v1/geofences?limit=${SAMPLE}`),
-        call<{ users: User[] }>("GET", `/v1/users?limit=${SAMPLE}`),
+        permissions?.users
+          ? call<{ users: User[] }>("GET", `/v1/users?limit=${SAMPLE}`)
+          : Promise.resolve({ users: [] as User[] }),
       ]);
       const area = busiestArea([
         ...(g.status === "fulfilled" ? g.value.geofences.map((f) => f.geometryCenter.coordinates) : []),
