@@ -51,8 +51,9 @@ export function ApiKeys() {
         API keys
       </h1>
       <p className="text-sm text-slate-600">
-        Secret keys work on every endpoint and stay on servers; publishable keys are for apps and SDKs
-        (tracking, context). Keys are stored hashed: a new key is shown once.
+        Secret keys work on every endpoint and stay on servers. Publishable keys ship inside apps and web
+        pages, so anyone can have one: they call what devices call (tracking, trips, context), within rate
+        limits, and a device is answered only its own data. Keys are stored hashed: a new key is shown once.
       </p>
       <CreateKeyForm busy={create.isPending} onCreate={(form) => create.mutate(form)} />
       <ErrorNote error={create.error} />
