@@ -86,7 +86,7 @@ describe("two app processes, one database", () => {
     // Devices reporting through a balancer with no time of their own (arrival orders them): one
     // update at a time, two different updates at once (one to each process), or the same update
     // to both (a retry). Each update is told apart by its accuracy.
-    const seconds = Number(process.env.STREAM_SECONDS ?? 12);
+    const seconds = Number(process.env.STREAM_SECONDS ?? 8);
     const center = { lat: 31.7, lng: -121.3 };
     const outside = center.lat + 0.01;
     const fence = await api("POST", "/v1/geofences", {
