@@ -1,8 +1,7 @@
 import type { AuthKey } from "../auth/keys";
 import { placeById, serializePlace } from "../geodata/places";
-import { REGION_TYPES, regionsAt } from "../geodata/regions";
+import { REGION_TYPES, type Regions } from "../geodata/regions";
 import { regionById, regionId } from "../regions/ids";
-import type { Region } from "../regions/embedded";
 import {
   type Decision,
   type Membership,
@@ -11,7 +10,16 @@ import {
   type UserWrite,
   storage,
 } from "../storage";
-import { type Clock, type TrackResult, asRecorded, eventsOf, outbox, timedAndGraded } from "./decide";
+import {
+  type Clock,
+  type TrackResult,
+  asRecorded,
+  detectAll,
+  eventsOf,
+  insideAfter,
+  outbox,
+  timedAndGraded,
+} from "./decide";
 import { geofences } from "./detectors/geofences";
 import { places } from "./detectors/places";
 import { regions } from "./detectors/regions";
@@ -40,14 +48,13 @@ export function trackAnonymous(key: AuthKey, input: TrackInput, clock: Clock): P
   return storage().tracking.apply(device, (read) => decideAnonymous(read, key.live, input, clock));
 }
 
-/** The regions the device says it is in, by kind: the one at the fix when it names it, else one this thread answered. */
-function regionsSent(
-  ids: readonly string[],
-  fix: Fix,
-): Partial<Record<(typeof REGION_TYPES)[number], Region>> {
+/**
+ * The regions the device says it is in, by kind: the one at the fix (`here`) when it names it,
+ * else one this thread answered.
+ */
+function regionsSent(ids: readonly string[], here: Regions): Regions {
   const named = new Set(ids);
-  const here = regionsAt(fix.longitude, fix.latitude);
-  const found: Partial<Record<(typeof REGION_TYPES)[number], Region>> = {};
+  const found: Regions = {};
   for (const id of ids) {
     const r = regionById(id);
     if (r && (REGION_TYPES as readonly string[]).includes(r.type)) found[r.type as keyof typeof found] = r;
@@ -59,7 +66,7 @@ function regionsSent(
   return found;
 }
 
-/** The device as it says it was: a user that is never stored. */
+/** The device as it says it was: a user that is never stored (its regions are set from the snapshot's). */
 async function deviceBefore(
   read: TrackingReader,
   live: boolean,
@@ -69,7 +76,6 @@ async function deviceBefore(
 ): Promise<{ before: StoredUser; memberships: Membership[] }> {
   const seqs = await read.geofenceSeqsByIds(live, input.geofenceIds ?? []);
   const place = input.placeId ? placeById(input.placeId) : undefined;
-  const regionsBefore = regionsSent(input.regionIds ?? [], fix);
   const epoch = new Date(0);
   return {
     // Entered at this fix as far as it is known here (dwelled: no dwell is made of an unknown stay).
@@ -89,10 +95,10 @@ async function deviceBefore(
       latitude: fix.latitude,
       longitude: fix.longitude,
       accuracy: fix.accuracy,
-      country: (regionsBefore.country ?? null) as StoredUser["country"],
-      state: (regionsBefore.state ?? null) as StoredUser["state"],
-      postalCode: (regionsBefore.postalCode ?? null) as StoredUser["postalCode"],
-      dma: (regionsBefore.dma ?? null) as StoredUser["dma"],
+      country: null,
+      state: null,
+      postalCode: null,
+      dma: null,
       place: (place ? serializePlace(place) : null) as StoredUser["place"],
       placeEnteredAt: null,
       createdAt: fix.at,
@@ -118,6 +124,8 @@ export async function decideAnonymous(
   };
   const { before, memberships } = await deviceBefore(read, live, input, fix, clock);
   const snapshot = await loadSnapshot({ ...read, memberships: async () => memberships }, live, fix, before);
+  // The regions it says it was in, judged against those at the fix (the snapshot's).
+  Object.assign(before, regionsSent(input.regionIds ?? [], snapshot.regions));
   const after: UserWrite = {
     deviceId: "anonymous",
     userId: null,
@@ -141,22 +149,13 @@ export async function decideAnonymous(
     ...Object.assign({}, ...DETECTORS.map((d) => d.next?.(before, fix, snapshot))),
   };
   const user: StoredUser = { seq: 0, id: before.id, live, createdAt: at, ...after };
-  const drafts: EventDraft[] = [];
-  const entered = new Set<number>();
-  const left = new Set<number>();
-  for (const detector of DETECTORS) {
-    const found = detector.detect({ before, after, fix, snapshot });
-    // How long the device stayed is not known here.
-    drafts.push(...found.events.map((e) => ({ ...e, duration: null })));
-    found.memberships?.entered.forEach((m) => entered.add(m.geofenceSeq));
-    found.memberships?.exited.forEach((seq) => left.add(seq));
-  }
+  const detected = detectAll(DETECTORS, { before, after, fix, snapshot });
+  // How long the device stayed is not known here.
+  const drafts: EventDraft[] = detected.events.map((e) => ({ ...e, duration: null }));
   const made = eventsOf(drafts, user, fix, live, clock);
   for (const e of made) e.user = NO_ONE;
   const events = await timedAndGraded(read, live, at, made);
-  const inside = snapshot.geofences.filter(
-    (g) => g.enabled && !left.has(g.seq) && (snapshot.memberships.has(g.seq) || entered.has(g.seq)),
-  );
+  const inside = insideAfter(snapshot, detected.memberships);
   const recorded = (eventSeqs?: number[]) => events.map((e, i) => asRecorded(e, eventSeqs?.[i] ?? 0, 0));
   return {
     plan: {

@@ -7,6 +7,7 @@ import type {
   StoredEvent as Event,
   StoredUser,
   StoredUser as User,
+  TrackedGeofence,
   TrackingPlan,
   TrackingReader,
   TripWrite,
@@ -24,14 +25,14 @@ import { type TrackHints, NO_HINTS } from "./trips/hints";
 import { isActive, serializeTrip } from "./trips/model";
 import { type Trip } from "./trips/progress";
 import { ownerOf, tripFromOptions, withoutSeq } from "./trips/start";
-import type { Detector, EventDraft, MembershipChanges } from "./detectors/types";
+import type { Detector, DetectorInput, EventDraft, MembershipChanges } from "./detectors/types";
 import type { TrackInput } from "./schema";
 import { deviceAfter } from "./device";
 import { freeInstants } from "./instants";
 import { mayRead, ownsDevice } from "./visible";
 import { outboxFor } from "../webhooks/outbox";
 import { embeddedGeofence, serializeEvent, serializeUser, trimUser } from "./serialize";
-import { type Fix, isStopped, loadSnapshot } from "./snapshot";
+import { type Fix, type Snapshot, isStopped, loadSnapshot } from "./snapshot";
 
 /** Every kind of event, in the order its events are listed: a new kind is a new detector here. */
 export const DETECTORS: readonly Detector[] = [geofences, places, regions, trips];
@@ -162,23 +163,12 @@ export async function decide(
   const { drafts, tripWrites, trip } = await tripBefore(read, key, after, hints, { at, clock, owned });
   snapshot.trip = trip;
   snapshot.eta = hints.eta;
-  const memberships: MembershipChanges = { entered: [], exited: [], dwelled: [] };
-  for (const detector of DETECTORS) {
-    const found = detector.detect({ before, after, fix, snapshot });
-    drafts.push(...found.events);
-    tripWrites.push(...(found.trips ?? []));
-    if (found.memberships) {
-      memberships.entered.push(...found.memberships.entered);
-      memberships.exited.push(...found.memberships.exited);
-      memberships.dwelled.push(...found.memberships.dwelled);
-    }
-  }
+  const detected = detectAll(DETECTORS, { before, after, fix, snapshot });
+  drafts.push(...detected.events);
+  tripWrites.push(...detected.trips);
+  const { memberships } = detected;
   const events = await timedAndGraded(read, live, at, eventsOf(drafts, user, fix, live, clock));
-  const enteredSeqs = new Set(memberships.entered.map((m) => m.geofenceSeq));
-  const left = new Set(memberships.exited);
-  const inside = snapshot.geofences.filter(
-    (g) => g.enabled && !left.has(g.seq) && (snapshot.memberships.has(g.seq) || enteredSeqs.has(g.seq)),
-  );
+  const inside = insideAfter(snapshot, memberships);
   const recorded = (userSeq: number, eventSeqs?: number[]): Event[] =>
     events.map((e, i) => asRecorded(e, eventSeqs?.[i] ?? 0, userSeq));
   const plan: TrackingPlan = {
@@ -209,6 +199,36 @@ export async function decide(
       };
     },
   };
+}
+
+/** What every detector finds of one update, together: its events, trips and membership changes. */
+export function detectAll(
+  detectors: readonly Detector[],
+  input: DetectorInput,
+): { events: EventDraft[]; trips: TripWrite[]; memberships: MembershipChanges } {
+  const events: EventDraft[] = [];
+  const trips: TripWrite[] = [];
+  const memberships: MembershipChanges = { entered: [], exited: [], dwelled: [] };
+  for (const detector of detectors) {
+    const found = detector.detect(input);
+    events.push(...found.events);
+    trips.push(...(found.trips ?? []));
+    if (found.memberships) {
+      memberships.entered.push(...found.memberships.entered);
+      memberships.exited.push(...found.memberships.exited);
+      memberships.dwelled.push(...found.memberships.dwelled);
+    }
+  }
+  return { events, trips, memberships };
+}
+
+/** The enabled geofences the user is in after an update: those it was in and did not leave, and those it entered. */
+export function insideAfter(snapshot: Snapshot, memberships: MembershipChanges): TrackedGeofence[] {
+  const entered = new Set(memberships.entered.map((m) => m.geofenceSeq));
+  const left = new Set(memberships.exited);
+  return snapshot.geofences.filter(
+    (g) => g.enabled && !left.has(g.seq) && (snapshot.memberships.has(g.seq) || entered.has(g.seq)),
+  );
 }
 
 /**
