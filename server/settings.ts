@@ -17,13 +17,21 @@ export interface Settings {
   publishableGeofenceSync: boolean;
 }
 
+/** Each setting's value when none is stored. */
+const DEFAULTS: Settings = { publishableSearch: false, publishableGeofenceSync: true };
+
+/** One setting (a request asks only the one it needs: one read). */
+export async function setting(name: keyof Settings): Promise<boolean> {
+  const stored = await storage().settings.get(name);
+  return stored === null ? DEFAULTS[name] : stored === "true";
+}
+
 export async function getSettings(): Promise<Settings> {
-  const { settings } = storage();
-  const [search, sync] = await Promise.all([
-    settings.get("publishableSearch"),
-    settings.get("publishableGeofenceSync"),
+  const [publishableSearch, publishableGeofenceSync] = await Promise.all([
+    setting("publishableSearch"),
+    setting("publishableGeofenceSync"),
   ]);
-  return { publishableSearch: search === "true", publishableGeofenceSync: sync !== "false" };
+  return { publishableSearch, publishableGeofenceSync };
 }
 
 export async function updateSettings(change: Partial<Settings>): Promise<Settings> {

@@ -2,7 +2,7 @@ import type { z } from "zod";
 import { type AuthKey, authenticate } from "../auth/keys";
 import type { RolePermission } from "../auth/roles";
 import { sessionAuthKey, tokenFromCookieHeader } from "../auth/sessions";
-import { getSettings } from "../settings";
+import { setting } from "../settings";
 import { authorizeSession } from "./session-auth";
 import { ApiError, isRetryableConflict, retryLater } from "../errors";
 import { parseBody, parseQuery, refuseNul } from "./request";
@@ -258,15 +258,15 @@ async function authorize(req: Request, contract: RouteContract<unknown, unknown>
   }
   await limitsFor().key.take(key.id);
   if (key.kind !== "secret" && contract.access !== "publishable") {
-    const settings = contract.access === "secret" ? null : await getSettings();
-    if (!settings) throw new ApiError("forbidden", "this endpoint needs a secret key (prj_..._sk_...)");
-    if (contract.access === "search" && !settings.publishableSearch) {
+    if (contract.access === "secret")
+      throw new ApiError("forbidden", "this endpoint needs a secret key (prj_..._sk_...)");
+    if (contract.access === "search" && !(await setting("publishableSearch"))) {
       throw new ApiError(
         "forbidden",
         "this endpoint needs a secret key (prj_..._sk_...); an admin can allow publishable keys in the dashboard",
       );
     }
-    if (contract.access === "sync" && !settings.publishableGeofenceSync) {
+    if (contract.access === "sync" && !(await setting("publishableGeofenceSync"))) {
       throw new ApiError(
         "forbidden",
         "an admin has turned off geofence sync for publishable keys: this endpoint needs a secret key (prj_..._sk_...)",

@@ -1,6 +1,6 @@
 import type { AuthKey } from "@/server/auth/keys";
 import { NEARBY } from "@/server/geofences/schema";
-import { getSettings } from "@/server/settings";
+import { setting } from "@/server/settings";
 import { nearbyGeofences } from "@/server/geofences/search";
 import { declared, handler, otherMethods, replyEncoded } from "@/server/http/handler";
 import { trackSchema } from "@/server/tracking/schema";
@@ -35,7 +35,7 @@ const track = handler(
 
 /** The geofences near a fix, for a publishable key only while geofence sync is on (server/settings.ts). */
 const mayAskNearby = async (key: AuthKey) =>
-  key.kind !== "publishable" || (await getSettings()).publishableGeofenceSync;
+  key.kind !== "publishable" || (await setting("publishableGeofenceSync"));
 
 /** Counted while in the route: the tracking thread may wait a moment for updates on their way. */
 export const POST: typeof track = declared(
