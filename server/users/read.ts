@@ -5,7 +5,6 @@ import { page } from "../storage/paging";
 import { bboxAround, haversine } from "../geo/distance";
 import { notFound } from "../errors";
 import { can } from "../auth/roles";
-import { listEvents } from "../events/events";
 import { serializeUser } from "../tracking/serialize";
 import { ACTIVE_STATUSES, serializeTrip } from "../tracking/trips/model";
 import type { geofenceUsersSchema, listUsersSchema, searchUsersSchema } from "./schema";
@@ -67,17 +66,8 @@ export async function findUser(key: AuthKey, ref: string): Promise<User> {
  */
 async function mayReadUser(key: AuthKey, user: User): Promise<boolean> {
   if (!key.role || can(key.role, "users:list")) return true;
-  const { events } = await listEvents(key, {
-    userId: user.id,
-    kind: "location",
-    limit: 1,
-    createdBefore: undefined,
-    createdAfter: undefined,
-    verification: undefined,
-    types: undefined,
-    confidence: undefined,
-  });
-  return events.length > 0;
+  const reviewable = await storage().events.list({ live: key.live, kind: "location", userSeq: user.seq }, 1);
+  return reviewable.length > 0;
 }
 
 /** Users by seq, in the order given (those deleted meanwhile are left out). */
