@@ -30,6 +30,30 @@ async function open(page: Page, description: string) {
   await expect(page.getByRole("heading", { name: description })).toBeVisible();
 }
 
+/**
+ * Opens a geofence (which moves the map to it, so the shape drawn next is of a sensible size),
+ * closes it, draws a new shape and tries to save it with these fields; the form.
+ */
+async function saveNewShapeBeside(
+  page: Page,
+  description: string,
+  fields: { description: string; tag: string; externalId: string },
+) {
+  await open(page, description);
+  await page.getByRole("button", { name: "Close" }).click();
+  await drawPolygon(page, [
+    [-100, -60],
+    [100, -70],
+    [90, 80],
+  ]);
+  const form = page.getByRole("form", { name: "New geofence" });
+  await form.getByLabel("Description").fill(fields.description);
+  await form.getByLabel("Tag").fill(fields.tag);
+  await form.getByLabel("External ID").fill(fields.externalId);
+  await form.getByRole("button", { name: "Save geofence" }).click();
+  return form;
+}
+
 test("a new shape whose tag and external ID are taken is refused, and the map offers the one that has them", async ({
   page,
 }, info) => {
@@ -42,19 +66,11 @@ test("a new shape whose tag and external ID are taken is refused, and the map of
   });
   await signIn(page, "analyst");
   await page.goto("/map");
-  // Opening it moves the map to it, so the shape drawn next is of a sensible size.
-  await open(page, `Existing ${tag}`);
-  await page.getByRole("button", { name: "Close" }).click();
-  await drawPolygon(page, [
-    [-100, -60],
-    [100, -70],
-    [90, 80],
-  ]);
-  const form = page.getByRole("form", { name: "New geofence" });
-  await form.getByLabel("Description").fill("Would replace it");
-  await form.getByLabel("Tag").fill(tag);
-  await form.getByLabel("External ID").fill("store");
-  await form.getByRole("button", { name: "Save geofence" }).click();
+  const form = await saveNewShapeBeside(page, `Existing ${tag}`, {
+    description: "Would replace it",
+    tag,
+    externalId: "store",
+  });
   await expect(form.getByRole("alert")).toContainText(`already used by “Existing ${tag}”`);
   await page.screenshot({ path: info.outputPath("identity-taken.png") });
   // Nothing was replaced.
@@ -193,19 +209,12 @@ test("a geofence's words are shown as text everywhere on the map, never run as H
   await put(tag, "<img src=x onerror=window.__planted=2>", { description: planted });
   await signIn(page, "analyst");
   await page.goto("/map");
-  await open(page, planted);
-  await page.getByRole("button", { name: "Close" }).click();
   // A new shape that clashes with it: the refusal names it in a tooltip on the shape.
-  await drawPolygon(page, [
-    [-100, -60],
-    [100, -70],
-    [90, 80],
-  ]);
-  const form = page.getByRole("form", { name: "New geofence" });
-  await form.getByLabel("Description").fill("Clashes");
-  await form.getByLabel("Tag").fill(tag);
-  await form.getByLabel("External ID").fill("<img src=x onerror=window.__planted=2>");
-  await form.getByRole("button", { name: "Save geofence" }).click();
+  await saveNewShapeBeside(page, planted, {
+    description: "Clashes",
+    tag,
+    externalId: "<img src=x onerror=window.__planted=2>",
+  });
   const tooltip = page.locator(".leaflet-tooltip");
   await expect(tooltip).toContainText(`already used by “${planted}”`);
   expect(await page.locator(".leaflet-container img[src='x']").count()).toBe(0);
