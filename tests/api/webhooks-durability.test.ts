@@ -27,10 +27,11 @@ describe("webhook outbox", () => {
     await createWebhookByCli(databaseUrl, hookUrl);
     expect((await createEdgeGeofence(url, keys.secret, "durable")).status).toBe(200);
 
-    // A burst, killed once well under way.
+    // A burst, killed once well under way (a server's secret key: a publishable key's device is
+    // rate-limited past its burst, which would end the stream before the kill).
     let killed = false;
     const devices = Array.from({ length: 5 }, (_, i) => `hook-durable-${i}`);
-    const running = burst([url], keys.publishable, devices, Date.now() - 3_600_000 * 24, 400, () => killed);
+    const running = burst([url], keys.secret, devices, Date.now() - 3_600_000 * 24, 400, () => killed);
     const count = () => got.length;
     await until(() => count() >= 30, 30_000, "the first deliveries");
     process.kill(fresh.pid, "SIGKILL");
