@@ -1,7 +1,7 @@
 import { isConversionType } from "../../lib/types";
 import type { z } from "zod";
 import type { AuthKey } from "../auth/keys";
-import { page } from "../storage/paging";
+import { pageOfWholeInstants } from "../storage/paging";
 import { type StoredEvent as Event, storage } from "../storage";
 import { ApiError, notFound } from "../errors";
 import { type WirePlace, placeById, serializePlace } from "../geodata/places";
@@ -15,21 +15,26 @@ export async function listEvents(key: AuthKey, q: z.output<typeof listEventsSche
     if (seq === null) return { events: [], hasMore: false };
     userSeq = seq;
   }
-  const rows = await storage().events.list(
-    {
-      live: key.live,
-      createdBefore: q.createdBefore,
-      createdAfter: q.createdAfter,
-      verifications: q.verification?.map((v) => VERIFICATIONS[v]),
-      types: q.types,
-      kind: q.kind,
-      confidences: q.confidence?.map((c) => CONFIDENCES[c]),
-      userSeq,
-      geofenceId: q.geofenceId,
-    },
-    q.limit + 1,
+  const { items, hasMore } = await pageOfWholeInstants(
+    (w, take) =>
+      storage().events.list(
+        {
+          live: key.live,
+          createdBefore: w.before,
+          createdAfter: w.after,
+          verifications: q.verification?.map((v) => VERIFICATIONS[v]),
+          types: q.types,
+          kind: q.kind,
+          confidences: q.confidence?.map((c) => CONFIDENCES[c]),
+          userSeq,
+          geofenceId: q.geofenceId,
+        },
+        take,
+      ),
+    { before: q.createdBefore, after: q.createdAfter },
+    q.limit,
+    (e) => e.createdAt,
   );
-  const { items, hasMore } = page(rows, q.limit);
   return { events: items, hasMore };
 }
 

@@ -1,5 +1,5 @@
 import type { AuthKey } from "../auth/keys";
-import { page } from "../storage/paging";
+import { pageOfWholeInstants } from "../storage/paging";
 import { notFound } from "../errors";
 import type { z } from "zod";
 import { GEOFENCE_SORTS, type GeofenceRef, storage } from "../storage";
@@ -25,24 +25,29 @@ export async function deleteGeofence(key: AuthKey, ref: GeofenceRef) {
   if (!(await storage().geofences.delete(key.live, ref))) throw notFound(describe(ref));
 }
 
-/** Newest first; ties on createdAt cannot happen (monotonicNow) but _id orders them anyway. */
+/** Newest first (createdAt, then _id), a page never splitting geofences created at one instant. */
 export async function listGeofences(key: AuthKey, q: z.output<typeof listQuerySchema>) {
-  const rows = await storage().geofences.list(
-    {
-      live: key.live,
-      tag: q.tag,
-      externalId: q.externalId,
-      createdBefore: q.createdBefore,
-      createdAfter: q.createdAfter,
-      updatedBefore: q.updatedBefore,
-      updatedAfter: q.updatedAfter,
-      metadata: q.metadataFilter,
-      bounds: q.bounds,
-      search: q.search,
-    },
-    q.limit + 1,
+  const { items, hasMore } = await pageOfWholeInstants(
+    (w, take) =>
+      storage().geofences.list(
+        {
+          live: key.live,
+          tag: q.tag,
+          externalId: q.externalId,
+          createdBefore: w.before,
+          createdAfter: w.after,
+          updatedBefore: q.updatedBefore,
+          updatedAfter: q.updatedAfter,
+          metadata: q.metadataFilter,
+          bounds: q.bounds,
+          search: q.search,
+        },
+        take,
+      ),
+    { before: q.createdBefore, after: q.createdAfter },
+    q.limit,
+    (g) => g.createdAt,
   );
-  const { items, hasMore } = page(rows, q.limit);
   return { geofences: items, hasMore };
 }
 

@@ -283,8 +283,8 @@ export interface GeofenceStore {
   due(now: Date, take: number): Promise<DueGeofence[]>;
   /** The isochrone geofences of both worlds, oldest first, at most `take` after seq `after`. */
   isochrones(after: number, take: number): Promise<StoredGeofence[]>;
-  /** Newest first (createdAt, then id), at most `take`. */
-  list(filter: GeofenceFilter, take: number): Promise<StoredGeofence[]>;
+  /** Newest first (createdAt, then id), at most `take` (all when undefined). */
+  list(filter: GeofenceFilter, take?: number): Promise<StoredGeofence[]>;
   /** One page of the geofences table, and how many match in all (empty values sort last). */
   table(live: boolean, q: GeofenceTableQuery): Promise<{ rows: StoredGeofence[]; total: number }>;
   /** Geofences of one world whose bounding box meets `box`, optionally only with a tag in `tags`. */
@@ -324,8 +324,8 @@ export interface UserTableQuery {
 }
 
 export interface UserStore {
-  /** Newest update first (updatedAt, then id), at most `take`. */
-  list(filter: UserFilter, take: number): Promise<StoredUser[]>;
+  /** Newest update first (updatedAt, then id), at most `take` (all when undefined). */
+  list(filter: UserFilter, take?: number): Promise<StoredUser[]>;
   /** Users whose _id, userId or deviceId is `ref`, most recently updated first. */
   matching(live: boolean, ref: string): Promise<StoredUser[]>;
   /** Users by seq (any order; those deleted are left out). */
@@ -339,8 +339,8 @@ export interface UserStore {
   /** Users inside a geofence now, newest update first, in the window of the cursors. */
   seqsInGeofence(
     geofenceSeq: number,
-    q: { limit: number; updatedBefore?: Date; updatedAfter?: Date },
-  ): Promise<number[]>;
+    q: { take?: number; updatedBefore?: Date; updatedAfter?: Date },
+  ): Promise<{ seq: number; updatedAt: Date }[]>;
   /** Users of one world whose last location lies in `box`. */
   /** Users last located in `box`; with `metadata`, only those whose metadata matches. */
   inBox(
@@ -507,8 +507,8 @@ export interface EventStore {
   conversionsPerDay(live: boolean, since: Date): Promise<ConversionDay[]>;
   /** Verdicts on the events of one class: subject, type and band. Unverified events are not counted. */
   verificationCounts(live: boolean, subject: string, type: string, band: string): Promise<VerdictCounts>;
-  /** Newest first (createdAt, then id), at most `take`. */
-  list(filter: EventFilter, take: number): Promise<StoredEvent[]>;
+  /** Newest first (createdAt, then id), at most `take` (all when undefined). */
+  list(filter: EventFilter, take?: number): Promise<StoredEvent[]>;
   byId(live: boolean, id: string): Promise<StoredEvent | null>;
   /**
    * Sets an event's verification and records the verdict, in one change; the event as it is
@@ -557,16 +557,6 @@ export interface TrackingReader {
   userByUserId(live: boolean, userId: string): Promise<StoredUser | null>;
   /** The most recently updated user of a device; with `anonymous`, only one not bound to a userId. */
   userByDeviceId(live: boolean, deviceId: string, anonymous: boolean): Promise<StoredUser | null>;
-  /**
-   * For each instant of `ats`, whether a user of this world other than `exceptSeq` was last
-   * updated at exactly it, or another process's update is taking it (../tracking/instants.ts).
-   */
-  userUpdatedAtTaken(live: boolean, ats: readonly Date[], exceptSeq: number | null): Promise<boolean[]>;
-  /**
-   * For each instant of `ats`, whether an event of this world was created at exactly it (event
-   * lists page on createdAt), or another process's update is taking it.
-   */
-  eventCreatedAtTaken(live: boolean, ats: readonly Date[]): Promise<boolean[]>;
   memberships(userSeq: number): Promise<Membership[]>;
   /**
    * The versions of the geofences whose box meets `box` and of those with the given seqs (where
@@ -726,8 +716,8 @@ export interface TripFilter {
 }
 
 export interface TripStore {
-  /** Newest first by `sortBy` (createdAt when absent), at most `take`. */
-  list(filter: TripFilter, take: number): Promise<StoredTrip[]>;
+  /** Newest first by `sortBy` (createdAt when absent), at most `take` (all when undefined). */
+  list(filter: TripFilter, take?: number): Promise<StoredTrip[]>;
   byRef(live: boolean, ref: TripRef): Promise<StoredTrip | null>;
   /**
    * The trip a user or device is on (its destination and mode), read outside any transaction

@@ -5,7 +5,7 @@ import { ApiError } from "../errors";
 import { metadataSchema } from "../geofences/schema";
 import { optionalString } from "../http/fields";
 import { type EventWrite, type StoredEvent, storage } from "../storage";
-import { asRecorded, distinctCreatedAt, enabledGeofencesOf, outbox } from "./decide";
+import { asRecorded, enabledGeofencesOf, outbox } from "./decide";
 import { pastInstant } from "./schema";
 import { processClock } from "./track";
 import { trimUser } from "./serialize";
@@ -118,7 +118,7 @@ export async function logConversion(
           input.userId ? "userId" : "deviceId",
         );
       }
-      const now = clock.now();
+      const now = clock.wall();
       const event: EventWrite = {
         id: clock.newId(),
         live,
@@ -140,9 +140,8 @@ export async function logConversion(
         duration: null,
         metadata: input.metadata,
         trip: null,
-        // when it happened (as given, or now), made distinct for the lists' cursors; and when it
-        // was received
-        createdAt: (await distinctCreatedAt(read, live, input.createdAt ?? now, 1))[0]!,
+        // when it happened (as given, or now), and when it was received
+        createdAt: input.createdAt ?? now,
         actualCreatedAt: now,
       };
       const stored = (seq: number) => asRecorded(event, seq, user.seq);

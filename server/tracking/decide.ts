@@ -28,7 +28,6 @@ import { ownerOf, tripFromOptions, withoutSeq } from "./trips/start";
 import type { Detector, DetectorInput, EventDraft, MembershipChanges } from "./detectors/types";
 import type { TrackInput } from "./schema";
 import { deviceAfter } from "./device";
-import { freeInstants } from "./instants";
 import { mayRead, ownsDevice } from "./visible";
 import { outboxFor } from "../webhooks/outbox";
 import { embeddedGeofence, serializeEvent, serializeUser, trimUser } from "./serialize";
@@ -70,26 +69,6 @@ async function findUser(read: TrackingReader, live: boolean, input: TrackInput):
 }
 
 /**
- * The updatedAt a user is stored with: the update's time, or 1 ms later for each user of the
- * world already stored at that instant. User lists page on updatedAt alone (Radar's cursors are
- * datetimes), so two users with one updatedAt would let a page boundary skip one of them. It is
- * the lists' key only: the device's own order is kept by actualUpdatedAt.
- */
-async function distinctUpdatedAt(read: TrackingReader, live: boolean, at: Date, seq: number | null) {
-  return (await freeInstants(`user:${live}`, at, 1, (ts) => read.userUpdatedAtTaken(live, ts, seq)))[0]!;
-}
-
-/**
- * The createdAt of `count` new events that happened at `at`: that instant, or the next ones free
- * in the world, in increasing order. Event lists sort and page on createdAt alone (Radar's cursors
- * are datetimes), and createdAt is when the event happened on the device, so several events of
- * one update, or of devices that sent the same time, would otherwise share one.
- */
-export function distinctCreatedAt(read: TrackingReader, live: boolean, at: Date, count: number) {
-  return freeInstants(`event:${live}`, at, count, (ts) => read.eventCreatedAtTaken(live, ts));
-}
-
-/**
  * What one update changes: the snapshot is read through the store (inside the transaction that
  * will write the plan), the detectors decide from it alone, and the events are graded on the
  * verdicts given to their classes so far.
@@ -111,9 +90,7 @@ export async function decide(
   // of the device would have been stamped before this one.
   const now = clock.wall();
   const at = input.updatedAt ?? now;
-  // Which of a device's updates is newer is decided on the times it sent (actualUpdatedAt), never
-  // on updatedAt: that one is moved on to keep user lists' cursors apart, and may run ahead of
-  // the device's next update.
+  // Which of a device's updates is newer is decided on the times it sent (actualUpdatedAt).
   const owned = !before || ownsDevice(before, input);
   if (before && input.updatedAt && at < before.actualUpdatedAt) return unchanged(read, live, before, owned);
 
@@ -124,14 +101,11 @@ export async function decide(
     at,
     stopped: isStopped(input.stopped, input.longitude, input.latitude, before),
   };
-  // Three questions that do not wait on each other, asked together: on PostgreSQL they travel in
-  // one round trip (server/db/postgresql/pool.ts). The webhooks are awaited by outbox().
+  // Asked before the snapshot, without waiting: on PostgreSQL both travel in one round trip
+  // (server/db/postgresql/pool.ts). The webhooks are awaited by outbox().
   const webhooks = read.webhooksFor(live);
   webhooks.catch(() => undefined);
-  const [snapshot, updatedAt] = await Promise.all([
-    loadSnapshot(read, live, fix, before),
-    distinctUpdatedAt(read, live, at, before?.seq ?? null),
-  ]);
+  const snapshot = await loadSnapshot(read, live, fix, before);
   const after: UserWrite = {
     deviceId: input.deviceId,
     userId: input.userId ?? before?.userId ?? null,
@@ -151,7 +125,7 @@ export async function decide(
     place: null,
     placeEnteredAt: null,
     actualUpdatedAt: at,
-    updatedAt,
+    updatedAt: at,
     // What the detectors keep on the user, spread last: in Node 20's V8 a field added after
     // spreading an object this large costs over a microsecond (see asRecorded).
     ...Object.assign({}, ...DETECTORS.map((d) => d.next?.(before, fix, snapshot))),
@@ -295,7 +269,7 @@ export async function userEventsPlan(
   clock: Clock,
 ): Promise<{ plan: TrackingPlan; recorded: (written: Written | null) => Event[] }> {
   const live = user.live;
-  const now = clock.now();
+  const now = clock.wall();
   const fix: Fix = {
     latitude: user.latitude,
     longitude: user.longitude,
@@ -410,7 +384,7 @@ export function eventsOf(
 ): EventWrite[] {
   // Every event of the update copies the user as it is after it.
   const userCopy = trimUser(user);
-  const received = clock.now();
+  const received = clock.wall();
   return drafts.map((d) => {
     const geofence = (d.geofence ? embeddedGeofence(d.geofence) : null) as Event["geofence"];
     const region = (d.region ?? null) as unknown as Event["region"];
@@ -448,22 +422,15 @@ export function eventsOf(
   });
 }
 
-/**
- * The events at their distinct times (distinctCreatedAt) and graded: the two questions do not
- * wait on each other, so they are asked together.
- */
+/** The events at the update's instant (several events, and several users, may share one), graded. */
 export async function timedAndGraded(
   read: TrackingReader,
   live: boolean,
   at: Date,
   events: EventWrite[],
 ): Promise<EventWrite[]> {
-  const [createdAt] = await Promise.all([
-    distinctCreatedAt(read, live, at, events.length),
-    graded(read, live, events),
-  ]);
-  events.forEach((e, i) => (e.createdAt = createdAt[i]!));
-  return events;
+  for (const e of events) e.createdAt = at;
+  return graded(read, live, events);
 }
 
 /**

@@ -3,6 +3,7 @@ import { serializeEvent } from "../tracking/serialize";
 import { mayRead, sentEvent } from "../tracking/visible";
 import { serializeTrip } from "../tracking/trips/model";
 import { storage } from "../storage";
+import { type Window, page, pageOfWholeInstants } from "../storage/paging";
 import * as commands from "./commands";
 import type { CreateTripInput, UpdateTripInput } from "./schema";
 import type { z } from "zod";
@@ -39,27 +40,35 @@ export const reorderLegs = async (key: AuthKey, ref: string, legs: string[]) =>
   answered(caller(key), await commands.reorderLegs(caller(key), ref, legs));
 export const { deleteTrip, getTrip } = commands;
 
-/** Newest first; `hasMore` when more match than `limit` (default 100, at most 1,000). */
+/**
+ * Newest first; `hasMore` when more match than `limit` (default 100, at most 1,000). Sorted by
+ * createdAt (the default), a page never splits trips created at one instant.
+ */
 export async function listTrips(key: AuthKey, q: z.output<typeof listTripsSchema>) {
+  const list = (w: Window, take?: number) =>
+    storage().trips.list(
+      {
+        live: key.live,
+        statuses: q.status,
+        destinationGeofenceTag: q.destinationGeofenceTag,
+        destinationGeofenceExternalId: q.destinationGeofenceExternalId,
+        externalId: q.externalId,
+        userId: q.userId,
+        createdAfter: w.after,
+        createdBefore: w.before,
+        delayed: q.delayed,
+        sortBy: q.sortBy,
+      },
+      take,
+    );
+  const window = { before: q.createdBefore, after: q.createdAfter };
   const limit = q.limit ?? 100;
-  const found = await storage().trips.list(
-    {
-      live: key.live,
-      statuses: q.status,
-      destinationGeofenceTag: q.destinationGeofenceTag,
-      destinationGeofenceExternalId: q.destinationGeofenceExternalId,
-      externalId: q.externalId,
-      userId: q.userId,
-      createdAfter: q.createdAfter,
-      createdBefore: q.createdBefore,
-      delayed: q.delayed,
-      sortBy: q.sortBy,
-    },
-    limit + 1,
-  );
-  const page = found.slice(0, limit);
+  const { items: found, hasMore } =
+    (q.sortBy ?? "createdAt") === "createdAt"
+      ? await pageOfWholeInstants(list, window, limit, (t) => t.createdAt)
+      : page(await list(window, limit + 1), limit);
   const trips = [];
-  for (const t of page)
+  for (const t of found)
     trips.push(serializeTrip(t, q.includeLocations ? await commands.locationsOf(t) : undefined));
-  return { trips, hasMore: found.length > limit };
+  return { trips, hasMore };
 }

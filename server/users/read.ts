@@ -1,7 +1,7 @@
 import type { z } from "zod";
 import type { AuthKey } from "../auth/keys";
 import { type StoredUser as User, USER_SORTS, storage } from "../storage";
-import { page } from "../storage/paging";
+import { pageOfWholeInstants } from "../storage/paging";
 import { bboxAround, haversine } from "../geo/distance";
 import { notFound } from "../errors";
 import { can } from "../auth/roles";
@@ -40,11 +40,16 @@ async function activeTrips(users: User[]) {
 }
 
 export async function listUsers(key: AuthKey, q: z.output<typeof listUsersSchema>) {
-  const rows = await storage().users.list(
-    { live: key.live, updatedBefore: q.updatedBefore, updatedAfter: q.updatedAfter, bounds: q.bounds },
-    q.limit + 1,
+  const { items, hasMore } = await pageOfWholeInstants(
+    (w, take) =>
+      storage().users.list(
+        { live: key.live, updatedBefore: w.before, updatedAfter: w.after, bounds: q.bounds },
+        take,
+      ),
+    { before: q.updatedBefore, after: q.updatedAfter },
+    q.limit,
+    (u) => u.updatedAt,
   );
-  const { items, hasMore } = page(rows, q.limit);
   return { users: await withGeofences(items), hasMore };
 }
 
@@ -78,10 +83,14 @@ async function usersBySeq(seqs: number[]): Promise<User[]> {
 }
 
 export async function usersInGeofence(geofenceSeq: number, q: z.output<typeof geofenceUsersSchema>) {
-  const { items: seqs, hasMore } = page(
-    await storage().users.seqsInGeofence(geofenceSeq, { ...q, limit: q.limit + 1 }),
+  const { items, hasMore } = await pageOfWholeInstants(
+    (w, take) =>
+      storage().users.seqsInGeofence(geofenceSeq, { updatedBefore: w.before, updatedAfter: w.after, take }),
+    { before: q.updatedBefore, after: q.updatedAfter },
     q.limit,
+    (u) => u.updatedAt,
   );
+  const seqs = items.map((u) => u.seq);
   return { users: await withGeofences(await usersBySeq(seqs)), hasMore };
 }
 

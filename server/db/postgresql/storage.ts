@@ -131,14 +131,13 @@ const users: UserStore = {
       [live, installId],
     ).then((r) => r ?? null),
   async seqsInGeofence(geofenceSeq, q) {
-    const found = await rows<{ seq: number }>(
-      `SELECT u."seq" FROM "UserGeofence" m JOIN "User" u ON u."seq" = m."userSeq"
+    return rows<{ seq: number; updatedAt: Date }>(
+      `SELECT u."seq", u."updatedAt" FROM "UserGeofence" m JOIN "User" u ON u."seq" = m."userSeq"
        WHERE m."geofenceSeq" = $1 AND ($2::timestamptz IS NULL OR u."updatedAt" < $2)
          AND ($3::timestamptz IS NULL OR u."updatedAt" > $3)
        ORDER BY u."updatedAt" DESC, u."id" DESC LIMIT $4`,
-      [geofenceSeq, q.updatedBefore ?? null, q.updatedAfter ?? null, q.limit],
+      [geofenceSeq, q.updatedBefore ?? null, q.updatedAfter ?? null, q.take ?? null],
     );
-    return found.map((r) => r.seq);
   },
   async inBox(live, box, metadata) {
     const found = await rows<{ seq: number; latitude: number; longitude: number; metadata?: unknown }>(

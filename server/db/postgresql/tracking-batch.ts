@@ -10,7 +10,6 @@ import type {
 import { clockSeeded } from "./clock-seed";
 import { type Queryable, gathered, inTransaction, rows } from "./sql";
 import {
-  instantsTaken,
   USER_COLUMNS,
   WITH_MEMBERSHIPS,
   type UserWithMemberships,
@@ -208,7 +207,6 @@ function batchReader(client: Queryable): TrackingReader {
       asked.map((a) => a.anonymous),
     ],
   );
-  const instants = batchInstants(client);
   const geofences = gatheredGeofences(client);
   const counts = gatheredCounts(client);
   const targets = new Map<boolean, Promise<WebhookTarget[]>>();
@@ -217,8 +215,6 @@ function batchReader(client: Queryable): TrackingReader {
     userByUserId: (live, userId) => byUserId({ live, userId }),
     userByDeviceId: (live, deviceId, anonymous) => byDeviceId({ live, deviceId, anonymous }),
     memberships: async (userSeq) => memberships.get(userSeq) ?? one.memberships(userSeq),
-    userUpdatedAtTaken: (live, ats, exceptSeq) => instants({ live, ats, exceptSeq, users: true }),
-    eventCreatedAtTaken: (live, ats) => instants({ live, ats, exceptSeq: null, users: false }),
     geofencesBySeqs: (seqs) => geofences(seqs),
     verificationCounts: async (live, classes) => (classes.length ? counts({ live, classes }) : []),
     webhooksFor: (live) => {
@@ -267,36 +263,4 @@ function gatheredCounts(client: Queryable) {
       );
     },
   );
-}
-
-interface InstantQuestion {
-  live: boolean;
-  ats: readonly Date[];
-  exceptSeq: number | null;
-  users: boolean;
-}
-
-/**
- * The batch's instant questions, users' and events' each in one statement. Within the batch's
- * transaction an advisory lock is its own again (PostgreSQL's locks are re-entrant), and no row
- * is written before the decisions end: so an instant found free for one update of the batch is
- * taken for the others.
- */
-function batchInstants(client: Queryable) {
-  const ask = (users: boolean, given = new Set<string>()) =>
-    gathered(async (asked: InstantQuestion[]) => {
-      const flat = asked.flatMap((q) => q.ats.map((t) => ({ live: q.live, t, exceptSeq: q.exceptSeq })));
-      const found = await instantsTaken(client, users, flat);
-      const taken = flat.map((f, k) => {
-        const key = `${f.live}:${f.t.getTime()}`;
-        const free = !found[k] && !given.has(key);
-        if (free) given.add(key);
-        return !free;
-      });
-      let at = 0;
-      return asked.map((q) => taken.slice(at, (at += q.ats.length)));
-    });
-  const users = ask(true);
-  const events = ask(false);
-  return (q: InstantQuestion) => (q.users ? users(q) : events(q));
 }

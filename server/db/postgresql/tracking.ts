@@ -159,23 +159,6 @@ export function trackingReader(client: Queryable): TrackingReader {
          ORDER BY "updatedAt" DESC LIMIT 1 FOR UPDATE`,
         [live, deviceId],
       ),
-    // Each candidate instant is locked (without waiting) and looked for in one statement: one
-    // held by another process's update still deciding counts as taken (../../tracking/instants.ts).
-    // This process's updates are given disjoint candidates and never ask about each other's.
-    // (Should the holder commit between this statement's snapshot and its lock, the unique index
-    // on the instant refuses the write and the update is decided again: see RETRIES.)
-    userUpdatedAtTaken: (live, ats, exceptSeq) =>
-      instantsTaken(
-        client,
-        true,
-        ats.map((t) => ({ live, t, exceptSeq })),
-      ),
-    eventCreatedAtTaken: (live, ats) =>
-      instantsTaken(
-        client,
-        false,
-        ats.map((t) => ({ live, t, exceptSeq: null })),
-      ),
     memberships: async (userSeq) =>
       // Nothing of the user's is written before decide asks: what was read with it still holds.
       found?.seq === userSeq
@@ -247,66 +230,8 @@ export async function webhookTargets(live: boolean, client: Queryable): Promise<
   return found.map((r) => ({ seq: r.seq, mode: r.mode, types: r.types ? r.types.split(",") : null }));
 }
 
-/**
- * The advisory locks of instants are pairs of 32-bit keys (a key space apart from the identity
- * locks' 64-bit keys): one class per kind and world, then the instant's milliseconds modulo 2^32
- * (instants 49.7 days apart share a lock, which only makes one skip the other).
- */
-const INSTANT_LOCKS = {
-  userTest: 0x4c500001,
-  userLive: 0x4c500002,
-  eventTest: 0x4c500003,
-  eventLive: 0x4c500004,
-};
-
-/**
- * For each instant asked (users' updatedAt, or events' createdAt), whether it is taken: a row
- * holds it, or another transaction holds its lock. Its lock is taken when free (held to the
- * commit); nothing waits. One statement for any number of instants, of either world.
- */
-export async function instantsTaken(
-  client: Queryable,
-  users: boolean,
-  asked: readonly { live: boolean; t: Date; exceptSeq: number | null }[],
-): Promise<boolean[]> {
-  const lockClass = (live: boolean) =>
-    users
-      ? live
-        ? INSTANT_LOCKS.userLive
-        : INSTANT_LOCKS.userTest
-      : live
-        ? INSTANT_LOCKS.eventLive
-        : INSTANT_LOCKS.eventTest;
-  const found = await rows<{ got: boolean; taken: boolean }>(
-    `SELECT pg_try_advisory_xact_lock(c.cls, c.k) AS got,
-       ${
-         users
-           ? `EXISTS (SELECT 1 FROM "User" WHERE "live" = c.wlive AND "updatedAt" = c.t AND "seq" IS DISTINCT FROM c.wexcept)`
-           : `EXISTS (SELECT 1 FROM "Event" WHERE "live" = c.wlive AND "createdAt" = c.t)`
-       } AS taken
-     FROM unnest($1::int[], $2::int[], $3::timestamptz[], $4::boolean[], $5::int[])
-       WITH ORDINALITY AS c(cls, k, t, wlive, wexcept, i)
-     ORDER BY c.i`,
-    [
-      asked.map((q) => lockClass(q.live)),
-      asked.map((q) => (q.t.getTime() % 2 ** 32) | 0),
-      asked.map((q) => q.t),
-      asked.map((q) => q.live),
-      asked.map((q) => q.exceptSeq),
-    ],
-    client,
-  );
-  return found.map((r) => !r.got || r.taken);
-}
-
-/** How often an update is decided again (another took its updatedAt or createdAt meanwhile, or a deadlock). */
+/** How often an update is decided again after PostgreSQL rolled it back (a deadlock). */
 const RETRIES = 5;
-
-const INSTANT_KEYS = new Set(["User_live_updatedAt_key", "Event_live_createdAt_key"]);
-
-const tookInstant = (e: unknown) =>
-  (e as { code?: string }).code === "23505" &&
-  INSTANT_KEYS.has((e as { constraint?: string }).constraint ?? "");
 
 /** A device's identities, the names of the advisory locks its updates hold. */
 export function identitiesOf(device: { live: boolean; deviceId: string; userId: string | null }): string[] {
@@ -317,8 +242,8 @@ export function identitiesOf(device: { live: boolean; deviceId: string; userId: 
 }
 
 /**
- * One update in a transaction of its own, holding its device's locks; decided again when another
- * took its instant, or when PostgreSQL rolled it back to end a deadlock.
+ * One update in a transaction of its own, holding its device's locks; decided again when
+ * PostgreSQL rolled it back to end a deadlock.
  */
 export async function applyOne<T>(
   device: { live: boolean; deviceId: string; userId: string | null },
@@ -332,11 +257,9 @@ export async function applyOne<T>(
         return decision.answer(written);
       }, identitiesOf(device));
     } catch (e) {
-      // Another update took the same instant after all (the instant locks should prevent it):
-      // decide again; it is committed now, so the decision picks the next free instant.
       // Rolled back by PostgreSQL to end a deadlock (or not serializable): nothing was written,
       // and deciding again is what the client would otherwise do after an error.
-      if (!(tookInstant(e) || isRetryableConflict(e)) || attempt >= RETRIES) throw e;
+      if (!isRetryableConflict(e) || attempt >= RETRIES) throw e;
     }
   }
 }

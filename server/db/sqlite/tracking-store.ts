@@ -20,8 +20,6 @@ import {
   updateUser,
   userByDeviceId,
   userByUserId,
-  userUpdatedAtTaken,
-  eventCreatedAtTaken,
   verificationCountsOf,
   webhooksFor,
 } from "./tracking";
@@ -51,9 +49,6 @@ const geofences = new SqliteGeofenceIndex(prepared);
 const reader: TrackingReader = {
   userByUserId: async (live, userId) => userByUserId(live, userId),
   userByDeviceId: async (live, deviceId, anonymous) => userByDeviceId(live, deviceId, anonymous),
-  userUpdatedAtTaken: async (live, ats, exceptSeq) =>
-    ats.map((at) => userUpdatedAtTaken(live, at, exceptSeq)),
-  eventCreatedAtTaken: async (live, ats) => ats.map((at) => eventCreatedAtTaken(live, at)),
   memberships: async (userSeq) => membershipsOf(userSeq),
   geofenceVersionsNear: async (live, box, seqs) => geofences.near(live, box, seqs),
   geofencesBySeqs: async (seqs) => geofencesBySeqs(seqs),

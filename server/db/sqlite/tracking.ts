@@ -125,21 +125,6 @@ const stateValues = (u: UserWrite) => [
 
 const quoted = (columns: string[]) => columns.map((c) => `"${c}"`);
 
-/** Whether a user of this world other than `exceptSeq` was last updated at exactly `at`. */
-export function userUpdatedAtTaken(live: boolean, at: Date, exceptSeq: number | null): boolean {
-  return !!prepared(
-    `SELECT 1 FROM "User" WHERE "live" = ? AND "updatedAt" = ? AND "seq" IS NOT ? LIMIT 1`,
-  ).get(live ? 1 : 0, sqlDate(at), exceptSeq);
-}
-
-/** Whether an event of this world was created at exactly `at`. */
-export function eventCreatedAtTaken(live: boolean, at: Date): boolean {
-  return !!prepared(`SELECT 1 FROM "Event" WHERE "live" = ? AND "createdAt" = ? LIMIT 1`).get(
-    live ? 1 : 0,
-    sqlDate(at),
-  );
-}
-
 export function insertUser(id: string, live: boolean, u: UserWrite, createdAt: Date): number {
   const columns = ["id", "live", ...IDENTITY_COLUMNS, ...STATE_COLUMNS, "createdAt"];
   const result = prepared(

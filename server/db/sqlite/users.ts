@@ -1,12 +1,12 @@
 import { prepared, sqlDate } from "./connection";
 
-/** Users inside a geofence now, newest update first, in the window of the cursors. */
+/** Users inside a geofence now, newest update first, in the window of the cursors (all: take -1). */
 export function userSeqsInGeofence(
   geofenceSeq: number,
-  q: { limit: number; updatedBefore?: Date; updatedAfter?: Date },
-): number[] {
+  q: { take?: number; updatedBefore?: Date; updatedAfter?: Date },
+): { seq: number; updatedAt: Date }[] {
   const rows = prepared(
-    `SELECT u."seq" FROM "UserGeofence" m JOIN "User" u ON u."seq" = m."userSeq"
+    `SELECT u."seq", u."updatedAt" FROM "UserGeofence" m JOIN "User" u ON u."seq" = m."userSeq"
      WHERE m."geofenceSeq" = ? AND (? IS NULL OR u."updatedAt" < ?) AND (? IS NULL OR u."updatedAt" > ?)
      ORDER BY u."updatedAt" DESC, u."id" DESC LIMIT ?`,
   ).all(
@@ -15,9 +15,9 @@ export function userSeqsInGeofence(
     q.updatedBefore ? sqlDate(q.updatedBefore) : null,
     q.updatedAfter ? 1 : null,
     q.updatedAfter ? sqlDate(q.updatedAfter) : null,
-    q.limit,
-  ) as { seq: number }[];
-  return rows.map((r) => r.seq);
+    q.take ?? -1,
+  ) as { seq: number; updatedAt: string }[];
+  return rows.map((r) => ({ seq: r.seq, updatedAt: new Date(r.updatedAt) }));
 }
 
 /** The device and userId of the latest user of this SDK install (the index's expression: migration 20261206000000_user_install_id). */
