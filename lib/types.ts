@@ -135,6 +135,7 @@ export const EVENT_TYPE_NAMES = {
   "user.approaching_trip_destination": "Approaching trip destination",
   "user.arrived_at_trip_destination": "Arrived at trip destination",
   "user.arrived_at_wrong_trip_destination": "Arrived at wrong trip destination",
+  // Names of leg events stored by earlier releases (legs now use the trip destination names).
   "user.approaching_trip_leg_destination": "Approaching trip leg destination",
   "user.arrived_at_trip_leg_destination": "Arrived at trip leg destination",
   "user.stopped_trip": "Stopped trip",

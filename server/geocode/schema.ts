@@ -21,10 +21,13 @@ export const forwardQuery = z.object({
   limit: intIn(TEXT_LIMIT.min, TEXT_LIMIT.max, TEXT_LIMIT.default),
 });
 
-/** GET /v1/search/autocomplete: `near` is required (the spec). */
+/**
+ * GET /v1/search/autocomplete: the spec lists `near` as required, but radar-sdk-js calls it
+ * without one (Radar then biases by the caller's IP location), so it may be left out.
+ */
 export const autocompleteQuery = z.object({
   query: requiredString(MAX_QUERY_LENGTH),
-  near: coordinatePair,
+  near: coordinatePair.optional(),
   layers: choiceList(LAYERS),
   countryCode: countryCodes,
   limit: intIn(TEXT_LIMIT.min, TEXT_LIMIT.max, TEXT_LIMIT.default),

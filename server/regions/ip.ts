@@ -100,3 +100,19 @@ export function geocodeIp(text: string) {
   });
   return { address, ip, proxy: false };
 }
+
+/**
+ * Where an address's IP location puts a caller, `[lng, lat]`, to bias a search that named no
+ * point; null when the address is private or reserved, or has no known location.
+ */
+export function ipBias(text: string): readonly [number, number] | null {
+  try {
+    const { address } = geocodeIp(text);
+    return typeof address.longitude === "number" && typeof address.latitude === "number"
+      ? [address.longitude, address.latitude]
+      : null;
+  } catch (e) {
+    if (e instanceof ApiError) return null;
+    throw e;
+  }
+}

@@ -115,6 +115,8 @@ export interface StoredEvent {
   trip: Json;
   createdAt: Date;
   actualCreatedAt: Date;
+  /** made from a location the SDK replayed (stored offline, sent later) */
+  replayed: boolean;
 }
 
 /** What a geofence's wire form is made of (server/geofences/schema.ts serializes it). */

@@ -18,7 +18,7 @@ import {
   eventsOf,
   insideAfter,
   outbox,
-  timedAndGraded,
+  graded,
 } from "./decide";
 import { geofences } from "./detectors/geofences";
 import { places } from "./detectors/places";
@@ -121,6 +121,7 @@ export async function decideAnonymous(
     accuracy: input.accuracy,
     at,
     stopped: input.stopped ?? false,
+    replayed: input.replayed === true,
   };
   const { before, memberships } = await deviceBefore(read, live, input, fix, clock);
   const snapshot = await loadSnapshot({ ...read, memberships: async () => memberships }, live, fix, before);
@@ -154,7 +155,7 @@ export async function decideAnonymous(
   const drafts: EventDraft[] = detected.events.map((e) => ({ ...e, duration: null }));
   const made = eventsOf(drafts, user, fix, live, clock);
   for (const e of made) e.user = NO_ONE;
-  const events = await timedAndGraded(read, live, at, made);
+  const events = await graded(read, live, made);
   const inside = insideAfter(snapshot, detected.memberships);
   const recorded = (eventSeqs?: number[]) => events.map((e, i) => asRecorded(e, eventSeqs?.[i] ?? 0, 0));
   return {

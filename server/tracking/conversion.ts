@@ -143,6 +143,7 @@ export async function logConversion(
         // when it happened (as given, or now), and when it was received
         createdAt: input.createdAt ?? now,
         actualCreatedAt: now,
+        replayed: false,
       };
       const stored = (seq: number) => asRecorded(event, seq, user.seq);
       const inside = await enabledGeofencesOf(read, user);

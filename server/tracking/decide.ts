@@ -100,6 +100,7 @@ export async function decide(
     accuracy: input.accuracy,
     at,
     stopped: isStopped(input.stopped, input.longitude, input.latitude, before),
+    replayed: input.replayed === true,
   };
   // Asked before the snapshot, without waiting: on PostgreSQL both travel in one round trip
   // (server/db/postgresql/pool.ts). The webhooks are awaited by outbox().
@@ -141,7 +142,7 @@ export async function decide(
   drafts.push(...detected.events);
   tripWrites.push(...detected.trips);
   const { memberships } = detected;
-  const events = await timedAndGraded(read, live, at, eventsOf(drafts, user, fix, live, clock));
+  const events = await graded(read, live, eventsOf(drafts, user, fix, live, clock));
   const inside = insideAfter(snapshot, memberships);
   const recorded = (userSeq: number, eventSeqs?: number[]): Event[] =>
     events.map((e, i) => asRecorded(e, eventSeqs?.[i] ?? 0, userSeq));
@@ -277,7 +278,7 @@ export async function userEventsPlan(
     at: now,
     stopped: false,
   };
-  const events = await timedAndGraded(read, live, now, eventsOf(drafts, user, fix, live, clock));
+  const events = await graded(read, live, eventsOf(drafts, user, fix, live, clock));
   const inside = await enabledGeofencesOf(read, user);
   const recorded = (written: Written | null) =>
     events.map((e, i) => asRecorded(e, written?.eventSeqs[i] ?? 0, user.seq));
@@ -369,11 +370,12 @@ export const asRecorded = (e: EventWrite, seq: number, userSeq: number): Event =
   trip: e.trip,
   createdAt: e.createdAt,
   actualCreatedAt: e.actualCreatedAt,
+  replayed: e.replayed,
 });
 
 /**
- * The drafts as events of this update: ids, the user as it is after it, and subjects; their
- * createdAt is the fix's time until timedAndGraded() gives each its own.
+ * The drafts as events of this update: ids, the user as it is after it, and subjects, at the
+ * fix's time.
  */
 export function eventsOf(
   drafts: EventDraft[],
@@ -405,6 +407,7 @@ export function eventsOf(
       // service made it (they differ for updates sent late, such as offline replays).
       createdAt: fix.at,
       actualCreatedAt: received,
+      replayed: fix.replayed === true,
       geofenceId,
       geofence,
       region,
@@ -422,22 +425,15 @@ export function eventsOf(
   });
 }
 
-/** The events at the update's instant (several events, and several users, may share one), graded. */
-export async function timedAndGraded(
-  read: TrackingReader,
-  live: boolean,
-  at: Date,
-  events: EventWrite[],
-): Promise<EventWrite[]> {
-  for (const e of events) e.createdAt = at;
-  return graded(read, live, events);
-}
-
 /**
  * Each event's confidence: the estimated precision of its class (subject, type and band), given
  * the verdicts on the class's earlier events (docs/confidence.md), read for all events at once.
  */
-async function graded(read: TrackingReader, live: boolean, events: EventWrite[]): Promise<EventWrite[]> {
+export async function graded(
+  read: TrackingReader,
+  live: boolean,
+  events: EventWrite[],
+): Promise<EventWrite[]> {
   const classified = events.filter((e) => e.subject !== null);
   const counts = await read.verificationCounts(
     live,

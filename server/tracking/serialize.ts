@@ -62,8 +62,7 @@ export function serializeUser(u: User, geofences: GeofenceFields[], trip?: unkno
   put(w, "trip", trip);
   w.createdAt = u.createdAt.toISOString();
   w.updatedAt = u.updatedAt.toISOString();
-  // The time of the last update as the device sent it; updatedAt may be a few ms later (it is
-  // made distinct for the lists' cursors).
+  // The time of the last update as the device sent it (updatedAt, kept apart for older rows).
   w.actualUpdatedAt = u.actualUpdatedAt.toISOString();
   w.live = u.live;
   return w;
@@ -91,5 +90,6 @@ export function serializeEvent(e: Event): Wire {
   put(w, "duration", e.duration);
   put(w, "metadata", e.metadata);
   put(w, "trip", e.trip);
+  if (e.replayed) w.replayed = true;
   return w;
 }

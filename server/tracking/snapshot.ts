@@ -16,6 +16,8 @@ export interface Fix {
   at: Date;
   /** as the device says, or (when it does not) within 25 m of the previous fix */
   stopped: boolean;
+  /** the SDK stored it offline and sent it later (its events say so) */
+  replayed?: boolean;
 }
 
 /**

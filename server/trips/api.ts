@@ -30,12 +30,16 @@ export const createTrip = async (key: AuthKey, body: CreateTripInput) =>
   answered(caller(key, body), await commands.createTrip(caller(key, body), body));
 export const updateTrip = async (key: AuthKey, ref: string, body: UpdateTripInput) =>
   answered(caller(key, body), await commands.updateTrip(caller(key, body), ref, body));
-export const updateLeg = async (
+/** `{trip, leg, events}`: the SDKs' updateTripLeg reads the leg as it is now from `leg`. */
+export async function updateLeg(
   key: AuthKey,
   ref: string,
   legId: string,
   status: Parameters<typeof commands.updateLeg>[3],
-) => answered(caller(key), await commands.updateLeg(caller(key), ref, legId, status));
+) {
+  const answer = answered(caller(key), await commands.updateLeg(caller(key), ref, legId, status));
+  return { trip: answer.trip, leg: answer.trip.legs?.find((l) => l._id === legId), events: answer.events };
+}
 export const reorderLegs = async (key: AuthKey, ref: string, legs: string[]) =>
   answered(caller(key), await commands.reorderLegs(caller(key), ref, legs));
 export const { deleteTrip, getTrip } = commands;

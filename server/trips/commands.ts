@@ -453,13 +453,10 @@ export async function updateLeg(
       trip = aimedAt(trip, legs[next]!);
     }
     if (status === "arrived") {
-      const last = i === legs.length - 1;
-      if (last) trip.status = "arrived";
+      if (i === legs.length - 1) trip.status = "arrived";
       drafts.push({
-        ...tripEvent(
-          last ? "user.arrived_at_trip_destination" : "user.arrived_at_trip_leg_destination",
-          trip,
-        ),
+        // Radar's name for every leg's arrival (the SDKs know no other); the leg is in trip.leg.
+        ...tripEvent("user.arrived_at_trip_destination", trip),
         trip: { ...serializeTrip(trip), leg: legs[i] },
       });
     }

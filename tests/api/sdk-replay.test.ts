@@ -8,7 +8,14 @@ import { metersFrom } from "../support/geo";
  * live, at the times they happened.
  */
 
-type Event = { type: string; geofence?: { externalId?: string }; createdAt: string; actualCreatedAt: string };
+type Event = {
+  _id: string;
+  type: string;
+  geofence?: { externalId?: string };
+  createdAt: string;
+  actualCreatedAt: string;
+  replayed?: boolean;
+};
 
 // In the South Atlantic: no region events, only the two geofences.
 const base = { lat: -31 + Math.random() * 0.2, lng: -20 + Math.random() * 0.2 };
@@ -94,6 +101,11 @@ describe("offline replay", () => {
     expect(Math.abs(enteredB - (sent - 40 * 60_000))).toBeLessThan(10_000);
     for (const e of events) expect(Math.abs(Date.parse(e.actualCreatedAt) - sent)).toBeLessThan(60_000);
     expect(res.body.user).toMatchObject({ deviceId: device, replayed: true });
+    // Both SDKs read event.replayed: true on each replayed event, stored so; absent on live ones.
+    expect(events.map((e) => e.replayed)).toEqual(events.map(() => true));
+    expect(liveEvents.some((e) => "replayed" in e)).toBe(false);
+    const stored = await api("GET", `/v1/events/${events[0]!._id}`);
+    expect(stored.body.event).toMatchObject({ replayed: true });
   });
 
   it("refuses a bad replay by its index and applies none", async () => {

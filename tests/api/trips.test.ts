@@ -300,13 +300,39 @@ describe("trip calls", () => {
     expect(reordered.status, JSON.stringify(reordered.body)).toBe(200);
     expect((reordered.body.trip as Trip).destinationLocation!.coordinates).toEqual(first);
     const atFirst = await track(userId, { lat: spot.lat, lng: first[0]! });
-    expect(types(atFirst.events)).toContain("user.arrived_at_trip_leg_destination");
+    // Radar's names for every leg (Android reads any other type as a conversion); the leg rides
+    // in event.trip.leg.
+    const legArrival = atFirst.events.find((e) => e.type === "user.arrived_at_trip_destination");
+    expect((legArrival?.trip as { leg?: { _id: string } } | undefined)?.leg?._id).toBe(b!._id);
     expect(atFirst.user.trip!.status).not.toBe("arrived");
     const onward = await track(userId, { lat: spot.lat, lng: m.east(450) });
     expect(onward.user.trip!.destinationLocation!.coordinates).toEqual(second);
     const atSecond = await track(userId, { lat: spot.lat, lng: second[0]! });
     expect(types(atSecond.events)).toContain("user.arrived_at_trip_destination");
     expect(atSecond.user.trip!.legs!.map((l) => l.status)).toEqual(["completed", "arrived"]);
+  });
+
+  it("answers a leg's update with the leg as the SDKs read it ({trip, leg, events})", async () => {
+    const userId = unique("leg-answer");
+    await track(userId, spot);
+    const created = await start({
+      externalId: unique("legs"),
+      userId,
+      legs: [{ coordinates: [m.east(300), spot.lat] }, { coordinates: [m.east(600), spot.lat] }],
+    });
+    const [a, b] = created.trip.legs!;
+    const res = await api("PATCH", `/v1/trips/${created.trip._id}/legs/${a!._id}`, {
+      json: { status: "arrived" },
+    });
+    expect(res.status, JSON.stringify(res.body)).toBe(200);
+    expect(res.body.leg).toMatchObject({ _id: a!._id, status: "arrived" });
+    expect(types(res.body.events as { type: string }[])).toEqual(["user.arrived_at_trip_destination"]);
+    expect((res.body.trip as Trip).status).toBe("started");
+    const last = await api("PATCH", `/v1/trips/${created.trip._id}/legs/${b!._id}`, {
+      json: { status: "arrived" },
+    });
+    expect(last.body.leg).toMatchObject({ _id: b!._id, status: "arrived" });
+    expect((last.body.trip as Trip).status).toBe("arrived");
   });
 
   it("keeps user.trip on the answer to an update older than the last (the SDKs end a trip without it)", async () => {

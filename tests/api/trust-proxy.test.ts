@@ -53,3 +53,25 @@ describe("TRUST_PROXY", () => {
     expect(res.body.meta.message).toMatch(/127\.0\.0\.1|::1/);
   });
 });
+
+describe("autocomplete without near (radar-sdk-js calls it so)", () => {
+  const autocomplete = (url: string, forwardedFor?: string) =>
+    fetch(`${url}/v1/search/autocomplete?query=Neu&layers=locality`, {
+      headers: { authorization: keys.secret, ...(forwardedFor && { "x-forwarded-for": forwardedFor }) },
+    }).then(async (r) => ({
+      status: r.status,
+      body: (await r.json()) as { addresses: { countryCode: string; distance?: number }[] },
+    }));
+
+  it("is biased by the caller's IP location, and by nothing when the address has none", async () => {
+    const german = await autocomplete(proxied.url, "217.0.0.1");
+    expect(german.status).toBe(200);
+    expect(german.body.addresses[0]!.countryCode).toBe("DE");
+    expect(german.body.addresses.every((a) => typeof a.distance === "number")).toBe(true);
+    // Loopback has no location: results by relevance alone, without distances.
+    const direct = await autocomplete(proxied.url);
+    expect(direct.status).toBe(200);
+    expect(direct.body.addresses.length).toBeGreaterThan(0);
+    expect(direct.body.addresses.some((a) => "distance" in a)).toBe(false);
+  });
+});

@@ -88,6 +88,7 @@ const EVENT_COLUMNS: [string, string][] = [
   ["actualCreatedAt", "timestamptz"],
   ["metadata", "jsonb"],
   ["trip", "jsonb"],
+  ["replayed", "boolean"],
 ];
 
 /**

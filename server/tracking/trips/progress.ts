@@ -79,24 +79,17 @@ export function advance(trip: Trip, w: Whereabouts): { trip: Trip; events: TripE
   if (!arrivedAlready && w.arrived(t)) {
     t = { ...t, etaDistance: 0, etaDuration: 0 };
     if (leg) Object.assign(leg, { status: "arrived", arrivedAt: stamp, updatedAt: stamp });
-    if (last) {
-      t.status = "arrived";
-      events.push({ type: "user.arrived_at_trip_destination", leg });
-    } else {
-      events.push({ type: "user.arrived_at_trip_leg_destination", leg });
-    }
+    // Every leg's arrival has Radar's name (the SDKs know no other); the trip arrives at the last.
+    if (last) t.status = "arrived";
+    events.push({ type: "user.arrived_at_trip_destination", leg });
   } else if (
     t.etaDuration !== null &&
     t.etaDuration <= t.approachingThreshold &&
     (leg ? leg.status === "started" : t.status === "started")
   ) {
     if (leg) Object.assign(leg, { status: "approaching", updatedAt: stamp });
-    if (last) {
-      t.status = "approaching";
-      events.push({ type: "user.approaching_trip_destination", leg });
-    } else {
-      events.push({ type: "user.approaching_trip_leg_destination", leg });
-    }
+    if (last) t.status = "approaching";
+    events.push({ type: "user.approaching_trip_destination", leg });
   }
   if (leg && t.etaDuration !== null) leg.eta = { distance: t.etaDistance ?? 0, duration: t.etaDuration };
   t.delayMinutes = delayOf(t.scheduledArrivalAt, at, t.etaDuration);
