@@ -21,8 +21,21 @@ const STATE_CODES = new Map(Object.entries(STATE_NAMES).map(([code, name]) => [f
 /** The longest run of words looked up as one name. */
 const MAX_NAME_WORDS = 4;
 
-/** Scores a candidate's name and area against the typed words; undefined: not a candidate. */
-type Scorer = (name: string, area: string) => number | undefined;
+/**
+ * Scores a candidate's name and area against the typed words, with the confidence of answering
+ * it; undefined: not a candidate.
+ */
+type Scorer = (
+  name: string,
+  area: string,
+) => { score: number; confidence: Candidate["confidence"] } | undefined;
+
+/**
+ * A city of millions before a state of its name ("New York": the city of 8 million people, as
+ * Pelias ranks by population and layer), not before a country ("Mexico").
+ */
+const METROPOLIS = 5_000_000;
+const METROPOLIS_PRIOR = 0.04;
 
 /** Runs of up to MAX_NAME_WORDS consecutive words, with whether they end at the last word. */
 function runs(typed: string[]): { text: string; last: boolean }[] {
@@ -66,12 +79,16 @@ export function embeddedCandidates(
   const cityIds = new Set<string>();
   for (const run of runs(typed)) {
     const asPrefix = open && run.last;
+    // A whole name is also the city named with it and "City" (GeoNames' "New York City").
+    const names = asPrefix ? [run.text] : [run.text, `${run.text} city`];
     const cities = inCountries.flatMap((countryCode) =>
-      citiesNamed(run.text, {
-        prefix: asPrefix,
-        limit: Math.max(limit, 20),
-        ...(countryCode && { countryCode }),
-      }),
+      names.flatMap((name) =>
+        citiesNamed(name, {
+          prefix: asPrefix,
+          limit: Math.max(limit, 20),
+          ...(countryCode && { countryCode }),
+        }),
+      ),
     );
     for (const city of cities) {
       const id = `${city.countryCode}:${city.name}:${city.lng}:${city.lat}`;
@@ -88,11 +105,13 @@ export function embeddedCandidates(
       const s = score(city.name, area);
       if (s === undefined) continue;
       // Among towns of one name, the bigger first (at most a tenth of a word).
-      const size = 0.1 * Math.min(1, Math.log10(city.population + 1) / 7);
+      const size =
+        0.1 * Math.min(1, Math.log10(city.population + 1) / 7) +
+        (city.population >= METROPOLIS ? METROPOLIS_PRIOR : 0);
       out.push({
         layer: "locality",
-        score: s + size,
-        confidence: "exact",
+        score: s.score + size,
+        confidence: s.confidence,
         position: [city.lng, city.lat],
         key: `locality:${fold(city.name)}`,
         fields: () => ({ city: city.name }),
@@ -121,6 +140,11 @@ export function embeddedCandidates(
   return out;
 }
 
-function area(layer: "country" | "state", score: number, position: Position, key: string): Candidate {
-  return { layer, score, confidence: "exact", position, key, fields: () => ({}) };
+function area(
+  layer: "country" | "state",
+  scored: { score: number; confidence: Candidate["confidence"] },
+  position: Position,
+  key: string,
+): Candidate {
+  return { layer, ...scored, position, key, fields: () => ({}) };
 }

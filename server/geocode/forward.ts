@@ -54,13 +54,14 @@ const NAME_WEIGHT = 1;
 const NUMBER_WEIGHT = 1;
 const AREA_WEIGHT = 0.7;
 /**
- * Words that say what kind of street a name is, and articles, in the languages of the shared
- * extracts and their neighbours: how much of a name was typed is counted without them ("Tarra"
- * is most of "Avinguda de Tarragona", and "Colle" all of "Rue de la Colle").
+ * Words that say what kind of street (or town: "New York City") a name is, and articles, in the
+ * languages of the shared extracts and their neighbours: how much of a name was typed is counted
+ * without them ("Tarra" is most of "Avinguda de Tarragona", "Colle" all of "Rue de la Colle", and
+ * "New York" all of GeoNames' "New York City").
  */
 const GENERIC_WORDS = new Set(
   (
-    "street road avenue lane drive place square boulevard way the of " +
+    "street road avenue lane drive place square boulevard way the of city " +
     "strasse weg gasse platz allee ring am an auf der die das dem den im in zum zur bei " +
     "rue avenue chemin route place boulevard impasse allee quai de du des la le les l d " +
     "carrer avinguda placa carretera cami passeig calle avenida plaza camino paseo del el els " +
@@ -254,7 +255,7 @@ function postcodeCandidates(file: Bundle, terms: Term[]): Candidate[] {
       out.push({
         layer: "postalCode",
         score: score - penalty(missing) + LAYER_PRIOR.postalCode,
-        confidence: "exact",
+        confidence: answered(missing),
         position: area.position,
         key: `postalCode:${fold(area.code)}`,
         fields: () => ({ postalCode: area.code }),
@@ -358,6 +359,13 @@ function scoreText(terms: Term[], name: string, number: string, area: string): S
   if (house && numberMatches.some((t) => t.word === house)) score += NUMBER_EXACT;
   return { score, missing, named, numbered: numberMatches };
 }
+
+/**
+ * Radar's confidence of an answer that is not an address: `exact` when it accounts for every word
+ * typed, `fallback` when it is coarser than what was asked ("10 Downing Street, London" answered
+ * by London: the street was not found).
+ */
+const answered = (missing: readonly Term[]): Address["confidence"] => (missing.length ? "fallback" : "exact");
 
 /** What the words not matched cost: a house number less (the street still answers), an area's name once. */
 function penalty(missing: Term[]): number {
@@ -580,7 +588,7 @@ function importCandidates(file: Bundle, terms: Term[], enough: number): Candidat
       out.push({
         layer: "place",
         score,
-        confidence: "exact",
+        confidence: answered(missing),
         position: [doc.lng, doc.lat],
         key: `place:${doc.ref}:${file.file}`,
         fields: () => ({ placeLabel: doc.name }),
@@ -592,7 +600,7 @@ function importCandidates(file: Bundle, terms: Term[], enough: number): Candidat
     out.push({
       layer,
       score: score + 0.1, // an imported boundary before the same town from GeoNames
-      confidence: "exact",
+      confidence: answered(missing),
       position: [doc.lng, doc.lat],
       key: `${layer}:${fold(region.name)}`,
       fields: () =>
@@ -660,7 +668,7 @@ const importedPostcodes: CandidateSource = ({ terms }) =>
 const embeddedNames: CandidateSource = ({ text, terms, options }) =>
   embeddedCandidates(text, { ...options, prefix: options.prefix ?? false }, (name, area) => {
     const { score, missing, named } = scoreText(terms, name, "", area);
-    return named ? score - penalty(missing) : undefined;
+    return named ? { score: score - penalty(missing), confidence: answered(missing) } : undefined;
   }).map((c) => ({ ...c, score: c.score + LAYER_PRIOR[c.layer] }));
 
 /** Where forward geocoding's candidates come from; a new source is one more here. */
