@@ -14,17 +14,20 @@ import { importOsm } from "../server/imports/osm-import";
 import { rng } from "../bench/geofence-data";
 import { runCli } from "./cli";
 import { writeOsmPbf } from "../tests/support/osm-pbf";
-import { uslandGrid } from "../tests/support/us-fixture";
+import { uslandGrid, uslandHeldOut } from "../tests/support/us-fixture";
 
 const USAGE = `Measures forward geocoding, reverse geocoding and autocomplete on an OSM extract
 (docs/geocoding.md#quality).
 
   npm run eval:geocode -- <file.osm.pbf> [--sample 1000] [--seed 1]
   npm run eval:geocode -- --us-fixture [--sample 1000]
+  npm run eval:geocode -- --us-held-out [--sample 1000]
 
 --us-fixture writes Usland (tests/support/us-fixture.ts: a grid of Manhattan's shape, most
 addresses without addr:city) and measures it, with the US forms: "City, ST ZIP" tails, ZIP+4,
-abbreviations (St, Ave, W) and ordinals as words ("West Fourth Street").
+abbreviations (St, Ave, W) and ordinals as words ("West Fourth Street"). --us-held-out writes
+the held-out Manhattan (tests/support/us-fixture.ts: no boundaries, no addr:city, streets named
+like towns of the state) and writes its town as people do: "New York".
 
 The extract is imported into a temporary folder. Addresses (with a street and a house number)
 are sampled and geocoded in several written forms; a hit is the first answer within 50 m of the
@@ -135,6 +138,8 @@ function forms(s: Sample): Record<string, string | undefined> {
       "US: shortened, City, ST": city && `${n} ${shortened(street)}, ${city}, ${st}`,
       "US: number street City ST ZIP+4": city && pc && `${n} ${street} ${city} ${st} ${pc}-1234`,
       "US: ordinals spelled, ST ZIP": pc && `${n} ${spelled(street)}, ${st} ${pc}`,
+      "US: N Abbr St City": city && `${n} ${shortened(street)} ${city}`,
+      "US: n abbr st ZIP": pc && `${n} ${shortened(street)} ${pc}`.toLowerCase(),
     };
   }
   return {
@@ -234,6 +239,37 @@ function evalAutocomplete(samples: Sample[], seed: number) {
       for (const m of misses) console.log(`      miss: ${m}`);
     }
   }
+  // Streets named after a direction ("East 22nd Street"), as people type them: the direction in
+  // part and the rest ("Eas 22nd", "Wes 20th St"); its first letters alone name sixty streets.
+  const directional = [...streets.values()].filter((s) => /^(North|South|East|West) \S/.test(s.street));
+  if (directional.length) {
+    for (const [label, typedAs] of [
+      ["the next word in part", (rest: string[]) => rest[0]!.slice(0, 2)],
+      ["the next word", (rest: string[]) => rest[0]!],
+      ["the next word and the street word shortened", (rest: string[]) => shortened(rest.join(" "))],
+    ] as const) {
+      let hits = 0;
+      const misses: string[] = [];
+      for (const s of directional) {
+        const [direction, ...rest] = s.street.split(" ");
+        const near = destination(s.lng, s.lat, 1000, next() * 360);
+        const typed = `${direction!.slice(0, 3)} ${typedAs(rest)}`;
+        const results = timed(autocompleteTimes, () => searchText(typed, { limit: 10, prefix: true, near }));
+        const found = results
+          .slice(0, 3)
+          .some((a) => sameStreet(a, s.street) && haversine(s.lng, s.lat, a.longitude!, a.latitude!) <= 2000);
+        if (found) hits++;
+        else if (misses.length < 4) {
+          const got = results.slice(0, 3).map((a) => a.formattedAddress);
+          misses.push(`"${typed}" for ${s.street} → ${got.join(" | ") || "nothing"}`);
+        }
+      }
+      console.log(
+        `  a direction in part, then ${label} (${directional.length} streets): ${pct(hits, directional.length)}`,
+      );
+      for (const m of misses) console.log(`      miss: ${m}`);
+    }
+  }
   console.log(`  latency: ${ms(autocompleteTimes)}`);
 }
 
@@ -244,16 +280,18 @@ async function main(): Promise<number> {
       sample: { type: "string", default: "1000" },
       seed: { type: "string", default: "1" },
       "us-fixture": { type: "boolean" },
+      "us-held-out": { type: "boolean" },
       help: { type: "boolean", short: "h" },
     },
   });
   const dir = mkdtempSync(path.join(tmpdir(), "eval-geocode-"));
-  const extract = values["us-fixture"] ? path.join(dir, "usland.osm.pbf") : positionals[0];
+  const fixture = values["us-held-out"] ? uslandHeldOut : values["us-fixture"] ? uslandGrid : undefined;
+  const extract = fixture ? path.join(dir, "usland.osm.pbf") : positionals[0];
   if (values.help || !extract) {
     console.log(USAGE);
     return values.help ? 0 : 1;
   }
-  if (values["us-fixture"]) writeOsmPbf(extract, uslandGrid());
+  if (fixture) writeOsmPbf(extract, fixture());
   if (!existsSync(extract)) throw new Error(`${extract}: no such file`);
   process.env.GEODATA_DIR = dir;
   try {
@@ -263,6 +301,8 @@ async function main(): Promise<number> {
     );
     const file = new Bundle(summary.file);
     const samples = sample(file, Number(values.sample), rng(Number(values.seed)));
+    // The held-out Manhattan's town as people write it (its data names no town).
+    if (values["us-held-out"]) for (const s of samples) s.city = "New York";
     file.close();
     console.log(`Sampled ${samples.length} distinct addresses (seed ${values.seed})\n`);
     // Warm up: the parser, the cities and the areas load on first use.

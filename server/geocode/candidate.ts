@@ -37,7 +37,8 @@ export interface Term {
   alternatives: string[];
   /** indexed words one letter away (typos), weaker matches */
   corrections: string[];
-  role: "number" | "postcode" | "any";
+  /** "name": a figure typed as part of a street's name ("Eas 22" → East 22nd), never a house number */
+  role: "number" | "postcode" | "any" | "name";
   prefix: boolean;
   /** the words of one area's name ("Andorra la Vella") share a group: missed or left out together */
   group: number;

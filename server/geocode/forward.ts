@@ -101,6 +101,31 @@ const typoIndex = (file: Bundle) => {
   return index;
 };
 
+/** Directions as US street names begin with them, and their short forms. */
+const DIRECTIONS: readonly (readonly [string, string])[] = [
+  ["north", "n"],
+  ["south", "s"],
+  ["east", "e"],
+  ["west", "w"],
+];
+
+/**
+ * While typing, a direction written in part before the rest of the name ("Eas 22", "Wes 20th
+ * St"): it stands for the direction, whole and short. Only the last word is otherwise a prefix.
+ */
+function directionalTyped(word: string): string[] {
+  if (word.length < 3) return [];
+  const direction = DIRECTIONS.find(([whole]) => whole.length > word.length && whole.startsWith(word));
+  return direction ? [...direction] : [];
+}
+
+/** A figure that may be a house number (not a postcode, not part of a street's name). */
+const houseNumberLike = (t: Term) => isNumeric(t.word) && t.role !== "postcode" && t.role !== "name";
+
+/** A direction, whole, short, or (3 letters or more) in part. */
+const isDirection = (word: string) =>
+  DIRECTIONS.some(([whole, short]) => word === short || (word.length >= 3 && whole.startsWith(word)));
+
 /** The words of a query as terms, with their roles from the parse. */
 function termsOf(text: string, prefix: boolean, files: Bundle[]): Term[] {
   const parsed = parseAddress(text);
@@ -121,7 +146,18 @@ function termsOf(text: string, prefix: boolean, files: Bundle[]): Term[] {
     const known = files.some((f) => typoIndex(f).has(word));
     const corrections =
       last || known ? [] : [...new Set(files.flatMap((f) => typoIndex(f).corrections(word)))];
-    return { word, alternatives: alternatives[i]!, corrections, role, prefix: last, group: i };
+    const typing = prefix && !last ? directionalTyped(word) : [];
+    // While typing, a figure right after a direction is the street's ("East 22" → East 22nd
+    // Street): US house numbers come before the street's name.
+    const afterDirection = prefix && last && i > 0 && isDirection(typed[i - 1]!);
+    return {
+      word,
+      alternatives: [...alternatives[i]!, ...typing],
+      corrections,
+      role: afterDirection && isNumeric(word) ? "name" : role,
+      prefix: last,
+      group: i,
+    };
   });
   // The words of an area's name, found in order among those typed, form one group: the areas
   // the parser found, and what follows the last comma (where the parser found nothing there).
@@ -150,7 +186,14 @@ function termsOf(text: string, prefix: boolean, files: Bundle[]): Term[] {
 
 /** The FTS5 expression for one term, in the columns its role allows. */
 function termExpression(t: Term): string {
-  const scope = t.role === "number" ? "number : " : t.role === "postcode" ? "area : " : "";
+  const scope =
+    t.role === "number"
+      ? "number : "
+      : t.role === "postcode"
+        ? "area : "
+        : t.role === "name"
+          ? "name : "
+          : "";
   return `${scope}${anyOf([...t.alternatives, ...t.corrections], t.prefix)}`;
 }
 
@@ -192,7 +235,7 @@ function retrieve(file: Bundle, terms: Term[], enough: number): TextDocument[] {
   if (terms.some((t) => t.role === "number" || (t.role === "any" && isNumeric(t.word)))) {
     if (read(terms, ["address"]) < enough) {
       for (const subset of allButOne(terms)) {
-        if (subset.some((t) => isNumeric(t.word) && t.role !== "postcode")) read(subset, ["address"]);
+        if (subset.some(houseNumberLike)) read(subset, ["address"]);
       }
     }
   }
@@ -246,7 +289,7 @@ function postcodeCandidates(file: Bundle, terms: Term[]): Candidate[] {
   const codes = postcodesOf(file);
   const out: Candidate[] = [];
   for (const t of terms) {
-    if (t.role === "number" || !isNumeric(t.word)) continue;
+    if (t.role === "number" || t.role === "name" || !isNumeric(t.word)) continue;
     const hits = t.prefix
       ? [...codes.entries()].filter(([k]) => k.startsWith(t.word)).map(([, v]) => v)
       : [codes.get(t.word)].filter((v) => v !== undefined);
@@ -314,7 +357,13 @@ function scoreText(terms: Term[], name: string, number: string, area: string): S
   for (const t of terms) groupSize.set(t.group, (groupSize.get(t.group) ?? 0) + 1);
   for (const t of terms) {
     const options: Match["column"][] =
-      t.role === "number" ? ["number"] : t.role === "postcode" ? ["area"] : ["name", "number", "area"];
+      t.role === "number"
+        ? ["number"]
+        : t.role === "postcode"
+          ? ["area"]
+          : t.role === "name"
+            ? ["name"]
+            : ["name", "number", "area"];
     let best: Match | undefined;
     for (const column of options) {
       const quality = matchIn(t, columns[column]);
@@ -374,7 +423,7 @@ function penalty(missing: Term[]): number {
   for (const t of missing) {
     if (groups.has(t.group)) continue;
     groups.add(t.group);
-    sum += isNumeric(t.word) && t.role !== "postcode" ? MISSING_NUMBER : MISSING;
+    sum += houseNumberLike(t) ? MISSING_NUMBER : MISSING;
   }
   return sum;
 }
@@ -529,7 +578,7 @@ function streetCandidate(
   named: Map<string, TextDocument[]>,
 ): Candidate | undefined {
   const { doc, matched, missing } = hit;
-  const numberTerm = missing.find((t) => t.role !== "postcode" && /^\d+[a-z]?$/.test(t.word));
+  const numberTerm = missing.find((t) => houseNumberLike(t) && /^\d+[a-z]?$/.test(t.word));
   if (numberTerm && interpolateIt) {
     const known = addressesOf(file, doc, named);
     const at = interpolate(
@@ -619,8 +668,7 @@ function importCandidates(file: Bundle, terms: Term[], enough: number): Candidat
     });
   }
   // What each street could score with its house number found: the best few are looked along.
-  const potential = (h: StreetHit) =>
-    h.missing.some((t) => t.role !== "postcode" && isNumeric(t.word)) ? h.matched + NUMBER_WEIGHT : h.score;
+  const potential = (h: StreetHit) => (h.missing.some(houseNumberLike) ? h.matched + NUMBER_WEIGHT : h.score);
   streets.sort((a, b) => potential(b) - potential(a));
   const named = new Map<string, TextDocument[]>(); // the addresses of each street name and town, read once
   streets.forEach((hit, i) => {

@@ -12,6 +12,8 @@ import {
 import { postcodePointsOf, townAt } from "../geodata/features";
 import { votePostcode } from "../geodata/postcode-vote";
 import { RegionLookup } from "../geodata/region-lookup";
+import { cityAt } from "../regions/cities";
+import { embeddedRegionsAt } from "../regions/embedded";
 import { indexTokens, nameKey } from "../text/normalize";
 import type { TextDocument } from "./text-index";
 
@@ -74,19 +76,23 @@ export function buildTextIndex(
   // What an address, street or place lies in, by name ("Landstrasse 12, Vaduz" where the
   // address itself has no addr:city): the import's own city, county, state and country.
   const within = new RegionLookup(w);
-  const areas = (lng: number, lat: number) =>
-    within
-      .at(lng, lat)
-      .filter((r) => r.type !== "dma")
-      // A state by its name and its code too: "New York, NY 10014" names it twice.
-      .map((r) =>
-        r.type === "postalCode"
-          ? (r.code ?? r.name)
-          : r.type === "state" && r.code
-            ? `${r.name} ${r.code}`
-            : r.name,
-      )
-      .join(" ");
+  const embeddedAreas = embeddedAreaNames();
+  const areas = (lng: number, lat: number, ownTown = true) => {
+    const found = within.at(lng, lat).filter((r) => r.type !== "dma");
+    const names = found.map((r) =>
+      r.type === "postalCode"
+        ? (r.code ?? r.name)
+        : // A state by its name and its code too: "New York, NY 10014" names it twice.
+          r.type === "state" && r.code
+          ? `${r.name} ${r.code}`
+          : r.name,
+    );
+    const has = new Set(found.map((r) => r.type));
+    // Only an address with no town of its own (no addr:city, no city boundary) is named by the
+    // embedded city: streets and places keep the import's areas.
+    if (ownTown) has.add("city");
+    return [...names, embeddedAreas(lng, lat, has)].join(" ");
+  };
   indexAddresses(w, add, areas, tick);
   indexStreets(w, add, areas, tick);
   for (const p of placeRows(w)) {
@@ -105,7 +111,39 @@ export function buildTextIndex(
   onProgress(1);
 }
 
-type Areas = (lng: number, lat: number) => string;
+/** The areas' names at a point; `ownTown` false: an address without a town, named by the embedded city. */
+type Areas = (lng: number, lat: number, ownTown?: boolean) => string;
+
+/** The embedded areas' names, by cells of about 500 m (a city's edge is no sharper than that). */
+const CELL_DEGREES = 0.005;
+
+/**
+ * The names of the areas the import has no boundary of at a point, from the embedded data: an
+ * extract cut from a bigger one (Manhattan) lacks its city's and state's relations, yet people
+ * write "New York, NY". The US state by name and code, the country by name and code, and for an
+ * address with no town (no city boundary, no addr:city) the GeoNames city ("New York City").
+ */
+function embeddedAreaNames(): (lng: number, lat: number, has: ReadonlySet<string>) => string {
+  const cells = new Map<string, { city: string; state: string; country: string }>();
+  return (lng, lat, has) => {
+    const key = `${Math.round(lng / CELL_DEGREES)}:${Math.round(lat / CELL_DEGREES)}`;
+    let cell = cells.get(key);
+    if (!cell) {
+      const { country, state } = embeddedRegionsAt(lng, lat);
+      cell = {
+        city: cityAt(lng, lat)?.name ?? "",
+        state: state ? `${state.name} ${state.code ?? ""}` : "",
+        country: country ? `${country.name} ${country.code ?? ""}` : "",
+      };
+      cells.set(key, cell);
+    }
+    return [
+      has.has("city") ? "" : cell.city,
+      has.has("state") ? "" : cell.state,
+      has.has("country") ? "" : cell.country,
+    ].join(" ");
+  };
+}
 
 /** An address is found by its street, number and unit, in its postcode, city and regions. */
 function indexAddresses(w: BundleWriter, add: (d: Document) => void, areas: Areas, tick: () => void) {
@@ -123,7 +161,7 @@ function indexAddresses(w: BundleWriter, add: (d: Document) => void, areas: Area
       lat: a.lat,
       name: a.street ?? "",
       number: `${a.number} ${a.unit ?? ""}`,
-      area: `${postcode ?? ""} ${a.city ?? ""} ${areas(a.lng, a.lat)}`,
+      area: `${postcode ?? ""} ${a.city ?? ""} ${areas(a.lng, a.lat, !!a.city)}`,
     });
     tick();
   }
