@@ -227,6 +227,75 @@ describe("RAPTOR on written feeds", () => {
     ).toEqual([false, true]);
   });
 
+  it("honours a trip-to-trip transfer between two different stops, for those trips only", () => {
+    // "in" reaches X at 8:10; "onward" leaves Y, a platform across the street, at 8:13. No
+    // footpath joins X and Y: the rule is the only way across, and only off "in".
+    const base = {
+      "stops.txt": stops("A", "C", "X", "Y", "B"),
+      "routes.txt": routes("R1", "R2", "R3"),
+      "trips.txt": [trip("R1", "in"), trip("R3", "other"), trip("R2", "onward"), trip("R2", "later")],
+      "stop_times.txt": [
+        ...calls("in", ["A", "8:00:00"], ["X", "8:10:00"]),
+        ...calls("other", ["C", "8:00:00"], ["X", "8:10:00"]),
+        ...calls("onward", ["Y", "8:13:00"], ["B", "8:30:00"]),
+        ...calls("later", ["Y", "8:43:00"], ["B", "9:00:00"]),
+      ],
+    };
+    const link = (extra: Record<string, string>) => ({ from_stop_id: "X", to_stop_id: "Y", ...extra });
+    const timed = feed({
+      ...base,
+      "transfers.txt": [
+        link({ transfer_type: "2", min_transfer_time: "120", from_trip_id: "in", to_trip_id: "onward" }),
+      ],
+    });
+    expect(arrive(timed, "A", "B", 20260601, "7:50")).toMatchObject({
+      at: "8:30:00",
+      trips: ["in", "onward"],
+    });
+    const legs = arrive(timed, "A", "B", 20260601, "7:50")!.itinerary.legs;
+    expect(legs.map((l) => l.kind)).toEqual(["walk", "ride", "walk", "ride", "walk"]);
+    // Off another trip, nothing crosses to Y.
+    expect(arrive(timed, "C", "B", 20260601, "7:50")).toBeUndefined();
+    // Five minutes asked: "onward" is missed, and no rule lets the rider onto "later".
+    const slow = feed({
+      ...base,
+      "transfers.txt": [
+        link({ transfer_type: "2", min_transfer_time: "300", from_trip_id: "in", to_trip_id: "onward" }),
+      ],
+    });
+    expect(arrive(slow, "A", "B", 20260601, "7:50")).toMatchObject({
+      at: "32:30:00",
+      trips: ["in", "onward"],
+    });
+    // A route pair: off R1 at X onto any R2 at Y, in two minutes.
+    const routes12 = feed({
+      ...base,
+      "transfers.txt": [
+        link({ transfer_type: "2", min_transfer_time: "120", from_route_id: "R1", to_route_id: "R2" }),
+      ],
+    });
+    expect(arrive(routes12, "A", "B", 20260601, "7:50")!.trips).toEqual(["in", "onward"]);
+    // A footpath of ten minutes for everyone, and a trip pair the feed forbids across it.
+    const walked = {
+      ...base,
+      "transfers.txt": [
+        link({ transfer_type: "2", min_transfer_time: "600" }),
+        link({ transfer_type: "3", from_trip_id: "in", to_trip_id: "later" }),
+      ],
+    };
+    const forbidden = feed(walked);
+    // The walk takes ten minutes: "onward" (8:13) is gone and "later" (8:43) forbidden off "in",
+    // so the rider waits for the next day's "onward".
+    expect(arrive(forbidden, "A", "B", 20260601, "7:50")).toMatchObject({
+      at: "32:30:00",
+      trips: ["in", "onward"],
+    });
+    expect(arrive(forbidden, "C", "B", 20260601, "7:50")).toMatchObject({
+      at: "9:00:00",
+      trips: ["other", "later"],
+    });
+  });
+
   it("applies a trip-to-trip rule to those trips only, and the most specific rule that matches", () => {
     const base = {
       "stops.txt": stops("A", "C", "X", "B"),

@@ -1,10 +1,12 @@
 import {
   CALL_NONE,
   FORBIDDEN,
+  LINK_ONLY,
   NO_TRANSFER,
   type Timetable,
   type TransferRule,
   dropOffOf,
+  linkKey,
   pickupOf,
   runsOn,
   serviceDateOf,
@@ -46,6 +48,17 @@ export interface Itinerary {
   departure: number;
   arrival: number;
   legs: Leg[];
+}
+
+/**
+ * From when a rider at a stop may board, and, when transfers.txt has rules for the vehicle they
+ * came on, that vehicle (each trip boarded is then checked: `boardable`); `link`: they walked from
+ * the stop they got off at, when it arrived there.
+ */
+interface Ready {
+  at: number;
+  from?: number;
+  link?: { stop: number; arrived: number };
 }
 
 /** How a stop was reached in a round. */
@@ -172,7 +185,7 @@ class Raptor {
     // before the first vehicle, as after every other.
     for (const s of [...marked]) {
       for (let f = this.tt.pathFirst[s]!; f < this.tt.pathFirst[s + 1]!; f++) {
-        if (this.tt.pathSeconds[f] === FORBIDDEN) continue;
+        if (this.tt.pathSeconds[f] === FORBIDDEN || this.tt.pathSeconds[f] === LINK_ONLY) continue;
         const to = this.tt.pathTo[f]!;
         const t = round0[s]! + this.tt.pathSeconds[f]!;
         if (t < round0[to]!) {
@@ -245,10 +258,11 @@ class Raptor {
    * for every trip of it; `from`: the trip the rider came on, when the stop has rules for some
    * trips (each trip boarded is then checked by `boardable`).
    */
-  private ready(k: number, s: number, route: number): { at: number; from?: number } {
+  private ready(k: number, s: number, route: number): Ready {
     const at = this.arrivals[k]![s]!;
     const label = this.labels[k]![s];
     if (at === Infinity || !label) return { at: Infinity };
+    if (label.kind === "walk") return this.readyAfterWalk(k, s, label.from, at);
     if (label.kind !== "ride") return { at };
     const from = label.ride.trip;
     // Rules for some trips: each candidate is checked on its own, from the arrival on.
@@ -257,9 +271,31 @@ class Raptor {
     return seconds === NO_TRANSFER ? { at: Infinity } : { at: at + seconds };
   }
 
-  /** Whether trip `to` (of `route`), leaving stop s at `at`, can be caught from trip `from` arrived at `arrived`. */
-  private boardable(s: number, from: number, arrived: number, route: number, to: number, at: number) {
-    const seconds = transferSeconds(this.tt, s, from, this.tt.tripRoute[from]!, to, route);
+  /**
+   * After a walk from stop `from`: where the rider got off a vehicle there and transfers.txt has
+   * rules from that stop to this one, each trip boarded is checked against them (`link`).
+   */
+  private readyAfterWalk(k: number, s: number, from: number, at: number): Ready {
+    const before = this.labels[k]![from];
+    if (before?.kind !== "ride" || !this.tt.linkTransfers.has(linkKey(from, s))) return { at };
+    return { at, from: before.ride.trip, link: { stop: from, arrived: this.arrivals[k]![from]! } };
+  }
+
+  /**
+   * Whether trip `to` (of `route`), leaving stop s at `at`, can be caught from trip `from` arrived
+   * at `arrived` (at s, or at the link's stop, walked from).
+   */
+  private boardable(s: number, from: number, ready: Ready, route: number, to: number, at: number) {
+    const fromRoute = this.tt.tripRoute[from]!;
+    if (!ready.link) {
+      const seconds = transferSeconds(this.tt, s, from, fromRoute, to, route);
+      return seconds !== NO_TRANSFER && at >= ready.at + seconds;
+    }
+    const { stop, arrived } = ready.link;
+    const rules = this.tt.linkTransfers.get(linkKey(stop, s))!;
+    const ruled = ruleSeconds(this.tt, rules, from, fromRoute, to, route);
+    // No rule for this pair of vehicles: the footpath, if anyone may walk it.
+    const seconds = ruled ?? footpathSeconds(this.tt, stop, s);
     return seconds !== NO_TRANSFER && at >= arrived + seconds;
   }
 
@@ -284,11 +320,17 @@ class Raptor {
       }
     };
     for (const [p, first] of this.patternsAt(marked)) this.scanPattern(k, p, first, arrive);
-    // Footpaths from the stops vehicles reached.
+    // Footpaths from the stops vehicles reached; off a vehicle a link transfer names, the
+    // shortest its rules allow (checked again for the vehicle boarded: `ready`).
     for (const s of [...improved]) {
+      const label = nowLabels[s];
+      const offTrip = label?.kind === "ride" ? label.ride.trip : undefined;
       for (let f = tt.pathFirst[s]!; f < tt.pathFirst[s + 1]!; f++) {
-        if (tt.pathSeconds[f] === FORBIDDEN) continue;
-        arrive(tt.pathTo[f]!, now[s]! + tt.pathSeconds[f]!, { kind: "walk", from: s });
+        const to = tt.pathTo[f]!;
+        const base = tt.pathSeconds[f]!;
+        const link = offTrip === undefined ? undefined : linkLeast(tt, s, to, offTrip);
+        const seconds = base === FORBIDDEN || base === LINK_ONLY ? link : Math.min(base, link ?? base);
+        if (seconds !== undefined) arrive(to, now[s]! + seconds, { kind: "walk", from: s });
       }
     }
     this.check(k);
@@ -325,14 +367,15 @@ class Raptor {
           alight: pos,
         });
       }
-      const { at, from } = this.ready(k - 1, s, route);
+      const ready = this.ready(k - 1, s, route);
+      const { at, from } = ready;
       if (at === Infinity) continue;
       const leaving = ride ? this.starts[ride.day]! + this.tripTime(tt.departure, ride.trip, pos) : Infinity;
       if (at > leaving) continue;
       const caught =
         from === undefined
           ? this.earliestTrip(p, pos, at)
-          : this.earliestTrip(p, pos, at, (to, leaves) => this.boardable(s, from, at, route, to, leaves));
+          : this.earliestTrip(p, pos, at, (to, leaves) => this.boardable(s, from, ready, route, to, leaves));
       if (caught && caught.at < leaving) {
         ride = { trip: caught.trip, day: caught.day, board: pos, boardStop: s };
       }
@@ -461,11 +504,25 @@ export function transferSeconds(
   toRoute: number,
 ): number {
   const rules = tt.stopTransfers.get(s);
-  if (!rules) return 0;
+  return (rules && ruleSeconds(tt, rules, fromTrip, fromRoute, toTrip, toRoute)) ?? 0;
+}
+
+/**
+ * The seconds the most specific of `rules` matching the change asks (as transferSeconds), or
+ * undefined when none matches.
+ */
+function ruleSeconds(
+  tt: Timetable,
+  rules: readonly TransferRule[],
+  fromTrip: number,
+  fromRoute: number,
+  toTrip: number | undefined,
+  toRoute: number,
+): number | undefined {
   const fromTemplate = tt.tripTemplate[fromTrip];
   const toTemplate = toTrip === undefined ? undefined : tt.tripTemplate[toTrip];
   let rank = -1;
-  let seconds = 0;
+  let seconds: number | undefined;
   for (const r of rules) {
     if (r.fromTrip !== undefined && r.fromTrip !== fromTemplate) continue;
     if (r.toTrip !== undefined && r.toTrip !== toTemplate) continue;
@@ -476,10 +533,38 @@ export function transferSeconds(
       rank = rrank;
       seconds = r.seconds;
     } else if (rrank === rank && seconds !== NO_TRANSFER) {
-      seconds = r.seconds === NO_TRANSFER ? NO_TRANSFER : Math.max(seconds, r.seconds);
+      seconds = r.seconds === NO_TRANSFER ? NO_TRANSFER : Math.max(seconds!, r.seconds);
     }
   }
   return seconds;
+}
+
+/**
+ * The fewest seconds the link transfers from stop `from` to stop `to` allow a rider off trip
+ * `offTrip` (whichever vehicle is boarded next), or undefined when none is for that trip.
+ */
+function linkLeast(tt: Timetable, from: number, to: number, offTrip: number): number | undefined {
+  const rules = tt.linkTransfers.get(linkKey(from, to));
+  if (!rules) return undefined;
+  const template = tt.tripTemplate[offTrip];
+  const route = tt.tripRoute[offTrip];
+  let least: number | undefined;
+  for (const r of rules) {
+    if (r.fromTrip !== undefined && r.fromTrip !== template) continue;
+    if (r.fromRoute !== undefined && r.fromRoute !== route) continue;
+    if (r.seconds !== NO_TRANSFER && (least === undefined || r.seconds < least)) least = r.seconds;
+  }
+  return least;
+}
+
+/** The footpath's seconds from one stop to another, or NO_TRANSFER (none, forbidden, or only for link transfers). */
+function footpathSeconds(tt: Timetable, from: number, to: number): number {
+  for (let f = tt.pathFirst[from]!; f < tt.pathFirst[from + 1]!; f++) {
+    if (tt.pathTo[f] !== to) continue;
+    const seconds = tt.pathSeconds[f]!;
+    return seconds === FORBIDDEN || seconds === LINK_ONLY ? NO_TRANSFER : seconds;
+  }
+  return NO_TRANSFER;
 }
 
 /** transfers.txt's order of specificity, 5 (both trips) to 0 (the stops alone). */

@@ -44,6 +44,11 @@ export interface Timetable {
   services: Service[];
   /** transfer rules at one stop (changing vehicles there), by stop */
   stopTransfers: Map<number, TransferRule[]>;
+  /**
+   * transfer rules between two stops for some routes or trips ("from,to"): a change from one
+   * vehicle at the first stop to another at the second, walked (absent in older imports)
+   */
+  linkTransfers: Map<string, TransferRule[]>;
   /** footpaths between distinct stops: stop s to pathTo[k] in pathSeconds[k], k in pathFirst[s] .. */
   pathFirst: Uint32Array;
   pathTo: Uint32Array;
@@ -54,6 +59,9 @@ export interface Timetable {
 
 /** A transfer that may not be made (transfer_type 3). */
 export const NO_TRANSFER = -1;
+
+/** The key of the rules between two stops in `linkTransfers`. */
+export const linkKey = (from: number, to: number) => `${from},${to}`;
 
 /**
  * A rule for changing vehicles at one stop: for some routes or trips (feed trip indexes, which
@@ -100,7 +108,7 @@ export function buildTimetable(feed: Feed, footpaths: Footpath[] = []): Timetabl
   const trips = tripsOf(feed, runs, patterns);
   const { order: _order, ...tripArrays } = trips;
   const S = feed.stops.length;
-  const { stopTransfers, paths } = transfersOf(feed, footpaths);
+  const { stopTransfers, linkTransfers, paths } = transfersOf(feed, footpaths);
   const serviceIds = [...feed.services.keys()];
   return {
     timezone: feed.timezone,
@@ -116,6 +124,7 @@ export function buildTimetable(feed: Feed, footpaths: Footpath[] = []): Timetabl
     serviceIds,
     services: serviceIds.map((id) => feed.services.get(id)!),
     stopTransfers,
+    linkTransfers,
     ...footpathRows(S, paths),
     blockNext: blocksOf(feed, runs, trips),
   };
@@ -260,11 +269,13 @@ function stopPatternsOf(S: number, patterns: Pattern[]) {
  * Transfers: rules at one stop; footpaths between stops (the feed's, then the foot graph's). A
  * rule written for a station (location_type 1) holds for each of its platforms, and between any
  * two of them: a change between platforms takes at least the station's time, whatever the walk.
- * Footpaths come only from rules for every route and trip (a rule for some routes or trips between
- * two stops is not a footpath).
+ * Footpaths come from rules for every route and trip; a rule for some routes or trips between two
+ * stops is a link transfer (checked when the rider, off such a vehicle, boards at the other stop),
+ * and where no footpath joins the two stops, one only such riders may walk (LINK_ONLY).
  */
 function transfersOf(feed: Feed, footpaths: Footpath[]) {
   const stopTransfers: Timetable["stopTransfers"] = new Map();
+  const linkTransfers: Timetable["linkTransfers"] = new Map();
   const children = new Map<string, number[]>();
   feed.stops.forEach((s, i) => {
     if (s.parent === undefined || s.type !== 0) return;
@@ -296,6 +307,17 @@ function transfersOf(feed: Feed, footpaths: Footpath[]) {
           });
         } else if (general && anyTrip) {
           (station ? fromStations : own).set(`${from},${to}`, { from, to, seconds });
+        } else {
+          let list = linkTransfers.get(linkKey(from, to));
+          if (!list) linkTransfers.set(linkKey(from, to), (list = []));
+          list.push({
+            ...(t.fromRoute !== undefined && { fromRoute: t.fromRoute }),
+            ...(t.toRoute !== undefined && { toRoute: t.toRoute }),
+            ...(t.fromTrip !== undefined && { fromTrip: t.fromTrip }),
+            ...(t.toTrip !== undefined && { toTrip: t.toTrip }),
+            ...(station && { station: true as const }),
+            seconds,
+          });
         }
       }
     }
@@ -307,7 +329,11 @@ function transfersOf(feed: Feed, footpaths: Footpath[]) {
     const key = `${f.from},${f.to}`;
     if (f.from !== f.to && !paths.has(key)) paths.set(key, f);
   }
-  return { stopTransfers, paths: [...paths.values()] };
+  for (const key of linkTransfers.keys()) {
+    const [from, to] = key.split(",").map(Number) as [number, number];
+    if (!paths.has(key)) paths.set(key, { from, to, seconds: LINK_ONLY });
+  }
+  return { stopTransfers, linkTransfers, paths: [...paths.values()] };
 }
 
 /**
@@ -364,6 +390,8 @@ function blocksOf(feed: Feed, runs: Run[], trips: ReturnType<typeof tripsOf>) {
 
 /** A footpath the feed forbids (transfers.txt type 3 between two stops): kept so none is added. */
 export const FORBIDDEN = 0xffffffff;
+/** A footpath only riders off the vehicles of a link transfer may walk (its rules say how long). */
+export const LINK_ONLY = 0xfffffffe;
 
 /** Footpaths in rows by their first stop (a forbidden one as FORBIDDEN). */
 function footpathRows(S: number, paths: Footpath[]) {
@@ -392,7 +420,8 @@ export function withFootpaths(tt: Timetable, footpaths: Footpath[]): Timetable {
   }
   for (const f of footpaths) {
     const key = `${f.from},${f.to}`;
-    if (f.from !== f.to && !paths.has(key)) paths.set(key, f);
+    // A walk found on foot opens a link transfer's path to everyone.
+    if (f.from !== f.to && (!paths.has(key) || paths.get(key)!.seconds === LINK_ONLY)) paths.set(key, f);
   }
   return { ...tt, ...footpathRows(tt.stops.length, [...paths.values()]) };
 }
@@ -464,6 +493,7 @@ export function timetableParts(tt: Timetable): [string, Uint8Array][] {
     serviceIds: tt.serviceIds,
     services: tt.services.map((s) => ({ ...s, added: [...s.added], removed: [...s.removed] })),
     stopTransfers: [...tt.stopTransfers],
+    linkTransfers: [...tt.linkTransfers],
     blockNext: [...tt.blockNext],
   };
   return [
@@ -500,10 +530,11 @@ export function timetableFromParts(parts: Map<string, Uint8Array>): Timetable {
   }
   const rest = JSON.parse(new TextDecoder().decode(part("json"))) as Omit<
     Timetable,
-    keyof typeof ARRAYS | "services" | "stopTransfers" | "blockNext"
+    keyof typeof ARRAYS | "services" | "stopTransfers" | "linkTransfers" | "blockNext"
   > & {
     services: (Omit<Service, "added" | "removed"> & { added: number[]; removed: number[] })[];
     stopTransfers: [number, { fromRoute?: number; toRoute?: number; seconds: number }[]][];
+    linkTransfers?: [string, TransferRule[]][];
     blockNext: [number, number[]][];
   };
   return {
@@ -513,6 +544,8 @@ export function timetableFromParts(parts: Map<string, Uint8Array>): Timetable {
     tripTemplate: rest.tripTemplate ?? rest.tripId.map((_, t) => t),
     services: rest.services.map((s) => ({ ...s, added: new Set(s.added), removed: new Set(s.removed) })),
     stopTransfers: new Map(rest.stopTransfers),
+    // imports before link transfers were read have none
+    linkTransfers: new Map(rest.linkTransfers ?? []),
     blockNext: new Map(rest.blockNext),
   };
 }
