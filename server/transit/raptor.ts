@@ -277,7 +277,12 @@ class Raptor {
    */
   private readyAfterWalk(k: number, s: number, from: number, at: number): Ready {
     const before = this.labels[k]![from];
-    if (before?.kind !== "ride" || !this.tt.linkTransfers.has(linkKey(from, s))) return { at };
+    if (
+      !this.tt.linkTransfers.size ||
+      before?.kind !== "ride" ||
+      !this.tt.linkTransfers.has(linkKey(from, s))
+    )
+      return { at };
     return { at, from: before.ride.trip, link: { stop: from, arrived: this.arrivals[k]![from]! } };
   }
 
@@ -328,7 +333,8 @@ class Raptor {
       for (let f = tt.pathFirst[s]!; f < tt.pathFirst[s + 1]!; f++) {
         const to = tt.pathTo[f]!;
         const base = tt.pathSeconds[f]!;
-        const link = offTrip === undefined ? undefined : linkLeast(tt, s, to, offTrip);
+        const link =
+          offTrip === undefined || !tt.linkTransfers.size ? undefined : linkLeast(tt, s, to, offTrip);
         const seconds = base === FORBIDDEN || base === LINK_ONLY ? link : Math.min(base, link ?? base);
         if (seconds !== undefined) arrive(to, now[s]! + seconds, { kind: "walk", from: s });
       }
