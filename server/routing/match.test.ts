@@ -103,12 +103,17 @@ describe.runIf(existsSync(andorra))("map matching on Andorra (shared extract)", 
     g = roadGraphOf(new Bundle(summary.file))!;
   }, 60_000);
 
-  it("puts at least 95% of noisy fixes of car trips on the roads driven, and their length within 5%", () => {
-    // 40 trips of 3 km or more across Andorra la Vella and Escaldes (measured: 98% of fixes, the
-    // matched length 3% over in all, 33 of the 40 trips within 5%).
-    const r = score(g, "car", 40, 11, [1.49, 42.49, 1.56, 42.53], 3000);
-    expect(r.right, JSON.stringify(r)).toBeGreaterThanOrEqual(0.95);
-    expect(Math.abs(r.length - 1), JSON.stringify(r)).toBeLessThanOrEqual(0.05);
-    expect(r.close, JSON.stringify(r)).toBeGreaterThanOrEqual(0.8);
-  }, 60_000);
+  it.each([11, 12])(
+    "puts at least 95% of noisy fixes of car trips on the roads driven, without wrong turns (seed %i)",
+    (seed) => {
+      // 40 trips of 3 km or more across Andorra la Vella and Escaldes. With 8 candidates a fix,
+      // 33 (seed 11) and 35 (seed 12) of the 40 were within 5% of the length driven, the rest
+      // wrong turns and back where roads run close; now 39 and 39 (the other: its ends' noise).
+      const r = score(g, "car", 40, seed, [1.49, 42.49, 1.56, 42.53], 3000);
+      expect(r.right, JSON.stringify(r)).toBeGreaterThanOrEqual(0.95);
+      expect(Math.abs(r.length - 1), JSON.stringify(r)).toBeLessThanOrEqual(0.02);
+      expect(r.close, JSON.stringify(r)).toBeGreaterThanOrEqual(39 / 40);
+    },
+    60_000,
+  );
 });
