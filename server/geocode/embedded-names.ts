@@ -1,7 +1,7 @@
 import countries from "i18n-iso-countries";
-import stateNamesByCode from "us-state-codes/states.json";
 import type { Position } from "../geo/distance";
 import { citiesNamed } from "../regions/cities";
+import { usStateNames } from "../regions/us-states";
 import { countryCenter } from "../regions/embedded";
 import type { Candidate } from "./candidate";
 import { processOnce } from "../process-once";
@@ -15,8 +15,11 @@ import { fold, foldings, words } from "../text/normalize";
 
 /** The languages a country's name is also recognised in. */
 const COUNTRY_LANGUAGES = ["en", "de", "fr", "es", "it", "pt", "nl", "ca"];
-const STATE_NAMES = stateNamesByCode as Record<string, string>;
-const STATE_CODES = new Map(Object.entries(STATE_NAMES).map(([code, name]) => [fold(name), code]));
+const stateCodes = () =>
+  processOnce(
+    "state-codes-by-folded-name",
+    () => new Map(Object.entries(usStateNames()).map(([code, name]) => [fold(name), code])),
+  );
 
 /** The longest run of words looked up as one name. */
 const MAX_NAME_WORDS = 4;
@@ -95,7 +98,7 @@ export function embeddedCandidates(
       if (cityIds.has(id)) continue;
       cityIds.add(id);
       const us = city.countryCode === "US";
-      const stateName = us ? STATE_NAMES[city.adminCode] : undefined;
+      const stateName = us ? usStateNames()[city.adminCode] : undefined;
       const area = [
         stateName,
         us ? city.adminCode : "",
@@ -124,12 +127,12 @@ export function embeddedCandidates(
       const s = score(run.text, "");
       if (s !== undefined) out.push(area("country", s, countryPoint, `country:${country}`));
     }
-    const state = STATE_CODES.get(run.text);
+    const state = stateCodes().get(run.text);
     const statePoint = state && countryCenter(state, "states");
     if (state && statePoint) {
       const s = score(run.text, "");
       if (s !== undefined) {
-        const name = STATE_NAMES[state] ?? run.text;
+        const name = usStateNames()[state] ?? run.text;
         out.push({
           ...area("state", s, statePoint, `state:${fold(name)}`),
           fields: () => ({ state: name, stateCode: state }),

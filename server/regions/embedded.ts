@@ -6,9 +6,9 @@ import type { Feature, MultiPolygon, Polygon } from "geojson";
 import { feature } from "topojson-client";
 import type { GeometryCollection, Topology } from "topojson-specification";
 import { readFileSync } from "node:fs";
-import stateNamesByCode from "us-state-codes/states.json";
 import type { Position } from "../geo/distance";
 import { packageFile } from "./package-file";
+import { usStateNames } from "./us-states";
 import { packedBBox, positionsOf } from "../geo/rings";
 import { type BandedRing, bandRing, pointInBandedRing, ringAreaAndCentroid } from "../geo/polygon";
 
@@ -77,9 +77,11 @@ function featuresOf(file: string, object: string): Feature[] {
   return collection.features;
 }
 
-const USPS_BY_NAME = new Map(
-  Object.entries(stateNamesByCode as Record<string, string>).map(([code, name]) => [name, code]),
-);
+const uspsByName = () =>
+  processOnce(
+    "usps-by-state-name",
+    () => new Map(Object.entries(usStateNames()).map(([code, name]) => [name, code])),
+  );
 
 const US: Region = {
   type: "country",
@@ -116,7 +118,7 @@ function buildLayers(maxBands: number): { countries: Layer; states: Layer } {
       (f) => {
         const name = (f.properties as { name?: string } | null)?.name;
         if (!name) return null;
-        const code = USPS_BY_NAME.get(name);
+        const code = uspsByName().get(name);
         return { type: "state", name, ...(code && { code }) };
       },
       maxBands,
