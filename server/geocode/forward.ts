@@ -184,16 +184,18 @@ function termsOf(text: string, prefix: boolean, files: Bundle[]): Term[] {
   return terms;
 }
 
-/** The FTS5 expression for one term, in the columns its role allows. */
+/** The index columns a term of each role is matched in. */
+const ROLE_COLUMNS: Record<Term["role"], readonly Match["column"][]> = {
+  number: ["number"],
+  postcode: ["area"],
+  name: ["name"],
+  any: ["name", "number", "area"],
+};
+
+/** The FTS5 expression for one term, in the columns its role allows (one column: scoped to it). */
 function termExpression(t: Term): string {
-  const scope =
-    t.role === "number"
-      ? "number : "
-      : t.role === "postcode"
-        ? "area : "
-        : t.role === "name"
-          ? "name : "
-          : "";
+  const columns = ROLE_COLUMNS[t.role];
+  const scope = columns.length === 1 ? `${columns[0]} : ` : "";
   return `${scope}${anyOf([...t.alternatives, ...t.corrections], t.prefix)}`;
 }
 
@@ -356,16 +358,8 @@ function scoreText(terms: Term[], name: string, number: string, area: string): S
   const groupSize = new Map<number, number>();
   for (const t of terms) groupSize.set(t.group, (groupSize.get(t.group) ?? 0) + 1);
   for (const t of terms) {
-    const options: Match["column"][] =
-      t.role === "number"
-        ? ["number"]
-        : t.role === "postcode"
-          ? ["area"]
-          : t.role === "name"
-            ? ["name"]
-            : ["name", "number", "area"];
     let best: Match | undefined;
-    for (const column of options) {
+    for (const column of ROLE_COLUMNS[t.role]) {
       const quality = matchIn(t, columns[column]);
       // An area's name of several words weighs as one word ("Andorra la Vella" no more than "Vaduz").
       const weight =

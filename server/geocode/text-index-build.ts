@@ -126,6 +126,8 @@ const CELL_DEGREES = 0.005;
 function embeddedAreaNames(): (lng: number, lat: number, has: ReadonlySet<string>) => string {
   const cells = new Map<string, { city: string; state: string; country: string }>();
   return (lng, lat, has) => {
+    // An extract with its own city, state and country boundaries there needs no lookup.
+    if (has.has("city") && has.has("state") && has.has("country")) return "";
     const key = `${Math.round(lng / CELL_DEGREES)}:${Math.round(lat / CELL_DEGREES)}`;
     let cell = cells.get(key);
     if (!cell) {

@@ -292,33 +292,20 @@ function transfersOf(feed: Feed, footpaths: Footpath[]) {
     const station = feed.stops[t.fromStop]!.type === 1 || feed.stops[t.toStop]!.type === 1;
     const general = t.fromRoute === undefined && t.toRoute === undefined;
     const anyTrip = t.fromTrip === undefined && t.toTrip === undefined;
+    const rule: TransferRule = {
+      ...(t.fromRoute !== undefined && { fromRoute: t.fromRoute }),
+      ...(t.toRoute !== undefined && { toRoute: t.toRoute }),
+      ...(t.fromTrip !== undefined && { fromTrip: t.fromTrip }),
+      ...(t.toTrip !== undefined && { toTrip: t.toTrip }),
+      ...(station && { station: true as const }),
+      seconds,
+    };
     for (const from of platformsOf(t.fromStop)) {
       for (const to of platformsOf(t.toStop)) {
-        if (from === to) {
-          let list = stopTransfers.get(from);
-          if (!list) stopTransfers.set(from, (list = []));
-          list.push({
-            ...(t.fromRoute !== undefined && { fromRoute: t.fromRoute }),
-            ...(t.toRoute !== undefined && { toRoute: t.toRoute }),
-            ...(t.fromTrip !== undefined && { fromTrip: t.fromTrip }),
-            ...(t.toTrip !== undefined && { toTrip: t.toTrip }),
-            ...(station && { station: true as const }),
-            seconds,
-          });
-        } else if (general && anyTrip) {
+        if (from === to) pushTo(stopTransfers, from, rule);
+        else if (general && anyTrip)
           (station ? fromStations : own).set(`${from},${to}`, { from, to, seconds });
-        } else {
-          let list = linkTransfers.get(linkKey(from, to));
-          if (!list) linkTransfers.set(linkKey(from, to), (list = []));
-          list.push({
-            ...(t.fromRoute !== undefined && { fromRoute: t.fromRoute }),
-            ...(t.toRoute !== undefined && { toRoute: t.toRoute }),
-            ...(t.fromTrip !== undefined && { fromTrip: t.fromTrip }),
-            ...(t.toTrip !== undefined && { toTrip: t.toTrip }),
-            ...(station && { station: true as const }),
-            seconds,
-          });
-        }
+        else pushTo(linkTransfers, linkKey(from, to), rule);
       }
     }
   }
@@ -334,6 +321,13 @@ function transfersOf(feed: Feed, footpaths: Footpath[]) {
     if (!paths.has(key)) paths.set(key, { from, to, seconds: LINK_ONLY });
   }
   return { stopTransfers, linkTransfers, paths: [...paths.values()] };
+}
+
+/** Adds a value to the list under a key. */
+function pushTo<K, V>(lists: Map<K, V[]>, key: K, value: V) {
+  const list = lists.get(key);
+  if (list) list.push(value);
+  else lists.set(key, [value]);
 }
 
 /**
