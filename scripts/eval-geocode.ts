@@ -215,59 +215,48 @@ function evalAutocomplete(samples: Sample[], seed: number) {
     const longest = ws.reduce((a, b) => (b.length > a.length ? b : a), "");
     return name.slice(name.indexOf(longest));
   };
+  // Each street typed as `typedOf` says (undefined: not asked), near a point 1 km away: hit when
+  // that street (within 2 km) is in the first three answers.
+  const typedHits = (line: string, asked: Sample[], typedOf: (s: Sample) => string) => {
+    let hits = 0;
+    const misses: string[] = [];
+    for (const s of asked) {
+      const near = destination(s.lng, s.lat, 1000, next() * 360);
+      const typed = typedOf(s);
+      const results = timed(autocompleteTimes, () => searchText(typed, { limit: 10, prefix: true, near }));
+      const found = results
+        .slice(0, 3)
+        .some((a) => sameStreet(a, s.street) && haversine(s.lng, s.lat, a.longitude!, a.latitude!) <= 2000);
+      if (found) hits++;
+      else if (misses.length < 4) {
+        const got = results.slice(0, 3).map((a) => a.formattedAddress);
+        misses.push(`"${typed}" for ${s.street} (${s.city ?? "?"}) → ${got.join(" | ") || "nothing"}`);
+      }
+    }
+    console.log(`  ${line}: ${pct(hits, asked.length)}`);
+    for (const m of misses) console.log(`      miss: ${m}`);
+  };
+  const all = [...streets.values()];
   for (const [label, from, lengths] of [
     ["", (name: string) => name, [3, 5, 8]],
     [" of its longest word", longestWord, [5]],
   ] as const) {
-    for (const length of lengths) {
-      let hits = 0;
-      const misses: string[] = [];
-      for (const s of streets.values()) {
-        const near = destination(s.lng, s.lat, 1000, next() * 360);
-        const typed = from(s.street).slice(0, length);
-        const results = timed(autocompleteTimes, () => searchText(typed, { limit: 10, prefix: true, near }));
-        const found = results
-          .slice(0, 3)
-          .some((a) => sameStreet(a, s.street) && haversine(s.lng, s.lat, a.longitude!, a.latitude!) <= 2000);
-        if (found) hits++;
-        else if (misses.length < 4) {
-          const got = results.slice(0, 3).map((a) => a.formattedAddress);
-          misses.push(`"${typed}" for ${s.street} (${s.city ?? "?"}) → ${got.join(" | ") || "nothing"}`);
-        }
-      }
-      console.log(`  after ${length} characters${label}: ${pct(hits, streets.size)}`);
-      for (const m of misses) console.log(`      miss: ${m}`);
-    }
+    for (const length of lengths)
+      typedHits(`after ${length} characters${label}`, all, (s) => from(s.street).slice(0, length));
   }
   // Streets named after a direction ("East 22nd Street"), as people type them: the direction in
   // part and the rest ("Eas 22nd", "Wes 20th St"); its first letters alone name sixty streets.
-  const directional = [...streets.values()].filter((s) => /^(North|South|East|West) \S/.test(s.street));
+  const directional = all.filter((s) => /^(North|South|East|West) \S/.test(s.street));
   if (directional.length) {
     for (const [label, typedAs] of [
       ["the next word in part", (rest: string[]) => rest[0]!.slice(0, 2)],
       ["the next word", (rest: string[]) => rest[0]!],
       ["the next word and the street word shortened", (rest: string[]) => shortened(rest.join(" "))],
     ] as const) {
-      let hits = 0;
-      const misses: string[] = [];
-      for (const s of directional) {
+      typedHits(`a direction in part, then ${label} (${directional.length} streets)`, directional, (s) => {
         const [direction, ...rest] = s.street.split(" ");
-        const near = destination(s.lng, s.lat, 1000, next() * 360);
-        const typed = `${direction!.slice(0, 3)} ${typedAs(rest)}`;
-        const results = timed(autocompleteTimes, () => searchText(typed, { limit: 10, prefix: true, near }));
-        const found = results
-          .slice(0, 3)
-          .some((a) => sameStreet(a, s.street) && haversine(s.lng, s.lat, a.longitude!, a.latitude!) <= 2000);
-        if (found) hits++;
-        else if (misses.length < 4) {
-          const got = results.slice(0, 3).map((a) => a.formattedAddress);
-          misses.push(`"${typed}" for ${s.street} → ${got.join(" | ") || "nothing"}`);
-        }
-      }
-      console.log(
-        `  a direction in part, then ${label} (${directional.length} streets): ${pct(hits, directional.length)}`,
-      );
-      for (const m of misses) console.log(`      miss: ${m}`);
+        return `${direction!.slice(0, 3)} ${typedAs(rest)}`;
+      });
     }
   }
   console.log(`  latency: ${ms(autocompleteTimes)}`);
