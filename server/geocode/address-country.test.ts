@@ -1,10 +1,6 @@
-import { mkdtempSync } from "node:fs";
-import { tmpdir } from "node:os";
-import path from "node:path";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { withImportedOsm } from "../../tests/support/imported-osm";
+import { describe, expect, it } from "vitest";
 import { osmBuilder } from "../../tests/support/osm-builder";
-import { writeOsmPbf } from "../../tests/support/osm-pbf";
-import { importOsm } from "../imports/osm-import";
 import { searchText } from "./forward";
 import { reverseGeocode } from "./reverse";
 
@@ -15,11 +11,7 @@ import { reverseGeocode } from "./reverse";
  * embedded borders put in France (Natural Earth's 1:10m shapes alone put it in Monaco).
  */
 
-const previous = process.env.GEODATA_DIR;
-
-beforeAll(async () => {
-  const dir = mkdtempSync(path.join(tmpdir(), "address-country-"));
-  process.env.GEODATA_DIR = dir;
+withImportedOsm("border", () => {
   const { osm, street, node } = osmBuilder();
   street("Chemin des Révoires", [
     [7.4045, 43.7445],
@@ -31,13 +23,7 @@ beforeAll(async () => {
     "addr:country": "mc",
   });
   node(7.407, 43.7446, { "addr:housenumber": "14", "addr:street": "Chemin des Révoires" });
-  const pbf = path.join(dir, "border.osm.pbf");
-  writeOsmPbf(pbf, osm);
-  await importOsm(pbf, { dir });
-}, 60_000);
-afterAll(() => {
-  if (previous === undefined) delete process.env.GEODATA_DIR;
-  else process.env.GEODATA_DIR = previous;
+  return osm;
 });
 
 describe("addr:country", () => {

@@ -1,12 +1,8 @@
-import { mkdtempSync } from "node:fs";
-import { tmpdir } from "node:os";
-import path from "node:path";
+import { withImportedOsm } from "../../tests/support/imported-osm";
 import fc from "fast-check";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { GEOLAND, geoland } from "../../tests/support/geocode-fixture";
-import { writeOsmPbf } from "../../tests/support/osm-pbf";
 import { haversine } from "../geo/distance";
-import { importOsm } from "../imports/osm-import";
 import type { Address } from "../text/address";
 import { interpolate, searchText } from "./forward";
 
@@ -15,20 +11,7 @@ import { interpolate, searchText } from "./forward";
  * into a folder of its own: every written form of an address, every layer, typos, Unicode.
  */
 
-const previous = process.env.GEODATA_DIR;
-
-beforeAll(async () => {
-  const dir = mkdtempSync(path.join(tmpdir(), "forward-"));
-  const pbf = path.join(dir, "geoland.osm.pbf");
-  writeOsmPbf(pbf, geoland());
-  process.env.GEODATA_DIR = dir;
-  await importOsm(pbf, { dir });
-}, 60_000);
-
-afterAll(() => {
-  if (previous === undefined) delete process.env.GEODATA_DIR;
-  else process.env.GEODATA_DIR = previous;
-});
+withImportedOsm("geoland", geoland);
 
 const forward = (query: string, options: Partial<Parameters<typeof searchText>[1]> = {}) =>
   searchText(query, { limit: 10, ...options });

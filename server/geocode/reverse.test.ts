@@ -1,8 +1,7 @@
-import { existsSync, mkdtempSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { withImportedOsm } from "../../tests/support/imported-osm";
+import { existsSync } from "node:fs";
 import path from "node:path";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { importOsm } from "../imports/osm-import";
+import { describe, expect, it } from "vitest";
 import { regionsAt } from "../geodata/regions";
 import { reverseGeocode } from "./reverse";
 
@@ -12,18 +11,9 @@ import { reverseGeocode } from "./reverse";
  */
 
 const shared = path.resolve("../shared/data/osm/liechtenstein-2021.osm.pbf");
-const previous = process.env.GEODATA_DIR;
 
 describe.runIf(existsSync(shared))("reverse geocoding in Liechtenstein (shared extract)", () => {
-  beforeAll(async () => {
-    const dir = mkdtempSync(path.join(tmpdir(), "reverse-"));
-    process.env.GEODATA_DIR = dir;
-    await importOsm(shared, { dir });
-  }, 60_000);
-  afterAll(() => {
-    if (previous === undefined) delete process.env.GEODATA_DIR;
-    else process.env.GEODATA_DIR = previous;
-  });
+  withImportedOsm("reverse", shared);
 
   it("answers the house number at Vaduz's centre, with the municipality from the import", () => {
     const [address] = reverseGeocode([9.5215, 47.1415]);

@@ -1,11 +1,7 @@
-import { mkdtempSync } from "node:fs";
-import { tmpdir } from "node:os";
-import path from "node:path";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { withImportedOsm } from "../../tests/support/imported-osm";
+import { describe, expect, it } from "vitest";
 import { USLAND, usland } from "../../tests/support/us-fixture";
-import { writeOsmPbf } from "../../tests/support/osm-pbf";
 import { haversine } from "../geo/distance";
-import { importOsm } from "../imports/osm-import";
 import { searchText } from "./forward";
 
 /**
@@ -14,18 +10,7 @@ import { searchText } from "./forward";
  * query also holds; "City, ST ZIP" tails with ZIP+4; abbreviations and ordinals both ways.
  */
 
-const previous = process.env.GEODATA_DIR;
-beforeAll(async () => {
-  const dir = mkdtempSync(path.join(tmpdir(), "usland-"));
-  const pbf = path.join(dir, "usland.osm.pbf");
-  writeOsmPbf(pbf, usland());
-  process.env.GEODATA_DIR = dir;
-  await importOsm(pbf, { dir });
-}, 60_000);
-afterAll(() => {
-  if (previous === undefined) delete process.env.GEODATA_DIR;
-  else process.env.GEODATA_DIR = previous;
-});
+withImportedOsm("usland", usland);
 
 const CASES: [string, { lng: number; lat: number }][] = [
   ["115 Charles Street, New York, NY 10014", USLAND.charles115],

@@ -1,11 +1,7 @@
-import { mkdtempSync } from "node:fs";
-import { tmpdir } from "node:os";
-import path from "node:path";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { withImportedOsm } from "../../tests/support/imported-osm";
+import { describe, expect, it } from "vitest";
 import { uslandHeldOut } from "../../tests/support/us-fixture";
-import { writeOsmPbf } from "../../tests/support/osm-pbf";
 import { haversine } from "../geo/distance";
-import { importOsm } from "../imports/osm-import";
 import { searchText } from "./forward";
 
 /**
@@ -30,18 +26,7 @@ const addresses = osm.nodes.flatMap((n) =>
     : [],
 );
 
-const previous = process.env.GEODATA_DIR;
-beforeAll(async () => {
-  const dir = mkdtempSync(path.join(tmpdir(), "usland-held-out-"));
-  const pbf = path.join(dir, "held-out.osm.pbf");
-  writeOsmPbf(pbf, osm);
-  process.env.GEODATA_DIR = dir;
-  await importOsm(pbf, { dir });
-}, 60_000);
-afterAll(() => {
-  if (previous === undefined) delete process.env.GEODATA_DIR;
-  else process.env.GEODATA_DIR = previous;
-});
+withImportedOsm("usland-held-out", () => osm);
 
 const abbreviated = (street: string) =>
   street
