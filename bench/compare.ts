@@ -3,6 +3,8 @@ import { mkdirSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { createInterface } from "node:readline";
 import type { Measurement } from "./load";
+import { WORKLOADS, type Workload } from "./suite";
+import { WORKLOAD_NAMES } from "./tracking";
 
 /**
  * `--compare` (tracking): SQLite and PostgreSQL in one run. Each engine's side is a child process
@@ -77,57 +79,87 @@ export async function compareEngines(flags: string[], rounds: number): Promise<v
   buildIfStale();
   const sqlite = startSide("SQLite", flags);
   const postgres = startSide("PostgreSQL", flags);
-  // Each side seeds its data on its own schedule, then waits: warmed up one after the other.
-  await Promise.all([sqlite.next(), postgres.next()]);
-  for (const side of [sqlite, postgres]) {
-    side.go();
-    await side.next();
-  }
-  for (let round = 1; round <= rounds; round++) {
-    for (const side of round % 2 ? [sqlite, postgres] : [postgres, sqlite]) {
+  // Each side seeds its data on its own schedule, then waits before each step (warm-up, round N,
+  // after autovacuum, latency): a step both take runs on one side, then the other, SQLite first
+  // except in even rounds; a step only one side takes (PostgreSQL's after autovacuum) runs alone.
+  let steps = await Promise.all([sqlite.next(), postgres.next()]);
+  while (steps[0] !== null || steps[1] !== null) {
+    const [s, p] = steps;
+    const round = Number(/^round (\d+)$/.exec(s ?? p ?? "")?.[1] ?? 1);
+    if (s !== null && s === p) {
+      const order = round % 2 ? [0, 1] : [1, 0];
+      for (const k of order) {
+        const side = k ? postgres : sqlite;
+        side.go();
+        steps[k] = await side.next();
+      }
+    } else {
+      // The sides' steps differ: the one that is not at the other's next step goes alone.
+      const k = s === null || (p !== null && s === "latency") ? 1 : 0;
+      const side = k ? postgres : sqlite;
       side.go();
-      await side.next();
+      steps[k] = await side.next();
     }
-  }
-  // The latency runs (1 connection), one side after the other, then each side ends.
-  for (const side of [sqlite, postgres]) {
-    side.go();
-    await side.next();
+    steps = [...steps];
   }
 
-  const tracked = (side: Side, round: number) =>
-    side.measured.find((m) => m.name.startsWith("POST /v1/track (") && m.name.endsWith(`, round ${round}`));
-  const rows: { round: number; sqlite: Measurement; postgres: Measurement }[] = [];
-  for (let round = 1; round <= rounds; round++) {
-    const s = tracked(sqlite, round);
-    const p = tracked(postgres, round);
-    if (s && p) rows.push({ round, sqlite: s, postgres: p });
+  const rows: { workload: Workload; round: number; sqlite: Measurement; postgres: Measurement }[] = [];
+  for (const workload of WORKLOADS) {
+    const tracked = (side: Side, round: number) =>
+      side.measured.find(
+        (m) =>
+          m.name.startsWith(`POST /v1/track ${WORKLOAD_NAMES[workload]} (`) &&
+          m.name.endsWith(`, round ${round}`),
+      );
+    for (let round = 1; round <= rounds; round++) {
+      const s = tracked(sqlite, round);
+      const p = tracked(postgres, round);
+      if (s && p) rows.push({ workload, round, sqlite: s, postgres: p });
+    }
   }
   const ratio = (r: (typeof rows)[number]) => r.postgres.rps / r.sqlite.rps;
+  const failed = (r: (typeof rows)[number]) => r.sqlite.errors > 0 || r.postgres.errors > 0;
   const cpu = (m: Measurement) => (m.cpuMs ?? 0) + (m.dbCpuMs ?? 0);
-  const lines = [
-    "| round | SQLite updates/s | PostgreSQL updates/s | PostgreSQL / SQLite | CPU ms/update, SQLite | CPU ms/update, PostgreSQL (app + database) |",
-    "|---:|---:|---:|---:|---:|---:|",
-    ...rows.map(
-      (r) =>
-        `| ${r.round} | ${r.sqlite.rps} | ${r.postgres.rps} | ${ratio(r).toFixed(2)} | ${cpu(r.sqlite).toFixed(2)} | ` +
-        `${cpu(r.postgres).toFixed(2)} (${r.postgres.cpuMs} + ${r.postgres.dbCpuMs}) |`,
-    ),
-  ];
-  const sorted = rows.map(ratio).sort((a, b) => a - b);
-  const median = sorted.length
-    ? sorted.length % 2
-      ? sorted[(sorted.length - 1) / 2]!
-      : (sorted[sorted.length / 2 - 1]! + sorted[sorted.length / 2]!) / 2
-    : NaN;
-  console.log(`\nSQLite and PostgreSQL, round for round (${rounds} rounds, alternating which goes first):\n`);
-  console.log(lines.join("\n"));
-  console.log(
-    `\nPostgreSQL / SQLite: ${rows.map((r) => ratio(r).toFixed(2)).join(", ")} (median ${median.toFixed(2)}).`,
-  );
+  const summaries: Record<string, { min: number; median: number; spread: number; failed: number }> = {};
+  for (const workload of WORKLOADS) {
+    const mine = rows.filter((r) => r.workload === workload);
+    if (!mine.length) continue;
+    const lines = [
+      "| round | SQLite updates/s | PostgreSQL updates/s | PostgreSQL / SQLite | CPU ms/update, SQLite | CPU ms/update, PostgreSQL (app + database) |",
+      "|---:|---:|---:|---:|---:|---:|",
+      ...mine.map(
+        (r) =>
+          `| ${r.round} | ${r.sqlite.rps} | ${r.postgres.rps} | ${failed(r) ? "failed" : ratio(r).toFixed(2)} | ` +
+          `${cpu(r.sqlite).toFixed(2)} | ${cpu(r.postgres).toFixed(2)} (${r.postgres.cpuMs} + ${r.postgres.dbCpuMs}) |`,
+      ),
+    ];
+    const counted = mine
+      .filter((r) => !failed(r))
+      .map(ratio)
+      .sort((a, b) => a - b);
+    console.log(
+      `\n${WORKLOAD_NAMES[workload]}: SQLite and PostgreSQL, round for round (alternating which goes first):\n`,
+    );
+    console.log(lines.join("\n"));
+    if (counted.length) {
+      summaries[workload] = {
+        min: counted[0]!,
+        median: counted[Math.floor(counted.length / 2)]!,
+        spread: counted.at(-1)! - counted[0]!,
+        failed: mine.length - counted.length,
+      };
+      const { min, median, spread } = summaries[workload];
+      console.log(
+        `\nPostgreSQL / SQLite, ${WORKLOAD_NAMES[workload]}: min ${min.toFixed(2)}, median ${median.toFixed(2)}, ` +
+          `spread ${spread.toFixed(2)} over ${counted.length} rounds` +
+          (mine.length > counted.length ? ` (${mine.length - counted.length} failed, not counted)` : "") +
+          ".",
+      );
+    } else console.log(`\n${WORKLOAD_NAMES[workload]}: every round failed.`);
+  }
   const dir = path.join(import.meta.dirname, "results");
   mkdirSync(dir, { recursive: true });
   const file = path.join(dir, `compare-tracking-${new Date().toISOString().replace(/[:.]/g, "-")}.json`);
-  writeFileSync(file, JSON.stringify({ suite: "tracking", compare: true, flags, rows, median }, null, 2));
+  writeFileSync(file, JSON.stringify({ suite: "tracking", compare: true, flags, rows, summaries }, null, 2));
   console.log(`Results saved to ${path.relative(process.cwd(), file)}`);
 }

@@ -76,8 +76,11 @@ export interface Scenario {
   duration?: number;
   amount?: number;
   headers?: Record<string, string>;
-  /** the scenario measures error answers on purpose: non-2xx statuses are not counted as errors */
-  expectErrors?: boolean;
+  /**
+   * the scenario measures error answers on purpose: every answer must have one of these statuses
+   * (any other, 2xx included, counts as an error)
+   */
+  expectStatus?: number[];
   /** builds each request; called once per request */
   next?: () => { method?: string; path: string; body?: string };
 }
@@ -101,7 +104,16 @@ export async function measure(s: Scenario, serverPid?: number): Promise<Measurem
       : undefined,
   });
   const cpuAfter = serverPid ? cpuSeconds(serverPid) : undefined;
-  const non2xx = (s.expectErrors ? 0 : result.non2xx) + result.errors + result.timeouts;
+  const total = result.requests.total;
+  const unexpected =
+    s.expectStatus === undefined
+      ? result.non2xx
+      : total -
+        s.expectStatus.reduce(
+          (n, code) => n + ((result.statusCodeStats as Record<string, { count: number }>)[code]?.count ?? 0),
+          0,
+        );
+  const non2xx = Math.max(0, unexpected) + result.errors + result.timeouts;
   return {
     name: s.name,
     connections: s.connections,

@@ -7,7 +7,7 @@ import { type RunningServer, serve, startFreshServer } from "../scripts/fresh-se
 import { AREA, DENSE_AREA } from "./geofence-data";
 import { geofenceSuite } from "./geofences";
 import { type Measurement, type Scenario, databaseCpu, databaseCpuBetween, measure, table } from "./load";
-import type { Bench } from "./suite";
+import { type Bench, WORKLOADS, type Workload } from "./suite";
 import { trackingSuite } from "./tracking";
 import { geodataSuite } from "./geodata";
 import { startupSuite } from "./startup";
@@ -18,14 +18,20 @@ import { importSuite } from "./import";
 import { type PacedMessage, compareEngines } from "./compare";
 
 const USAGE = `npm run bench [-- SUITE...] [--geofences 10000] [--users 100000] [--duration 5] [--connections 16]
-                 [--rounds 3] [--profile DIR] [--dense] [--max-radius M] [--processes 1] [--webhooks] [--trips]
-                 [--compare]
+                 [--rounds 5] [--profile DIR] [--dense] [--max-radius M] [--processes 1] [--webhooks] [--trips]
+                 [--compare] [--workload short-moves,first-seen,long-jumps]
 
 Suites: geofences, tracking, geodata, geocoding, routing, transit, startup, import (default: geofences and tracking). Each starts the production server on a fresh
 database, measures the no-op route (GET /healthz) as the baseline in the same run, then its
 endpoints at --connections (throughput) and at 1 connection (latency), with the server's CPU per request
-(and PostgreSQL's, when TEST_POSTGRES_URL names one on this machine). Tracking warms up (not counted), then alternates
-the no-op route, an invalid POST and tracking for --rounds rounds and compares within each. --dense packs the
+(and PostgreSQL's, when TEST_POSTGRES_URL names one on this machine). Tracking measures the workloads
+users send (--workload, default all): short moves (known devices, up to 200 m), first-seen devices
+(a new device each update, anywhere) and long jumps (known devices reappearing anywhere), the last two
+with the body Radar's Android SDK sends. Each workload warms up (not counted), then --rounds rounds
+alternate the key-checked GET /v1/config, an invalid POST (the floor, every answer checked to be 400)
+and the workloads, compared within each round; a round with an unexpected answer or a socket error is
+reported as failed, not counted; on PostgreSQL (after VACUUM ANALYZE of the seeded data) one more round
+runs once autovacuum has analyzed what the rounds wrote. --dense packs the
 geofences (50–200 m) and users into 79 km² (about 6 geofences overlap at a point) instead of a metro area;
 --max-radius sets the geofences' largest radius (dense with 500: about 30 overlap at a point). --profile writes a CPU
 profile of the server (node --cpu-prof) into DIR when it stops; open it in Chrome DevTools.
@@ -52,7 +58,8 @@ const { values, positionals } = parseArgs({
     users: { type: "string", default: "100000" },
     duration: { type: "string", default: "5" },
     connections: { type: "string", default: "16" },
-    rounds: { type: "string", default: "3" },
+    rounds: { type: "string", default: "5" },
+    workload: { type: "string", default: WORKLOADS.join(",") },
     profile: { type: "string" },
     dense: { type: "boolean", default: false },
     "max-radius": { type: "string" },
@@ -74,6 +81,7 @@ if (process.env.TEST_POSTGRES_URL) process.env.TEST_ENGINE = "postgresql";
 const suites = positionals.length ? positionals : ["geofences", "tracking"];
 if (
   values.help ||
+  values.workload.split(",").some((w) => !(WORKLOADS as readonly string[]).includes(w)) ||
   suites.some(
     (s) =>
       !["geofences", "tracking", "geodata", "geocoding", "routing", "transit", "startup", "import"].includes(
@@ -130,6 +138,7 @@ async function runSuite(name: string): Promise<void> {
     note: (line) => notes.push(line),
     webhooks: values.webhooks,
     trips: values.trips,
+    workloads: values.workload.split(",") as Workload[],
     ...(values.paced && { pace }),
     async runBoth(s) {
       if (values.only && !s.name.includes(values.only)) return;

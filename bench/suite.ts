@@ -17,6 +17,8 @@ export interface Bench {
   runBoth(s: Omit<Scenario, "connections">): Promise<void>;
   /** a line printed with the results and saved with them */
   note(line: string): void;
+  /** tracking: the workloads measured (--workload) */
+  workloads: readonly Workload[];
   /** tracking: also measure with two enabled webhooks (--webhooks) */
   webhooks?: boolean;
   /** tracking: users on trips against users on none (--trips) */
@@ -24,3 +26,7 @@ export interface Bench {
   /** a side of --compare: waits before each step until the other side is idle (bench/compare.ts) */
   pace?: (step: string) => Promise<void>;
 }
+
+/** The tracking workloads (bench/tracking.ts): what users send. */
+export const WORKLOADS = ["short-moves", "first-seen", "long-jumps"] as const;
+export type Workload = (typeof WORKLOADS)[number];

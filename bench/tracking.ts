@@ -1,6 +1,6 @@
 import { geofenceBody, randomPoint, rng } from "./geofence-data";
 import { settle } from "./geofences";
-import type { Bench } from "./suite";
+import type { Bench, Workload } from "./suite";
 import { tripRounds } from "./trips";
 
 /**
@@ -37,10 +37,7 @@ export async function trackingSuite(b: Bench, geofences: number, users: number):
         latitude: lat,
         longitude: lng,
         accuracy: 20,
-        // 10 ms apart: an update's events take the instants after its own (each event's
-        // createdAt is distinct), and at 1 ms apart each user's events pushed the next user's
-        // further on, so that every update probed more instants (seeding slowed as users grew:
-        // 188 updates/s at 3,000 users, over 10 minutes for 20,000).
+        // Each at an instant of its own, an hour ago, in the order seeded.
         updatedAt: start + i * 10,
       }),
     );
@@ -52,104 +49,238 @@ export async function trackingSuite(b: Bench, geofences: number, users: number):
 
   await settle(server.databaseUrl);
 
-  // Each update moves a random device up to ~200 m from where it was.
   const pick = rng(9);
-  const step = 200 / 111_195;
-  const next = () => {
-    const i = Math.floor(pick() * users);
-    const p = positions[i]!;
-    p[0] = Math.min(b.area.maxLng, Math.max(b.area.minLng, p[0] + (pick() - 0.5) * 2 * step));
-    p[1] = Math.min(b.area.maxLat, Math.max(b.area.minLat, p[1] + (pick() - 0.5) * 2 * step));
-    const body = JSON.stringify({
-      deviceId: `device-${i}`,
-      latitude: p[1],
-      longitude: p[0],
-      accuracy: 10 + pick() * 40,
-    });
-    return { method: "POST", path: "/v1/track", body };
-  };
-  // What a move makes where the devices are: events per update, on a sample run in-process
-  // before the HTTP rounds (the same moves the rounds send).
-  const sample = 1000;
-  let made = 0;
-  let inside = 0;
-  t = Date.now();
-  for (let k = 0; k < sample; k++) {
-    const result = await track(key, trackSchema.parse(JSON.parse(next().body) as unknown));
-    made += result.events.length;
-    inside += result.geofences.length;
+  const workloads = makeWorkloads(b, positions, pick);
+  // What each workload's updates make where the devices are: events per update, on a sample run
+  // in-process before the HTTP rounds (updates like the rounds').
+  const sample = 300;
+  for (const w of b.workloads) {
+    let made = 0;
+    let inside = 0;
+    t = Date.now();
+    for (let k = 0; k < sample; k++) {
+      const result = await track(key, trackSchema.parse(JSON.parse(workloads[w]().body) as unknown));
+      made += result.events.length;
+      inside += result.geofences.length;
+    }
+    b.note(
+      `${WORKLOAD_NAMES[w]}: an update makes ${(made / sample).toFixed(1)} events on average and ends inside ` +
+        `${(inside / sample).toFixed(1)} geofences (${sample} updates in-process, ` +
+        `${((Date.now() - t) / sample).toFixed(2)} ms each).`,
+    );
   }
-  b.note(
-    `A move makes ${(made / sample).toFixed(1)} events on average and ends inside ` +
-      `${(inside / sample).toFixed(1)} geofences (${sample} moves in-process, ` +
-      `${((Date.now() - t) / sample).toFixed(2)} ms each).`,
-  );
-  if (b.webhooks)
-    return webhookRounds(b, `POST /v1/track (${geofences} geofences, ${users} users)`, auth, next);
-  // This machine's speed drifts by ±20% over minutes, so the no-op route, the floor and
-  // tracking are measured in alternating rounds and compared within each round.
-  const invalid = JSON.stringify({ deviceId: "floor", latitude: 100, longitude: 0, accuracy: 10 });
-  const name = `POST /v1/track (${geofences} geofences, ${users} users)`;
-  const ratios: { floor: number; track: number; cpu?: number }[] = [];
-  // Tracking warmed up first, not counted: the first run after seeding is slower (the geofences
-  // met for the first time are read and decoded, SQLite's cache fills; round 1 was 10–20% below
-  // round 2 on both engines without it). With --compare, on both sides alike.
-  await b.pace?.("warm-up");
-  await b.run({
-    name: `${name}, warm-up`,
-    url: server.url,
-    headers: auth,
-    connections: b.connections,
-    duration: b.duration,
-    next,
+  const name = `(${geofences} geofences, ${users} users)`;
+  if (b.webhooks) return webhookRounds(b, `POST /v1/track ${name}`, auth, workloads["short-moves"]);
+  await workloadRounds(b, name, auth, workloads);
+}
+
+export const WORKLOAD_NAMES: Record<Workload, string> = {
+  "short-moves": "short moves",
+  "first-seen": "first-seen devices",
+  "long-jumps": "long jumps",
+};
+type Request = { method: string; path: string; body: string };
+
+/**
+ * The updates users send. Short moves: a known device up to ~200 m from where it was (a minimal
+ * body). First-seen devices: every update from a device never seen, anywhere on the layout (an
+ * app's first launch, a fleet coming back online). Long jumps: a known device reappearing
+ * anywhere on the layout, kilometres away (leaves everything, enters everything). The last two
+ * send what Radar's Android SDK sends with an update (device fields, the geofence sync).
+ */
+function makeWorkloads(b: Bench, positions: [number, number][], pick: () => number) {
+  const step = 200 / 111_195;
+  let fresh = 0;
+  const update = (deviceId: string, [lng, lat]: [number, number], sdk: boolean): Request => ({
+    method: "POST",
+    path: "/v1/track",
+    body: JSON.stringify({
+      deviceId,
+      latitude: lat,
+      longitude: lng,
+      accuracy: 10 + pick() * 40,
+      ...(sdk && sdkFields(deviceId, pick)),
+    }),
   });
-  for (let round = 1; round <= b.rounds; round++) {
-    await b.pace?.(`round ${round}`);
-    const noop = await b.run({
-      name: `no-op GET /healthz, round ${round}`,
-      url: `${server.url}/healthz`,
+  const known = () => Math.floor(pick() * positions.length);
+  return {
+    "short-moves": () => {
+      const i = known();
+      const p = positions[i]!;
+      p[0] = Math.min(b.area.maxLng, Math.max(b.area.minLng, p[0] + (pick() - 0.5) * 2 * step));
+      p[1] = Math.min(b.area.maxLat, Math.max(b.area.minLat, p[1] + (pick() - 0.5) * 2 * step));
+      return update(`device-${i}`, p, false);
+    },
+    "first-seen": () => update(`first-seen-${process.pid}-${fresh++}`, randomPoint(pick, b.area), true),
+    "long-jumps": () => {
+      const i = known();
+      positions[i] = randomPoint(pick, b.area);
+      return update(`device-${i}`, positions[i], true);
+    },
+  } satisfies Record<Workload, () => Request>;
+}
+
+/** The fields Radar's Android SDK sends with every update besides the position (RadarApiClient). */
+function sdkFields(deviceId: string, pick: () => number): Record<string, unknown> {
+  return {
+    installId: `install-${deviceId}`,
+    foreground: true,
+    stopped: false,
+    replayed: false,
+    speed: pick() * 15,
+    course: pick() * 360,
+    altitude: 10 + pick() * 30,
+    deviceType: "Android",
+    deviceMake: "Google",
+    deviceModel: "Pixel 8",
+    deviceOS: "14",
+    sdkVersion: "3.21.0",
+    country: "US",
+    timeZoneOffset: -18000,
+    source: "FOREGROUND_LOCATION",
+    xPlatformType: "Native",
+    nearbyGeofences: true,
+    nearbyGeofencesLimit: 10,
+    locationAuthorization: "GRANTED_FOREGROUND",
+    locationAccuracyAuthorization: "FULL",
+    usingRemoteTrackingOptions: false,
+  };
+}
+
+/** One round's figures of a workload against the key-checked GET /v1/config of the same round. */
+export interface RoundResult {
+  workload: Workload;
+  round: string;
+  rps: number;
+  config: number;
+  /** why the round is not counted (a non-2xx answer or a socket error), if it is not */
+  failed?: string;
+}
+
+/**
+ * Each workload against the key-checked `GET /v1/config` and the floor of any POST (an invalid
+ * update, answered 400 after key, body and validation) in alternating rounds, compared within
+ * each round: this machine's speed drifts by ±20% over minutes. A round with any other answer
+ * than the expected ones is reported as failed and not counted. On PostgreSQL, after the rounds,
+ * one more once autovacuum has analyzed the tables the rounds wrote.
+ */
+async function workloadRounds(
+  b: Bench,
+  name: string,
+  auth: Record<string, string>,
+  workloads: Record<Workload, () => Request>,
+): Promise<void> {
+  const { server } = b;
+  const invalid = JSON.stringify({ deviceId: "floor", latitude: 100, longitude: 0, accuracy: 10 });
+  const results: RoundResult[] = [];
+  const label = (w: Workload) => `POST /v1/track ${WORKLOAD_NAMES[w]} ${name}`;
+  const trackRun = (w: Workload, suffix: string, connections = b.connections) =>
+    b.run({
+      name: `${label(w)}, ${suffix}`,
+      url: server.url,
+      headers: auth,
+      connections,
+      duration: b.duration,
+      next: workloads[w],
+    });
+  // Each workload once first, not counted: the first run after seeding is slower (the geofences
+  // met for the first time are read and decoded, the database's cache fills).
+  await b.pace?.("warm-up");
+  for (const w of b.workloads) await trackRun(w, "warm-up");
+  const round = async (suffix: string, order: readonly Workload[]) => {
+    const config = await b.run({
+      name: `GET /v1/config (key check), ${suffix}`,
+      url: `${server.url}/v1/config`,
+      headers: { authorization: server.keys.publishable },
       connections: b.connections,
       duration: b.duration,
     });
-    // The floor of any POST: key check, body read and validation, answered 400 before any work.
     const floor = await b.run({
-      name: `POST /v1/track invalid (floor: key, body, validation), round ${round}`,
+      name: `POST /v1/track invalid (floor: key, body, validation), ${suffix}`,
       url: server.url,
       headers: auth,
       connections: b.connections,
       duration: b.duration,
-      expectErrors: true,
+      expectStatus: [400],
       next: () => ({ method: "POST", path: "/v1/track", body: invalid }),
     });
-    const tracked = await b.run({
-      name: `${name}, round ${round}`,
-      url: server.url,
-      headers: auth,
-      connections: b.connections,
-      duration: b.duration,
-      next,
-    });
-    ratios.push({
-      floor: floor.rps / noop.rps,
-      track: tracked.rps / noop.rps,
-      ...(noop.cpuMs && tracked.cpuMs ? { cpu: noop.cpuMs / tracked.cpuMs } : {}),
-    });
+    for (const w of order) {
+      const m = await trackRun(w, suffix);
+      const failed = [config, floor, m]
+        .filter((x) => x.errors)
+        .map((x) => `${x.errors} unexpected answers or socket errors in ${x.name}`)
+        .join("; ");
+      results.push({ workload: w, round: suffix, rps: m.rps, config: config.rps, ...(failed && { failed }) });
+    }
+  };
+  for (let r = 1; r <= b.rounds; r++) {
+    await b.pace?.(`round ${r}`);
+    // The workloads' order turns each round: none always runs right after the config route.
+    await round(
+      `round ${r}`,
+      b.workloads.map((_, k) => b.workloads[(k + r - 1) % b.workloads.length]!),
+    );
+  }
+  if (server.databaseUrl.startsWith("postgres")) {
+    await b.pace?.("after autovacuum");
+    b.note(await afterAutovacuum(server.databaseUrl));
+    await round("after autovacuum", b.workloads);
   }
   await b.pace?.("latency");
-  await b.run({ name, url: server.url, headers: auth, connections: 1, duration: b.duration, next });
+  for (const w of b.workloads) await trackRun(w, "latency", 1);
+  for (const w of b.workloads) b.note(summary(results.filter((r) => r.workload === w)));
+}
+
+/** A workload's rounds: each against the config route, then the minimum, median and spread. */
+export function summary(results: RoundResult[]): string {
   const pct = (x: number) => `${Math.round(100 * x)}%`;
-  const median = (xs: number[]) => [...xs].sort((x, y) => x - y)[Math.floor(xs.length / 2)]!;
-  b.note(
-    `Tracking vs the no-op route of the same round: ${ratios.map((r) => pct(r.track)).join(", ")} ` +
-      `(median ${pct(median(ratios.map((r) => r.track)))}); the invalid-POST floor: ` +
-      `${ratios.map((r) => pct(r.floor)).join(", ")} (median ${pct(median(ratios.map((r) => r.floor)))}).`,
+  const counted = results.filter((r) => !r.failed && r.round.startsWith("round "));
+  const ratios = counted.map((r) => r.rps / r.config).sort((x, y) => x - y);
+  const failed = results.filter((r) => r.failed);
+  return (
+    `${WORKLOAD_NAMES[results[0]!.workload]} vs GET /v1/config of the same round: ` +
+    results.map((r) => `${r.round} ${r.failed ? "failed" : pct(r.rps / r.config)}`).join(", ") +
+    (ratios.length
+      ? `; over ${ratios.length} rounds: min ${pct(ratios[0]!)}, median ${pct(ratios[Math.floor(ratios.length / 2)]!)}, ` +
+        `spread ${pct(ratios.at(-1)! - ratios[0]!)}`
+      : "; no round counted") +
+    (failed.length ? `. Failed: ${failed.map((r) => `${r.round} (${r.failed})`).join("; ")}` : "") +
+    "."
   );
-  const cpu = ratios.flatMap((r) => (r.cpu ? [r.cpu] : []));
-  if (cpu.length) {
-    b.note(
-      `Server CPU per no-op request / per tracked update (the throughput ratio when the server is ` +
-        `the bottleneck, without the machine's drift): ${cpu.map(pct).join(", ")} (median ${pct(median(cpu))}).`,
-    );
+}
+
+/**
+ * Waits (at most 3 minutes) until autovacuum has analyzed the tables tracking writes since the
+ * rounds began — what production sees within minutes — and says what it found.
+ */
+async function afterAutovacuum(databaseUrl: string): Promise<string> {
+  const { default: pg } = await import("pg");
+  const client = new pg.Client({ connectionString: databaseUrl });
+  await client.connect();
+  const tables = ["User", "UserGeofence", "Event", "UserLocation"];
+  const analyzed = async () =>
+    (
+      await client.query<{ relname: string; n: number }>(
+        `SELECT relname, autoanalyze_count::int AS n FROM pg_stat_user_tables WHERE relname = ANY($1)`,
+        [tables],
+      )
+    ).rows;
+  try {
+    const before = new Map((await analyzed()).map((r) => [r.relname, r.n]));
+    const started = Date.now();
+    for (;;) {
+      const now = await analyzed();
+      const done = now.filter((r) => r.n > (before.get(r.relname) ?? 0)).map((r) => r.relname);
+      if (done.length === now.length)
+        return `Autovacuum analyzed ${done.join(", ")} within ${Math.round((Date.now() - started) / 1000)} s after the rounds.`;
+      if (Date.now() - started > 180_000) {
+        await client.query("ANALYZE");
+        return `Autovacuum analyzed ${done.join(", ") || "none of the tables"} within 3 minutes; the rest analyzed by hand.`;
+      }
+      await new Promise((r) => setTimeout(r, 2000));
+    }
+  } finally {
+    await client.end();
   }
 }
 
