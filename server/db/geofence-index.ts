@@ -1,15 +1,9 @@
 import Flatbush from "flatbush";
 import type { BBox } from "../geo/distance";
-import type { GeofenceVersion } from "../storage/port";
+import type { GeofenceBox, GeofenceVersion } from "../storage/port";
 
-/** A geofence as the index holds it: its world, its box and its version. */
-export interface IndexedGeofence extends GeofenceVersion {
-  live: boolean;
-  minLng: number;
-  minLat: number;
-  maxLng: number;
-  maxLat: number;
-}
+/** A geofence as the index holds it: its world, its box, its version, its tag and whether it is enabled. */
+export type IndexedGeofence = GeofenceBox;
 
 /** A geofence's change: its number, and the geofence as it is now (null: deleted). */
 export interface GeofenceChange {
@@ -99,23 +93,11 @@ export class GeofenceIndex {
   near(live: boolean, box: BBox, seqs: readonly number[]): GeofenceVersion[] {
     const out: GeofenceVersion[] = [];
     const seen = new Set<number>();
-    const { seqs: built, versions, lives } = this.built;
-    const world = live ? 1 : 0;
-    if (this.tree) {
-      for (const i of this.tree.search(box.minLng, box.minLat, box.maxLng, box.maxLat)) {
-        const seq = built[i]!;
-        if (lives[i] === world && !this.stale.has(seq)) {
-          out.push({ seq, version: versions[i]! });
-          seen.add(seq);
-        }
-      }
-    }
-    for (const e of this.recent.values()) {
-      if (e.live === live && meets(e, box)) {
-        out.push({ seq: e.seq, version: e.version });
-        seen.add(e.seq);
-      }
-    }
+    this.each(live, box, (seq, version) => {
+      out.push({ seq, version });
+      seen.add(seq);
+    });
+    const { versions } = this.built;
     for (const seq of seqs) {
       if (seen.has(seq)) continue;
       const e = this.recent.get(seq);
@@ -127,6 +109,43 @@ export class GeofenceIndex {
     }
     return out;
   }
+
+  /**
+   * One world's geofences whose box meets `box`, with their boxes (what a search needs to order
+   * them by how near they can be), as of the last refresh: of some tags only, enabled ones only.
+   */
+  inBox(
+    live: boolean,
+    box: BBox,
+    { tags, enabledOnly = false }: { tags?: readonly string[]; enabledOnly?: boolean } = {},
+  ): IndexedGeofence[] {
+    const wanted = tags?.length ? new Set(tags) : null;
+    const out: IndexedGeofence[] = [];
+    this.each(live, box, (_seq, _version, entry) => {
+      const e = entry();
+      if ((!enabledOnly || e.enabled) && (!wanted || (e.tag !== null && wanted.has(e.tag)))) out.push(e);
+    });
+    return out;
+  }
+
+  /** Calls `found` for each current geofence of the world whose box meets `box`. */
+  private each(
+    live: boolean,
+    box: BBox,
+    found: (seq: number, version: number, entry: () => IndexedGeofence) => void,
+  ): void {
+    const { seqs: built, versions, lives } = this.built;
+    const world = live ? 1 : 0;
+    if (this.tree) {
+      for (const i of this.tree.search(box.minLng, box.minLat, box.maxLng, box.maxLat)) {
+        const seq = built[i]!;
+        if (lives[i] === world && !this.stale.has(seq)) found(seq, versions[i]!, () => this.built.entry(i));
+      }
+    }
+    for (const e of this.recent.values()) {
+      if (e.live === live && meets(e, box)) found(e.seq, e.version, () => e);
+    }
+  }
 }
 
 /** Entries in typed arrays (a country's geofences would be millions of objects). */
@@ -135,11 +154,15 @@ function packed(entries: readonly IndexedGeofence[]) {
   const seqs = new Float64Array(n);
   const versions = new Float64Array(n);
   const lives = new Uint8Array(n);
+  const enabled = new Uint8Array(n);
+  const tags: (string | null)[] = new Array<string | null>(n);
   const boxes = new Float64Array(4 * n);
   entries.forEach((e, i) => {
     seqs[i] = e.seq;
     versions[i] = e.version;
     lives[i] = e.live ? 1 : 0;
+    enabled[i] = e.enabled ? 1 : 0;
+    tags[i] = e.tag;
     boxes.set([e.minLng, e.minLat, e.maxLng, e.maxLat], 4 * i);
   });
   return {
@@ -150,6 +173,8 @@ function packed(entries: readonly IndexedGeofence[]) {
       seq: seqs[i]!,
       version: versions[i]!,
       live: lives[i] === 1,
+      tag: tags[i] ?? null,
+      enabled: enabled[i] === 1,
       minLng: boxes[4 * i]!,
       minLat: boxes[4 * i + 1]!,
       maxLng: boxes[4 * i + 2]!,

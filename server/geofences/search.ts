@@ -1,19 +1,21 @@
 import type { z } from "zod";
 import type { AuthKey } from "../auth/keys";
 import { bboxAround, haversine } from "../geo/distance";
-import { NEARBY, SEARCH, type searchQuerySchema, serializeGeofence } from "./schema";
+import { NEARBY, type searchQuerySchema, serializeGeofence } from "./schema";
 import { activeFor } from "./active";
 import { decodedOnce } from "./decoded";
 import { distanceToShape } from "./shape";
-import { type GeofenceBounds, type TrackedGeofence, storage } from "../storage";
+import { Encoded } from "../http/handler";
+import { processOnce } from "../process-once";
+import { type GeofenceBox, type TrackedGeofence, storage } from "../storage";
+import { metadataMatches } from "../storage/metadata-filter";
 
-/** How many polygon rings to read per query while refining candidates. */
+/** The most candidates decoded at a time while refining them (a few more than `limit`). */
 const BATCH = 64;
 
-interface Candidate extends GeofenceBounds {
-  /** a lower bound of the distance to the shape; exact for circles */
+interface Candidate extends GeofenceBox {
+  /** a lower bound of the distance to the shape: the distance to its box */
   low: number;
-  exact: boolean;
 }
 
 const byDistance = (a: { distance: number; id: string }, b: { distance: number; id: string }) =>
@@ -24,99 +26,83 @@ const FIRST_REACH = 250;
 /** Geofences outside the box of a reach are at least this share of the reach away. */
 const SURE = 0.99;
 
+type SearchQuery = Omit<z.output<typeof searchQuerySchema>, "includeGeometry"> & {
+  /** only the geofences this keeps count (a track's nearbyGeofences: those active for the user) */
+  keep?: (g: TrackedGeofence) => boolean;
+};
+
 /**
  * Geofences whose shape comes within `radius` of `near`, nearest first.
  *
  * Nearest first by widening reach: the search looks within a quarter kilometre first, then
  * twice as far, and so on up to `radius`, and stops as soon as `limit` results lie within the
- * reach looked at (nothing outside can come before them). Where geofences are dense the first
- * reach fills the answer and only its candidates are read; where they are sparse the reads add
- * up to about 1.3 times one read of the whole radius.
+ * reach looked at (nothing outside can come before them). The candidates come from the process's
+ * index of geofences (their boxes, in memory, brought up to date with the database at each
+ * search); they are decoded (once per version, server/geofences/decoded.ts) in order of the
+ * distance to their box, and only while they can still make the first `limit` results.
  *
  * Only enabled geofences are found: a disabled one makes no events, and the SDKs register what
  * a search or a track's `nearbyGeofences` gives them as geofences of the device's own.
  */
 export async function searchGeofences(
   key: AuthKey,
-  q: Omit<z.output<typeof searchQuerySchema>, "includeGeometry">,
+  q: SearchQuery,
 ): Promise<{ geofence: TrackedGeofence; distance: number }[]> {
   const { latitude: lat, longitude: lng } = q.near;
   let top: Hit[];
-  // Exact distances already computed at a shorter reach: a wider reach does not read those rings again.
-  const known = new Map<number, number>();
+  // Distances already computed at a shorter reach (null: not counted), by seq.
+  const known = new Map<number, Hit | null>();
   for (let reach = Math.min(q.radius, FIRST_REACH); ; reach = Math.min(q.radius, reach * 2)) {
     const hits = await nearestWithin(key.live, q, lng, lat, reach, known);
     top = hits.slice(0, q.limit);
     if (reach >= q.radius) break;
     if (top.length === q.limit && top[q.limit - 1]!.distance <= reach * SURE) break;
   }
-  // The results as decoded for the distances: read again only for versions not seen before.
-  const found = new Map(
-    (await decodedOnce(top, (seqs) => storage().geofences.decodable(seqs))).map((g) => [g.seq, g]),
-  );
-  return top.flatMap((h) => {
-    const geofence = found.get(h.seq);
-    return geofence ? [{ geofence, distance: h.distance }] : [];
-  });
+  return top.map(({ geofence, distance }) => ({ geofence, distance }));
 }
 
 interface Hit {
-  seq: number;
-  version: number;
   id: string;
   distance: number;
+  geofence: TrackedGeofence;
 }
 
 /**
  * The geofences whose box meets the box of `reach` around the point and whose shape is within
  * `q.radius`, nearest first (at least the first `q.limit` of them are right).
- *
- * The spatial index narrows the candidates to bounding boxes that meet the box. A circle's distance is
- * exact from its center and radius; a polygon's is at least its center distance minus its
- * radius, so candidates are refined in order of that bound and polygon rings are read only
- * while they can still make the first `limit` results.
  */
 async function nearestWithin(
   live: boolean,
-  q: Omit<z.output<typeof searchQuerySchema>, "includeGeometry">,
+  q: SearchQuery,
   lng: number,
   lat: number,
   reach: number,
-  known: Map<number, number>,
+  known: Map<number, Hit | null>,
 ): Promise<Hit[]> {
-  const bounds = await storage().geofences.boundsInBox(live, bboxAround(lng, lat, reach), {
+  const boxes = await storage().geofences.inBox(live, bboxAround(lng, lat, reach), {
     tags: q.tags,
     enabledOnly: true,
-    metadata: q.metadataFilter,
   });
-  const candidates: Candidate[] = bounds.map((c) => {
-    const center = haversine(lng, lat, c.centerLng, c.centerLat);
-    return { ...c, low: Math.max(0, center - c.radius), exact: c.type === "circle" };
-  });
+  const candidates: Candidate[] = boxes.map((b) => ({ ...b, low: distanceToBox(lng, lat, b) }));
   candidates.sort((a, b) => a.low - b.low);
 
   const hits: Hit[] = [];
+  const size = Math.min(BATCH, q.limit + 8);
   const cutoff = () => (hits.length >= q.limit ? Math.min(q.radius, hits[q.limit - 1]!.distance) : q.radius);
   for (let i = 0; i < candidates.length && candidates[i]!.low <= cutoff();) {
     const batch: Candidate[] = [];
-    for (; i < candidates.length && batch.length < BATCH && candidates[i]!.low <= cutoff(); i++)
+    for (; i < candidates.length && batch.length < size && candidates[i]!.low <= cutoff(); i++)
       batch.push(candidates[i]!);
-    const rings = new Map(
-      (
-        await decodedOnce(
-          batch.filter((c) => !c.exact && !known.has(c.seq)),
-          (seqs) => storage().geofences.decodable(seqs),
-        )
-      ).map((g) => [g.seq, g.ring]),
-    );
+    const unknown = batch.filter((c) => !known.has(c.seq));
+    for (const g of await decodedOnce(unknown, (seqs) => storage().geofences.decodable(seqs))) {
+      const counted =
+        (!q.metadataFilter || metadataMatches(g.metadata, q.metadataFilter)) && (!q.keep || q.keep(g));
+      const distance = distanceToShape(lng, lat, g);
+      known.set(g.seq, counted ? { id: g.id, distance: Math.round(distance * 10) / 10, geofence: g } : null);
+    }
     for (const c of batch) {
-      const distance = c.exact
-        ? c.low
-        : (known.get(c.seq) ?? distanceToShape(lng, lat, { ...c, ring: rings.get(c.seq) ?? [] }));
-      known.set(c.seq, distance);
-      if (distance <= q.radius) {
-        hits.push({ seq: c.seq, version: c.version, id: c.id, distance: Math.round(distance * 10) / 10 });
-      }
+      const hit = known.get(c.seq);
+      if (hit && hit.distance <= q.radius) hits.push(hit);
     }
     hits.sort(byDistance);
   }
@@ -124,30 +110,50 @@ async function nearestWithin(
 }
 
 /**
+ * Meters from a point to the nearest point of a box (0 inside it), a little less than exact: a
+ * lower bound of the distance to any shape inside the box.
+ */
+function distanceToBox(lng: number, lat: number, b: GeofenceBox): number {
+  const nearLng = Math.min(b.maxLng, Math.max(b.minLng, lng));
+  const nearLat = Math.min(b.maxLat, Math.max(b.minLat, lat));
+  if (nearLng === lng && nearLat === lat) return 0;
+  return Math.max(0, 0.995 * haversine(lng, lat, nearLng, nearLat) - 1);
+}
+
+/**
  * What a track answers as `nearbyGeofences` when the device asks (the SDKs' geofence sync): the
- * nearest enabled geofences of the key's world within NEARBY.radius of the location, nearest
- * first, each with its geometry (the SDKs register circles by geometryCenter and
- * geometryRadius, polygons by their ring). Geofences that name other users (`userIds`) are left
- * out: they would make no events for this device.
+ * nearest geofences of the key's world within NEARBY.radius of the location that are active for
+ * the user (enabled, not expired, naming no other users), nearest first, each with its geometry
+ * (the SDKs register circles by geometryCenter and geometryRadius, polygons by their ring),
+ * already written as JSON: every update of a device asks, and the same geofences are answered
+ * again and again.
  */
 export async function nearbyGeofences(
   key: AuthKey,
   at: { latitude: number; longitude: number },
   limit: number,
   userId: string | null,
-) {
+): Promise<Encoded> {
+  const now = new Date();
   const hits = await searchGeofences(key, {
     near: at,
     radius: NEARBY.radius,
     tags: undefined,
-    limit: Math.min(limit + NEARBY_SLACK, SEARCH.limit.max),
+    limit,
+    keep: (g) => activeFor(g, userId, now),
   });
-  const now = new Date();
-  return hits
-    .filter(({ geofence }) => activeFor(geofence, userId, now))
-    .slice(0, limit)
-    .map(({ geofence }) => serializeGeofence(geofence, { withUserIds: key.kind !== "publishable" }));
+  const withUserIds = key.kind !== "publishable";
+  return new Encoded(`[${hits.map(({ geofence }) => writtenOnce(geofence, withUserIds)).join(",")}]`);
 }
 
-/** How many more geofences nearby asks the search for, in case some name other users. */
-const NEARBY_SLACK = 50;
+/**
+ * A geofence's JSON, written once per decoded version (decoded geofences are shared and never
+ * changed, and a new version is a new object) and for each of the two audiences.
+ */
+function writtenOnce(g: TrackedGeofence, withUserIds: boolean): string {
+  const written = processOnce("geofence-json", () => new WeakMap<TrackedGeofence, [string?, string?]>());
+  let forms = written.get(g);
+  if (!forms) written.set(g, (forms = []));
+  const k = withUserIds ? 1 : 0;
+  return (forms[k] ??= JSON.stringify(serializeGeofence(g, { withUserIds })));
+}

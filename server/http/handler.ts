@@ -73,18 +73,28 @@ export const replyWithMeta = (body: Record<string, unknown>, meta: Record<string
   body,
   meta,
 });
+/** A value already written as JSON, for replyEncoded's `extra`. */
+export class Encoded {
+  constructor(readonly json: string) {}
+}
+
 /**
- * The payload already written as JSON, with `extra` fields added beside it and `meta` fields in
- * the envelope when given.
+ * The payload already written as JSON, with `extra` fields added beside it (values as they are,
+ * or already written: Encoded) and `meta` fields in the envelope when given.
  */
 export const replyEncoded = (
   encoded: string,
   extra?: Record<string, unknown>,
   meta?: Record<string, unknown>,
 ): Reply => {
-  const more = extra ? JSON.stringify(extra) : "{}";
+  const more = extra
+    ? Object.entries(extra)
+        .filter(([, v]) => v !== undefined)
+        .map(([k, v]) => `${JSON.stringify(k)}:${v instanceof Encoded ? v.json : JSON.stringify(v)}`)
+        .join(",")
+    : "";
   return {
-    encoded: more === "{}" ? encoded : `${encoded.slice(0, -1)},${more.slice(1)}`,
+    encoded: more === "" ? encoded : `${encoded.slice(0, -1)}${encoded === "{}" ? "" : ","}${more}}`,
     ...(meta && Object.keys(meta).length > 0 && { meta }),
   };
 };

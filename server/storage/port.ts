@@ -167,15 +167,18 @@ export interface SignInFailureStore {
 }
 
 /** What a spatial search needs to bound a geofence's distance without reading its geometry. */
-export interface GeofenceBounds {
+/** A geofence as the index of geofences holds it: its version, world, tag, state and box. */
+export interface GeofenceBox {
   seq: number;
-  id: string;
-  type: string;
-  centerLng: number;
-  centerLat: number;
-  radius: number;
   /** updatedAt in ms: which version of the geofence this is (see GeofenceVersion) */
   version: number;
+  live: boolean;
+  tag: string | null;
+  enabled: boolean;
+  minLng: number;
+  minLat: number;
+  maxLng: number;
+  maxLat: number;
 }
 
 /** Where a user inside a geofence is (to decide whether it still is). */
@@ -287,13 +290,15 @@ export interface GeofenceStore {
   list(filter: GeofenceFilter, take?: number): Promise<StoredGeofence[]>;
   /** One page of the geofences table, and how many match in all (empty values sort last). */
   table(live: boolean, q: GeofenceTableQuery): Promise<{ rows: StoredGeofence[]; total: number }>;
-  /** Geofences of one world whose bounding box meets `box`, optionally only with a tag in `tags`. */
-  /** The geofences of a world whose box meets `box`: of some tags only, enabled ones only. */
-  boundsInBox(
+  /**
+   * The geofences of a world whose box meets `box` (of some tags only, enabled ones only), from
+   * this process's index of geofences brought up to date with what the database holds now.
+   */
+  inBox(
     live: boolean,
     box: BBox,
-    filter?: { tags?: readonly string[]; enabledOnly?: boolean; metadata?: MetadataFilter },
-  ): Promise<GeofenceBounds[]>;
+    filter?: { tags?: readonly string[]; enabledOnly?: boolean },
+  ): Promise<GeofenceBox[]>;
   /** Geofences as tracking and search decode them (outer ring, no geometry), by seq. */
   decodable(seqs: readonly number[]): Promise<TrackedGeofence[]>;
   /**

@@ -242,6 +242,45 @@ describe("nearby geofences in the track answer", () => {
   });
 });
 
+describe("nearby geofences that name users", () => {
+  it("counts only those active for the device's user: seventy naming someone else take no place", async () => {
+    const here = { lat: -40.9 + Math.random() * 0.05, lng: 175.6 + Math.random() * 0.05 };
+    const { north: n, east: e } = metersFrom(here);
+    const tag = unique("named");
+    const me = unique("courier");
+    const ids: Record<string, string> = {};
+    const make = async (externalId: string, shape: Record<string, unknown>) => {
+      const res = await api("POST", "/v1/geofences", {
+        json: { description: externalId, tag, externalId, type: "circle", radius: 30, ...shape },
+      });
+      expect(res.status, JSON.stringify(res.body)).toBe(200);
+      ids[externalId] = (res.body.geofence as Geofence)._id;
+    };
+    // Seventy within 150 m name another user; farther out, one names this user and two name none.
+    for (let i = 0; i < 70; i++) {
+      await make(`other${i}`, {
+        coordinates: [e(150 * Math.cos(i)), n(150 * Math.sin(i))],
+        userIds: ["someone-else"],
+      });
+    }
+    await make("mine", { coordinates: [e(400), here.lat], userIds: [me] });
+    await make("open1", { coordinates: [e(-500), here.lat] });
+    await make("open2", { coordinates: [here.lng, n(600)] });
+
+    const res = await track({
+      ...androidBody(unique("android"), { nearbyGeofencesLimit: 3 }),
+      latitude: here.lat,
+      longitude: here.lng,
+      userId: me,
+    });
+    expect(res.status, JSON.stringify(res.body)).toBe(200);
+    const nearby = res.body.nearbyGeofences as Geofence[];
+    expect(nearby.map((g) => g._id)).toEqual([ids.mine, ids.open1, ids.open2]);
+    // A publishable key is not told whom a geofence names.
+    expect(nearby[0]).not.toHaveProperty("userIds");
+  });
+});
+
 describe("what the device says of itself", () => {
   it("keeps the SDK's device fields on the user, and each fix's speed, course and altitude with that fix", async () => {
     const deviceId = unique("android");

@@ -1,11 +1,12 @@
 import { GeofenceIndex, type IndexedGeofence } from "../geofence-index";
+import { processOnce } from "../../process-once";
 import { type Queryable, rows } from "./sql";
 
 /** A geofence's version: its updatedAt in ms (EXTRACT gives seconds as numeric, exact to the microsecond). */
 export const VERSION = `(EXTRACT(EPOCH FROM "updatedAt") * 1000)::float8`;
 
 // "updatedAt" is a column of "Geofence" alone in the joins below.
-const COLUMNS = `g."seq", g."live", g."minLng", g."minLat", g."maxLng", g."maxLat", ${VERSION} AS "version"`;
+const COLUMNS = `g."seq", g."live", g."minLng", g."minLat", g."maxLng", g."maxLat", g."tag", g."enabled", ${VERSION} AS "version"`;
 /** The counter and every geofence, in one statement (one snapshot): at least the counter's row. */
 const ALL = `SELECT c."n"::float8 AS "last", ${COLUMNS}
   FROM "GeofenceChangeCounter" c LEFT JOIN "Geofence" g ON TRUE ORDER BY g."seq"`;
@@ -21,15 +22,23 @@ const indexed = (r: Row): IndexedGeofence | null =>
         seq: r.seq,
         version: r.version!,
         live: r.live!,
+        tag: r.tag ?? null,
+        enabled: r.enabled!,
         minLng: r.minLng!,
         minLat: r.minLat!,
         maxLng: r.maxLng!,
         maxLat: r.maxLat!,
       };
 
-/** This process's index (each thread that tracks keeps its own). */
-const index = new GeofenceIndex();
-let loading: Promise<void> | null = null;
+/**
+ * This process's index (each thread keeps its own: the tracking thread for its batches, the
+ * HTTP thread for searches), and its first load while it runs.
+ */
+const held = () =>
+  processOnce("postgresql-geofence-index", () => ({
+    index: new GeofenceIndex(),
+    loading: null as Promise<void> | null,
+  }));
 
 /**
  * Tracking's index of geofences (../geofence-index.ts), brought up to date from PostgreSQL's
@@ -40,8 +49,10 @@ let loading: Promise<void> | null = null;
  * statement of a transaction sees the commits made before it, as the statement it replaces did).
  */
 export async function geofencesNow(client: Queryable): Promise<GeofenceIndex> {
+  const h = held();
+  const { index } = h;
   if (!index.loaded) {
-    loading ??= rows<Row & { last: number }>(ALL, [], client)
+    h.loading ??= rows<Row & { last: number }>(ALL, [], client)
       .then((found) => {
         index.load(
           found[0]!.last,
@@ -49,9 +60,9 @@ export async function geofencesNow(client: Queryable): Promise<GeofenceIndex> {
         );
       })
       .finally(() => {
-        loading = null;
+        h.loading = null;
       });
-    await loading;
+    await h.loading;
     return index;
   }
   const changes = await rows<Row & { n: number; changed: number }>(SINCE, [index.last], client);

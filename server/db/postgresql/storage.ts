@@ -1,7 +1,6 @@
 import type {
   ConversionDay,
   EventStore,
-  GeofenceBounds,
   GeofenceStore,
   KeyKind,
   KeyStore,
@@ -18,7 +17,7 @@ import { deleteUserOutbox, postgresOutbox } from "./outbox";
 import { pool } from "./pool";
 import { inTransaction, row, rows } from "./sql";
 import { activeTripsGathered } from "./trips";
-import { VERSION } from "./geofence-index";
+import { geofencesNow } from "./geofence-index";
 import { ENVELOPE, trackedGeofencesBySeqs, verificationCounts } from "./tracking";
 import { postgresTracking } from "./tracking-batch";
 
@@ -88,18 +87,9 @@ const geofences: GeofenceStore = {
     shared.geofences.update(seq, version, columns)
   ),
   applyMany: async (live, changes) => (await clockSeeded(), shared.geofences.applyMany(live, changes)),
-  async boundsInBox(live, box, { tags, enabledOnly = false, metadata } = {}) {
-    const tagFilter = tags?.length ? ` AND "tag" = ANY($6::text[])` : "";
-    const enabledFilter = enabledOnly ? ` AND "enabled"` : "";
-    const found = await rows<GeofenceBounds & { metadata?: unknown }>(
-      `SELECT "seq", "id", "type", "centerLng", "centerLat", "radius", ${VERSION} AS "version"
-         ${metadata ? `, "metadata"` : ""} FROM "Geofence"
-       WHERE "box" && ${ENVELOPE(1)} AND "live" = $5${tagFilter}${enabledFilter}`,
-      [box.minLng, box.minLat, box.maxLng, box.maxLat, live, ...(tags?.length ? [tags] : [])],
-    );
-    if (!metadata) return found;
-    return matchingRows(found, metadata);
-  },
+  // This process's index of geofences (the tracking thread keeps its own), brought up to date
+  // first (one indexed read, usually of no row).
+  inBox: async (live, box, filter) => (await geofencesNow(pool())).inBox(live, box, filter),
   decodable: (seqs) => trackedGeofencesBySeqs(seqs, pool()),
   reconcileMembers: (geofenceSeq, stillInside) =>
     inTransaction(async (client) => {

@@ -2,11 +2,11 @@ import type Database from "better-sqlite3";
 import { GeofenceIndex, type IndexedGeofence } from "../geofence-index";
 import { VERSION } from "./geofences";
 
-type Row = Omit<IndexedGeofence, "live"> & { live: number };
+type Row = Omit<IndexedGeofence, "live" | "enabled"> & { live: number; enabled: number };
 /** A change: the geofence as it is now, its fields null when it is gone. */
 type ChangeRow = { n: number; changed: number } & { [K in keyof Row]: Row[K] | null };
 
-const COLUMNS = `g."seq", g."live", g."minLng", g."minLat", g."maxLng", g."maxLat", ${VERSION("g")}`;
+const COLUMNS = `g."seq", g."live", g."minLng", g."minLat", g."maxLng", g."maxLat", g."tag", g."enabled", ${VERSION("g")}`;
 const ALL = `SELECT ${COLUMNS} FROM "Geofence" g ORDER BY g."seq"`;
 const LAST = `SELECT COALESCE(MAX("n"), 0) FROM "GeofenceChange"`;
 const SINCE = `SELECT c."n", c."seq" AS "changed", ${COLUMNS}
@@ -16,6 +16,8 @@ const indexed = (r: Row): IndexedGeofence => ({
   seq: r.seq,
   version: r.version,
   live: r.live === 1,
+  tag: r.tag,
+  enabled: r.enabled === 1,
   minLng: r.minLng,
   minLat: r.minLat,
   maxLng: r.maxLng,

@@ -12,7 +12,8 @@ import type {
 import { prismaStores } from "../prisma-stores";
 import { withWriteLock } from "../write-lock";
 import { prepared, sqlDate, transaction } from "./connection";
-import { geofenceBoundsInBox } from "./geofences";
+import { processOnce } from "../../process-once";
+import { SqliteGeofenceIndex } from "./geofence-index";
 import { sqliteOutbox } from "./outbox";
 import {
   deleteUserEverything,
@@ -111,7 +112,13 @@ const events: EventStore = {
 
 const geofences: GeofenceStore = {
   ...shared.geofences,
-  boundsInBox: async (live, box, filter) => geofenceBoundsInBox(live, box, filter),
+  async inBox(live, box, filter) {
+    // This thread's index of geofences (the tracking thread keeps its own): the changes since it
+    // was last asked applied first (one indexed read, usually of no row).
+    const index = processOnce("sqlite-geofence-index", () => new SqliteGeofenceIndex(prepared));
+    index.refresh();
+    return index.inBox(live, box, filter);
+  },
   decodable: async (seqs) => geofencesBySeqs(seqs),
   reconcileMembers: (geofenceSeq, stillInside) =>
     withWriteLock(() =>
