@@ -19,7 +19,7 @@ import { type PacedMessage, compareEngines } from "./compare";
 
 const USAGE = `npm run bench [-- SUITE...] [--geofences 10000] [--users 100000] [--duration 5] [--connections 16]
                  [--rounds 5] [--profile DIR] [--dense] [--max-radius M] [--processes 1] [--webhooks] [--trips]
-                 [--compare] [--workload short-moves,first-seen,long-jumps]
+                 [--compare] [--workload short-moves,first-seen,long-jumps] [--pg-stats]
 
 Suites: geofences, tracking, geodata, geocoding, routing, transit, startup, import (default: geofences and tracking). Each starts the production server on a fresh
 database, measures the no-op route (GET /healthz) as the baseline in the same run, then its
@@ -31,7 +31,8 @@ with the body Radar's Android SDK sends. Each workload warms up (not counted), t
 alternate the key-checked GET /v1/config, an invalid POST (the floor, every answer checked to be 400)
 and the workloads, compared within each round; a round with an unexpected answer or a socket error is
 reported as failed, not counted; on PostgreSQL (after VACUUM ANALYZE of the seeded data) one more round
-runs once autovacuum has analyzed what the rounds wrote. --dense packs the
+runs once autovacuum has analyzed what the rounds wrote; --pg-stats reports PostgreSQL's statements over
+the rounds (pg_stat_statements, when the server preloads it) and its backends' states sampled every 50 ms. --dense packs the
 geofences (50–200 m) and users into 79 km² (about 6 geofences overlap at a point) instead of a metro area;
 --max-radius sets the geofences' largest radius (dense with 500: about 30 overlap at a point). --profile writes a CPU
 profile of the server (node --cpu-prof) into DIR when it stops; open it in Chrome DevTools.
@@ -60,6 +61,7 @@ const { values, positionals } = parseArgs({
     connections: { type: "string", default: "16" },
     rounds: { type: "string", default: "5" },
     workload: { type: "string", default: WORKLOADS.join(",") },
+    "pg-stats": { type: "boolean", default: false },
     profile: { type: "string" },
     dense: { type: "boolean", default: false },
     "max-radius": { type: "string" },
@@ -139,6 +141,7 @@ async function runSuite(name: string): Promise<void> {
     webhooks: values.webhooks,
     trips: values.trips,
     workloads: values.workload.split(",") as Workload[],
+    pgStats: values["pg-stats"],
     ...(values.paced && { pace }),
     async runBoth(s) {
       if (values.only && !s.name.includes(values.only)) return;

@@ -17,6 +17,8 @@ export interface Bench {
   runBoth(s: Omit<Scenario, "connections">): Promise<void>;
   /** a line printed with the results and saved with them */
   note(line: string): void;
+  /** tracking on PostgreSQL: report its statements and its backends' waits over the rounds (--pg-stats) */
+  pgStats?: boolean;
   /** tracking: the workloads measured (--workload) */
   workloads: readonly Workload[];
   /** tracking: also measure with two enabled webhooks (--webhooks) */

@@ -213,6 +213,10 @@ async function workloadRounds(
       results.push({ workload: w, round: suffix, rps: m.rps, config: config.rps, ...(failed && { failed }) });
     }
   };
+  const pgStats =
+    b.pgStats && server.databaseUrl.startsWith("postgres")
+      ? await (await import("./pg-stats")).startPgStats(server.databaseUrl)
+      : undefined;
   for (let r = 1; r <= b.rounds; r++) {
     await b.pace?.(`round ${r}`);
     // The workloads' order turns each round: none always runs right after the config route.
@@ -221,6 +225,7 @@ async function workloadRounds(
       b.workloads.map((_, k) => b.workloads[(k + r - 1) % b.workloads.length]!),
     );
   }
+  if (pgStats) b.note(`During the rounds (${b.workloads.join(", ")}): ${await pgStats.stop()}`);
   if (server.databaseUrl.startsWith("postgres")) {
     await b.pace?.("after autovacuum");
     b.note(await afterAutovacuum(server.databaseUrl));

@@ -1,3 +1,4 @@
+import { processOnce } from "./process-once";
 import { storage } from "./storage";
 
 /**
@@ -20,10 +21,22 @@ export interface Settings {
 /** Each setting's value when none is stored. */
 const DEFAULTS: Settings = { publishableSearch: false, publishableGeofenceSync: true };
 
-/** One setting (a request asks only the one it needs: one read). */
-export async function setting(name: keyof Settings): Promise<boolean> {
+/**
+ * How long a setting read is kept: publishable requests ask at every update. A change made here
+ * applies at once; one made by another app process within this time.
+ */
+const KEPT_MS = 1000;
+const kept = () =>
+  processOnce("settings-read", () => new Map<keyof Settings, { value: boolean; at: number }>());
+
+/** One setting (a request asks only the one it needs: one read, at most once a second). */
+export async function setting(name: keyof Settings, now = Date.now()): Promise<boolean> {
+  const known = kept().get(name);
+  if (known && now - known.at < KEPT_MS) return known.value;
   const stored = await storage().settings.get(name);
-  return stored === null ? DEFAULTS[name] : stored === "true";
+  const value = stored === null ? DEFAULTS[name] : stored === "true";
+  kept().set(name, { value, at: now });
+  return value;
 }
 
 export async function getSettings(): Promise<Settings> {
@@ -38,5 +51,6 @@ export async function updateSettings(change: Partial<Settings>): Promise<Setting
   const values: Record<string, string> = {};
   for (const [key, value] of Object.entries(change)) if (value !== undefined) values[key] = String(value);
   await storage().settings.set(values, new Date());
+  kept().clear();
   return getSettings();
 }
