@@ -13,7 +13,9 @@ import { metadataMatches } from "../storage/metadata-filter";
 /** The most candidates decoded at a time while refining them (a few more than `limit`). */
 const BATCH = 64;
 
-interface Candidate extends GeofenceBox {
+interface Candidate {
+  seq: number;
+  version: number;
   /** a lower bound of the distance to the shape: the distance to its box */
   low: number;
 }
@@ -83,7 +85,11 @@ async function nearestWithin(
     tags: q.tags,
     enabledOnly: true,
   });
-  const candidates: Candidate[] = boxes.map((b) => ({ ...b, low: distanceToBox(lng, lat, b) }));
+  const candidates: Candidate[] = boxes.map((b) => ({
+    seq: b.seq,
+    version: b.version,
+    low: distanceToBox(lng, lat, b),
+  }));
   candidates.sort((a, b) => a.low - b.low);
 
   const hits: Hit[] = [];
@@ -96,7 +102,9 @@ async function nearestWithin(
     const unknown = batch.filter((c) => !known.has(c.seq));
     for (const g of await decodedOnce(unknown, (seqs) => storage().geofences.decodable(seqs))) {
       const counted =
-        (!q.metadataFilter || metadataMatches(g.metadata, q.metadataFilter)) && (!q.keep || q.keep(g));
+        g.enabled &&
+        (!q.metadataFilter || metadataMatches(g.metadata, q.metadataFilter)) &&
+        (!q.keep || q.keep(g));
       const distance = distanceToShape(lng, lat, g);
       known.set(g.seq, counted ? { id: g.id, distance: Math.round(distance * 10) / 10, geofence: g } : null);
     }
@@ -143,17 +151,21 @@ export async function nearbyGeofences(
     keep: (g) => activeFor(g, userId, now),
   });
   const withUserIds = key.kind !== "publishable";
-  return new Encoded(`[${hits.map(({ geofence }) => writtenOnce(geofence, withUserIds)).join(",")}]`);
+  return new Encoded(`[${hits.map(({ geofence }) => writtenOnce(geofence, { withUserIds })).join(",")}]`);
 }
 
 /**
- * A geofence's JSON, written once per decoded version (decoded geofences are shared and never
- * changed, and a new version is a new object) and for each of the two audiences.
+ * A geofence's JSON as searches answer it, written once per decoded version (decoded geofences
+ * are shared and never changed; a new version is a new object) and per form: with or without its
+ * geometry, for a publishable key (no userIds) or not.
  */
-function writtenOnce(g: TrackedGeofence, withUserIds: boolean): string {
-  const written = processOnce("geofence-json", () => new WeakMap<TrackedGeofence, [string?, string?]>());
+export function writtenOnce(
+  g: TrackedGeofence,
+  { withUserIds, includeGeometry = true }: { withUserIds: boolean; includeGeometry?: boolean },
+): string {
+  const written = processOnce("geofence-json", () => new WeakMap<TrackedGeofence, (string | undefined)[]>());
   let forms = written.get(g);
   if (!forms) written.set(g, (forms = []));
-  const k = withUserIds ? 1 : 0;
-  return (forms[k] ??= JSON.stringify(serializeGeofence(g, { withUserIds })));
+  const k = (withUserIds ? 1 : 0) + (includeGeometry ? 2 : 0);
+  return (forms[k] ??= JSON.stringify(serializeGeofence(g, { withUserIds, includeGeometry })));
 }
