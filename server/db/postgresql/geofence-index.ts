@@ -38,6 +38,8 @@ const held = () =>
   processOnce("postgresql-geofence-index", () => ({
     index: new GeofenceIndex(),
     loading: null as Promise<void> | null,
+    /** a searches' refresh not sent yet (geofencesForSearch) */
+    next: null as Promise<GeofenceIndex> | null,
   }));
 
 /**
@@ -68,4 +70,18 @@ export async function geofencesNow(client: Queryable): Promise<GeofenceIndex> {
   const changes = await rows<Row & { n: number; changed: number }>(SINCE, [index.last], client);
   if (changes.length) index.apply(changes.map((c) => ({ n: c.n, seq: c.changed, now: indexed(c) })));
   return index;
+}
+
+/**
+ * The index brought up to date for a search. The searches that ask before the refresh is sent
+ * (within one turn of the event loop) share it: sent after each of them asked, it sees every
+ * commit made before any of them began, as a refresh of its own would, for one round trip.
+ */
+export function geofencesForSearch(client: Queryable): Promise<GeofenceIndex> {
+  const h = held();
+  h.next ??= new Promise<void>((resolve) => setImmediate(resolve)).then(() => {
+    h.next = null;
+    return geofencesNow(client);
+  });
+  return h.next;
 }

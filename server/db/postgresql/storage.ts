@@ -17,7 +17,7 @@ import { deleteUserOutbox, postgresOutbox } from "./outbox";
 import { pool } from "./pool";
 import { inTransaction, row, rows } from "./sql";
 import { activeTripsGathered } from "./trips";
-import { geofencesNow } from "./geofence-index";
+import { geofencesForSearch } from "./geofence-index";
 import { ENVELOPE, trackedGeofencesBySeqs, verificationCounts } from "./tracking";
 import { postgresTracking } from "./tracking-batch";
 
@@ -88,8 +88,8 @@ const geofences: GeofenceStore = {
   ),
   applyMany: async (live, changes) => (await clockSeeded(), shared.geofences.applyMany(live, changes)),
   // This process's index of geofences (the tracking thread keeps its own), brought up to date
-  // first (one indexed read, usually of no row).
-  inBox: async (live, box, filter) => (await geofencesNow(pool())).inBox(live, box, filter),
+  // first (one indexed read, usually of no row, shared by the searches of one turn).
+  inBox: async (live, box, filter) => (await geofencesForSearch(pool())).inBox(live, box, filter),
   decodable: (seqs) => trackedGeofencesBySeqs(seqs, pool()),
   reconcileMembers: (geofenceSeq, stillInside) =>
     inTransaction(async (client) => {
