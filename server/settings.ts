@@ -30,7 +30,8 @@ const kept = () =>
   processOnce("settings-read", () => new Map<keyof Settings, { value: boolean; at: number }>());
 
 /** One setting (a request asks only the one it needs: one read, at most once a second). */
-export async function setting(name: keyof Settings, now = Date.now()): Promise<boolean> {
+export async function setting(name: keyof Settings): Promise<boolean> {
+  const now = Date.now();
   const known = kept().get(name);
   if (known && now - known.at < KEPT_MS) return known.value;
   const stored = await storage().settings.get(name);

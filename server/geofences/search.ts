@@ -20,8 +20,8 @@ interface Candidate {
   low: number;
 }
 
-const byDistance = (a: { distance: number; id: string }, b: { distance: number; id: string }) =>
-  a.distance - b.distance || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0);
+const byDistance = (a: Hit, b: Hit) =>
+  a.distance - b.distance || (a.geofence.id < b.geofence.id ? -1 : a.geofence.id > b.geofence.id ? 1 : 0);
 
 /** The first reach of a search, in meters: dense areas fill the results from there. */
 const FIRST_REACH = 250;
@@ -60,11 +60,10 @@ export async function searchGeofences(
     if (reach >= q.radius) break;
     if (top.length === q.limit && top[q.limit - 1]!.distance <= reach * SURE) break;
   }
-  return top.map(({ geofence, distance }) => ({ geofence, distance }));
+  return top;
 }
 
 interface Hit {
-  id: string;
   distance: number;
   geofence: TrackedGeofence;
 }
@@ -106,7 +105,7 @@ async function nearestWithin(
         (!q.metadataFilter || metadataMatches(g.metadata, q.metadataFilter)) &&
         (!q.keep || q.keep(g));
       const distance = distanceToShape(lng, lat, g);
-      known.set(g.seq, counted ? { id: g.id, distance: Math.round(distance * 10) / 10, geofence: g } : null);
+      known.set(g.seq, counted ? { distance: Math.round(distance * 10) / 10, geofence: g } : null);
     }
     for (const c of batch) {
       const hit = known.get(c.seq);

@@ -94,7 +94,7 @@ export const replyEncoded = (
         .join(",")
     : "";
   return {
-    encoded: more === "" ? encoded : `${encoded.slice(0, -1)}${encoded === "{}" ? "" : ","}${more}}`,
+    encoded: more === "" ? encoded : `${encoded.slice(0, -1)},${more}}`,
     ...(meta && Object.keys(meta).length > 0 && { meta }),
   };
 };
