@@ -216,34 +216,27 @@ function expression(terms: Term[]): string | undefined {
 }
 
 /**
- * The documents matching all terms, or all terms but one. Only addresses have house numbers:
- * the other layers are sought without them.
+ * The documents matching all terms (`relaxed` false), or all terms but one (`relaxed` true). Only
+ * addresses have house numbers: the other layers are sought without them.
  */
-function retrieve(file: Bundle, terms: Term[], enough: number): TextDocument[] {
+function retrieve(file: Bundle, terms: Term[], relaxed: boolean): TextDocument[] {
   const found = new Map<number, TextDocument>();
   const read = (subset: Term[], layers: TextDocument["layer"][]) => {
     const expr = expression(subset);
-    if (!expr) return 0;
-    const docs = matchDocuments(file, expr, layers, READ_LIMIT);
-    for (const doc of docs) found.set(doc.id, doc);
-    return docs.length;
+    if (!expr) return;
+    for (const doc of matchDocuments(file, expr, layers, READ_LIMIT)) found.set(doc.id, doc);
   };
   // Leaving out one word, or one area's name of several words.
-  const allButOne = (ts: Term[]) => {
+  const subsets = (ts: Term[]) => {
+    if (!relaxed) return [ts];
     const groups = [...new Set(ts.map((t) => t.group))];
     return groups.length > 1 ? groups.map((g) => ts.filter((t) => t.group !== g)) : [];
   };
-  // Relaxed (a word left out) only when the whole query finds too few.
   if (terms.some((t) => t.role === "number" || (t.role === "any" && isNumeric(t.word)))) {
-    if (read(terms, ["address"]) < enough) {
-      for (const subset of allButOne(terms)) {
-        if (subset.some(houseNumberLike)) read(subset, ["address"]);
-      }
-    }
+    for (const subset of subsets(terms)) if (subset.some(houseNumberLike)) read(subset, ["address"]);
   }
-  const other = terms.filter((t) => t.role !== "number");
-  if (read(other, ["street", "place", "region"]) < enough) {
-    for (const subset of allButOne(other)) read(subset, ["street", "place", "region"]);
+  for (const subset of subsets(terms.filter((t) => t.role !== "number"))) {
+    read(subset, ["street", "place", "region"]);
   }
   return [...found.values()];
 }
@@ -605,11 +598,23 @@ function streetCandidate(
   };
 }
 
-/** Candidates from one import's text index. */
-function importCandidates(file: Bundle, terms: Term[], enough: number): Candidate[] {
+/**
+ * Candidates from one import's text index: from the documents matching the whole query, or, when
+ * they give none, from those matching all of it but one word. The relaxed reads are fallbacks, as
+ * in Pelias: a word the data lacks or a mistyped town must not empty the answer, but where the
+ * whole query is found they add only weaker candidates, and in a country of many towns they read
+ * a street's name everywhere ("Landstrasse 10" without its town is every town's Landstrasse 10).
+ */
+function importCandidates(file: Bundle, terms: Term[]): Candidate[] {
+  const complete = candidatesOf(file, terms, retrieve(file, terms, false));
+  return complete.length ? complete : candidatesOf(file, terms, retrieve(file, terms, true));
+}
+
+/** The candidates that documents of an import's text index make. */
+function candidatesOf(file: Bundle, terms: Term[], docs: TextDocument[]): Candidate[] {
   const out: Candidate[] = [];
   const streets: StreetHit[] = [];
-  for (const doc of retrieve(file, terms, enough)) {
+  for (const doc of docs) {
     const postal = doc.layer === "region" && doc.kind === "postalCode";
     // A postal code's document has its code as its area; it is what the code names.
     const text = postal ? { name: doc.area, number: "", area: "" } : doc;
@@ -699,8 +704,8 @@ function areasFor(layer: Layer, areas: Partial<Address>): Partial<Address> {
 const textFiles = () => imports().filter(hasTextIndex);
 
 /** Addresses, streets, places and areas in each import's text index. */
-const importedText: CandidateSource = ({ terms, options }) =>
-  textFiles().flatMap((file) => importCandidates(file, terms, options.limit));
+const importedText: CandidateSource = ({ terms }) =>
+  textFiles().flatMap((file) => importCandidates(file, terms));
 
 /** Postal codes of each import. */
 const importedPostcodes: CandidateSource = ({ terms }) =>
