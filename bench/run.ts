@@ -40,7 +40,8 @@ profile of the server (node --cpu-prof) into DIR when it stops; open it in Chrom
 --trips (tracking) tracks users on car trips (the shared Andorra extract imported) against users on
 none, in the same rounds (docs/trips.md). --webhooks (tracking) also tracks with two enabled webhooks whose receivers (here) answer at once,
 in the same rounds, and reports the throughput ratio and the delivery lag (docs/webhooks.md).
-geocoding --extract FILE measures on another extract holding Liechtenstein (the synthetic copies below).
+geocoding --extract FILE measures on another extract holding Liechtenstein (the synthetic copies below);
+--bundle FILE on that extract as npm run import already wrote it (GEODATA_DIR=DIR npm run import -- FILE), not imported again.
 import --synthetic N[,N…] [--source liechtenstein-2021] writes N copies of a shared extract side by side (ids
 offset, towns renamed per copy; kept in node_modules/.cache/synthetic) and imports each as npm run import does,
 with the time and peak memory of each step; needs ../shared/data.
@@ -72,6 +73,7 @@ const { values, positionals } = parseArgs({
     synthetic: { type: "string", default: "1,20" },
     source: { type: "string", default: "liechtenstein-2021" },
     extract: { type: "string" },
+    bundle: { type: "string" },
     compare: { type: "boolean", default: false },
     // A side of --compare (bench/compare.ts): waits for the parent before each round.
     paced: { type: "boolean", default: false },
@@ -175,7 +177,7 @@ async function runSuite(name: string): Promise<void> {
     } else if (name === "geodata") {
       await geodataSuite(bench);
     } else if (name === "geocoding") {
-      await geocodingSuite(bench, values.extract);
+      await geocodingSuite(bench, values.extract, values.bundle);
     } else if (name === "routing") {
       await routingSuite(bench);
     } else if (name === "transit") {

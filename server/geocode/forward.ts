@@ -219,12 +219,12 @@ function expression(terms: Term[]): string | undefined {
  * The documents matching all terms (`relaxed` false), or all terms but one (`relaxed` true). Only
  * addresses have house numbers: the other layers are sought without them.
  */
-function retrieve(file: Bundle, terms: Term[], relaxed: boolean): TextDocument[] {
+function retrieve(file: Bundle, terms: Term[], relaxed: boolean, near?: Position): TextDocument[] {
   const found = new Map<number, TextDocument>();
   const read = (subset: Term[], layers: TextDocument["layer"][]) => {
     const expr = expression(subset);
     if (!expr) return;
-    for (const doc of matchDocuments(file, expr, layers, READ_LIMIT)) found.set(doc.id, doc);
+    for (const doc of matchDocuments(file, expr, layers, READ_LIMIT, near)) found.set(doc.id, doc);
   };
   // Leaving out one word, or one area's name of several words.
   const subsets = (ts: Term[]) => {
@@ -605,9 +605,9 @@ function streetCandidate(
  * whole query is found they add only weaker candidates, and in a country of many towns they read
  * a street's name everywhere ("Landstrasse 10" without its town is every town's Landstrasse 10).
  */
-function importCandidates(file: Bundle, terms: Term[]): Candidate[] {
-  const complete = candidatesOf(file, terms, retrieve(file, terms, false));
-  return complete.length ? complete : candidatesOf(file, terms, retrieve(file, terms, true));
+function importCandidates(file: Bundle, terms: Term[], near?: Position): Candidate[] {
+  const complete = candidatesOf(file, terms, retrieve(file, terms, false, near));
+  return complete.length ? complete : candidatesOf(file, terms, retrieve(file, terms, true, near));
 }
 
 /** The candidates that documents of an import's text index make. */
@@ -704,8 +704,8 @@ function areasFor(layer: Layer, areas: Partial<Address>): Partial<Address> {
 const textFiles = () => imports().filter(hasTextIndex);
 
 /** Addresses, streets, places and areas in each import's text index. */
-const importedText: CandidateSource = ({ terms }) =>
-  textFiles().flatMap((file) => importCandidates(file, terms));
+const importedText: CandidateSource = ({ terms, options }) =>
+  textFiles().flatMap((file) => importCandidates(file, terms, options.near));
 
 /** Postal codes of each import. */
 const importedPostcodes: CandidateSource = ({ terms }) =>

@@ -1,4 +1,5 @@
-import type { Bundle, BundleLayer } from "../bundles/file";
+import type { Bundle, BundleLayer, BundleTables } from "../bundles/file";
+import type { Position } from "../geo/distance";
 
 /**
  * The text index layer of a bundle (forward geocoding, autocomplete): one document per address,
@@ -42,24 +43,67 @@ export interface TextDocument {
 /** Whether a bundle has the text index (imports made before it need to be imported again). */
 export const hasTextIndex = (bundle: Bundle) => bundle.has(TEXT_INDEX);
 
+/** The first and last document id of each layer (written in layer order, see below). */
+type LayerSpans = Partial<Record<TextDocument["layer"], { lo: number; hi: number }>>;
+
+/**
+ * Where each layer's documents lie among the ids: an import writes one layer after another
+ * (./text-index-build.ts), so each is one span of ids, and a search of some layers bounds the ids
+ * it reads. Without the bound, a street's name matched in every address of that street (28,750
+ * documents of "Landstrasse" in a country of a hundred towns) is read and then left out by layer.
+ * Written into the bundle at its import; read from the documents, once, for older bundles.
+ */
+function layerSpans(bundle: Bundle): LayerSpans {
+  return bundle.once(TEXT_LAYER_SPANS, () => {
+    const written = bundle.meta()[TEXT_LAYER_SPANS];
+    return written ? (JSON.parse(written) as LayerSpans) : spansOf(bundle);
+  });
+}
+
+/** The bundle's meta key of the layers' spans of ids. */
+export const TEXT_LAYER_SPANS = "textLayerSpans";
+
+/** The first and last document id of each layer of a text index, read from its documents. */
+export function spansOf(tables: BundleTables): LayerSpans {
+  const rows = tables
+    .statement(`SELECT layer, min(id) AS lo, max(id) AS hi FROM search GROUP BY layer`)
+    .all<{ layer: TextDocument["layer"]; lo: number; hi: number }>();
+  return Object.fromEntries(rows.map((r) => [r.layer, { lo: r.lo, hi: r.hi }]));
+}
+
 /**
  * Documents of the text index matching an FTS5 expression (./text-query.ts), of the layers
- * asked for.
+ * asked for, in the ids those layers span: the first `limit` in the index's order, or with `near`
+ * the `limit` nearest it (a street's name typed in a country of a hundred towns: the town's own
+ * street, not the first towns' imported).
  */
 export function matchDocuments(
   bundle: Bundle,
   match: string,
   layers: TextDocument["layer"][],
   limit: number,
+  near?: Position,
 ): TextDocument[] {
   if (!hasTextIndex(bundle)) return [];
-  return bundle
-    .statement(
-      `SELECT d.id, d.layer, d.ref, d.lng, d.lat, d.kind, d.name, d.number, d.area
+  const spans = layerSpans(bundle);
+  const asked = layers.flatMap((l) => spans[l] ?? []);
+  if (!asked.length) return [];
+  const lo = Math.min(...asked.map((s) => s.lo));
+  const hi = Math.max(...asked.map((s) => s.hi));
+  const select = `SELECT d.id, d.layer, d.ref, d.lng, d.lat, d.kind, d.name, d.number, d.area
        FROM search_text t JOIN search d ON d.id = t.rowid
-       WHERE search_text MATCH ? AND d.layer IN (SELECT value FROM json_each(?)) LIMIT ?`,
-    )
-    .all<TextDocument>(match, JSON.stringify(layers), limit);
+       WHERE search_text MATCH ? AND t.rowid BETWEEN ? AND ?
+         AND d.layer IN (SELECT value FROM json_each(?))`;
+  if (!near)
+    return bundle
+      .statement(`${select} LIMIT ?`)
+      .all<TextDocument>(match, lo, hi, JSON.stringify(layers), limit);
+  // Nearest by the plane's distance, a degree of longitude shortened by the latitude's cosine.
+  const [lng, lat] = near;
+  const squeeze = Math.cos((lat * Math.PI) / 180) ** 2;
+  return bundle
+    .statement(`${select} ORDER BY (d.lng - ?) * (d.lng - ?) * ? + (d.lat - ?) * (d.lat - ?) LIMIT ?`)
+    .all<TextDocument>(match, lo, hi, JSON.stringify(layers), lng, lng, squeeze, lat, lat, limit);
 }
 
 /** Every token of the text index (for typo tolerance: ./typos.ts), read once per file. */

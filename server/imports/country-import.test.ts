@@ -7,6 +7,7 @@ import { Bundle } from "../bundles/file";
 import { features } from "../geodata/features";
 import { haversine } from "../geo/distance";
 import { searchText } from "../geocode/forward";
+import { TEXT_LAYER_SPANS, spansOf } from "../geocode/text-index";
 import { roadGraphOf } from "../routing/graph-bundle";
 import type { RoadGraph } from "../routing/graph";
 import { importOsm } from "./osm-import";
@@ -81,6 +82,27 @@ describe.runIf(existsSync(source))("an import of four copies of Liechtenstein (s
     const [between] = searchText(`${street} ${after.number - 1}, ${town}`, { limit: 5 });
     expect(between).toMatchObject({ layer: "address", confidence: "interpolated", city: town });
     expect(haversine(between!.longitude!, between!.latitude!, after.lng, after.lat)).toBeLessThan(500);
+  });
+
+  it("completes a prefix with the street where it is typed, though the copies have more of it than are read", () => {
+    process.env.GEODATA_DIR = geodata;
+    // "S" begins more streets, places and towns in four copies than one search reads (in the
+    // index's order, by name): the last of them in copy 3's Vaduz, asked for where it is.
+    const town = renamedTown("Vaduz", copySuffix(3));
+    const home = features(four.file)
+      .streetAddresses()
+      .filter((a) => a.city === town && a.street.startsWith("S"))
+      .sort((a, b) => a.street.localeCompare(b.street))
+      .at(-1)!;
+    const answers = searchText("S", { limit: 5, prefix: true, near: [home.lng, home.lat] });
+    const street = answers.find((a) => a.layer === "street" && a.street === home.street);
+    expect(street?.distance, JSON.stringify(answers.map((a) => a.formattedAddress))).toBeLessThan(1000);
+  });
+
+  it("keeps each layer's span of document ids in the bundle, as they are", () => {
+    const written = JSON.parse(four.file.meta()[TEXT_LAYER_SPANS]!) as Record<string, unknown>;
+    expect(written).toEqual(spansOf(four.file));
+    expect(Object.keys(written).sort()).toEqual(["address", "place", "region", "street"]);
   });
 
   it("builds a road graph of four disjoint copies, with each mode's hierarchy", () => {
