@@ -22,10 +22,11 @@ export interface BundleLayer {
 /**
  * The version of the bundle's layout, written into every finished file: 3 has the text index as
  * it is now, 4 the road graph too, 5 its contraction hierarchies (format 4 still routes, by the
- * slower A*), 6 the transit timetable (GTFS imports), 7 the addresses' own `addr:country`. A reader
+ * slower A*), 6 the transit timetable (GTFS imports), 7 the addresses' own `addr:country`, 8 the
+ * text index's streets, places and regions in an FTS table apart from the addresses. A reader
  * uses the layers a file's version has.
  */
-export const BUNDLE_FORMAT = 7;
+export const BUNDLE_FORMAT = 8;
 
 /** A prepared statement over a bundle's tables. */
 export interface BundleStatement {

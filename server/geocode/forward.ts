@@ -90,6 +90,12 @@ const LAYER_PRIOR: Record<Layer, number> = {
 };
 /** Candidates read from one import per query of the index. */
 const READ_LIMIT = 300;
+/**
+ * With `near`, the nearest this many: the bias of `near` halves at 10 km, and the nearest hundred
+ * hold every answer the nearest 300 did (eval:geocode on the shared extracts, 400 typed streets
+ * on 100 copies of Liechtenstein); scoring them is most of what a keystroke costs.
+ */
+const NEAR_READ_LIMIT = 100;
 
 const isNumeric = (word: string) => /\d/.test(word);
 
@@ -224,7 +230,8 @@ function retrieve(file: Bundle, terms: Term[], relaxed: boolean, near?: Position
   const read = (subset: Term[], layers: TextDocument["layer"][]) => {
     const expr = expression(subset);
     if (!expr) return;
-    for (const doc of matchDocuments(file, expr, layers, READ_LIMIT, near)) found.set(doc.id, doc);
+    for (const doc of matchDocuments(file, expr, layers, near ? NEAR_READ_LIMIT : READ_LIMIT, near))
+      found.set(doc.id, doc);
   };
   // Leaving out one word, or one area's name of several words.
   const subsets = (ts: Term[]) => {
@@ -327,6 +334,30 @@ function matchIn(t: Term, tokens: Set<string>): number {
   return 0;
 }
 
+/** How many terms each group of a query has, counted once per query. */
+const groupSizeOf = new WeakMap<Term[], Map<number, number>>();
+function groupSizes(terms: Term[]): Map<number, number> {
+  let sizes = groupSizeOf.get(terms);
+  if (!sizes) {
+    groupSizeOf.set(terms, (sizes = new Map()));
+    for (const t of terms) sizes.set(t.group, (sizes.get(t.group) ?? 0) + 1);
+  }
+  return sizes;
+}
+
+/** A name's words without the generic ones (all of them when all are generic), remembered. */
+const meaningfulOf = new Map<string, string[]>();
+function meaningfulWords(name: string): string[] {
+  let out = meaningfulOf.get(name);
+  if (!out) {
+    if (meaningfulOf.size >= 20_000) meaningfulOf.clear();
+    const all = words(name);
+    const meaningful = all.filter((w) => !GENERIC_WORDS.has(w));
+    meaningfulOf.set(name, (out = meaningful.length ? meaningful : all));
+  }
+  return out;
+}
+
 interface Scored {
   score: number;
   /** the terms not matched */
@@ -348,8 +379,7 @@ function scoreText(terms: Term[], name: string, number: string, area: string): S
   const missing: Term[] = [];
   const nameMatches: Term[] = [];
   const numberMatches: Term[] = [];
-  const groupSize = new Map<number, number>();
-  for (const t of terms) groupSize.set(t.group, (groupSize.get(t.group) ?? 0) + 1);
+  const groupSize = groupSizes(terms);
   for (const t of terms) {
     let best: Match | undefined;
     for (const column of ROLE_COLUMNS[t.role]) {
@@ -376,9 +406,7 @@ function scoreText(terms: Term[], name: string, number: string, area: string): S
   // The share of the candidate's name that was typed: "Landstrasse" before "Landstrasse Ost".
   // While typing, a name that starts with what was typed of it is all typed so far
   // ("Fürst" is as good a start of "Fürst-Johannes-Strasse" as of "Fürstenweg").
-  const allWords = words(name);
-  const meaningful = allWords.filter((w) => !GENERIC_WORDS.has(w));
-  const nameWords = meaningful.length ? meaningful : allWords;
+  const nameWords = meaningfulWords(name);
   const typed = nameMatches.map((t) => t.word).join("");
   const typedStart =
     nameMatches.some((t) => t.prefix) &&
@@ -590,10 +618,13 @@ function streetCandidate(
     position: [doc.lng, doc.lat],
     // The document's point is the middle of the street's box: the answer is on the street.
     refine: () => pointOnStreet(file, doc),
-    // One street per name and town: a long street's ways may make several documents.
-    key: `street:${nameKey(doc.name)}:${words(doc.area)
-      .filter((w) => !isNumeric(w))
-      .join(" ")}`,
+    // One street per name and town: a long street's ways may make several documents. Made when
+    // asked: only the candidates ranked high enough to be answers are asked.
+    get key() {
+      return `street:${nameKey(doc.name)}:${words(doc.area)
+        .filter((w) => !isNumeric(w))
+        .join(" ")}`;
+    },
     fields: () => ({ street: doc.name, addressLabel: doc.name }),
   };
 }

@@ -15,7 +15,7 @@ import { RegionLookup } from "../geodata/region-lookup";
 import { cityAt } from "../regions/cities";
 import { embeddedRegionsAt } from "../regions/embedded";
 import { indexTokens, nameKey } from "../text/normalize";
-import { TEXT_LAYER_SPANS, type TextDocument, spansOf } from "./text-index";
+import { TEXT_LAYER_SPANS, type TextDocument, ftsTable, spansOf } from "./text-index";
 
 /** How far around a street its addresses' postcodes and same-named ways are looked for (degrees). */
 const NEAR = 0.001;
@@ -40,7 +40,7 @@ function documentWriter(w: BundleWriter) {
         `INSERT INTO search (layer, ref, lng, lat, kind, name, number, area) VALUES (?,?,?,?,?,?,?,?)`,
       )
       .run(d.layer, d.ref, d.lng, d.lat, d.kind ?? null, name, number, area);
-    w.statement(`INSERT INTO search_text (rowid, name, number, area) VALUES (?,?,?,?)`).run(
+    w.statement(`INSERT INTO ${ftsTable(d.layer, true)} (rowid, name, number, area) VALUES (?,?,?,?)`).run(
       id,
       indexTokens(name).join(" "),
       indexTokens(number).join(" "),

@@ -25,6 +25,26 @@ CREATE VIRTUAL TABLE search_text USING fts5(
 };
 
 /**
+ * Streets, places and regions in an FTS table of their own (format 8; `search_text` then holds
+ * the addresses alone): a search of them no longer reads through the addresses' postings, where a
+ * street's name is once per address of it ("Landstrasse" 28,750 times in a country of a hundred
+ * towns), nor merges those of a prefix typed ("Lands", "St").
+ */
+export const TEXT_NAMES: BundleLayer = {
+  name: "text index of names",
+  since: 8,
+  schema: `
+CREATE VIRTUAL TABLE search_names USING fts5(
+  name, number, area, content='', columnsize=0, tokenize='unicode61 remove_diacritics 2', prefix='1 2 3'
+);
+`,
+};
+
+/** The FTS table of a layer's documents; `named`: the bundle has TEXT_NAMES (every new one does). */
+export const ftsTable = (layer: TextDocument["layer"], named: boolean) =>
+  named && layer !== "address" ? "search_names" : "search_text";
+
+/**
  * A document of the text index: what it stands for (the row `ref` of its layer's table), where,
  * and its text as written (name, number, area); `kind` is a region's type.
  */
@@ -73,9 +93,9 @@ export function spansOf(tables: BundleTables): LayerSpans {
 
 /**
  * Documents of the text index matching an FTS5 expression (./text-query.ts), of the layers
- * asked for, in the ids those layers span: the first `limit` in the index's order, or with `near`
- * the `limit` nearest it (a street's name typed in a country of a hundred towns: the town's own
- * street, not the first towns' imported).
+ * asked for, from their FTS table and in the ids they span: the first `limit` in the index's
+ * order, or with `near` the `limit` nearest it (a street's name typed in a country of a hundred
+ * towns: the town's own street, not the first towns' imported).
  */
 export function matchDocuments(
   bundle: Bundle,
@@ -85,20 +105,44 @@ export function matchDocuments(
   near?: Position,
 ): TextDocument[] {
   if (!hasTextIndex(bundle)) return [];
+  const named = bundle.has(TEXT_NAMES);
+  const byTable = new Map<string, TextDocument["layer"][]>();
+  for (const layer of layers) {
+    const table = ftsTable(layer, named);
+    byTable.set(table, [...(byTable.get(table) ?? []), layer]);
+  }
+  const found = [...byTable].flatMap(([table, ls]) => matchIn(bundle, table, match, ls, limit, near));
+  if (byTable.size === 1) return found;
+  // Both tables: the nearest, or the first, of the two reads.
+  if (near) found.sort((a, b) => planeDistance(a, near) - planeDistance(b, near));
+  return found.slice(0, limit);
+}
+
+/** The square of a plane's distance, a degree of longitude shortened by the latitude's cosine. */
+const planeDistance = (d: { lng: number; lat: number }, [lng, lat]: Position) =>
+  (d.lng - lng) ** 2 * Math.cos((lat * Math.PI) / 180) ** 2 + (d.lat - lat) ** 2;
+
+function matchIn(
+  bundle: Bundle,
+  table: string,
+  match: string,
+  layers: TextDocument["layer"][],
+  limit: number,
+  near?: Position,
+): TextDocument[] {
   const spans = layerSpans(bundle);
   const asked = layers.flatMap((l) => spans[l] ?? []);
   if (!asked.length) return [];
   const lo = Math.min(...asked.map((s) => s.lo));
   const hi = Math.max(...asked.map((s) => s.hi));
   const select = `SELECT d.id, d.layer, d.ref, d.lng, d.lat, d.kind, d.name, d.number, d.area
-       FROM search_text t JOIN search d ON d.id = t.rowid
-       WHERE search_text MATCH ? AND t.rowid BETWEEN ? AND ?
+       FROM ${table} t JOIN search d ON d.id = t.rowid
+       WHERE ${table} MATCH ? AND t.rowid BETWEEN ? AND ?
          AND d.layer IN (SELECT value FROM json_each(?))`;
   if (!near)
     return bundle
       .statement(`${select} LIMIT ?`)
       .all<TextDocument>(match, lo, hi, JSON.stringify(layers), limit);
-  // Nearest by the plane's distance, a degree of longitude shortened by the latitude's cosine.
   const [lng, lat] = near;
   const squeeze = Math.cos((lat * Math.PI) / 180) ** 2;
   return bundle
@@ -110,10 +154,15 @@ export function matchDocuments(
 export function textTokens(bundle: Bundle): string[] {
   if (!hasTextIndex(bundle)) return [];
   return bundle.once("textTokens", () => {
-    // A temporary table over the index's terms: allowed on a read-only file (it lives in temp).
-    bundle.temporary(
-      `CREATE VIRTUAL TABLE IF NOT EXISTS temp.search_vocab USING fts5vocab(main, 'search_text', 'row')`,
-    );
-    return bundle.statement(`SELECT term FROM temp.search_vocab`).column<string>();
+    const tables = bundle.has(TEXT_NAMES) ? ["search_text", "search_names"] : ["search_text"];
+    // Temporary tables over the index's terms: allowed on a read-only file (they live in temp).
+    for (const table of tables) {
+      bundle.temporary(
+        `CREATE VIRTUAL TABLE IF NOT EXISTS temp.${table}_vocab USING fts5vocab(main, '${table}', 'row')`,
+      );
+    }
+    return bundle
+      .statement(tables.map((table) => `SELECT term FROM temp.${table}_vocab`).join(" UNION "))
+      .column<string>();
   });
 }

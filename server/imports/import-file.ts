@@ -1,7 +1,7 @@
 import path from "node:path";
 import { writeBundle } from "../bundles/swap";
 import { buildTextIndex } from "../geocode/text-index-build";
-import { TEXT_INDEX } from "../geocode/text-index";
+import { TEXT_INDEX, TEXT_NAMES } from "../geocode/text-index";
 import { ADDRESS_COUNTRIES, FEATURES, FeatureWriter } from "../geodata/features";
 import { ROAD_GRAPH, writeRoadGraph } from "../routing/graph-bundle";
 import type { RoadGraph } from "../routing/graph";
@@ -32,7 +32,7 @@ export interface ImportWriter extends Pick<FeatureWriter, "place" | "region" | "
 }
 
 /** Every layer a bundle may have, created in each new one (a layer left empty costs nothing). */
-const LAYERS = [FEATURES, ADDRESS_COUNTRIES, TEXT_INDEX, ROAD_GRAPH, TIMETABLE];
+const LAYERS = [FEATURES, ADDRESS_COUNTRIES, TEXT_INDEX, TEXT_NAMES, ROAD_GRAPH, TIMETABLE];
 
 /**
  * Writes the import `name` into `dir`: `fill` writes the rows and returns counts of its own for
