@@ -22,12 +22,16 @@ const USAGE = `Measures forward geocoding, reverse geocoding and autocomplete on
   npm run eval:geocode -- <file.osm.pbf> [--sample 1000] [--seed 1]
   npm run eval:geocode -- --us-fixture [--sample 1000]
   npm run eval:geocode -- --us-held-out [--sample 1000]
+  npm run eval:geocode -- --bundle <file.sqlite> [--sample 1000]
 
 --us-fixture writes Usland (tests/support/us-fixture.ts: a grid of Manhattan's shape, most
 addresses without addr:city) and measures it, with the US forms: "City, ST ZIP" tails, ZIP+4,
 abbreviations (St, Ave, W) and ordinals as words ("West Fourth Street"). --us-held-out writes
 the held-out Manhattan (tests/support/us-fixture.ts: no boundaries, no addr:city, streets named
 like towns of the state) and writes its town as people do: "New York".
+
+--bundle measures an import already made (npm run import wrote it), alone in its folder: the
+synthetic copies of \`npm run bench -- import --synthetic 100\` imported once, for instance.
 
 The extract is imported into a temporary folder. Addresses (with a street and a house number)
 are sampled and geocoded in several written forms; a hit is the first answer within 50 m of the
@@ -270,25 +274,31 @@ async function main(): Promise<number> {
       seed: { type: "string", default: "1" },
       "us-fixture": { type: "boolean" },
       "us-held-out": { type: "boolean" },
+      bundle: { type: "string" },
       help: { type: "boolean", short: "h" },
     },
   });
   const dir = mkdtempSync(path.join(tmpdir(), "eval-geocode-"));
   const fixture = values["us-held-out"] ? uslandHeldOut : values["us-fixture"] ? uslandGrid : undefined;
   const extract = fixture ? path.join(dir, "usland.osm.pbf") : positionals[0];
-  if (values.help || !extract) {
+  const given = values.bundle && path.resolve(values.bundle);
+  if (values.help || (!extract && !given)) {
     console.log(USAGE);
     return values.help ? 0 : 1;
   }
-  if (fixture) writeOsmPbf(extract, fixture());
-  if (!existsSync(extract)) throw new Error(`${extract}: no such file`);
-  process.env.GEODATA_DIR = dir;
+  if (fixture) writeOsmPbf(extract!, fixture());
+  if (!existsSync(given || extract!)) throw new Error(`${given || extract}: no such file`);
+  process.env.GEODATA_DIR = given ? path.dirname(given) : dir;
   try {
-    const summary = await importOsm(extract, { dir });
-    console.log(
-      `Imported ${summary.name}: ${summary.addresses} addresses, ${summary.streets} street ways, ${summary.places} places (${summary.seconds.toFixed(1)} s)`,
-    );
-    const file = new Bundle(summary.file);
+    let imported = given;
+    if (!imported) {
+      const summary = await importOsm(extract!, { dir });
+      console.log(
+        `Imported ${summary.name}: ${summary.addresses} addresses, ${summary.streets} street ways, ${summary.places} places (${summary.seconds.toFixed(1)} s)`,
+      );
+      imported = summary.file;
+    }
+    const file = new Bundle(imported);
     const samples = sample(file, Number(values.sample), rng(Number(values.seed)));
     // The held-out Manhattan's town as people write it (its data names no town).
     if (values["us-held-out"]) for (const s of samples) s.city = "New York";
