@@ -9,6 +9,17 @@ export const nextBin = path.join(root, "node_modules/next/dist/bin/next");
 export const serveScript = path.join(root, "scripts/serve.mjs");
 export const nextEnv = { ...process.env, NEXT_TELEMETRY_DISABLED: "1" };
 
+/**
+ * V8 flags of the server process: semispaces of 64 MB (16 by default), so that the short-lived
+ * objects of each request (a tracking body, its answer, the geofences near it) die young in
+ * fewer, cheaper collections: tracking with the SDK's body 15-20% faster on 2 cores, for up to
+ * about 150 MB more memory under load (docs/performance.md, docs/deployment.md). A
+ * `--max-semi-space-size` in NODE_OPTIONS wins.
+ */
+export const serverNodeArgs = /--max-semi-space-size/.test(process.env.NODE_OPTIONS ?? "")
+  ? []
+  : ["--max-semi-space-size=64"];
+
 /** Everything the production build is made from. */
 const BUILD_INPUTS = [
   "app",

@@ -141,12 +141,21 @@ export interface RunningServer {
 
 /** The production server on an existing, migrated database; resolves once it answers /healthz. */
 export async function serve(databaseUrl: string, opts: ServeOptions = {}): Promise<RunningServer> {
-  const { nextEnv, root, serveScript } = await import("./build");
+  const { nextEnv, root, serveScript, serverNodeArgs } = await import("./build");
   const port = opts.port ?? (await freePort());
   let output = "";
   const child: ChildProcess = spawn(
     process.execPath,
-    [...(opts.nodeArgs ?? []), serveScript, "start", "-p", String(port), "-H", "127.0.0.1"],
+    [
+      ...serverNodeArgs,
+      ...(opts.nodeArgs ?? []),
+      serveScript,
+      "start",
+      "-p",
+      String(port),
+      "-H",
+      "127.0.0.1",
+    ],
     {
       cwd: root,
       env: { ...nextEnv, DATABASE_URL: databaseUrl, ...opts.env },

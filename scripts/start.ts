@@ -5,7 +5,7 @@ import { env } from "../server/config/env";
 import { prisma } from "../server/db/client";
 import { ensureFirstAdmin } from "../server/auth/accounts";
 import { ensureInitialKeys } from "../server/setup/first-run";
-import { buildIfStale, nextEnv, root, serveScript } from "./build";
+import { buildIfStale, nextEnv, root, serveScript, serverNodeArgs } from "./build";
 import { asOneProcess, migrate } from "./migrate";
 
 /**
@@ -79,7 +79,7 @@ async function main(): Promise<void> {
   const url = `http://${HOST === "0.0.0.0" ? "localhost" : HOST}:${PORT}`;
   const child: ChildProcess = spawn(
     process.execPath,
-    [serveScript, dev ? "dev" : "start", "-p", String(PORT), "-H", HOST],
+    [...serverNodeArgs, serveScript, dev ? "dev" : "start", "-p", String(PORT), "-H", HOST],
     {
       cwd: root,
       env: nextEnv,
