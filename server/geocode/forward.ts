@@ -310,19 +310,24 @@ function postcodeCandidates(file: Bundle, terms: Term[]): Candidate[] {
   return out;
 }
 
+/** What `make` derives from a text, remembered for the last 20,000 texts or so (texts repeat across candidates and keystrokes). */
+function rememberedByText<T>(make: (text: string) => T): (text: string) => T {
+  const known = new Map<string, T>();
+  return (text) => {
+    let value = known.get(text);
+    if (value === undefined) {
+      if (known.size >= 20_000) known.clear();
+      known.set(text, (value = make(text)));
+    }
+    return value;
+  };
+}
+
 /**
  * Which tokens a text is indexed under, as a set; remembered, since candidates share their
  * areas' texts ("9490 Vaduz Oberland Liechtenstein") and a street's name.
  */
-const tokenSets = new Map<string, Set<string>>();
-function tokenSet(text: string): Set<string> {
-  let set = tokenSets.get(text);
-  if (!set) {
-    if (tokenSets.size >= 20_000) tokenSets.clear();
-    tokenSets.set(text, (set = new Set(indexTokens(text))));
-  }
-  return set;
-}
+const tokenSet = rememberedByText((text) => new Set(indexTokens(text)));
 
 /** How well a term matches a set of tokens: 1 a whole word, 0.9 the start of one, 0.8 a typo. */
 function matchIn(t: Term, tokens: Set<string>): number {
@@ -346,17 +351,11 @@ function groupSizes(terms: Term[]): Map<number, number> {
 }
 
 /** A name's words without the generic ones (all of them when all are generic), remembered. */
-const meaningfulOf = new Map<string, string[]>();
-function meaningfulWords(name: string): string[] {
-  let out = meaningfulOf.get(name);
-  if (!out) {
-    if (meaningfulOf.size >= 20_000) meaningfulOf.clear();
-    const all = words(name);
-    const meaningful = all.filter((w) => !GENERIC_WORDS.has(w));
-    meaningfulOf.set(name, (out = meaningful.length ? meaningful : all));
-  }
-  return out;
-}
+const meaningfulWords = rememberedByText((name) => {
+  const all = words(name);
+  const meaningful = all.filter((w) => !GENERIC_WORDS.has(w));
+  return meaningful.length ? meaningful : all;
+});
 
 interface Scored {
   score: number;

@@ -15,7 +15,7 @@ import { RegionLookup } from "../geodata/region-lookup";
 import { cityAt } from "../regions/cities";
 import { embeddedRegionsAt } from "../regions/embedded";
 import { indexTokens, nameKey } from "../text/normalize";
-import { TEXT_LAYER_SPANS, type TextDocument, ftsTable, spansOf } from "./text-index";
+import { type TextDocument, ftsTable } from "./text-index";
 
 /** How far around a street its addresses' postcodes and same-named ways are looked for (degrees). */
 const NEAR = 0.001;
@@ -53,8 +53,7 @@ function documentWriter(w: BundleWriter) {
  * Builds the text index from the features written (every kind of import gets one), reporting
  * the share done. Streets are indexed once per name and neighbourhood: OSM splits a street into
  * many ways, and a name used in two villages is two streets. The layers are written one after
- * another, and the span of ids of each kept in the bundle's meta (a search of some layers reads
- * only their ids: ./text-index.ts).
+ * another: addresses into `search_text`, the others into `search_names` (./text-index.ts).
  */
 export function buildTextIndex(
   w: BundleWriter,
@@ -110,7 +109,6 @@ export function buildTextIndex(
     add({ layer: "region", ref: r.id, lng, lat, name, area: r.code ?? (postal ? r.name : ""), kind: r.type });
     tick();
   }
-  w.meta(TEXT_LAYER_SPANS, JSON.stringify(spansOf(w)));
   onProgress(1);
 }
 

@@ -1,4 +1,4 @@
-import type { Bundle, BundleLayer, BundleTables } from "../bundles/file";
+import type { Bundle, BundleLayer } from "../bundles/file";
 import type { Position } from "../geo/distance";
 
 /**
@@ -63,38 +63,29 @@ export interface TextDocument {
 /** Whether a bundle has the text index (imports made before it need to be imported again). */
 export const hasTextIndex = (bundle: Bundle) => bundle.has(TEXT_INDEX);
 
-/** The first and last document id of each layer (written in layer order, see below). */
+/** The first and last document id of each layer. */
 type LayerSpans = Partial<Record<TextDocument["layer"], { lo: number; hi: number }>>;
 
 /**
- * Where each layer's documents lie among the ids: an import writes one layer after another
- * (./text-index-build.ts), so each is one span of ids, and a search of some layers bounds the ids
- * it reads. Without the bound, a street's name matched in every address of that street (28,750
- * documents of "Landstrasse" in a country of a hundred towns) is read and then left out by layer.
- * Written into the bundle at its import; read from the documents, once, for older bundles.
+ * A bundle of format 7 or older holds every layer in `search_text`: a search of some layers is
+ * bounded to their span of ids (an import writes one layer after another, ./text-index-build.ts),
+ * read once from the documents. Without the bound a street's name is matched in every address
+ * of that street (28,750 documents of "Landstrasse" in a country of a hundred towns) and each is
+ * read and left out by layer. From format 8 each read covers a table of its own.
  */
 function layerSpans(bundle: Bundle): LayerSpans {
-  return bundle.once(TEXT_LAYER_SPANS, () => {
-    const written = bundle.meta()[TEXT_LAYER_SPANS];
-    return written ? (JSON.parse(written) as LayerSpans) : spansOf(bundle);
+  return bundle.once("textLayerSpans", () => {
+    const rows = bundle
+      .statement(`SELECT layer, min(id) AS lo, max(id) AS hi FROM search GROUP BY layer`)
+      .all<{ layer: TextDocument["layer"]; lo: number; hi: number }>();
+    return Object.fromEntries(rows.map((r) => [r.layer, { lo: r.lo, hi: r.hi }]));
   });
-}
-
-/** The bundle's meta key of the layers' spans of ids. */
-export const TEXT_LAYER_SPANS = "textLayerSpans";
-
-/** The first and last document id of each layer of a text index, read from its documents. */
-export function spansOf(tables: BundleTables): LayerSpans {
-  const rows = tables
-    .statement(`SELECT layer, min(id) AS lo, max(id) AS hi FROM search GROUP BY layer`)
-    .all<{ layer: TextDocument["layer"]; lo: number; hi: number }>();
-  return Object.fromEntries(rows.map((r) => [r.layer, { lo: r.lo, hi: r.hi }]));
 }
 
 /**
  * Documents of the text index matching an FTS5 expression (./text-query.ts), of the layers
- * asked for, from their FTS table and in the ids they span: the first `limit` in the index's
- * order, or with `near` the `limit` nearest it (a street's name typed in a country of a hundred
+ * asked for, from their FTS table: the first `limit` in the index's order, or with `near` the
+ * `limit` nearest it (a street's name typed in a country of a hundred
  * towns: the town's own street, not the first towns' imported).
  */
 export function matchDocuments(
@@ -111,7 +102,9 @@ export function matchDocuments(
     const table = ftsTable(layer, named);
     byTable.set(table, [...(byTable.get(table) ?? []), layer]);
   }
-  const found = [...byTable].flatMap(([table, ls]) => matchIn(bundle, table, match, ls, limit, near));
+  const found = [...byTable].flatMap(([table, ls]) =>
+    matchIn(bundle, table, match, ls, limit, near, named ? undefined : layerSpans(bundle)),
+  );
   if (byTable.size === 1) return found;
   // Both tables: the nearest, or the first, of the two reads.
   if (near) found.sort((a, b) => planeDistance(a, near) - planeDistance(b, near));
@@ -129,12 +122,16 @@ function matchIn(
   layers: TextDocument["layer"][],
   limit: number,
   near?: Position,
+  spans?: LayerSpans,
 ): TextDocument[] {
-  const spans = layerSpans(bundle);
-  const asked = layers.flatMap((l) => spans[l] ?? []);
-  if (!asked.length) return [];
-  const lo = Math.min(...asked.map((s) => s.lo));
-  const hi = Math.max(...asked.map((s) => s.hi));
+  let lo = 0;
+  let hi = Number.MAX_SAFE_INTEGER;
+  if (spans) {
+    const asked = layers.flatMap((l) => spans[l] ?? []);
+    if (!asked.length) return [];
+    lo = Math.min(...asked.map((s) => s.lo));
+    hi = Math.max(...asked.map((s) => s.hi));
+  }
   const select = `SELECT d.id, d.layer, d.ref, d.lng, d.lat, d.kind, d.name, d.number, d.area
        FROM ${table} t JOIN search d ON d.id = t.rowid
        WHERE ${table} MATCH ? AND t.rowid BETWEEN ? AND ?

@@ -7,7 +7,6 @@ import { Bundle } from "../bundles/file";
 import { features } from "../geodata/features";
 import { haversine } from "../geo/distance";
 import { searchText } from "../geocode/forward";
-import { TEXT_LAYER_SPANS, spansOf } from "../geocode/text-index";
 import { roadGraphOf } from "../routing/graph-bundle";
 import type { RoadGraph } from "../routing/graph";
 import { importOsm } from "./osm-import";
@@ -97,12 +96,6 @@ describe.runIf(existsSync(source))("an import of four copies of Liechtenstein (s
     const answers = searchText("S", { limit: 5, prefix: true, near: [home.lng, home.lat] });
     const street = answers.find((a) => a.layer === "street" && a.street === home.street);
     expect(street?.distance, JSON.stringify(answers.map((a) => a.formattedAddress))).toBeLessThan(1000);
-  });
-
-  it("keeps each layer's span of document ids in the bundle, as they are", () => {
-    const written = JSON.parse(four.file.meta()[TEXT_LAYER_SPANS]!) as Record<string, unknown>;
-    expect(written).toEqual(spansOf(four.file));
-    expect(Object.keys(written).sort()).toEqual(["address", "place", "region", "street"]);
   });
 
   it("builds a road graph of four disjoint copies, with each mode's hierarchy", () => {
