@@ -7,6 +7,7 @@
 
 /** From the bottom up; one line per layer, each a list of folders (or single files) of server/. */
 const LAYERS = [
+  ["log", "metrics"],
   ["config", "geo", "text", "workers", "errors.ts", "process-once.ts"],
   ["storage", "bundles", "regions"],
   ["auth", "settings.ts", "sdk"],
@@ -14,7 +15,7 @@ const LAYERS = [
   ["routing", "geodata", "geofences"],
   ["geocode", "transit", "events", "webhooks"],
   ["imports", "planner", "tracking"],
-  ["users", "context", "trips"],
+  ["users", "context", "trips", "operations"],
 ];
 
 const pathOf = (entry) =>

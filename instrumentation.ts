@@ -9,10 +9,11 @@ export async function register(): Promise<void> {
   if (process.env.NEXT_RUNTIME === "nodejs") {
     // A bad setting stops the server here, with what is wrong, rather than failing requests.
     const { env } = await import("./server/config/env");
+    const { log } = await import("./server/log/logger.mjs");
     try {
       env();
     } catch (e) {
-      console.error((e as Error).message);
+      log.fatal((e as Error).message);
       process.exit(1);
     }
     const { preloadEmbeddedRegions } = await import("./server/regions/embedded");
@@ -40,5 +41,9 @@ export async function register(): Promise<void> {
     startIsochroneGeofences();
     const { startRetention } = await import("./server/tracking/retention");
     startRetention();
+    // GET /metrics reads the webhook outbox's depth from the database when it is asked.
+    const { provide } = await import("./server/metrics/metrics.mjs");
+    const { storage } = await import("./server/storage");
+    provide({ outboxDepth: () => storage().webhooks.depth() });
   }
 }

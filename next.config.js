@@ -1,8 +1,16 @@
 /** @type {import('next').NextConfig} */
 const nextConfig = {
   // better-sqlite3 is a native module, pelias-parser reads its dictionaries from its own folder:
-  // load them from node_modules at run time, never bundle them.
-  serverExternalPackages: ["better-sqlite3", "@prisma/adapter-better-sqlite3", "pelias-parser"],
+  // load them from node_modules at run time, never bundle them. The logger and the metrics are
+  // the same modules the server in front of Next.js (scripts/serve.mjs) loads, so one registry.
+  serverExternalPackages: [
+    "better-sqlite3",
+    "@prisma/adapter-better-sqlite3",
+    "pelias-parser",
+    "pino",
+    "pino-pretty",
+    "prom-client",
+  ],
   poweredByHeader: false,
   reactStrictMode: true,
   // Keep the API paths exact: /v1/geofences/ is not redirected to /v1/geofences.

@@ -36,7 +36,7 @@ export const config = {
   // Pages only: not the API (/v1, /api), the probes, or Next.js's static files.
   matcher: [
     {
-      source: "/((?!v1|api|healthz|_next/static|_next/image|icon.svg|favicon.ico).*)",
+      source: "/((?!v1|api|healthz|readyz|_next/static|_next/image|icon.svg|favicon.ico).*)",
       missing: [{ type: "header", key: "next-router-prefetch" }],
     },
   ],

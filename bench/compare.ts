@@ -7,12 +7,14 @@ import { WORKLOADS, type Workload } from "./suite";
 import { WORKLOAD_NAMES } from "./tracking";
 
 /**
- * `--compare` (tracking): SQLite and PostgreSQL in one run. Each engine's side is a child process
- * running the tracking suite on a server and data of its own (seeded as usual); their rounds
- * alternate, one side idle while the other is measured (SQLite first in odd rounds, PostgreSQL
- * first in even ones), and each round's throughputs are compared. This machine's speed drifts by
- * ±20% over minutes: two runs one after the other compare two states of the machine as much as
- * two engines, rounds side by side much less so.
+ * Two sides of the tracking suite in one run, round for round: `--compare` SQLite and PostgreSQL;
+ * `--compare-setting NAME=VALUE` the server as configured and with one setting changed (what
+ * METRICS=on costs against METRICS=off, or the access log against LOG_LEVEL=warn). Each side is a
+ * child process running the tracking suite on a server and data of its own (seeded as usual);
+ * their rounds alternate, one side idle while the other is measured (the first side first in odd
+ * rounds, the second in even ones), and each round's throughputs are compared. This machine's
+ * speed drifts by ±20% over minutes: two runs one after the other compare two states of the
+ * machine as much as two setups, rounds side by side much less so.
  */
 
 /** What a side tells the parent: ready for the next step (and waiting for it), or a measurement. */
@@ -25,11 +27,17 @@ interface Side {
   go(): void;
 }
 
-function startSide(engine: "SQLite" | "PostgreSQL", flags: string[]): Side {
+/** One side: its name in the report, and its environment (undefined: a variable removed). */
+export interface SideSpec {
+  label: string;
+  env: Record<string, string | undefined>;
+}
+
+function startSide({ label: engine, env: changes }: SideSpec, flags: string[]): Side {
   const env = { ...process.env };
-  if (engine === "SQLite") {
-    delete env.TEST_POSTGRES_URL;
-    delete env.TEST_ENGINE;
+  for (const [name, value] of Object.entries(changes)) {
+    if (value === undefined) delete env[name];
+    else env[name] = value;
   }
   const child = spawn(
     process.execPath,
@@ -69,41 +77,73 @@ function startSide(engine: "SQLite" | "PostgreSQL", flags: string[]): Side {
   };
 }
 
+/** `--compare`: SQLite, then PostgreSQL (TEST_POSTGRES_URL). */
 export async function compareEngines(flags: string[], rounds: number): Promise<void> {
   if (!process.env.TEST_POSTGRES_URL) {
     console.error("--compare needs TEST_POSTGRES_URL (a PostgreSQL server to compare SQLite with)");
     process.exit(1);
   }
+  await compareSides(
+    { label: "SQLite", env: { TEST_POSTGRES_URL: undefined, TEST_ENGINE: undefined } },
+    { label: "PostgreSQL", env: {} },
+    flags,
+    rounds,
+  );
+}
+
+/** `--compare-setting NAME=VALUE`: the server with the setting, then as configured. */
+export async function compareSetting(setting: string, flags: string[], rounds: number): Promise<void> {
+  const [, name, value] = /^([A-Z_][A-Z0-9_]*)=(.*)$/.exec(setting) ?? [];
+  if (!name) {
+    console.error(`--compare-setting takes NAME=VALUE (METRICS=off, LOG_LEVEL=warn), not ${setting}`);
+    process.exit(1);
+  }
+  await compareSides(
+    { label: `${name}=${value}`, env: { [name]: value } },
+    { label: "as configured", env: {} },
+    flags,
+    rounds,
+  );
+}
+
+async function compareSides(
+  first: SideSpec,
+  second: SideSpec,
+  flags: string[],
+  rounds: number,
+): Promise<void> {
   // Built once here: two sides building at once would collide.
   const { buildIfStale } = await import("../scripts/build");
   buildIfStale();
-  const sqlite = startSide("SQLite", flags);
-  const postgres = startSide("PostgreSQL", flags);
+  const A = first.label;
+  const B = second.label;
+  const firstSide = startSide(first, flags);
+  const secondSide = startSide(second, flags);
   // Each side seeds its data on its own schedule, then waits before each step (warm-up, round N,
   // after autovacuum, latency): a step both take runs on one side, then the other, SQLite first
   // except in even rounds; a step only one side takes (PostgreSQL's after autovacuum) runs alone.
-  let steps = await Promise.all([sqlite.next(), postgres.next()]);
+  let steps = await Promise.all([firstSide.next(), secondSide.next()]);
   while (steps[0] !== null || steps[1] !== null) {
     const [s, p] = steps;
     const round = Number(/^round (\d+)$/.exec(s ?? p ?? "")?.[1] ?? 1);
     if (s !== null && s === p) {
       const order = round % 2 ? [0, 1] : [1, 0];
       for (const k of order) {
-        const side = k ? postgres : sqlite;
+        const side = k ? secondSide : firstSide;
         side.go();
         steps[k] = await side.next();
       }
     } else {
       // The sides' steps differ: the one that is not at the other's next step goes alone.
       const k = s === null || (p !== null && s === "latency") ? 1 : 0;
-      const side = k ? postgres : sqlite;
+      const side = k ? secondSide : firstSide;
       side.go();
       steps[k] = await side.next();
     }
     steps = [...steps];
   }
 
-  const rows: { workload: Workload; round: number; sqlite: Measurement; postgres: Measurement }[] = [];
+  const rows: { workload: Workload; round: number; first: Measurement; second: Measurement }[] = [];
   for (const workload of WORKLOADS) {
     const tracked = (side: Side, round: number) =>
       side.measured.find(
@@ -112,25 +152,25 @@ export async function compareEngines(flags: string[], rounds: number): Promise<v
           m.name.endsWith(`, round ${round}`),
       );
     for (let round = 1; round <= rounds; round++) {
-      const s = tracked(sqlite, round);
-      const p = tracked(postgres, round);
-      if (s && p) rows.push({ workload, round, sqlite: s, postgres: p });
+      const s = tracked(firstSide, round);
+      const p = tracked(secondSide, round);
+      if (s && p) rows.push({ workload, round, first: s, second: p });
     }
   }
-  const ratio = (r: (typeof rows)[number]) => r.postgres.rps / r.sqlite.rps;
-  const failed = (r: (typeof rows)[number]) => r.sqlite.errors > 0 || r.postgres.errors > 0;
+  const ratio = (r: (typeof rows)[number]) => r.second.rps / r.first.rps;
+  const failed = (r: (typeof rows)[number]) => r.first.errors > 0 || r.second.errors > 0;
   const cpu = (m: Measurement) => (m.cpuMs ?? 0) + (m.dbCpuMs ?? 0);
   const summaries: Record<string, { min: number; median: number; spread: number; failed: number }> = {};
   for (const workload of WORKLOADS) {
     const mine = rows.filter((r) => r.workload === workload);
     if (!mine.length) continue;
     const lines = [
-      "| round | SQLite updates/s | PostgreSQL updates/s | PostgreSQL / SQLite | CPU ms/update, SQLite | CPU ms/update, PostgreSQL (app + database) |",
+      `| round | ${A} updates/s | ${B} updates/s | ${B} / ${A} | CPU ms/update, ${A} | CPU ms/update, ${B} (app + database) |`,
       "|---:|---:|---:|---:|---:|---:|",
       ...mine.map(
         (r) =>
-          `| ${r.round} | ${r.sqlite.rps} | ${r.postgres.rps} | ${failed(r) ? "failed" : ratio(r).toFixed(2)} | ` +
-          `${cpu(r.sqlite).toFixed(2)} | ${cpu(r.postgres).toFixed(2)} (${r.postgres.cpuMs} + ${r.postgres.dbCpuMs}) |`,
+          `| ${r.round} | ${r.first.rps} | ${r.second.rps} | ${failed(r) ? "failed" : ratio(r).toFixed(2)} | ` +
+          `${cpu(r.first).toFixed(2)} | ${cpu(r.second).toFixed(2)} (${r.second.cpuMs} + ${r.second.dbCpuMs}) |`,
       ),
     ];
     const counted = mine
@@ -138,7 +178,7 @@ export async function compareEngines(flags: string[], rounds: number): Promise<v
       .map(ratio)
       .sort((a, b) => a - b);
     console.log(
-      `\n${WORKLOAD_NAMES[workload]}: SQLite and PostgreSQL, round for round (alternating which goes first):\n`,
+      `\n${WORKLOAD_NAMES[workload]}: ${A} and ${B}, round for round (alternating which goes first):\n`,
     );
     console.log(lines.join("\n"));
     if (counted.length) {
@@ -150,7 +190,7 @@ export async function compareEngines(flags: string[], rounds: number): Promise<v
       };
       const { min, median, spread } = summaries[workload];
       console.log(
-        `\nPostgreSQL / SQLite, ${WORKLOAD_NAMES[workload]}: min ${min.toFixed(2)}, median ${median.toFixed(2)}, ` +
+        `\n${B} / ${A}, ${WORKLOAD_NAMES[workload]}: min ${min.toFixed(2)}, median ${median.toFixed(2)}, ` +
           `spread ${spread.toFixed(2)} over ${counted.length} rounds` +
           (mine.length > counted.length ? ` (${mine.length - counted.length} failed, not counted)` : "") +
           ".",
@@ -160,6 +200,9 @@ export async function compareEngines(flags: string[], rounds: number): Promise<v
   const dir = path.join(import.meta.dirname, "results");
   mkdirSync(dir, { recursive: true });
   const file = path.join(dir, `compare-tracking-${new Date().toISOString().replace(/[:.]/g, "-")}.json`);
-  writeFileSync(file, JSON.stringify({ suite: "tracking", compare: true, flags, rows, summaries }, null, 2));
+  writeFileSync(
+    file,
+    JSON.stringify({ suite: "tracking", compare: [A, B], flags, rows, summaries }, null, 2),
+  );
   console.log(`Results saved to ${path.relative(process.cwd(), file)}`);
 }

@@ -15,11 +15,11 @@ import { geocodingSuite } from "./geocoding";
 import { routingSuite } from "./routing";
 import { transitSuite } from "./transit";
 import { importSuite } from "./import";
-import { type PacedMessage, compareEngines } from "./compare";
+import { type PacedMessage, compareEngines, compareSetting } from "./compare";
 
 const USAGE = `npm run bench [-- SUITE...] [--geofences 10000] [--users 100000] [--duration 5] [--connections 16]
                  [--rounds 5] [--profile DIR] [--dense] [--max-radius M] [--processes 1] [--webhooks] [--trips]
-                 [--compare] [--workload short-moves,first-seen,long-jumps] [--pg-stats]
+                 [--compare] [--compare-setting NAME=VALUE] [--workload short-moves,first-seen,long-jumps] [--pg-stats]
 
 Suites: geofences, tracking, geodata, geocoding, routing, transit, startup, import (default: geofences and tracking). Each starts the production server on a fresh
 database, measures the no-op route (GET /healthz) as the baseline in the same run, then its
@@ -51,7 +51,9 @@ SQLite, or PostgreSQL when TEST_POSTGRES_URL names a server (a fresh database is
 --compare (tracking, with TEST_POSTGRES_URL) runs SQLite and PostgreSQL in one run, each on a server
 and data of its own, their rounds alternating (one idle while the other is measured), after a
 warm-up of each; it reports PostgreSQL's throughput against SQLite's round for round, and the CPU
-per update of each (app, and PostgreSQL's own).`;
+per update of each (app, and PostgreSQL's own). --compare-setting NAME=VALUE (tracking) does the same with
+two servers on the same engine, one started with the setting and one as configured: what a setting
+costs, round for round (METRICS=off: the metrics; LOG_LEVEL=warn: the access log).`;
 
 const { values, positionals } = parseArgs({
   allowPositionals: true,
@@ -75,6 +77,7 @@ const { values, positionals } = parseArgs({
     extract: { type: "string" },
     bundle: { type: "string" },
     compare: { type: "boolean", default: false },
+    "compare-setting": { type: "string" },
     // A side of --compare (bench/compare.ts): waits for the parent before each round.
     paced: { type: "boolean", default: false },
     help: { type: "boolean", short: "h" },
@@ -249,13 +252,20 @@ async function measureAcross(servers: RunningServer[], s: Scenario): Promise<Mea
   };
 }
 
-if (values.compare) {
+if (values.compare || values["compare-setting"]) {
   if (suites.join() !== "tracking" || values.webhooks || values.trips || values.processes !== "1") {
     console.error("--compare runs the tracking suite alone (without --webhooks, --trips or --processes)");
     process.exit(1);
   }
-  const flags = process.argv.slice(2).filter((f) => f !== "--compare" && f !== "tracking");
-  await compareEngines(flags, Number(values.rounds));
+  const flags = process.argv
+    .slice(2)
+    .filter(
+      (f, i, all) =>
+        !["--compare", "--compare-setting", "tracking"].includes(f) && all[i - 1] !== "--compare-setting",
+    );
+  if (values["compare-setting"])
+    await compareSetting(values["compare-setting"], flags, Number(values.rounds));
+  else await compareEngines(flags, Number(values.rounds));
 } else if (suites.length > 1) {
   // Each suite in a process of its own: the in-process clients a suite opens (the database, the
   // imports) would otherwise still point at the previous suite's server, whose folder is gone.

@@ -1,22 +1,16 @@
 import "./load-env";
 import { spawnSync } from "node:child_process";
-import { existsSync, mkdirSync, readFileSync, readdirSync } from "node:fs";
+import { existsSync, mkdirSync, readFileSync } from "node:fs";
 import path from "node:path";
 import Database from "better-sqlite3";
 import pg from "pg";
 import { databaseEngine, databaseFile, databaseLabel } from "../server/config/database-url";
+import { committedMigrations, migrationsDir as engineMigrations } from "../server/db/migrations";
+import { log } from "../server/log/logger.mjs";
 
 const root = path.resolve(import.meta.dirname, "..");
-const migrationsDir = path.join(root, "prisma/migrations");
-const postgresMigrationsDir = path.join(root, "prisma/postgresql/migrations");
-
-/** The committed migrations, by folder name. */
-function committedMigrations(dir = migrationsDir): string[] {
-  return readdirSync(dir, { withFileTypes: true })
-    .filter((d) => d.isDirectory() && existsSync(path.join(dir, d.name, "migration.sql")))
-    .map((d) => d.name)
-    .sort();
-}
+const migrationsDir = engineMigrations("sqlite", root);
+const postgresMigrationsDir = engineMigrations("postgresql", root);
 
 /**
  * The committed migrations the database has not applied, read from Prisma's own table without
@@ -53,7 +47,7 @@ function pendingMigrations(file: string, committed: string[]): string[] {
 export async function migrate(): Promise<void> {
   if (databaseEngine() === "postgresql") return migratePostgres();
   const file = databaseFile();
-  const committed = committedMigrations();
+  const committed = committedMigrations(migrationsDir);
   const pending = pendingMigrations(file, committed);
   if (pending.length > 0) {
     if (file !== ":memory:") mkdirSync(path.dirname(file), { recursive: true });
@@ -63,7 +57,7 @@ export async function migrate(): Promise<void> {
       { cwd: root, env: { ...process.env, PRISMA_HIDE_UPDATE_MESSAGE: "1" }, encoding: "utf8" },
     );
     if (result.status !== 0) {
-      process.stderr.write(result.stdout + result.stderr);
+      log.error({ output: result.stdout + result.stderr }, "prisma migrate deploy failed");
       throw new Error(
         `database migration failed for ${file} (${pending.length} pending: ${pending.join(", ")}). ` +
           "If a server of an older version is running on it, stop it first.",
@@ -75,7 +69,8 @@ export async function migrate(): Promise<void> {
   // asked for once (switching takes a lock a running server would hold up).
   if (db.pragma("journal_mode", { simple: true }) !== "wal") db.pragma("journal_mode = WAL");
   db.close();
-  console.log(
+  log.info(
+    { database: file, migrations: committed.length, applied: pending.length },
     `Database ${file} is up to date (${committed.length} migrations${pending.length ? `, ${pending.length} applied now` : ""}).`,
   );
 }
@@ -117,7 +112,8 @@ async function migratePostgres(): Promise<void> {
   } finally {
     await client.end();
   }
-  console.log(
+  log.info(
+    { database: databaseLabel(), migrations: committed.length, applied: applied.length },
     `Database ${databaseLabel()} is up to date (${committed.length} migrations${applied.length ? `, ${applied.length} applied now` : ""}).`,
   );
 }
@@ -140,7 +136,7 @@ export async function asOneProcess<T>(fn: () => Promise<T>): Promise<T> {
 
 if (import.meta.filename === process.argv[1]) {
   migrate().catch((e: unknown) => {
-    console.error((e as Error).message);
+    log.fatal((e as Error).message);
     process.exit(1);
   });
 }

@@ -31,11 +31,15 @@
  *   connection, which is then closed (the parser that refused it cannot go on). Every other
  *   malformed request gets Node's own answer (400, 431, 408) and a closed connection.
  */
+import { randomUUID, timingSafeEqual } from "node:crypto";
 import { createServer } from "node:http";
 import { Duplex } from "node:stream";
 import path from "node:path";
 import { parseArgs } from "node:util";
 import nextModule from "next";
+import { log, requestContext } from "../server/log/logger.mjs";
+import { collectProcessMetrics, metrics, metricsOff, metricsText } from "../server/metrics/metrics.mjs";
+import { routeTemplates } from "./route-templates.mjs";
 
 /**
  * TRUST_PROXY: how many reverse proxies in front of this server append to X-Forwarded-For: a
@@ -47,9 +51,7 @@ function trustedHops(value = "") {
   if (["", "false", "no"].includes(v)) return 0;
   if (["true", "yes"].includes(v)) return 1;
   if (/^\d{1,2}$/.test(v)) return Number(v);
-  console.error(
-    `TRUST_PROXY must be true, false or a number of proxies (0 to 99), not ${JSON.stringify(value)}`,
-  );
+  log.fatal(`TRUST_PROXY must be true, false or a number of proxies (0 to 99), not ${JSON.stringify(value)}`);
   process.exit(1);
 }
 
@@ -84,14 +86,15 @@ const hops = trustedHops(process.env.TRUST_PROXY);
 const next = /** @type {typeof import("next").default} */ (
   /** @type {any} */ (nextModule).default ?? nextModule
 );
-const app = next({ dev, dir: path.resolve(import.meta.dirname, ".."), hostname, port });
+const root = path.resolve(import.meta.dirname, "..");
+const app = next({ dev, dir: root, hostname, port });
 const handle = app.getRequestHandler();
 await app.prepare();
 
 /** Next.js answers its own errors; anything that still escapes is logged, never a crash. */
 const escaped =
-  (/** @type {import("node:http").ServerResponse | null} */ res) => (/** @type {unknown} */ e) => {
-    console.error("unhandled request error", e);
+  (/** @type {import("node:http").ServerResponse | null} */ res) => (/** @type {unknown} */ err) => {
+    log.error({ err }, "unhandled request error");
     if (res && !res.headersSent) {
       res.statusCode = 500;
       res.end();
@@ -199,7 +202,101 @@ function apiUrl(/** @type {string} */ url) {
   return q < 0 ? path : path + url.slice(q);
 }
 
+const routeOf = routeTemplates(root);
+collectProcessMetrics();
+
+/** A request id the caller sent that may be used as ours: short, and only characters safe in a log. */
+const CALLER_ID = /^[A-Za-z0-9._:-]{1,128}$/;
+
+/** Paths asked every few seconds by machines: their access lines are at debug, not info. */
+const QUIET = new Set(["/healthz", "/readyz", "/metrics", "/_next"]);
+
+/**
+ * Measures and logs each request once its answer is sent or its connection gone: one access line
+ * (never the key, the query or the body: the route's template, the key's id when the route knew
+ * it) and the duration histogram, by route template, method and status.
+ */
+function account(
+  /** @type {import("node:http").IncomingMessage} */ req,
+  /** @type {import("node:http").ServerResponse} */ res,
+  /** @type {import("../server/log/logger.mjs").RequestContext} */ context,
+  /** @type {string} */ route,
+  /** @type {number} */ started,
+) {
+  const seconds = (performance.now() - started) / 1000;
+  const status = res.statusCode;
+  const method = req.method ?? "GET";
+  metrics.httpDuration.observe({ route, method, status: String(status) }, seconds);
+  const line = {
+    reqId: context.reqId,
+    method,
+    route,
+    status,
+    ms: Math.round(seconds * 1e4) / 10,
+    ...(context.keyId && { keyId: context.keyId }),
+    ...(!res.writableFinished && { aborted: true }),
+  };
+  if (QUIET.has(route)) log.debug(line, "request");
+  else log.info(line, "request");
+}
+
+/** Whether the caller is this machine (the trusted proxies' view: callerAddress). */
+const LOOPBACK = /^(127\.\d+\.\d+\.\d+|::1|::ffff:127\.\d+\.\d+\.\d+)$/;
+
+/**
+ * GET /metrics (docs/deployment.md#metrics): open to the loopback, and to others with
+ * `Authorization: Bearer $METRICS_TOKEN`.
+ */
+async function answerMetrics(
+  /** @type {import("node:http").IncomingMessage} */ req,
+  /** @type {import("node:http").ServerResponse} */ res,
+) {
+  if (metricsOff) return answer(res, 404, { message: "metrics are off on this server (METRICS=off)" });
+  if (req.method !== "GET" && req.method !== "HEAD") {
+    res.setHeader("allow", "GET, HEAD");
+    return answer(res, 405, { message: `${req.method} /metrics is not supported; use GET` });
+  }
+  if (!LOOPBACK.test(callerAddress(req))) {
+    const token = process.env.METRICS_TOKEN ?? "";
+    if (!token) {
+      return answer(res, 403, {
+        message: "metrics are open to the loopback only; set METRICS_TOKEN to read them from elsewhere",
+      });
+    }
+    const sent = Buffer.from(/^Bearer (.+)$/i.exec(req.headers.authorization ?? "")?.[1] ?? "");
+    const wanted = Buffer.from(token);
+    if (sent.length !== wanted.length || !timingSafeEqual(sent, wanted)) {
+      res.setHeader("www-authenticate", 'Bearer realm="metrics"');
+      return answer(res, 401, { message: "metrics need Authorization: Bearer METRICS_TOKEN" });
+    }
+  }
+  const { contentType, text } = await metricsText();
+  res.writeHead(200, { "content-type": contentType, "cache-control": "no-store" });
+  res.end(req.method === "HEAD" ? undefined : text);
+}
+
 const server = createServer((req, res) => {
+  const started = performance.now();
+  const sent = req.headers["x-request-id"];
+  const reqId = typeof sent === "string" && CALLER_ID.test(sent) ? sent : randomUUID();
+  res.setHeader("x-request-id", reqId);
+  /** @type {import("../server/log/logger.mjs").RequestContext} */
+  const context = { reqId };
+  requestContext.run(context, () => {
+    const url = req.url ?? "/";
+    const q = url.indexOf("?");
+    const pathname = q < 0 ? url : url.slice(0, q);
+    const route = pathname === "/metrics" ? pathname : routeOf(pathname);
+    res.once("close", () => account(req, res, context, route, started));
+    if (route === "/metrics") answerMetrics(req, res).catch(escaped(res));
+    else serve(req, res);
+  });
+});
+
+function serve(
+  /** @type {import("node:http").IncomingMessage} */ req,
+  /** @type {import("node:http").ServerResponse} */ res,
+) {
   req.headers["x-forwarded-for"] = callerAddress(req);
   closeIfBodyUnread(req, res);
   const url = req.url ?? "/";
@@ -214,7 +311,7 @@ const server = createServer((req, res) => {
     req.url = clean;
   }
   handle(req, res).catch(escaped(res));
-});
+}
 /** What Node answers a request its parser refuses (when no clientError listener says otherwise). */
 const REFUSED = {
   HPE_HEADER_OVERFLOW: "431 Request Header Fields Too Large",
@@ -283,7 +380,8 @@ if (dev) {
   server.on("upgrade", (req, socket, head) => upgrade(req, socket, head).catch(escaped(null)));
 }
 server.listen(port, hostname, () => {
-  console.log(
+  log.info(
+    { url: `http://${hostname}:${port}`, trustedProxies: hops },
     `Ready on http://${hostname}:${port}${hops ? ` (trusting X-Forwarded-For from ${hops} prox${hops > 1 ? "ies" : "y"})` : ""}`,
   );
 });

@@ -7,6 +7,7 @@ import { ensureFirstAdmin } from "../server/auth/accounts";
 import { ensureInitialKeys } from "../server/setup/first-run";
 import { buildIfStale, nextEnv, root, serveScript, serverNodeArgs } from "./build";
 import { asOneProcess, migrate } from "./migrate";
+import { log } from "../server/log/logger.mjs";
 
 /**
  * `npm start`: migrate the database, do first-run setup, build the app when its sources changed,
@@ -82,7 +83,11 @@ async function main(): Promise<void> {
     [...serverNodeArgs, serveScript, dev ? "dev" : "start", "-p", String(PORT), "-H", HOST],
     {
       cwd: root,
-      env: nextEnv,
+      // The server logs as this process would: lines for people on a terminal, JSON otherwise.
+      env: {
+        ...nextEnv,
+        LOG_FORMAT: process.env.LOG_FORMAT ?? (dev || process.stdout.isTTY ? "pretty" : "json"),
+      },
       stdio: ["inherit", "pipe", "inherit"],
     },
   );
@@ -99,6 +104,6 @@ async function main(): Promise<void> {
 }
 
 main().catch((e: unknown) => {
-  console.error(e instanceof Error ? e.message : e);
+  log.fatal(e instanceof Error ? e.message : String(e));
   process.exit(1);
 });

@@ -1,4 +1,4 @@
-import { isMainThread, threadId } from "node:worker_threads";
+import { log } from "./log/logger.mjs";
 
 /**
  * One value per process (per thread: a worker thread has a globalThis of its own), made on first
@@ -14,8 +14,8 @@ export function processOnce<T>(name: string, make: () => T, label?: string): T {
   if (!store.has(name)) {
     const started = performance.now();
     store.set(name, make());
-    const where = isMainThread ? "" : ` (worker thread ${threadId})`;
-    if (label) console.log(`Loaded ${label} in ${Math.round(performance.now() - started)} ms${where}`);
+    const ms = Math.round(performance.now() - started);
+    if (label) log.info({ dataset: label, ms }, `Loaded ${label} in ${ms} ms`);
   }
   return store.get(name) as T;
 }

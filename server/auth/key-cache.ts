@@ -1,5 +1,6 @@
 import { processOnce } from "../process-once";
 import { type StoredKey, storage } from "../storage";
+import { metrics } from "../metrics/metrics.mjs";
 
 /**
  * The keys a process has seen, so that a request is authenticated without a database round trip
@@ -39,7 +40,11 @@ export async function keyByHash(hash: string, beforeLookup?: () => Promise<void>
     await state.checking;
   }
   const kept = state.keys.get(hash);
-  if (kept) return kept;
+  if (kept) {
+    metrics.keyCacheHits.inc();
+    return kept;
+  }
+  metrics.keyCacheMisses.inc();
   await beforeLookup?.();
   const { key: found, version } = await storage().keys.byHashWithVersion(hash);
   if (found && version === state.version) {

@@ -3,6 +3,7 @@ import { newId } from "../storage/ids";
 import { type KeyKind, storage } from "../storage";
 import { forgetKeys, keyByHash } from "./key-cache";
 import type { Role } from "./roles";
+import { log } from "../log/logger.mjs";
 
 export type { KeyKind };
 
@@ -72,7 +73,7 @@ export async function authenticate(
     lastUsedWritten.set(record.id, now);
     storage()
       .keys.markUsed(record.id, new Date(now))
-      .catch((e: unknown) => console.error("could not record key use", e));
+      .catch((err: unknown) => log.error({ err }, "could not record a key's use"));
   }
   return { id: record.id, kind: record.kind, live: record.live };
 }

@@ -3,6 +3,7 @@ import path from "node:path";
 import { databaseEngine, databaseFile } from "../config/database-url";
 import { Bundle } from "./file";
 import { SLOT, threadMemory } from "../workers/thread-memory";
+import { log } from "../log/logger.mjs";
 
 /**
  * The bundles the service answers from: every finished `<name>.sqlite` in the geodata folder
@@ -39,6 +40,8 @@ const shared = globalThis as unknown as {
     /** the bundle files' names and stamps when this thread last looked */
     listing: string;
     list: Bundle[];
+    /** files that could not be opened at the last look, with why */
+    failed: Map<string, string>;
   };
 };
 
@@ -71,6 +74,7 @@ function listFolder(dir: string): Map<string, string> {
 function rescan(state: NonNullable<typeof shared.geodata>, files: Map<string, string>): boolean {
   let opened = true;
   const seen = new Set<string>();
+  state.failed.clear();
   for (const [name, stamp] of files) {
     const full = path.join(state.dir, name);
     seen.add(name);
@@ -82,7 +86,8 @@ function rescan(state: NonNullable<typeof shared.geodata>, files: Map<string, st
       current?.file.close();
       state.open.set(name, { file, stamp });
     } catch (error) {
-      console.error(`geodata: cannot open ${full}: ${(error as Error).message}`);
+      state.failed.set(name, (error as Error).message);
+      log.error({ file: full, reason: (error as Error).message }, "geodata: cannot open a bundle");
       opened = false;
     }
   }
@@ -103,7 +108,15 @@ export function imports(): Bundle[] {
   let state = shared.geodata;
   if (!state || state.dir !== dir) {
     for (const o of state?.open.values() ?? []) o.file.close();
-    state = shared.geodata = { dir, open: new Map(), checkedAt: 0, seen: 0, listing: "", list: [] };
+    state = shared.geodata = {
+      dir,
+      open: new Map(),
+      checkedAt: 0,
+      seen: 0,
+      listing: "",
+      list: [],
+      failed: new Map(),
+    };
   }
   const now = Date.now();
   // The process's threads (the server's and the tracking thread) see an import at one moment:
@@ -127,4 +140,10 @@ export function imports(): Bundle[] {
     }
   }
   return state.list;
+}
+
+/** The bundle files of the folder that could not be opened (at its latest look), with why. */
+export function unopenedBundles(): { name: string; reason: string }[] {
+  imports();
+  return [...(shared.geodata?.failed ?? [])].map(([name, reason]) => ({ name, reason }));
 }

@@ -99,6 +99,24 @@ const schema = z.object({
       .transform((v) => (v === "true" || v === "yes" ? 1 : v === "false" || v === "no" ? 0 : Number(v))),
     "false",
   ),
+  /** How much the log says (docs/deployment.md#logs). */
+  LOG_LEVEL: withDefault(
+    z
+      .string()
+      .trim()
+      .toLowerCase()
+      .refine(
+        (v) => ["trace", "debug", "info", "warn", "error", "fatal", "silent"].includes(v),
+        "must be trace, debug, info, warn, error, fatal or silent",
+      ),
+    "info",
+  ),
+  /** json: one JSON object per line; pretty: lines for people. Unset: pretty on a terminal and in development. */
+  LOG_FORMAT: optional(z.enum(["json", "pretty"], { message: "must be json or pretty" })),
+  /** off: nothing is counted or measured, GET /metrics answers 404 (docs/deployment.md#metrics). */
+  METRICS: withDefault(z.enum(["on", "off"], { message: "must be on or off" }), "on"),
+  /** The bearer token GET /metrics asks of callers not on the loopback (unset: loopback only). */
+  METRICS_TOKEN: optional(z.string().min(16, "must be at least 16 characters")),
   /** Where imported geodata bundles live (docs/data.md). */
   GEODATA_DIR: optional(z.string()),
   /** An MMDB file for IP geocoding instead of the bundled one. */

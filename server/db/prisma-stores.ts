@@ -682,6 +682,13 @@ function webhookStore(lock: WriteLock): Omit<WebhookStore, "enqueue" | "turn" | 
       const row = await prisma.webhookDelivery.findUnique({ where: { id } });
       return row ? deliveryOf(row) : null;
     },
+    async depth() {
+      const [outbox, queues] = await Promise.all([
+        prisma.webhookOutbox.count(),
+        prisma.webhookQueue.aggregate({ _sum: { pending: true } }),
+      ]);
+      return { outbox, queued: queues._sum.pending ?? 0 };
+    },
   };
 }
 

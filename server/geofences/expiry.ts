@@ -3,6 +3,7 @@ import { ApiError } from "../errors";
 import { storage } from "../storage";
 import { deleteGeofence } from "./read";
 import { updateGeofence } from "./write";
+import { log } from "../log/logger.mjs";
 
 /**
  * disableAfter and deleteAfter, honoured without a request: every app process looks once a
@@ -53,7 +54,7 @@ export function startGeofenceSweeper(): void {
     if (running) return;
     running = true;
     sweepGeofences()
-      .catch((e: unknown) => console.error(`geofence expiry: ${(e as Error).message}`))
+      .catch((err: unknown) => log.error({ err }, "geofence expiry failed"))
       .finally(() => (running = false));
   }, EVERY_MS);
   state.geofenceSweeper.unref();

@@ -5,6 +5,7 @@ import { type Input, type RolePermission, declared, errorResponse, json, parseIn
 import { checkOrigin } from "./origin";
 import { authorizeSession } from "./session-auth";
 import { refuseNul } from "./request";
+import { noteCaller } from "../log/logger.mjs";
 
 export { checkOrigin };
 
@@ -33,6 +34,7 @@ export function dashboardHandler<
     try {
       const token = tokenFromCookieHeader(req.headers.get("cookie"));
       const session = await authorizeSession(req, token, contract.permission);
+      noteCaller(`account:${session.account.id}`);
       const input = await parseInput(req, contract);
       const params = await route.params;
       refuseNul(params);

@@ -8,6 +8,7 @@ import { ApiError, isRetryableConflict, retryLater } from "../errors";
 import { parseBody, parseQuery, refuseNul } from "./request";
 import { clientAddress } from "./client-address";
 import { limitsFor, takeDevice } from "./limits";
+import { log, noteCaller } from "../log/logger.mjs";
 
 /**
  * Which keys may call a route: "secret" only, "publishable" (either kind), "search":
@@ -99,11 +100,18 @@ export const replyEncoded = (
   };
 };
 
-const ALLOWED_HEADERS = "Authorization, Content-Type, If-Match, X-Radar-*";
-const ALLOWED_HEADER = /^(authorization|content-type|if-match|x-radar-[a-z0-9-]+)$/i;
+const ALLOWED_HEADERS = "Authorization, Content-Type, If-Match, X-Request-Id, X-Radar-*";
+const ALLOWED_HEADER = /^(authorization|content-type|if-match|x-request-id|x-radar-[a-z0-9-]+)$/i;
 
-/** Every answer in the envelope may be read cross-origin and is never cached. */
-const ENVELOPE_HEADERS = { "access-control-allow-origin": "*", "cache-control": "no-store" };
+/**
+ * Every answer in the envelope may be read cross-origin (its request id too: scripts/serve.mjs
+ * sets it) and is never cached.
+ */
+const ENVELOPE_HEADERS = {
+  "access-control-allow-origin": "*",
+  "access-control-expose-headers": "X-Request-Id",
+  "cache-control": "no-store",
+};
 
 export function json(
   status: number,
@@ -192,10 +200,10 @@ function toApiError(e: unknown): ApiError {
   if (e instanceof ApiError) return e;
   // A deadlock, a serialization failure, a busy SQLite: not done, worth trying again (503).
   if (isRetryableConflict(e)) {
-    console.warn(`a concurrent transaction was in the way, answered 503: ${(e as Error).message}`);
+    log.warn({ reason: (e as Error).message }, "a concurrent transaction was in the way, answered 503");
     return retryLater();
   }
-  console.error("unexpected error", e);
+  log.error({ err: e }, "unexpected error");
   return new ApiError("internal", "internal error; the details are in the server log");
 }
 
@@ -228,6 +236,7 @@ export function handler<
   const route = async (req: Request, route: { params: Promise<Record<K, string>> }): Promise<Response> => {
     try {
       const key = await authorize(req, contract);
+      noteCaller(key.id);
       const input = await parseInput(req, contract);
       if (contract.perDevice) await takeDevice(key, input.body);
       const params = await route.params;

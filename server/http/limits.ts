@@ -4,6 +4,7 @@ import { env } from "../config/env";
 import { ApiError } from "../errors";
 import { processOnce } from "../process-once";
 import { storage } from "../storage";
+import { metrics } from "../metrics/metrics.mjs";
 
 /**
  * Rate limits and quotas (docs/security.md#rate-limits), with rate-limiter-flexible's in-memory
@@ -55,6 +56,8 @@ export class Limit {
   private readonly limiter: Limiter | null;
 
   constructor(
+    /** the limit's name in the metrics (location_rate_limited_total's label) */
+    private readonly name: string,
     /** what is limited, in words: "for this device" */
     private readonly what: string,
     private readonly rate: Rate | null,
@@ -79,6 +82,7 @@ export class Limit {
       await this.limiter.consume(key, cost * processes());
     } catch (e) {
       if (!(e instanceof RateLimiterRes)) throw e;
+      metrics.rateLimited.inc({ limit: this.name });
       throw this.refusal(e);
     }
   }
@@ -107,11 +111,12 @@ const limits = processOnce("rate-limits", () => {
   const e = env();
   const on = e.RATE_LIMITS === "on";
   return {
-    device: new Limit("for this device", on ? e.RATE_LIMIT_DEVICE : null),
-    key: new Limit("with this key", on ? e.RATE_LIMIT_KEY : null),
-    address: new Limit("without a valid key from this address", on ? e.RATE_LIMIT_ADDRESS : null),
-    signIn: new Limit("to sign in from this address", on ? e.RATE_LIMIT_SIGN_IN : null),
+    device: new Limit("device", "for this device", on ? e.RATE_LIMIT_DEVICE : null),
+    key: new Limit("key", "with this key", on ? e.RATE_LIMIT_KEY : null),
+    address: new Limit("address", "without a valid key from this address", on ? e.RATE_LIMIT_ADDRESS : null),
+    signIn: new Limit("signIn", "to sign in from this address", on ? e.RATE_LIMIT_SIGN_IN : null),
     logLines: new Limit(
+      "logLines",
       "of SDK log lines with this key today",
       on ? { perSecond: e.LOG_LINES_PER_KEY_PER_DAY, perMinute: 0 } : null,
       86_400,

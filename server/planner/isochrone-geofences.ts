@@ -9,6 +9,7 @@ import { roadsSignature } from "../routing/engine";
 import { profileOf } from "../routing/schema";
 import { storage } from "../storage";
 import { isochroneInWorker } from "./pool";
+import { log } from "../log/logger.mjs";
 
 /**
  * Isochrone geofences drawn by the routing workers (docs/geofences.md#isochrones): the drawing
@@ -93,7 +94,7 @@ async function upkeep(): Promise<void> {
         try {
           await redrawIsochrone(g);
         } catch (e) {
-          console.error(`isochrone geofence ${g.id}: not drawn again: ${(e as Error).message}`);
+          log.error({ geofenceId: g.id, reason: (e as Error).message }, "isochrone geofence not drawn again");
         }
       }
     }
@@ -110,7 +111,7 @@ export function startIsochroneGeofences(): void {
   state.started = true;
   const tick = () =>
     upkeep()
-      .catch((e) => console.error(`isochrone geofences: ${(e as Error).message}`))
+      .catch((err: unknown) => log.error({ err }, "isochrone geofences failed"))
       .finally(() => setTimeout(tick, UPKEEP_MS).unref());
   setTimeout(tick, 1000).unref();
 }

@@ -2,7 +2,8 @@ import { databaseEngine } from "../config/database-url";
 import { limitPoolSize, trackingConnections } from "../db/postgresql/pool";
 import { postgresStorage } from "../db/postgresql/storage";
 import { sqliteStorage } from "../db/sqlite/storage";
-import type { Storage } from "./port";
+import { metrics } from "../metrics/metrics.mjs";
+import type { Storage, TrackingStore } from "./port";
 
 export type * from "./port";
 export { type MetadataFilter, metadataMatches } from "./metadata-filter";
@@ -14,7 +15,37 @@ export { GEOFENCE_SORTS, USER_SORTS } from "./records";
  * (docs/deployment.md).
  */
 export function storage(): Storage {
-  return databaseEngine() === "postgresql" ? postgresStorage() : sqliteStorage;
+  return counted(databaseEngine() === "postgresql" ? postgresStorage() : sqliteStorage);
+}
+
+const countedStores = new WeakMap<Storage, Storage>();
+
+/**
+ * The adapter, with the events its tracking writes counted (location_events_total): every event
+ * is written by a tracking plan (updates, conversions, trips), counted once its plan is written.
+ */
+function counted(adapter: Storage): Storage {
+  let done = countedStores.get(adapter);
+  if (!done) {
+    const tracking: TrackingStore = {
+      apply: (device, decide) =>
+        adapter.tracking.apply(device, async (read) => {
+          const decision = await decide(read);
+          const plan = decision.plan;
+          if (!plan?.events.length) return decision;
+          return {
+            plan,
+            answer(written) {
+              if (written) for (const e of plan.events) metrics.events.inc({ type: e.type });
+              return decision.answer(written);
+            },
+          };
+        }),
+    };
+    done = { ...adapter, tracking };
+    countedStores.set(adapter, done);
+  }
+  return done;
 }
 
 /**

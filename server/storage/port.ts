@@ -31,6 +31,8 @@ import type {
   USER_SORTS,
   WebhookTarget,
 } from "./records";
+import type { SystemStore } from "./system";
+export type { SystemStore } from "./system";
 
 export type {
   AttemptOutcome,
@@ -496,6 +498,11 @@ export interface WebhookStore {
   deliveries(webhookSeq: number, take: number, skip?: number): Promise<StoredDelivery[]>;
   countDeliveries(webhookSeq: number): Promise<number>;
   deliveryById(id: string): Promise<StoredDelivery | null>;
+  /**
+   * What the webhooks are owed: outbox rows not yet sent by the process that wrote them, and
+   * requests waiting in their queues (pending).
+   */
+  depth(): Promise<{ outbox: number; queued: number }>;
 }
 
 /** Conversions of one name on one day (UTC), and the revenue they carried. */
@@ -750,4 +757,5 @@ export interface Storage {
   logs: DeviceLogStore;
   retention: RetentionStore;
   trips: TripStore;
+  system: SystemStore;
 }

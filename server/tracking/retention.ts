@@ -1,6 +1,7 @@
 import { env } from "../config/env";
 import { processOnce } from "../process-once";
 import { storage } from "../storage";
+import { log } from "../log/logger.mjs";
 
 /**
  * Retention (docs/deployment.md#retention): users' location trails are kept TRAIL_DAYS (30 by
@@ -46,7 +47,7 @@ export function startRetention(): void {
   const every = Math.min(60_000, (Math.min(TRAIL_DAYS, LOG_DAYS) * DAY_MS) / 10);
   const tick = () =>
     pruneOnce()
-      .catch((e) => console.error(`retention: ${(e as Error).message}`))
+      .catch((err: unknown) => log.error({ err }, "retention failed"))
       .finally(() => setTimeout(tick, every).unref());
   setTimeout(tick, Math.min(every, 10_000)).unref();
 }

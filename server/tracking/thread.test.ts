@@ -47,6 +47,16 @@ describe("the tracking thread", () => {
     expect(JSON.parse(await thread.run(key, update("after")))).toEqual({ deviceId: "after" });
   });
 
+  it("starts a new worker a second after one exits, without waiting for an update", async () => {
+    thread = new TrackingThread(fixture);
+    const running = () => (thread as unknown as { worker: unknown }).worker !== null;
+    await expect(thread.run(key, update("die"))).rejects.toThrow("tracking worker exited (3)");
+    expect(running()).toBe(false);
+    for (let i = 0; i < 40 && !running(); i++) await new Promise((r) => setTimeout(r, 100));
+    expect(running()).toBe(true);
+    expect(JSON.parse(await thread.run(key, update("after")))).toEqual({ deviceId: "after" });
+  });
+
   it("counts a /v1/track request as on its way while it is in its route, refused or not", async () => {
     expect(updatesOnTheWay()).toBe(0);
     let inside = -1;

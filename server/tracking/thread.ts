@@ -4,6 +4,7 @@ import type { MessagePort, Worker } from "node:worker_threads";
 import type { AuthKey } from "../auth/keys";
 import { ApiError } from "../errors";
 import { processOnce } from "../process-once";
+import { log } from "../log/logger.mjs";
 import { SLOT, forgetThread, startWorker, threadMemory } from "../workers/thread-memory";
 import type { TrackInput } from "./schema";
 import type { TrackJob, TrackReply } from "./worker";
@@ -37,12 +38,14 @@ interface Pending {
   reject(error: Error): void;
 }
 
+const RESTART_MS = 1000;
 const WORKER_ENTRY = pathToFileURL(path.join(process.cwd(), "server", "tracking", "worker.ts")).href;
 
 export class TrackingThread {
   private worker: Worker | null = null;
   private pending = new Map<number, Pending>();
   private nextId = 1;
+  private stopped = false;
 
   /** `entry`: the worker's module (server/tracking/worker.ts; another in tests). */
   constructor(private readonly entry = WORKER_ENTRY) {}
@@ -76,7 +79,16 @@ export class TrackingThread {
     const id = worker.threadId;
     worker.on("exit", (code) => {
       forgetThread(id);
+      const gone = this.worker === worker;
       fail(new Error(`tracking worker exited (${code})`));
+      // A new worker is started a second later, not only by the next update: the readiness probe
+      // reports the thread as ready again once it beats.
+      if (gone && !this.stopped) {
+        log.error({ code }, "the tracking thread exited; starting it again");
+        setTimeout(() => {
+          if (!this.worker && !this.stopped) this.spawn();
+        }, RESTART_MS).unref();
+      }
     });
     this.worker = worker;
     return worker;
@@ -109,6 +121,7 @@ export class TrackingThread {
 
   /** Ends the worker (tests). */
   async stop() {
+    this.stopped = true;
     await this.worker?.terminate();
   }
 }

@@ -7,13 +7,15 @@ import { ApiError } from "../errors";
 import { preloadEmbeddedRegions } from "../regions/embedded";
 import { preloadPostalCodes } from "../regions/postal";
 import { trackingThreadConnections } from "../storage";
-import { SLOT, threadMemory } from "../workers/thread-memory";
+import { SLOT, beat, threadMemory } from "../workers/thread-memory";
 import type { TrackInput } from "./schema";
 import { serializeEvent, serializeUser } from "./serialize";
 import { track } from "./track";
 import { mayRead, sentUser } from "./visible";
 import { serializeTrip } from "./trips/model";
 import { routeTripsWith } from "./trips/eta";
+import { log } from "../log/logger.mjs";
+import { metrics } from "../metrics/metrics.mjs";
 
 /**
  * The tracking thread (server/tracking/thread.ts): applies the location updates the server's
@@ -49,6 +51,8 @@ export interface RouteAnswer {
 trackingThreadConnections();
 preloadEmbeddedRegions();
 preloadPostalCodes();
+// Loaded: ready for updates (the readiness probe waits for the first beat).
+beat(SLOT.trackingBeat);
 
 /** Routes for trips' ETAs, asked of a routing worker on a port of its own (server/tracking/thread.ts). */
 let routes: MessagePort | null = null;
@@ -92,7 +96,8 @@ port.on("message", (job: TrackJob | { routes: MessagePort }) => {
     port.postMessage(r);
   };
   track(job.key, job.input).then(
-    (r) =>
+    (r) => {
+      metrics.trackingUpdates.inc();
       reply({
         id: job.id,
         answer: JSON.stringify(
@@ -113,14 +118,15 @@ port.on("message", (job: TrackJob | { routes: MessagePort }) => {
                 events: [],
               },
         ),
-      }),
+      });
+    },
     (e: unknown) => {
       if (e instanceof ApiError) {
         const { code, message, param, retryAfter } = e;
         reply({ id: job.id, error: { code, message, param, retryAfter } });
         return;
       }
-      console.error("tracking failed", e);
+      log.error({ err: e }, "tracking failed");
       reply({ id: job.id, error: { message: "tracking failed" } });
     },
   );

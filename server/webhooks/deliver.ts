@@ -15,6 +15,8 @@ import { processKey } from "../workers/thread-memory";
 import { splitOutbox } from "./outbox";
 import { post } from "./post";
 import { signatureHeaders } from "./sign";
+import { log } from "../log/logger.mjs";
+import { metrics } from "../metrics/metrics.mjs";
 
 /**
  * The sender (docs/webhooks.md#delivery): splits what tracking wrote into the outbox into the
@@ -78,6 +80,20 @@ export function retryDelay(failedAttempts: number, random = Math.random): number
  * goes to: DNS can change).
  */
 export async function attempt(d: ClaimedDelivery, now = new Date()): Promise<AttemptOutcome> {
+  const outcome = await signedPost(d, now);
+  const result = outcome.delivered
+    ? "delivered"
+    : outcome.retryAt === null
+      ? "failed"
+      : outcome.status === null
+        ? "error"
+        : "refused";
+  metrics.webhookDeliveries.inc({ result });
+  if (outcome.delivered) metrics.webhookLag.observe(Math.max(0, Date.now() - d.createdAt.getTime()) / 1000);
+  return outcome;
+}
+
+async function signedPost(d: ClaimedDelivery, now: Date): Promise<AttemptOutcome> {
   const failed = (status: number | null, error: string): AttemptOutcome => {
     const given = now.getTime() - d.createdAt.getTime() >= scaled(GIVE_UP_MS);
     return {
@@ -213,7 +229,7 @@ export class Sender {
     });
     let unsent = 0;
     for (const line of this.lines.values()) unsent += line.length;
-    console.log(`webhooks: left ${unsent} request${unsent === 1 ? "" : "s"} unsent to the other processes`);
+    log.info({ unsent }, "webhooks: left the requests not sent to the other processes");
   }
 
   /** What a turn records and asks, taking what ended since the last (see `look`). */
@@ -286,7 +302,7 @@ export class Sender {
       this.take(rows, now);
       return done.length + written.length + turn.claimed.length + rows.length > 0;
     } catch (e) {
-      console.error(`webhooks: ${(e as Error).message}`);
+      log.error({ err: e }, "webhooks: the sender's turn failed");
       return false;
     } finally {
       this.looking = false;

@@ -3,6 +3,7 @@ import { pathToFileURL } from "node:url";
 import type { Worker } from "node:worker_threads";
 import { processOnce } from "../process-once";
 import { forgetThread, startWorker } from "../workers/thread-memory";
+import { log } from "../log/logger.mjs";
 
 /**
  * The webhook sender on a thread of its own (docs/webhooks.md#delivery): signing, posting and
@@ -23,12 +24,12 @@ function spawn(): void {
   worker.unref();
   state.worker = worker;
   const id = worker.threadId;
-  worker.on("error", (e) => console.error(`webhooks: the sender thread failed: ${e.message}`));
+  worker.on("error", (err) => log.error({ err }, "webhooks: the sender thread failed"));
   worker.on("exit", (code) => {
     forgetThread(id);
     if (state.worker === worker) state.worker = null;
     if (state.leaving) return;
-    console.error(`webhooks: the sender thread exited (${code}); starting it again`);
+    log.error({ code }, "webhooks: the sender thread exited; starting it again");
     setTimeout(spawn, RESTART_MS).unref();
   });
 }

@@ -1,5 +1,6 @@
 import path from "node:path";
 import type { Worker } from "node:worker_threads";
+import { threadMetricsPort } from "../metrics/metrics.mjs";
 
 /**
  * The worker threads of one app process (routing: server/planner/pool.ts; tracking:
@@ -25,9 +26,12 @@ export const SLOT = {
    */
   trackRequests: 6,
   trackHeld: 7,
+  /** when the tracking thread and the webhook sender's thread last beat (beat(), beatAge()) */
+  trackingBeat: 8,
+  senderBeat: 9,
 } as const;
 
-const SLOTS = 8;
+const SLOTS = 10;
 
 const shared = globalThis as unknown as {
   threadMemory?: SharedArrayBuffer;
@@ -65,14 +69,17 @@ export function processKey(): string {
 
 /**
  * Starts a worker thread running `entry` (a file: URL of a TypeScript module) from the sources,
- * through tsx as `npm start` does, with the shared memory and `data` in its workerData.
+ * through tsx as `npm start` does, with the shared memory, a port its metrics are asked on
+ * (server/metrics/metrics.mjs) and `data` in its workerData.
  */
 export function startWorker(entry: string, data: Record<string, unknown> = {}): Worker {
   // Taken from Node at run time: the bundler would otherwise try to bundle the worker's entry
   // (tsx, esbuild's binary…).
   const { Worker } = process.getBuiltinModule("node:worker_threads") as typeof import("node:worker_threads");
+  const metricsPort = threadMetricsPort();
   return new Worker(path.join(process.cwd(), "server", "workers", "worker-boot.mjs"), {
-    workerData: { ...data, entry, threadMemory: threadMemory().buffer },
+    workerData: { ...data, entry, threadMemory: threadMemory().buffer, metricsPort },
+    transferList: [metricsPort],
   });
 }
 
@@ -98,4 +105,26 @@ export function forgetThread(exitedThreadId: number): void {
 export function updatesOnTheWay(): number {
   const memory = threadMemory();
   return Math.max(0, Atomics.load(memory, SLOT.trackRequests) - Atomics.load(memory, SLOT.trackHeld));
+}
+
+/** Seconds on the beat slots' clock: since an epoch of its own, so that they fit 32 bits for ages. */
+const BEAT_EPOCH_S = 1_700_000_000;
+const beatNow = () => Math.floor(Date.now() / 1000) - BEAT_EPOCH_S;
+const BEAT_MS = 1000;
+
+/**
+ * Makes this thread beat in `slot` every second while its event loop turns, for the readiness
+ * probe (beatAge): a thread that has exited, or whose loop is stuck, stops beating. The timer
+ * does not keep the thread alive.
+ */
+export function beat(slot: typeof SLOT.trackingBeat | typeof SLOT.senderBeat): void {
+  const memory = threadMemory();
+  Atomics.store(memory, slot, beatNow());
+  setInterval(() => Atomics.store(memory, slot, beatNow()), BEAT_MS).unref();
+}
+
+/** Seconds since the thread of `slot` last beat; null when it never has (not started yet). */
+export function beatAge(slot: typeof SLOT.trackingBeat | typeof SLOT.senderBeat): number | null {
+  const last = Atomics.load(threadMemory(), slot);
+  return last === 0 ? null : beatNow() - last;
 }

@@ -7,4 +7,8 @@ import { register } from "tsx/esm/api";
 register();
 const { workerData } = await import("node:worker_threads");
 globalThis.threadMemory = workerData.threadMemory;
+if (workerData.metricsPort) {
+  const { serveThreadMetrics } = await import("../metrics/metrics.mjs");
+  serveThreadMetrics(workerData.metricsPort);
+}
 await import(workerData.entry);

@@ -292,12 +292,15 @@ const ROUTES: Record<string, { path: string; methods: Partial<Record<Method, Rul
   },
 };
 
+const PROBES = ["healthz", "readyz"];
+
 /** Routes outside the matrix, each tested on its own elsewhere. */
 const ELSEWHERE: Record<string, string> = {
   "v1/[[...path]]": "unknown /v1 paths: 404 for everyone (geofences.test.ts, unknown routes)",
   "api/[[...path]]": "unknown /api paths: 404 for everyone (http-edges.test.ts)",
   "api/session": "sign-in and sign-out, before any role (dashboard-auth.test.ts)",
   healthz: "the liveness probe, open to all",
+  readyz: "the readiness probe, open to all (probes.test.ts)",
 };
 
 const allows = (role: Role, need: Need) =>
@@ -322,7 +325,7 @@ beforeAll(async () => {
 
 describe("who may call what", () => {
   it("has a row for every route file", () => {
-    const files = routeFiles().filter((f) => f.startsWith("v1") || f.startsWith("api") || f === "healthz");
+    const files = routeFiles().filter((f) => f.startsWith("v1") || f.startsWith("api") || PROBES.includes(f));
     expect(files.sort()).toEqual([...Object.keys(ROUTES), ...Object.keys(ELSEWHERE)].sort());
   });
 

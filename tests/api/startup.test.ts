@@ -36,22 +36,34 @@ describe("embedded datasets", () => {
     expect(tracked.status).toBe(200);
     // Once by the server's thread, and the regions once more by the tracking thread (which has a
     // heap of its own), whatever the routes that used them.
-    const loads = (dataset: string, where: RegExp) =>
-      server
-        .output()
-        .split("\n")
-        .filter((line) => line.startsWith(`Loaded ${dataset} in `) && where.test(line)).length;
+    const lines = server
+      .output()
+      .split("\n")
+      .filter((line) => line.startsWith("{"))
+      .map((line) => JSON.parse(line) as { dataset?: string; thread?: number });
+    const loads = (dataset: string, onWorker: boolean) =>
+      lines.filter((l) => l.dataset === dataset && (l.thread !== undefined) === onWorker).length;
     for (const dataset of DATASETS) {
-      expect(loads(dataset, /ms$/), dataset).toBe(1);
-      expect(loads(dataset, /\(worker thread \d+\)$/), dataset).toBe(dataset === DATASETS[2] ? 0 : 1);
+      expect(loads(dataset, false), dataset).toBe(1);
+      expect(loads(dataset, true), dataset).toBe(dataset === DATASETS[2] ? 0 : 1);
     }
   });
 });
 
 describe("a bad setting", () => {
   it("stops the server at start with the variable, its value and what it must be", async () => {
-    await expect(
-      serve(inject("databaseUrl"), { env: { GEODATA_DIR: inject("geodataDir"), MAX_BODY_BYTES: "abc" } }),
-    ).rejects.toThrow(/MAX_BODY_BYTES="abc": must be a whole number of bytes/);
+    const output = await serve(inject("databaseUrl"), {
+      env: { GEODATA_DIR: inject("geodataDir"), MAX_BODY_BYTES: "abc" },
+    }).then(
+      () => "started",
+      (e: Error) => e.message,
+    );
+    // Its last words, a log line at fatal.
+    const fatal = output
+      .split("\n")
+      .filter((line) => line.startsWith("{"))
+      .map((line) => JSON.parse(line) as { level: string; msg: string })
+      .find((line) => line.level === "fatal");
+    expect(fatal?.msg, output).toMatch(/MAX_BODY_BYTES="abc": must be a whole number of bytes/);
   });
 });

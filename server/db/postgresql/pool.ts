@@ -1,5 +1,7 @@
 import pg from "pg";
 import { env } from "../../config/env";
+import { log } from "../../log/logger.mjs";
+import { provide } from "../../metrics/metrics.mjs";
 
 /**
  * The PostgreSQL connections of the process, shared by Prisma (through its driver adapter) and
@@ -52,7 +54,13 @@ export function pool(): pg.Pool {
     });
     // An idle connection the server closed (a restart, a failover) is replaced on next use; it
     // must not end the process.
-    shared.pgPool.on("error", (e) => console.error(`PostgreSQL: an idle connection was lost (${e.message})`));
+    shared.pgPool.on("error", (e) =>
+      log.error({ reason: e.message }, "PostgreSQL: an idle connection was lost"),
+    );
+    const counted = shared.pgPool;
+    provide({
+      pool: () => ({ total: counted.totalCount, idle: counted.idleCount, waiting: counted.waitingCount }),
+    });
   }
   return shared.pgPool;
 }

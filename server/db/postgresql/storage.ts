@@ -20,6 +20,7 @@ import { activeTripsGathered } from "./trips";
 import { geofencesForSearch } from "./geofence-index";
 import { ENVELOPE, trackedGeofencesBySeqs, verificationCounts } from "./tracking";
 import { postgresTracking } from "./tracking-batch";
+import { postgresSystem } from "./system";
 
 /**
  * The PostgreSQL + PostGIS adapter of the storage port (server/storage/port.ts): what several
@@ -220,4 +221,5 @@ const postgres: Storage = {
       };
     },
   },
+  system: postgresSystem,
 };

@@ -21,6 +21,7 @@ import {
   withMemberships,
 } from "./tracking";
 import { writeMany } from "./tracking-write";
+import { metrics } from "../../metrics/metrics.mjs";
 
 /**
  * Group commit on PostgreSQL (docs/deployment.md#group-commit): updates of different devices that
@@ -112,6 +113,7 @@ function schedule(): void {
 }
 
 async function run(batch: Pending[]): Promise<void> {
+  metrics.trackingBatchSize.observe(batch.length);
   if (batch.length === 1) {
     const [p] = batch as [Pending];
     await applyOne(p.device, p.decide).then(p.resolve, p.reject);

@@ -24,6 +24,7 @@ import {
   verificationCountsOf,
 } from "./tracking";
 import { sqliteTracking } from "./tracking-store";
+import { sqliteSystem } from "./system";
 import { activeDestination } from "./trips";
 import { userByInstallId, userSeqsInGeofence } from "./users";
 
@@ -153,4 +154,5 @@ export const sqliteStorage: Storage = {
   logs: shared.logs,
   retention: shared.retention,
   trips: { ...shared.trips, activeDestination: async (live, owner) => activeDestination(live, owner) },
+  system: sqliteSystem,
 };

@@ -23,6 +23,7 @@ import {
   verificationCountsOf,
   webhooksFor,
 } from "./tracking";
+import { metrics } from "../../metrics/metrics.mjs";
 
 /**
  * The SQLite tracking store. SQLite has one writer, so updates are applied one after the other
@@ -123,6 +124,7 @@ async function applyBatch(batch: Pending[]) {
 }
 
 function runBatch(batch: Pending[]): Promise<void> {
+  metrics.trackingBatchSize.observe(batch.length);
   return withWriteLock(() => applyBatch(batch)).then(
     (outcomes) =>
       batch.forEach((item, i) => {

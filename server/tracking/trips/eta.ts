@@ -2,6 +2,7 @@ import type { Position } from "../../geo/distance";
 import type { RouteResult } from "../../routing/engine";
 import type { Mode } from "../../routing/profiles";
 import { type EtaHint, round1, straightLineEta } from "./model";
+import { log } from "../../log/logger.mjs";
 
 /**
  * The ETA of a trip by road (docs/trips.md#eta): the fastest route of the trip's mode from the
@@ -29,7 +30,7 @@ export async function etaBetween(from: Position, to: Position, mode: Mode): Prom
     if (shared.tripRouter) found = (await shared.tripRouter(from, to, mode))[0];
   } catch (e) {
     // A routing worker that failed (restarting) costs the road answer of one update, not the update.
-    console.error("trip ETA: routing failed", e);
+    log.error({ err: e }, "trip ETA: routing failed");
   }
   if (found && "leg" in found) {
     return {

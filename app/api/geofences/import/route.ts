@@ -7,6 +7,7 @@ import { booleanish } from "@/server/http/fields";
 import { dashboardHandler, ok } from "@/server/http/dashboard";
 import { otherMethods } from "@/server/http/handler";
 import { readLimited } from "@/server/http/request";
+import { log } from "@/server/log/logger.mjs";
 
 export const { GET, PUT, PATCH, DELETE } = otherMethods("POST");
 
@@ -46,7 +47,7 @@ export const POST = dashboardHandler(
         } catch (e) {
           const total = plan.creates.length + plan.updates.length;
           // A refusal (a write made meanwhile by someone else) says why; anything else is logged.
-          if (!(e instanceof ApiError)) console.error("geofence import stopped", e);
+          if (!(e instanceof ApiError)) log.error({ err: e }, "geofence import stopped");
           line({
             meta: {
               code: e instanceof ApiError ? e.status : 500,

@@ -1,0 +1,9 @@
+import type { SystemStore } from "../../storage/port";
+import { rows } from "./sql";
+
+/** The PostgreSQL adapter's SystemStore: the migrations table scripts/migrate.ts keeps. */
+export const postgresSystem: SystemStore = {
+  async appliedMigrations() {
+    return (await rows<{ name: string }>(`SELECT "name" FROM "_migrations"`)).map((r) => r.name);
+  },
+};
