@@ -170,7 +170,7 @@ async function compareSides(
       ...mine.map(
         (r) =>
           `| ${r.round} | ${r.first.rps} | ${r.second.rps} | ${failed(r) ? "failed" : ratio(r).toFixed(2)} | ` +
-          `${cpu(r.first).toFixed(2)} | ${cpu(r.second).toFixed(2)} (${r.second.cpuMs} + ${r.second.dbCpuMs}) |`,
+          `${cpu(r.first).toFixed(2)} | ${cpu(r.second).toFixed(2)}${r.second.dbCpuMs === undefined ? "" : ` (${r.second.cpuMs} + ${r.second.dbCpuMs})`} |`,
       ),
     ];
     const counted = mine

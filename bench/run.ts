@@ -15,13 +15,14 @@ import { geocodingSuite } from "./geocoding";
 import { routingSuite } from "./routing";
 import { transitSuite } from "./transit";
 import { importSuite } from "./import";
+import { observabilitySuite } from "./observability";
 import { type PacedMessage, compareEngines, compareSetting } from "./compare";
 
 const USAGE = `npm run bench [-- SUITE...] [--geofences 10000] [--users 100000] [--duration 5] [--connections 16]
                  [--rounds 5] [--profile DIR] [--dense] [--max-radius M] [--processes 1] [--webhooks] [--trips]
                  [--compare] [--compare-setting NAME=VALUE] [--workload short-moves,first-seen,long-jumps] [--pg-stats]
 
-Suites: geofences, tracking, geodata, geocoding, routing, transit, startup, import (default: geofences and tracking). Each starts the production server on a fresh
+Suites: geofences, tracking, geodata, geocoding, routing, transit, startup, import, observability (default: geofences and tracking). Each starts the production server on a fresh
 database, measures the no-op route (GET /healthz) as the baseline in the same run, then its
 endpoints at --connections (throughput) and at 1 connection (latency), with the server's CPU per request
 (and PostgreSQL's, when TEST_POSTGRES_URL names one on this machine). Tracking measures the workloads
@@ -91,9 +92,17 @@ if (
   values.workload.split(",").some((w) => !(WORKLOADS as readonly string[]).includes(w)) ||
   suites.some(
     (s) =>
-      !["geofences", "tracking", "geodata", "geocoding", "routing", "transit", "startup", "import"].includes(
-        s,
-      ),
+      ![
+        "geofences",
+        "tracking",
+        "geodata",
+        "geocoding",
+        "routing",
+        "transit",
+        "startup",
+        "import",
+        "observability",
+      ].includes(s),
   )
 ) {
   console.log(USAGE);
@@ -280,6 +289,7 @@ if (values.compare || values["compare-setting"]) {
 } else {
   const [name] = suites;
   if (name === "startup") await startupSuite();
+  else if (name === "observability") observabilitySuite();
   else if (name === "import") await importSuite({ synthetic: values.synthetic, source: values.source });
   else await runSuite(name!);
 }
