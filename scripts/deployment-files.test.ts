@@ -105,7 +105,10 @@ describe("compose.yaml", () => {
       );
       expect(environmentProblems(filled), name).toBe("");
       expect(env.TRUST_PROXY, name).toBe("1");
-      expect(app.volumes?.some((v) => v.endsWith(`:${env.GEODATA_DIR}`)), name).toBe(true);
+      expect(
+        app.volumes?.some((v) => v.endsWith(`:${env.GEODATA_DIR}`)),
+        name,
+      ).toBe(true);
     }
     for (const volume of [...apps.flatMap(([, a]) => a.volumes ?? []), ...(db.volumes ?? [])]) {
       expect(Object.keys(compose.volumes)).toContain(volume.split(":")[0]);
