@@ -1,6 +1,22 @@
 import path from "node:path";
 import { defineConfig } from "vitest/config";
 
+/** The API suites of what clients and the SDKs rely on, run again on an upgraded database. */
+const CONFORMANCE = [
+  "geofences",
+  "tracking",
+  "users-events",
+  "places",
+  "trips",
+  "conversions",
+  "sdk-config",
+  "sdk-sync",
+  "sdk-replay",
+  "sdk-logs",
+  "search-geofences",
+  "publishable-trust",
+];
+
 export default defineConfig({
   resolve: { alias: { "@": path.resolve(import.meta.dirname) } },
   test: {
@@ -16,6 +32,18 @@ export default defineConfig({
           include: ["tests/api/**/*.test.ts"],
           // One production server on a fresh database file serves every API test file.
           globalSetup: ["tests/support/server.ts"],
+          testTimeout: 30_000,
+          hookTimeout: 30_000,
+        },
+      },
+      {
+        extends: true,
+        test: {
+          name: "upgrade",
+          // npm start on a database an earlier release made, then the conformance suites (what
+          // clients and SDKs rely on) against a server on such a database.
+          include: ["tests/upgrade/**/*.test.ts", ...CONFORMANCE.map((f) => `tests/api/${f}.test.ts`)],
+          globalSetup: ["tests/support/upgraded-server.ts"],
           testTimeout: 30_000,
           hookTimeout: 30_000,
         },

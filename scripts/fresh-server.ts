@@ -85,6 +85,11 @@ export interface ServeOptions {
   env?: Record<string, string>;
   /** extra arguments for node itself, such as --cpu-prof when profiling */
   nodeArgs?: string[];
+  /**
+   * The database to start from, made in the server's folder (an earlier release's: the upgrade
+   * tests), instead of an empty one; migrated, and given the keys and accounts it lacks.
+   */
+  database?: (dir: string) => Promise<{ url: string; drop(): Promise<void> }>;
 }
 
 export async function startFreshServer(opts: ServeOptions = {}): Promise<FreshServer> {
@@ -96,7 +101,11 @@ export async function startFreshServer(opts: ServeOptions = {}): Promise<FreshSe
   if (process.env.TEST_ENGINE === "postgresql" && !postgresUrl) {
     throw new Error("TEST_ENGINE=postgresql needs TEST_POSTGRES_URL=postgres://USER:PASSWORD@HOST/postgres");
   }
-  const postgres = postgresUrl ? await createPostgresDatabase(postgresUrl) : undefined;
+  const postgres = opts.database
+    ? await opts.database(dir)
+    : postgresUrl
+      ? await createPostgresDatabase(postgresUrl)
+      : undefined;
   const databaseUrl = postgres?.url ?? `file:${path.join(dir, "location.db")}`;
   process.env.DATABASE_URL = databaseUrl;
   const { buildIfStale } = await import("./build");
@@ -112,12 +121,15 @@ export async function startFreshServer(opts: ServeOptions = {}): Promise<FreshSe
   const revoked = await createKey({ kind: "secret", live: false });
   await revokeKey(revoked.record.id);
   const { createAccount } = await import("../server/auth/accounts");
+  const { storage } = await import("../server/storage");
   for (const [role, email] of Object.entries(FRESH_ACCOUNTS)) {
-    await createAccount({ email, role, password: FRESH_PASSWORD });
+    if (!(await storage().accounts.byEmail(email)))
+      await createAccount({ email, role, password: FRESH_PASSWORD });
   }
   await prisma.$disconnect();
 
-  const server = await serve(databaseUrl, { ...opts, env: { GEODATA_DIR: geodataDir, ...opts.env } });
+  const { database: _made, ...serveOptions } = opts;
+  const server = await serve(databaseUrl, { ...serveOptions, env: { GEODATA_DIR: geodataDir, ...opts.env } });
   return {
     ...server,
     geodataDir,

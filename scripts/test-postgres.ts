@@ -22,6 +22,12 @@ const run = (what: string, script: string, args: string[]) => {
   return spawnSync(process.execPath, [path.join(root, script), ...args], { cwd: root, stdio: "inherit", env })
     .status;
 };
-const api = run("The API suite", "node_modules/vitest/vitest.mjs", ["run", "--project", "api"]);
+const api = run("The API suite and the upgrade suite", "node_modules/vitest/vitest.mjs", [
+  "run",
+  "--project",
+  "api",
+  "--project",
+  "upgrade",
+]);
 if (api !== 0) process.exit(api ?? 1);
 process.exit(run("The browser suite", "node_modules/@playwright/test/cli.js", ["test"]) ?? 1);

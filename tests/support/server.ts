@@ -1,5 +1,10 @@
 import type { TestProject } from "vitest/node";
-import { type FreshKeys, type FreshServer, startFreshServer } from "../../scripts/fresh-server";
+import {
+  type FreshKeys,
+  type FreshServer,
+  type ServeOptions,
+  startFreshServer,
+} from "../../scripts/fresh-server";
 
 /** One production server on a fresh database file serves every API test file, over HTTP. */
 
@@ -12,19 +17,25 @@ declare module "vitest" {
   }
 }
 
-let server: FreshServer | undefined;
-
-export default async function setup(project: TestProject) {
-  server = await startFreshServer({ env: { MAX_BODY_BYTES: String(256 * 1024) } });
+/** Starts the server a project's API tests call, and gives them its address, database and keys. */
+export async function provideServer(project: TestProject, opts: ServeOptions = {}) {
+  const server: FreshServer = await startFreshServer({
+    ...opts,
+    env: { MAX_BODY_BYTES: String(256 * 1024) },
+  });
   project.provide("baseUrl", server.url);
   project.provide("databaseUrl", server.databaseUrl);
   project.provide("geodataDir", server.geodataDir);
   project.provide("keys", server.keys);
 
   return async () => {
-    const output = server?.output() ?? "";
-    await server?.stop();
+    const output = server.output();
+    await server.stop();
     // A 500 anywhere in the run is a failure even if no assertion looked at it.
     if (/unexpected error/.test(output)) throw new Error(`the server logged unexpected errors:\n${output}`);
   };
+}
+
+export default function setup(project: TestProject) {
+  return provideServer(project);
 }
