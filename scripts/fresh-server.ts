@@ -109,12 +109,49 @@ export async function startFreshServer(opts: ServeOptions = {}): Promise<FreshSe
   const databaseUrl = postgres?.url ?? `file:${path.join(dir, "location.db")}`;
   process.env.DATABASE_URL = databaseUrl;
   const { buildIfStale } = await import("./build");
-  const { migrate } = await import("./migrate");
   buildIfStale();
-  await migrate();
+  const keys = await prepareDatabase(databaseUrl);
 
+  const { database: _made, ...serveOptions } = opts;
+  const server = await serve(databaseUrl, { ...serveOptions, env: { GEODATA_DIR: geodataDir, ...opts.env } });
+  return {
+    ...server,
+    geodataDir,
+    keys,
+    async stop() {
+      await server.stop();
+      await postgres?.drop();
+      rmSync(dir, { recursive: true, force: true });
+    },
+  };
+}
+
+const PREPARED = "fresh database prepared: ";
+
+/**
+ * Migrates the database and makes the keys and accounts a fresh server has, in a process of its
+ * own: the server's modules keep one database client per process, bound to the first database
+ * they were used with, so two fresh servers made in one process (the API and the upgrade suites'
+ * global setups) would otherwise both get their keys in the first one's database.
+ */
+async function prepareDatabase(databaseUrl: string): Promise<FreshKeys> {
+  const { execFile } = await import("node:child_process");
+  const { promisify } = await import("node:util");
+  const { stdout } = await promisify(execFile)(
+    process.execPath,
+    ["--import", "tsx", import.meta.filename, "--prepare"],
+    { env: { ...process.env, DATABASE_URL: databaseUrl, LOG_FORMAT: "json" }, maxBuffer: 1 << 24 },
+  );
+  const line = stdout.split("\n").find((l) => l.startsWith(PREPARED));
+  if (!line) throw new Error(`the fresh database was not prepared:\n${stdout}`);
+  return JSON.parse(line.slice(PREPARED.length)) as FreshKeys;
+}
+
+/** `--prepare`: what prepareDatabase runs, on DATABASE_URL. */
+async function prepareHere(): Promise<void> {
+  const { migrate } = await import("./migrate");
+  await migrate();
   const { createKey, revokeKey } = await import("../server/auth/keys");
-  const { prisma } = await import("../server/db/client");
   const secret = await createKey({ kind: "secret", live: false });
   const publishable = await createKey({ kind: "publishable", live: false });
   const live = await createKey({ kind: "secret", live: true });
@@ -122,24 +159,18 @@ export async function startFreshServer(opts: ServeOptions = {}): Promise<FreshSe
   await revokeKey(revoked.record.id);
   const { createAccount } = await import("../server/auth/accounts");
   const { storage } = await import("../server/storage");
+  // An earlier release's database (the upgrade tests) may have them already.
   for (const [role, email] of Object.entries(FRESH_ACCOUNTS)) {
     if (!(await storage().accounts.byEmail(email)))
       await createAccount({ email, role, password: FRESH_PASSWORD });
   }
-  await prisma.$disconnect();
-
-  const { database: _made, ...serveOptions } = opts;
-  const server = await serve(databaseUrl, { ...serveOptions, env: { GEODATA_DIR: geodataDir, ...opts.env } });
-  return {
-    ...server,
-    geodataDir,
-    keys: { secret: secret.key, publishable: publishable.key, live: live.key, revoked: revoked.key },
-    async stop() {
-      await server.stop();
-      await postgres?.drop();
-      rmSync(dir, { recursive: true, force: true });
-    },
+  const keys: FreshKeys = {
+    secret: secret.key,
+    publishable: publishable.key,
+    live: live.key,
+    revoked: revoked.key,
   };
+  process.stdout.write(`${PREPARED}${JSON.stringify(keys)}\n`);
 }
 
 export interface RunningServer {
@@ -203,7 +234,10 @@ export async function serve(databaseUrl: string, opts: ServeOptions = {}): Promi
   };
 }
 
-if (import.meta.filename === process.argv[1]) {
+if (import.meta.filename === process.argv[1] && process.argv.includes("--prepare")) {
+  await prepareHere();
+  process.exit(0);
+} else if (import.meta.filename === process.argv[1]) {
   const { values } = parseArgs({ options: { port: { type: "string" }, keys: { type: "string" } } });
   const server = await startFreshServer({ port: values.port ? Number(values.port) : undefined });
   if (values.keys) mkdirSync(path.dirname(values.keys), { recursive: true });
