@@ -1,5 +1,6 @@
 import { spawnSync } from "node:child_process";
-import { readFileSync } from "node:fs";
+import { createHash } from "node:crypto";
+import { createReadStream, readFileSync } from "node:fs";
 import path from "node:path";
 import type { DatabaseEngine } from "../server/config/database-url";
 import { storage } from "../server/storage";
@@ -24,6 +25,13 @@ export interface Manifest {
 }
 
 const root = path.resolve(import.meta.dirname, "..");
+
+/** A file's sha256, read as a stream (bundles may be larger than a buffer can hold). */
+export async function sha256(file: string): Promise<string> {
+  const hash = createHash("sha256");
+  for await (const chunk of createReadStream(file)) hash.update(chunk as Buffer);
+  return hash.digest("hex");
+}
 
 export function release(): string {
   const { version } = JSON.parse(readFileSync(path.join(root, "package.json"), "utf8")) as {

@@ -1,8 +1,6 @@
 import "./load-env";
 import { spawnSync } from "node:child_process";
-import { createHash } from "node:crypto";
 import {
-  createReadStream,
   existsSync,
   mkdirSync,
   mkdtempSync,
@@ -20,7 +18,7 @@ import Database from "better-sqlite3";
 import * as tar from "tar";
 import { databaseEngine, databaseFile, databaseLabel } from "../server/config/database-url";
 import { geodataDir } from "../server/bundles/folder";
-import { BACKUP_FORMAT, type Manifest, appliedMigrations, release } from "./backup-archive";
+import { BACKUP_FORMAT, type Manifest, appliedMigrations, release, sha256 } from "./backup-archive";
 
 /**
  * `npm run backup -- FILE`: one archive of a running service (docs/deployment.md#backup-and-restore):
@@ -44,12 +42,6 @@ const { values, positionals } = parseArgs({
 const say = (line: string) => process.stdout.write(`${line}\n`);
 const size = (bytes: number) =>
   bytes >= 1e6 ? `${(bytes / 1e6).toFixed(1)} MB` : `${Math.max(1, Math.round(bytes / 1e3))} kB`;
-
-async function sha256(file: string): Promise<string> {
-  const hash = createHash("sha256");
-  for await (const chunk of createReadStream(file)) hash.update(chunk as Buffer);
-  return hash.digest("hex");
-}
 
 /** SQLite: the online backup API, the rest of the pages in one step (no restart under writes). */
 async function snapshotSqlite(into: string): Promise<void> {

@@ -11,7 +11,6 @@ import {
   rmSync,
   writeFileSync,
 } from "node:fs";
-import { createHash } from "node:crypto";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { parseArgs } from "node:util";
@@ -20,7 +19,7 @@ import pg from "pg";
 import * as tar from "tar";
 import { databaseEngine, databaseFile, databaseLabel } from "../server/config/database-url";
 import { geodataDir } from "../server/bundles/folder";
-import { BACKUP_FORMAT, type Manifest } from "./backup-archive";
+import { BACKUP_FORMAT, type Manifest, sha256 } from "./backup-archive";
 
 /**
  * `npm run restore -- FILE [--force]`: puts an archive of `npm run backup` back, into the database
@@ -42,10 +41,6 @@ const { values, positionals } = parseArgs({
 });
 
 const say = (line: string) => process.stdout.write(`${line}\n`);
-
-function sha256(file: string): string {
-  return createHash("sha256").update(readFileSync(file)).digest("hex");
-}
 
 /** Whether the SQLite file holds any table. */
 function sqliteHoldsData(file: string): boolean {
@@ -154,7 +149,7 @@ async function main(): Promise<void> {
     }
     for (const f of manifest.files) {
       const full = path.join(stage, f.name);
-      if (!existsSync(full) || sha256(full) !== f.sha256)
+      if (!existsSync(full) || (await sha256(full)) !== f.sha256)
         throw new Error(`${file} is damaged: ${f.name} does not match its checksum`);
     }
     const folder = geodataDir();

@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { DEFAULT_DATABASE_URL } from "./database-url";
+import { LOG_LEVELS } from "../log/logger.mjs";
 
 /**
  * Every environment variable the service reads (.env.example documents each), validated once: a
@@ -105,10 +106,7 @@ const schema = z.object({
       .string()
       .trim()
       .toLowerCase()
-      .refine(
-        (v) => ["trace", "debug", "info", "warn", "error", "fatal", "silent"].includes(v),
-        "must be trace, debug, info, warn, error, fatal or silent",
-      ),
+      .refine((v) => LOG_LEVELS.includes(v), `must be ${LOG_LEVELS.join(", ")}`),
     "info",
   ),
   /** json: one JSON object per line; pretty: lines for people. Unset: pretty on a terminal and in development. */
