@@ -72,11 +72,31 @@ describe("dashboard sign-in", () => {
       // The other process answers its first sign-in at once, not after loading the route (seconds
       // on a busy machine, past the 2 s wait the fifth failure makes).
       expect((await fetch(`${other.url}/api/session`)).status).toBe(401);
-      // Three failures here and two on the other process: the fifth makes this address wait, on both.
-      for (let i = 0; i < 5; i++)
-        expect((await attempt(i < 3 ? baseUrl : other.url, "nope")).status).toBe(401);
-      expect((await attempt(other.url, FRESH_PASSWORD)).status).toBe(429);
-      expect((await attempt(baseUrl, FRESH_PASSWORD)).status).toBe(429);
+      // Three failures here and two on the other process: the fifth makes this address wait 2 s
+      // from the first, on both. On a machine too busy to make the attempts within those 2 s the
+      // wait is over before it can be seen (a right password then signs in and clears the count),
+      // so the attempts are made again, up to five times, until they fit.
+      let shown = false;
+      for (let round = 0; round < 5 && !shown; round++) {
+        const started = performance.now();
+        for (let i = 0; i < 5; i++)
+          expect((await attempt(i < 3 ? baseUrl : other.url, "nope")).status).toBe(401);
+        const onOther = (await attempt(other.url, FRESH_PASSWORD)).status;
+        const onThis = (await attempt(baseUrl, FRESH_PASSWORD)).status;
+        if (performance.now() - started < 2000) {
+          expect([onOther, onThis]).toEqual([429, 429]);
+          shown = true;
+        } else if (onThis === 429) {
+          // Still held: signing in once the wait is over clears the count for the next round.
+          await expect
+            .poll(async () => (await attempt(baseUrl, FRESH_PASSWORD)).status, {
+              timeout: 30_000,
+              interval: 1000,
+            })
+            .toBe(200);
+        }
+      }
+      expect(shown, "five failures and two attempts never fit in 2 s").toBe(true);
     } finally {
       await other.stop();
     }
