@@ -16,13 +16,14 @@ import { routingSuite } from "./routing";
 import { transitSuite } from "./transit";
 import { importSuite } from "./import";
 import { observabilitySuite } from "./observability";
+import { overviewSuite } from "./overview";
 import { type PacedMessage, compareEngines, compareSetting } from "./compare";
 
 const USAGE = `npm run bench [-- SUITE...] [--geofences 10000] [--users 100000] [--duration 5] [--connections 16]
                  [--rounds 5] [--profile DIR] [--dense] [--max-radius M] [--processes 1] [--webhooks] [--trips]
                  [--compare] [--compare-setting NAME=VALUE] [--workload short-moves,first-seen,long-jumps] [--pg-stats]
 
-Suites: geofences, tracking, geodata, geocoding, routing, transit, startup, import, observability (default: geofences and tracking). Each starts the production server on a fresh
+Suites: geofences, tracking, geodata, geocoding, routing, transit, startup, import, observability, overview (default: geofences and tracking). Each starts the production server on a fresh
 database, measures the no-op route (GET /healthz) as the baseline in the same run, then its
 endpoints at --connections (throughput) and at 1 connection (latency), with the server's CPU per request
 (and PostgreSQL's, when TEST_POSTGRES_URL names one on this machine). Tracking measures the workloads
@@ -37,6 +38,8 @@ the rounds (pg_stat_statements, when the server preloads it) and its backends' s
 geofences (50–200 m) and users into 79 km² (about 6 geofences overlap at a point) instead of a metro area;
 --max-radius sets the geofences' largest radius (dense with 500: about 30 overlap at a point). --profile writes a CPU
 profile of the server (node --cpu-prof) into DIR when it stops; open it in Chrome DevTools.
+overview seeds the tracking layout and times each figure of the overview page, then GET /api/overview
+against GET /v1/config one request at a time.
 --only TEXT measures only the scenarios whose name holds TEXT (beside the no-op route and any loading).
 --trips (tracking) tracks users on car trips (the shared Andorra extract imported) against users on
 none, in the same rounds (docs/trips.md). --webhooks (tracking) also tracks with two enabled webhooks whose receivers (here) answer at once,
@@ -102,6 +105,7 @@ if (
         "startup",
         "import",
         "observability",
+        "overview",
       ].includes(s),
   )
 ) {
@@ -194,6 +198,8 @@ async function runSuite(name: string): Promise<void> {
       await routingSuite(bench);
     } else if (name === "transit") {
       await transitSuite(bench);
+    } else if (name === "overview") {
+      await overviewSuite(bench, Number(values.geofences), Number(values.users));
     } else {
       await trackingSuite(bench, Number(values.geofences), Number(values.users));
     }

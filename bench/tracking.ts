@@ -11,12 +11,49 @@ import { tripRounds } from "./trips";
 export async function trackingSuite(b: Bench, geofences: number, users: number): Promise<void> {
   if (b.trips) return tripRounds(b, Math.min(users, 2000));
   const { server } = b;
+  const positions = await seedLayout(b, geofences, users);
+  const { track } = await import("../server/tracking/track");
+  const { trackSchema } = await import("../server/tracking/schema");
+  const key = { id: "bench", kind: "secret" as const, live: false };
+  const auth = { authorization: server.keys.publishable, "content-type": "application/json" };
+  let t: number;
+
+  const pick = rng(9);
+  const workloads = makeWorkloads(b, positions, pick);
+  // What each workload's updates make where the devices are: events per update, on a sample run
+  // in-process before the HTTP rounds (updates like the rounds').
+  const sample = 300;
+  for (const w of b.workloads) {
+    let made = 0;
+    let inside = 0;
+    t = Date.now();
+    for (let k = 0; k < sample; k++) {
+      const result = await track(key, trackSchema.parse(JSON.parse(workloads[w]().body) as unknown));
+      made += result.events.length;
+      inside += result.geofences.length;
+    }
+    b.note(
+      `${WORKLOAD_NAMES[w]}: an update makes ${(made / sample).toFixed(1)} events on average and ends inside ` +
+        `${(inside / sample).toFixed(1)} geofences (${sample} updates in-process, ` +
+        `${((Date.now() - t) / sample).toFixed(2)} ms each).`,
+    );
+  }
+  const name = `(${geofences} geofences, ${users} users)`;
+  if (b.webhooks) return webhookRounds(b, `POST /v1/track ${name}`, auth, workloads["short-moves"]);
+  await workloadRounds(b, name, auth, workloads);
+}
+
+/**
+ * Seeds the layout in this process: `geofences` geofences over the bench's area and `users`
+ * users at random points of it, each at an instant of its own an hour ago. Their positions.
+ */
+export async function seedLayout(b: Bench, geofences: number, users: number): Promise<[number, number][]> {
+  const { server } = b;
   const { createGeofence } = await import("../server/geofences/write");
   const { geofenceWriteSchema } = await import("../server/geofences/schema");
   const { track } = await import("../server/tracking/track");
   const { trackSchema } = await import("../server/tracking/schema");
   const key = { id: "bench", kind: "secret" as const, live: false };
-  const auth = { authorization: server.keys.publishable, "content-type": "application/json" };
 
   let t = Date.now();
   const r = rng(42);
@@ -49,29 +86,7 @@ export async function trackingSuite(b: Bench, geofences: number, users: number):
 
   await settle(server.databaseUrl);
 
-  const pick = rng(9);
-  const workloads = makeWorkloads(b, positions, pick);
-  // What each workload's updates make where the devices are: events per update, on a sample run
-  // in-process before the HTTP rounds (updates like the rounds').
-  const sample = 300;
-  for (const w of b.workloads) {
-    let made = 0;
-    let inside = 0;
-    t = Date.now();
-    for (let k = 0; k < sample; k++) {
-      const result = await track(key, trackSchema.parse(JSON.parse(workloads[w]().body) as unknown));
-      made += result.events.length;
-      inside += result.geofences.length;
-    }
-    b.note(
-      `${WORKLOAD_NAMES[w]}: an update makes ${(made / sample).toFixed(1)} events on average and ends inside ` +
-        `${(inside / sample).toFixed(1)} geofences (${sample} updates in-process, ` +
-        `${((Date.now() - t) / sample).toFixed(2)} ms each).`,
-    );
-  }
-  const name = `(${geofences} geofences, ${users} users)`;
-  if (b.webhooks) return webhookRounds(b, `POST /v1/track ${name}`, auth, workloads["short-moves"]);
-  await workloadRounds(b, name, auth, workloads);
+  return positions;
 }
 
 export const WORKLOAD_NAMES: Record<Workload, string> = {

@@ -61,7 +61,7 @@ test("an admin changes a role, disables an account after confirming, and enables
   await row.getByRole("button", { name: `Enable ${email}` }).click();
   await expect(row).toContainText("Active");
   const analyst = await signInFresh(browser, email, password);
-  await expect(analyst).toHaveURL(/\/map$/);
+  await expect(analyst).toHaveURL(/\/overview$/);
   // The admin's own row has no controls to lock itself out.
   const own = page.getByRole("row", { name: new RegExp(FRESH_ACCOUNTS.admin) });
   await expect(own).toContainText("(you)");

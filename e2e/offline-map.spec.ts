@@ -100,6 +100,8 @@ test.describe("a service with imported data and no geofences or users yet", () =
     await page.getByLabel("Email").fill(FRESH_ACCOUNTS.analyst);
     await page.getByLabel("Password").fill(FRESH_PASSWORD);
     await page.getByRole("button", { name: "Sign in" }).click();
+    await expect(page).toHaveURL(/\/overview/);
+    await page.getByRole("link", { name: "Map", exact: true }).click();
     await expect(page).toHaveURL(/\/map/);
     // The map opens over Ringland: its roads are drawn (offline) once it is there.
     await expect(page.locator(".leaflet-streets-pane path").first()).toBeVisible({ timeout: 15_000 });

@@ -110,7 +110,11 @@ export interface Me {
 export const CONFIDENCE = { 3: "high", 2: "medium", 1: "low", 0: "none" } as const;
 
 /** Where each role lands after signing in: reviewers spend their day in the review queue. */
-export const HOME_FOR_ROLE: Record<string, string> = { admin: "/map", analyst: "/map", reviewer: "/events" };
+export const HOME_FOR_ROLE: Record<string, string> = {
+  admin: "/overview",
+  analyst: "/overview",
+  reviewer: "/events",
+};
 
 /**
  * The kinds of events tracking makes, with their names in words (the API's `types` filter takes
@@ -211,3 +215,47 @@ export interface RouteAnswer {
 }
 
 export type RouteAnswers = Record<string, RouteAnswer>;
+
+/** GET /api/overview: the overview page's figures (server/operations/overview.ts). */
+export interface OverviewView {
+  world: "live" | "test";
+  at: string;
+  users: { lastHour: number; lastDay: number };
+  /** the last 24 hours (each the start of an hour, oldest first) and each type's count per hour */
+  events: { hours: string[]; types: { type: string; counts: number[]; total: number }[]; total: number };
+  /** unverified events: `more` when there are more than `count` */
+  reviewQueue: { count: number; more: boolean; oldestAt: string | null; ageSeconds: number | null };
+  trips: { active: number; delayed: number };
+  webhooks: {
+    enabled: number;
+    /** webhooks whose requests are being retried or were given up */
+    failing: number;
+    failedWindowHours: number;
+    list: {
+      id: string;
+      url: string;
+      enabled: boolean;
+      pending: number;
+      retrying: number;
+      failed: number;
+      lagSeconds: number;
+    }[];
+  };
+  imports: {
+    name: string;
+    kind: "osm" | "gtfs";
+    importedAt: string;
+    source: string;
+    counts: Record<string, number>;
+  }[];
+  system: {
+    version: string;
+    engine: "sqlite" | "postgresql";
+    migrations: { applied: number; pending: string[]; latest: string | null };
+    bundles: { open: number; failed: { name: string; reason: string }[] };
+    /** app processes alive on this database */
+    processes: number;
+    /** this process's /v1 traffic over the last minutes; null with METRICS=off */
+    requests: { seconds: number; requests: number; perSecond: number; p99Ms: number | null } | null;
+  };
+}

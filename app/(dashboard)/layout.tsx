@@ -8,6 +8,7 @@ export default async function DashboardLayout({ children }: { children: ReactNod
   const session = await requireSession();
   const role = session.account.role;
   const links = [
+    { href: "/overview", label: "Overview", show: can(role, "overview:read") },
     { href: "/map", label: "Map", show: can(role, "geofences:read") },
     { href: "/geofences", label: "Geofences", show: can(role, "geofences:read") },
     { href: "/users", label: "Users", show: can(role, "users:list") },

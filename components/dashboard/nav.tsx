@@ -4,6 +4,7 @@ import Link from "next/link";
 import { usePathname, useRouter } from "next/navigation";
 import { useState } from "react";
 import { call, errorText } from "@/lib/api-client";
+import { HOME_FOR_ROLE } from "@/lib/types";
 
 export function Nav(props: {
   links: { href: string; label: string }[];
@@ -32,7 +33,7 @@ export function Nav(props: {
 
   return (
     <header className="flex flex-wrap items-center gap-x-6 gap-y-2 border-b border-slate-200 bg-white px-4 py-2">
-      <Link href="/map" className="font-semibold">
+      <Link href={HOME_FOR_ROLE[props.role] ?? "/map"} className="font-semibold">
         Location platform
       </Link>
       <nav aria-label="Dashboard" className="flex flex-wrap gap-1">

@@ -22,7 +22,8 @@ export type Permission =
   | "accounts:manage"
   | "webhooks:manage"
   | "trips:read"
-  | "trips:write";
+  | "trips:write"
+  | "overview:read";
 
 const GRANTS: Record<Role, readonly Permission[]> = {
   admin: [
@@ -40,6 +41,7 @@ const GRANTS: Record<Role, readonly Permission[]> = {
     "webhooks:manage",
     "trips:read",
     "trips:write",
+    "overview:read",
   ],
   analyst: [
     "geofences:read",
@@ -50,6 +52,7 @@ const GRANTS: Record<Role, readonly Permission[]> = {
     "context:read",
     "trips:read",
     "trips:write",
+    "overview:read",
   ],
   // Reviewers see the geofence and the user an event is about, to judge it: a user with events to
   // review (its profile, trail and logs; server/users/read.ts), never the list of all users.

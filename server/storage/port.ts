@@ -31,7 +31,9 @@ import type {
   USER_SORTS,
   WebhookTarget,
 } from "./records";
+import type { OverviewStore } from "./overview";
 import type { SystemStore } from "./system";
+export type { OverviewStore } from "./overview";
 export type { SystemStore } from "./system";
 
 export type {
@@ -612,7 +614,15 @@ export interface TrackingPlan {
    * never tracked yet, or an anonymous device's update), and then there are no memberships or
    * location; its events, if any, are of no user (userSeq 0).
    */
-  user: { seq: number | null; id: string; live: boolean; createdAt: Date; write: UserWrite } | null;
+  user: {
+    seq: number | null;
+    id: string;
+    live: boolean;
+    createdAt: Date;
+    /** the user's updatedAt before this update (null: a new user): the overview's counts move it */
+    updatedBefore: Date | null;
+    write: UserWrite;
+  } | null;
   /** the fix kept in the user's history; null for a plan that records none (a conversion) */
   location: {
     latitude: number;
@@ -758,4 +768,5 @@ export interface Storage {
   retention: RetentionStore;
   trips: TripStore;
   system: SystemStore;
+  overview: OverviewStore;
 }

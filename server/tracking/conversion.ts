@@ -151,7 +151,7 @@ export async function logConversion(
       return {
         plan: {
           // The user row is written as it is (nothing of it changes), with no fix in its history.
-          user: { seq: user.seq, id, live, createdAt, write },
+          user: { seq: user.seq, id, live, createdAt, updatedBefore: write.updatedAt, write },
           location: null,
           entered: [],
           exited: [],

@@ -147,7 +147,14 @@ export async function decide(
   const recorded = (userSeq: number, eventSeqs?: number[]): Event[] =>
     events.map((e, i) => asRecorded(e, eventSeqs?.[i] ?? 0, userSeq));
   const plan: TrackingPlan = {
-    user: { seq: before ? before.seq : null, id: user.id, live, createdAt: user.createdAt, write: after },
+    user: {
+      seq: before ? before.seq : null,
+      id: user.id,
+      live,
+      createdAt: user.createdAt,
+      updatedBefore: before?.updatedAt ?? null,
+      write: after,
+    },
     location: {
       latitude: fix.latitude,
       longitude: fix.longitude,
@@ -285,7 +292,7 @@ export async function userEventsPlan(
   const { seq, id, createdAt: userCreatedAt, live: _live, ...write } = user;
   return {
     plan: {
-      user: { seq, id, live, createdAt: userCreatedAt, write },
+      user: { seq, id, live, createdAt: userCreatedAt, updatedBefore: write.updatedAt, write },
       location: null,
       entered: [],
       exited: [],

@@ -214,6 +214,7 @@ const ROUTES: Record<string, { path: string; methods: Partial<Record<Method, Rul
     methods: { GET: { access: "session", need: "geofences:read" } },
   },
   "api/trips": { path: "/api/trips", methods: { GET: { access: "session", need: "trips:read" } } },
+  "api/overview": { path: "/api/overview", methods: { GET: { access: "session", need: "overview:read" } } },
   "api/trips/[id]/path": {
     path: `/api/trips/${NONE}/path`,
     methods: { GET: { access: "session", need: "trips:read" } },

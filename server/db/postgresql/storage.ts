@@ -20,6 +20,7 @@ import { activeTripsGathered } from "./trips";
 import { geofencesForSearch } from "./geofence-index";
 import { ENVELOPE, trackedGeofencesBySeqs, verificationCounts } from "./tracking";
 import { postgresTracking } from "./tracking-batch";
+import { postgresOverview } from "./overview";
 import { postgresSystem } from "./system";
 
 /**
@@ -222,4 +223,5 @@ const postgres: Storage = {
     },
   },
   system: postgresSystem,
+  overview: postgresOverview,
 };

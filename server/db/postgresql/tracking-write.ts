@@ -1,3 +1,4 @@
+import { userCountMoves } from "../../storage/overview";
 import type { TrackingPlan, Written } from "../../storage/port";
 import { writeOutboxRow } from "./outbox";
 import { type Queryable, row } from "./sql";
@@ -155,7 +156,15 @@ function statement(): string {
         WHERE u.k = d.k AND g."userSeq" = u."seq" AND g."geofenceSeq" = d.gs),
   ev AS (INSERT INTO "Event" (${eventInsert.join(", ")}, "userSeq", "verification")
          SELECT ${eventInsert.map((c) => `e.${c}`).join(", ")}, u."seq", 0 FROM ${events} JOIN u ON u.k = e.k
-         RETURNING "id", "seq")
+         RETURNING "id", "seq", "live", "type", "createdAt"),
+  c AS (INSERT INTO "EventCount" ("live", "hour", "type", "writer", "count")
+        SELECT "live", date_trunc('hour', "createdAt", 'UTC'), "type", pg_backend_pid(), count(*)::int FROM ev
+        GROUP BY 1, 2, 3
+        ON CONFLICT ("live", "hour", "type", "writer") DO UPDATE SET "count" = "EventCount"."count" + excluded."count"),
+  uc AS (INSERT INTO "UserCount" ("live", "bucket", "writer", "count")
+         SELECT (r ->> 0)::boolean, (r ->> 1)::timestamptz, pg_backend_pid(), (r ->> 2)::int
+         FROM jsonb_array_elements($8::jsonb) r
+         ON CONFLICT ("live", "bucket", "writer") DO UPDATE SET "count" = "UserCount"."count" + excluded."count")
   SELECT COALESCE((SELECT json_agg(json_build_array(k, "seq")) FROM u), '[]'::json) AS users,
          COALESCE((SELECT json_agg(json_build_array("id", "seq")) FROM ev), '[]'::json) AS events`;
 }
@@ -211,7 +220,17 @@ export async function writeMany(
     users.length || userless.length
       ? row<{ users: [number, number][]; events: [string, number][] }>(
           WRITE_MANY,
-          [users, locations, exited, entered, dwelled, events, userless].map((part) => JSON.stringify(part)),
+          [
+            users,
+            locations,
+            exited,
+            entered,
+            dwelled,
+            events,
+            userless,
+            // Users moved between the buckets of their last update (the overview's counts).
+            userCountMoves(plans.map((p) => p.user)).map((m) => [m.live, m.bucket.toISOString(), m.delta]),
+          ].map((part) => JSON.stringify(part)),
           client,
         )
       : null;

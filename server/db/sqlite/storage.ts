@@ -24,6 +24,7 @@ import {
   verificationCountsOf,
 } from "./tracking";
 import { sqliteTracking } from "./tracking-store";
+import { sqliteOverview } from "./overview";
 import { sqliteSystem } from "./system";
 import { activeDestination } from "./trips";
 import { userByInstallId, userSeqsInGeofence } from "./users";
@@ -155,4 +156,5 @@ export const sqliteStorage: Storage = {
   retention: shared.retention,
   trips: { ...shared.trips, activeDestination: async (live, owner) => activeDestination(live, owner) },
   system: sqliteSystem,
+  overview: sqliteOverview,
 };

@@ -1,3 +1,4 @@
+import { userCountMoves } from "../../storage/overview";
 import type { Decision, TrackingPlan, TrackingReader, TrackingStore, Written } from "../../storage/port";
 import { updatesOnTheWay } from "../../workers/thread-memory";
 import { withWriteLock } from "../write-lock";
@@ -8,6 +9,8 @@ import { writeOutboxRow } from "./outbox";
 import { activeTrip, tripByRef, writeTrips } from "./trips";
 import {
   addMembership,
+  countEvents,
+  countUsers,
   geofencesBySeqs,
   geofenceSeqsByIds,
   insertEvent,
@@ -90,6 +93,8 @@ function write(plan: TrackingPlan): Written {
   // An update's events all copy the same user: its JSON is written once per update.
   const userJson = plan.events.length ? JSON.stringify(plan.events[0]!.user) : "";
   const eventSeqs = plan.events.map((e) => insertEvent(userSeq, e, userJson));
+  countEvents(plan.events);
+  countUsers(userCountMoves([plan.user]));
   // The outbox, in the same transaction: no event is committed without what it owes webhooks.
   writeOutboxRow(plan.outbox);
   return { userSeq, eventSeqs };

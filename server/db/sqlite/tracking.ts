@@ -300,6 +300,39 @@ export function insertEvent(userSeq: number, e: EventWrite, userJson: string): n
   return Number(result.lastInsertRowid);
 }
 
+const HOUR_MS = 3_600_000;
+
+/**
+ * Adds an update's events to the counts per hour and type (the overview's chart; SQLite's one
+ * writer adds to writer 0's rows).
+ */
+export function countEvents(events: readonly EventWrite[]): void {
+  if (!events.length) return;
+  const counts = new Map<string, { live: number; hour: string; type: string; n: number }>();
+  for (const e of events) {
+    const hour = sqlDate(new Date(Math.floor(e.createdAt.getTime() / HOUR_MS) * HOUR_MS));
+    const key = `${e.live ? 1 : 0}\0${hour}\0${e.type}`;
+    const c = counts.get(key);
+    if (c) c.n++;
+    else counts.set(key, { live: e.live ? 1 : 0, hour, type: e.type, n: 1 });
+  }
+  const add = prepared(
+    `INSERT INTO "EventCount" ("live", "hour", "type", "writer", "count") VALUES (?, ?, ?, 0, ?)
+     ON CONFLICT ("live", "hour", "type", "writer") DO UPDATE SET "count" = "count" + excluded."count"`,
+  );
+  for (const c of counts.values()) add.run(c.live, c.hour, c.type, c.n);
+}
+
+/** Moves users between the buckets of their last update (the overview's users tracked). */
+export function countUsers(moves: readonly { live: boolean; bucket: Date; delta: number }[]): void {
+  if (!moves.length) return;
+  const add = prepared(
+    `INSERT INTO "UserCount" ("live", "bucket", "writer", "count") VALUES (?, ?, 0, ?)
+     ON CONFLICT ("live", "bucket", "writer") DO UPDATE SET "count" = "count" + excluded."count"`,
+  );
+  for (const m of moves) add.run(m.live ? 1 : 0, sqlDate(m.bucket), m.delta);
+}
+
 /**
  * Verdicts on place events of one world whose location lies in `box` (they steer place
  * detection there, server/tracking/places.ts).
