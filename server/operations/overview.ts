@@ -1,6 +1,6 @@
 import { readFileSync } from "node:fs";
-import type { OverviewView } from "../../lib/types";
 import path from "node:path";
+import type { OverviewView } from "../../lib/types";
 import { unopenedBundles } from "../bundles/folder";
 import { databaseEngine } from "../config/database-url";
 import { committedMigrations } from "../db/migrations";
