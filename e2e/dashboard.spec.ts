@@ -11,7 +11,11 @@ test("sign-in refuses a wrong password in words, then lets the analyst in", asyn
   await expect(page.getByRole("alert").filter({ hasText: /wrong email or password/ })).toBeVisible();
   await page.screenshot({ path: info.outputPath("sign-in.png") });
   await signIn(page, "analyst");
-  await expect(page.getByRole("link", { name: "Map", exact: true })).toHaveAttribute("aria-current", "page");
+  // Analysts land on the overview.
+  await expect(page.getByRole("link", { name: "Overview", exact: true })).toHaveAttribute(
+    "aria-current",
+    "page",
+  );
   await expect(page.getByRole("link", { name: "Keys & accounts" })).toHaveCount(0);
   expect(errors).toEqual([]);
 });
