@@ -3,11 +3,11 @@ import path from "node:path";
 import type { OverviewView } from "../../lib/types";
 import { unopenedBundles } from "../bundles/folder";
 import { databaseEngine } from "../config/database-url";
-import { committedMigrations } from "../db/migrations";
 import { importList } from "../imports/view";
 import { processOnce } from "../process-once";
 import { storage } from "../storage";
 import { ACTIVE_STATUSES } from "../tracking/trips/model";
+import { committed } from "./readiness";
 import { requestWindow } from "./request-window";
 
 /**
@@ -88,23 +88,22 @@ async function webhooks(live: boolean, now: Date) {
   };
 }
 
-async function system(now: Date) {
+async function system(now: Date, bundles: readonly unknown[]) {
   const { system: store, webhooks: hooks } = storage();
   const [applied, processes, requests] = await Promise.all([
     store.appliedMigrations(),
     hooks.sendersAlive(now),
     requestWindow(),
   ]);
-  const committed = processOnce("committed-migrations", () => committedMigrations());
   const done = new Set(applied);
-  const bundles = importList();
+  const all = committed();
   return {
     version: version(),
     engine: databaseEngine(),
     migrations: {
-      applied: committed.filter((m) => done.has(m)).length,
-      pending: committed.filter((m) => !done.has(m)),
-      latest: committed[committed.length - 1] ?? null,
+      applied: all.filter((m) => done.has(m)).length,
+      pending: all.filter((m) => !done.has(m)),
+      latest: all[all.length - 1] ?? null,
     },
     bundles: { open: bundles.length, failed: unopenedBundles() },
     processes,
@@ -115,15 +114,16 @@ async function system(now: Date) {
 
 export async function overview(live: boolean, now = new Date()): Promise<OverviewView> {
   const store = storage().overview;
+  const bundles = importList();
   const [users, events, queue, activeTrips, hooks, sys] = await Promise.all([
     store.trackedUsers(live, [new Date(now.getTime() - HOUR_MS), new Date(now.getTime() - 24 * HOUR_MS)]),
     eventsPerHour(live, now),
     store.reviewQueue(live, QUEUE_COUNT_UP_TO + 1),
     store.trips(live, ACTIVE_STATUSES),
     webhooks(live, now),
-    system(now),
+    system(now, bundles),
   ]);
-  const imports = importList()
+  const imports = bundles
     .slice()
     .sort((a, b) => b.importedAt.localeCompare(a.importedAt))
     .slice(0, RECENT_IMPORTS)

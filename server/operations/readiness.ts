@@ -28,7 +28,7 @@ function thread(name: Check["name"], age: number | null, what: string): Check {
 }
 
 /** The migrations of this release, read once (they change only with the release). */
-const committed = () => processOnce("committed-migrations", () => committedMigrations());
+export const committed = () => processOnce("committed-migrations", () => committedMigrations());
 
 async function databaseChecks(): Promise<Check[]> {
   let applied: string[];
