@@ -1,6 +1,6 @@
 import { type Browser, type Page, expect, test } from "@playwright/test";
 import { FRESH_ACCOUNTS } from "../scripts/fresh-server";
-import { consoleErrors, signIn, unique } from "./support";
+import { consoleErrors, signIn, unique, openFromMenu } from "./support";
 
 /** Accounts as an admin manages them, and where each role lands. */
 
@@ -20,7 +20,7 @@ test("an admin changes a role, disables an account after confirming, and enables
 }, info) => {
   const errors = consoleErrors(page);
   await signIn(page, "admin");
-  await page.getByRole("link", { name: "Keys & accounts" }).click();
+  await openFromMenu(page, "Keys & accounts");
   const email = `${unique("staff")}@example.test`;
   await page.getByLabel("Email").fill(email);
   await page

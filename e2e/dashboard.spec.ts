@@ -1,5 +1,5 @@
 import { expect, test } from "@playwright/test";
-import { api, consoleErrors, drawPolygon, signIn, unique } from "./support";
+import { api, consoleErrors, drawPolygon, signIn, unique, openFromMenu } from "./support";
 
 test("sign-in refuses a wrong password in words, then lets the analyst in", async ({ page }, info) => {
   const errors = consoleErrors(page, /status of 401/);
@@ -171,7 +171,7 @@ test("a reviewer verifies events from the queue with the keyboard", async ({ pag
 test("an admin creates a key, sees it once, and revokes it", async ({ page }, info) => {
   const errors = consoleErrors(page);
   await signIn(page, "admin");
-  await page.getByRole("link", { name: "Keys & accounts" }).click();
+  await openFromMenu(page, "Keys & accounts");
   const name = unique("ci-key");
   await page.getByLabel("Kind").selectOption("secret");
   await page.getByLabel("Name").fill(name);
@@ -192,11 +192,11 @@ test("an admin creates a key, sees it once, and revokes it", async ({ page }, in
 test("the geofences and users pages list what the API has, with paging", async ({ page }, info) => {
   const errors = consoleErrors(page);
   await signIn(page, "analyst");
-  await page.getByRole("link", { name: "Geofences" }).click();
+  await openFromMenu(page, "Geofences");
   await expect(page.getByRole("heading", { name: "Geofences", exact: true })).toBeVisible();
   await expect(page.getByRole("columnheader", { name: "Description" })).toBeVisible();
   await page.screenshot({ path: info.outputPath("geofences.png") });
-  await page.getByRole("link", { name: "Users" }).click();
+  await openFromMenu(page, "Users");
   await expect(page.getByRole("heading", { name: "Users", exact: true })).toBeVisible();
   await page.screenshot({ path: info.outputPath("users.png") });
   expect(errors).toEqual([]);
@@ -253,7 +253,7 @@ test("a reviewer accepts a selection of events at once, and an analyst sees a us
   await page.getByRole("button", { name: "Sign out" }).click();
   await expect(page).toHaveURL(/\/login/);
   await signIn(page, "analyst");
-  await page.getByRole("link", { name: "Users" }).click();
+  await openFromMenu(page, "Users");
   await page.getByRole("cell", { name: devices[0]! }).click();
   await expect(page.getByRole("complementary", { name: "User details" })).toContainText(devices[0]!);
   expect(errors).toEqual([]);
@@ -262,7 +262,7 @@ test("a reviewer accepts a selection of events at once, and an analyst sees a us
 test("the playground answers context and IP lookups and draws them on the map", async ({ page }, info) => {
   const errors = consoleErrors(page);
   await signIn(page, "analyst");
-  await page.getByRole("link", { name: "Playground" }).click();
+  await openFromMenu(page, "Playground");
   await page.getByLabel("Coordinates").fill("48.8566, 2.3522");
   await page.getByRole("button", { name: "Get context" }).click();
   await expect(page.getByLabel("Context result")).toContainText("France (FR)");

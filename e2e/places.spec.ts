@@ -5,7 +5,7 @@ import { expect, test } from "@playwright/test";
 import { importOsm } from "../server/imports/osm-import";
 import { TESTLAND, testland } from "../tests/support/osm-fixture";
 import { writeOsmPbf } from "../tests/support/osm-pbf";
-import { api, consoleErrors, serverKeys, signIn, unique } from "./support";
+import { api, consoleErrors, serverKeys, signIn, unique, openFromMenu } from "./support";
 
 /** Imported places in the dashboard: the review screen's place picker, the playground, the map. */
 
@@ -48,7 +48,7 @@ test("a reviewer says which place a user was at, from the detected place and its
   expect(event).toBeTruthy();
 
   await signIn(page, "reviewer");
-  await page.getByRole("link", { name: "Events" }).click();
+  await openFromMenu(page, "Events");
   await page.getByLabel("Geofence, place or region").fill("Bean There");
   await page.getByRole("button", { name: new RegExp(deviceId) }).click();
   await expect(page.getByRole("heading", { name: "Entered place Bean There" })).toBeVisible();
@@ -70,7 +70,7 @@ test("a reviewer says which place a user was at, from the detected place and its
 test("the playground finds places and the map shows imported boundaries", async ({ page }, info) => {
   const errors = consoleErrors(page);
   await signIn(page, "analyst");
-  await page.getByRole("link", { name: "Playground" }).click();
+  await openFromMenu(page, "Playground");
   await page.getByLabel("Coordinates").fill(near);
   await page.getByRole("button", { name: "Get context" }).click();
   const result = page.getByLabel("Context result");

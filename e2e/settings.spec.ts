@@ -1,5 +1,5 @@
 import { expect, test } from "@playwright/test";
-import { api, consoleErrors, serverKeys, signIn } from "./support";
+import { api, consoleErrors, serverKeys, signIn, openFromMenu } from "./support";
 
 /** The SDK settings page: what GET /v1/config answers Radar's SDKs (issue 28). */
 test("an admin sets what the SDKs get at start, and is told which value they would refuse", async ({
@@ -8,7 +8,7 @@ test("an admin sets what the SDKs get at start, and is told which value they wou
   // The refused save answers 400, which the browser logs.
   const errors = consoleErrors(page, /status of 400/);
   await signIn(page, "admin");
-  await page.getByRole("link", { name: "Settings" }).click();
+  await openFromMenu(page, "Settings");
   const form = page.getByRole("form", { name: "SDK settings" });
   await expect(form).toContainText("test environment");
 

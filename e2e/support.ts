@@ -30,6 +30,14 @@ export async function signIn(page: Page, role: keyof typeof FRESH_ACCOUNTS) {
   await expect(page.getByRole("button", { name: "Sign out" })).toBeVisible();
 }
 
+/** Opens a dashboard page from the menu (pages link to each other too, under longer names). */
+export async function openFromMenu(page: Page, label: string) {
+  await page
+    .getByRole("navigation", { name: "Dashboard" })
+    .getByRole("link", { name: label, exact: true })
+    .click();
+}
+
 /**
  * Collects console errors; tile requests that cannot leave this machine are expected, and so
  * are the answers a test provokes on purpose (`expected`, such as a 401 for a wrong password).

@@ -1,5 +1,5 @@
 import { expect, test } from "@playwright/test";
-import { api, consoleErrors, serverKeys, signIn, unique } from "./support";
+import { api, consoleErrors, serverKeys, signIn, unique, openFromMenu } from "./support";
 
 /**
  * The Trips page (issue 30): a dispatcher sees a trip under way with its ETA, follows it live as
@@ -40,7 +40,7 @@ test("a dispatcher follows a trip live, reads its timeline and completes it", as
   expect(created.status).toBe(200);
 
   await signIn(page, "analyst");
-  await page.getByRole("link", { name: "Trips" }).click();
+  await openFromMenu(page, "Trips");
   const list = page.getByRole("list", { name: "Trips" });
   const row = list.getByRole("button", { name: new RegExp(externalId) });
   await expect(row).toContainText("started");
@@ -71,7 +71,7 @@ test("a reviewer sees trips but cannot end them", async ({ page }) => {
   await track(userId, center.lat + 0.02, center.lng + 0.02);
   expect((await api("POST", "/v1/trips", { externalId, userId, mode: "foot" })).status).toBe(200);
   await signIn(page, "reviewer");
-  await page.getByRole("link", { name: "Trips" }).click();
+  await openFromMenu(page, "Trips");
   await page
     .getByRole("list", { name: "Trips" })
     .getByRole("button", { name: new RegExp(externalId) })

@@ -1,6 +1,6 @@
 import { type Server, createServer } from "node:http";
 import { expect, test } from "@playwright/test";
-import { api, consoleErrors, serverKeys, signIn } from "./support";
+import { api, consoleErrors, serverKeys, signIn, openFromMenu } from "./support";
 
 /**
  * An admin makes a webhook on the Webhooks page, sees the deliveries an entry made, sends one
@@ -28,7 +28,7 @@ test.afterAll(() => rx.close());
 test("an admin makes a webhook, sees its deliveries and sends one again", async ({ page }) => {
   const errors = consoleErrors(page);
   await signIn(page, "admin");
-  await page.getByRole("link", { name: "Webhooks" }).click();
+  await openFromMenu(page, "Webhooks");
   const form = page.getByRole("form", { name: "New webhook" });
   await form.getByLabel("URL").fill(hookUrl);
   await form.getByLabel("Entered geofence").check();
