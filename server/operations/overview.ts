@@ -6,6 +6,7 @@ import { databaseEngine } from "../config/database-url";
 import { importList } from "../imports/view";
 import { processOnce } from "../process-once";
 import { storage } from "../storage";
+import { hourStart } from "../storage/overview";
 import { ACTIVE_STATUSES } from "../tracking/trips/model";
 import { committed } from "./readiness";
 import { requestWindow } from "./request-window";
@@ -37,7 +38,7 @@ const version = () =>
 
 /** The last 24 hours (the current one included), each event type's count per hour. */
 async function eventsPerHour(live: boolean, now: Date) {
-  const current = Math.floor(now.getTime() / HOUR_MS) * HOUR_MS;
+  const current = hourStart(now).getTime();
   const hours = Array.from({ length: 24 }, (_, i) => current - (23 - i) * HOUR_MS);
   const found = await storage().overview.eventsPerHour(live, new Date(hours[0]!));
   const byType = new Map<string, number[]>();

@@ -69,7 +69,15 @@ export function backlogs(
 /** Users are counted by the five minutes their last update falls in (UserCount's buckets). */
 export const USER_BUCKET_MS = 300_000;
 
-const bucketStart = (d: Date) => Math.floor(d.getTime() / USER_BUCKET_MS) * USER_BUCKET_MS;
+const HOUR_MS = 3_600_000;
+
+const floorTo = (ms: number) => (d: Date) => new Date(Math.floor(d.getTime() / ms) * ms);
+
+/** The start of the UTC hour an instant falls in (EventCount's hours). */
+export const hourStart = floorTo(HOUR_MS);
+
+/** The start of the five minutes (UserCount's bucket) an instant falls in. */
+export const bucketStart = floorTo(USER_BUCKET_MS);
 
 /**
  * How a batch's updates move users between the buckets of their last update: +1 where a user's
@@ -88,8 +96,8 @@ export function userCountMoves(
   };
   for (const u of users) {
     if (!u) continue;
-    const now = bucketStart(u.write.updatedAt);
-    const before = u.updatedBefore ? bucketStart(u.updatedBefore) : null;
+    const now = bucketStart(u.write.updatedAt).getTime();
+    const before = u.updatedBefore ? bucketStart(u.updatedBefore).getTime() : null;
     if (before === now) continue;
     add(u.live, now, 1);
     if (before !== null) add(u.live, before, -1);

@@ -1,18 +1,17 @@
-import { USER_BUCKET_MS, backlogs, type OverviewStore, usersSince } from "../../storage/overview";
+import { backlogs, bucketStart, type OverviewStore, usersSince } from "../../storage/overview";
 import { row, rows } from "./sql";
 
 /** The PostgreSQL adapter's OverviewStore (see the port for what each figure is). */
 export const postgresOverview: OverviewStore = {
   async trackedUsers(live, since) {
     if (!since.length) return [];
-    const bucket = (d: Date) => new Date(Math.floor(d.getTime() / USER_BUCKET_MS) * USER_BUCKET_MS);
-    const earliest = bucket(new Date(Math.min(...since.map((d) => d.getTime()))));
+    const earliest = bucketStart(new Date(Math.min(...since.map((d) => d.getTime()))));
     const found = await rows<{ bucket: Date; count: number }>(
       `SELECT "bucket", SUM("count")::int AS count FROM "UserCount" WHERE "live" = $1 AND "bucket" >= $2
        GROUP BY "bucket"`,
       [live, earliest],
     );
-    return usersSince(found, since.map(bucket));
+    return usersSince(found, since.map(bucketStart));
   },
 
   async eventsPerHour(live, since) {

@@ -1,6 +1,7 @@
 import {
-  USER_BUCKET_MS,
+  bucketStart,
   backlogs,
+  hourStart,
   type EventsInHour,
   type OverviewStore,
   usersSince,
@@ -8,26 +9,24 @@ import {
 import { withWriteLock } from "../write-lock";
 import { prepared, sqlDate } from "./connection";
 
-const HOUR_MS = 3_600_000;
 const bit = (live: boolean) => (live ? 1 : 0);
 
 /** The SQLite adapter's OverviewStore (see the port for what each figure is). */
 export const sqliteOverview: OverviewStore = {
   async trackedUsers(live, since) {
     if (!since.length) return [];
-    const bucket = (d: Date) => new Date(Math.floor(d.getTime() / USER_BUCKET_MS) * USER_BUCKET_MS);
-    const earliest = bucket(new Date(Math.min(...since.map((d) => d.getTime()))));
+    const earliest = bucketStart(new Date(Math.min(...since.map((d) => d.getTime()))));
     const rows = prepared(
       `SELECT "bucket", SUM("count") AS count FROM "UserCount" WHERE "live" = ? AND "bucket" >= ? GROUP BY "bucket"`,
     ).all(bit(live), sqlDate(earliest)) as { bucket: string; count: number }[];
     return usersSince(
       rows.map((r) => ({ bucket: new Date(r.bucket), count: r.count })),
-      since.map(bucket),
+      since.map(bucketStart),
     );
   },
 
   async eventsPerHour(live, since) {
-    const from = new Date(Math.floor(since.getTime() / HOUR_MS) * HOUR_MS);
+    const from = hourStart(since);
     const rows = prepared(
       `SELECT "hour", "type", SUM("count") AS count FROM "EventCount" WHERE "live" = ? AND "hour" >= ?
        GROUP BY "hour", "type" ORDER BY "hour", "type"`,

@@ -13,6 +13,7 @@ import type {
 } from "../../storage/port";
 import type { User } from "../client";
 import { inList, prepared, sqlDate } from "./connection";
+import { hourStart } from "../../storage/overview";
 import { deleteUserOutbox } from "./outbox";
 import { type MetadataFilter, matchingRows } from "../../storage/metadata-filter";
 import { type GeofenceRow } from "./geofences";
@@ -300,8 +301,6 @@ export function insertEvent(userSeq: number, e: EventWrite, userJson: string): n
   return Number(result.lastInsertRowid);
 }
 
-const HOUR_MS = 3_600_000;
-
 /**
  * Adds an update's events to the counts per hour and type (the overview's chart; SQLite's one
  * writer adds to writer 0's rows).
@@ -310,7 +309,7 @@ export function countEvents(events: readonly EventWrite[]): void {
   if (!events.length) return;
   const counts = new Map<string, { live: number; hour: string; type: string; n: number }>();
   for (const e of events) {
-    const hour = sqlDate(new Date(Math.floor(e.createdAt.getTime() / HOUR_MS) * HOUR_MS));
+    const hour = sqlDate(hourStart(e.createdAt));
     const key = `${e.live ? 1 : 0}\0${hour}\0${e.type}`;
     const c = counts.get(key);
     if (c) c.n++;
