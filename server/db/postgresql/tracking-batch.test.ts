@@ -145,6 +145,61 @@ describe.skipIf(!adminUrl)("PostgreSQL group commit", () => {
     );
     expect(trail.rows[0].n).toBe(3);
   });
+  it("reads and writes the trips of a batch's users as each update alone would", async () => {
+    const { createGeofence } = await import("../../geofences/write");
+    const { geofenceWriteSchema } = await import("../../geofences/schema");
+    await createGeofence(
+      key,
+      geofenceWriteSchema.parse({
+        description: "drop-off",
+        tag: "batch-trip",
+        externalId: "end",
+        type: "circle",
+        coordinates: [10, 50],
+        radius: 300,
+      }),
+    );
+    const options = (k: number) => ({
+      tripOptions: {
+        externalId: `batch-trip-${k}`,
+        destinationGeofenceTag: "batch-trip",
+        destinationGeofenceExternalId: "end",
+        mode: "car" as const,
+        scheduledArrivalAt: undefined,
+      },
+    });
+    const riders = Array.from({ length: 6 }, (_, k) => k);
+    for (const k of riders) {
+      const started = await m.track(key, input(`rider-${k}`, 49, { userId: `rider-${k}`, ...options(k) }));
+      expect(started.events.map((e) => e.type)).toContain("user.started_trip");
+    }
+    // One batch: the riders move on (half of them arrive), beside users on no trip.
+    const before = m.batches.count;
+    const batch = await together([
+      ...riders.map((k) => input(`rider-${k}`, k % 2 ? 50 : 49.5, { userId: `rider-${k}` })),
+      ...Array.from({ length: 4 }, (_, k) => input(`walker-${k}`, 49)),
+    ]);
+    expect(m.batches.count).toBe(before + 1);
+    const answers = batch.map(
+      (r) =>
+        (r as PromiseFulfilledResult<{ events: { type: string }[]; trip: { externalId: string } | null }>)
+          .value,
+    );
+    expect(answers.slice(0, 6).map((a) => a.trip?.externalId)).toEqual(riders.map((k) => `batch-trip-${k}`));
+    expect(answers.slice(6).map((a) => a.trip)).toEqual([null, null, null, null]);
+    for (const k of riders) {
+      expect(answers[k]!.events.some((e) => e.type === "user.arrived_at_trip_destination")).toBe(k % 2 === 1);
+    }
+    // What the batch wrote is what the store holds: the arrivals and each trip's ETA from there.
+    const { pool } = await import("./pool");
+    const trips = await pool().query(
+      `SELECT "externalId", "status" FROM "Trip" WHERE "externalId" LIKE 'batch-trip-%' ORDER BY "externalId"`,
+    );
+    expect(trips.rows.map((t: { status: string }) => t.status)).toEqual(
+      riders.map((k) => (k % 2 ? "arrived" : expect.stringMatching(/started|approaching/))),
+    );
+  });
+
   it("decides an update again when PostgreSQL ends a deadlock with it, rather than failing it", async () => {
     const { pool } = await import("./pool");
     const { lockKey } = await import("./sql");

@@ -21,6 +21,7 @@ import {
   withMemberships,
 } from "./tracking";
 import { writeMany } from "./tracking-write";
+import { activeTripsLocked } from "./trips";
 import { metrics } from "../../metrics/metrics.mjs";
 
 /**
@@ -36,8 +37,8 @@ import { metrics } from "../../metrics/metrics.mjs";
  *   on each other in a circle.
  * - The batch's decisions run side by side through a reader that gathers the questions asked in
  *   the same turn of the event loop and answers each kind with one set-based statement (the
- *   users FOR UPDATE with their memberships, the instants, the geofences to decode, the verdict
- *   counts); the rarer questions are asked one by one. Which geofences are near each position is
+ *   users FOR UPDATE with their memberships, their active trips FOR UPDATE, the geofences to
+ *   decode, the verdict counts); the rarer questions are asked one by one. Which geofences are near each position is
  *   answered from the process's index of geofences (./geofence-index.ts), brought up to date
  *   with one statement per batch.
  * - Then the plans are written, all in one statement (./tracking-write.ts), and the batch commits
@@ -217,6 +218,7 @@ function batchReader(client: Queryable): TrackingReader {
     userByUserId: (live, userId) => byUserId({ live, userId }),
     userByDeviceId: (live, deviceId, anonymous) => byDeviceId({ live, deviceId, anonymous }),
     memberships: async (userSeq) => memberships.get(userSeq) ?? one.memberships(userSeq),
+    activeTrip: activeTripsLocked(client),
     geofencesBySeqs: (seqs) => geofences(seqs),
     verificationCounts: async (live, classes) => (classes.length ? counts({ live, classes }) : []),
     webhooksFor: (live) => {

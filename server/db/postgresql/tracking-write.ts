@@ -180,7 +180,11 @@ export async function writeMany(
   plans: readonly TrackingPlan[],
   sent: () => void = () => undefined,
 ): Promise<Written[]> {
-  for (const plan of plans) if (plan.trips?.length) await writeTrips(client, plan.trips);
+  // Trips first, sent without waiting (the connection pipelines, ./pool.ts; they run in order).
+  const trips = writeTrips(
+    client,
+    plans.flatMap((plan) => plan.trips ?? []),
+  );
   const users: unknown[][] = [];
   const locations: unknown[][] = [];
   const exited: unknown[][] = [];
@@ -238,7 +242,7 @@ export async function writeMany(
   // Sent behind the write without waiting for it (the connection pipelines, ./pool.ts).
   const outboxes = plans.map((plan) => writeOutboxRow(client, plan.outbox));
   sent();
-  const [result] = await Promise.all([writing, ...outboxes]);
+  const [result] = await Promise.all([writing, trips, ...outboxes]);
   if (writing) {
     if (!result) throw new Error("the tracking write returned nothing");
     const seqOf = new Map(result.events);

@@ -1,5 +1,6 @@
 import type { StoredTrip, TripOwner, TripRef, TripWrite } from "../../storage/port";
 import { TRIP_COLUMNS as COLUMNS } from "../../storage/records";
+import { pool } from "./pool";
 import { type Queryable, gathered, jsonb, row, rows } from "./sql";
 
 /**
@@ -42,25 +43,29 @@ export function activeTrip(
 }
 
 /**
- * The active trip of each owner asked in the same turn of the event loop, in one statement (no
- * lock): tracking's read before its transaction (../../tracking/trips/hints.ts), which every
- * update makes, so updates that arrive together ask once.
+ * The active trip of each owner asked, in one statement: `lock` takes each row FOR UPDATE (in a
+ * tracking batch's transaction).
  */
-export const activeTripsGathered = gathered(async (asked: { live: boolean; owner: TripOwner }[]) => {
+async function activeTrips(
+  asked: { live: boolean; owner: TripOwner }[],
+  on: Queryable,
+  lock: boolean,
+): Promise<(StoredTrip | null)[]> {
   const byUser = asked.flatMap((a, i) =>
     "userId" in a.owner ? [{ i, live: a.live, key: a.owner.userId }] : [],
   );
   const byDevice = asked.flatMap((a, i) =>
     "deviceId" in a.owner ? [{ i, live: a.live, key: a.owner.deviceId }] : [],
   );
+  const forUpdate = lock ? " FOR UPDATE" : "";
   const found = await rows<StoredTrip & { i: number }>(
     `SELECT c.i, t.* FROM unnest($1::int[], $2::boolean[], $3::text[]) AS c(i, wlive, wkey)
      CROSS JOIN LATERAL (SELECT * FROM "Trip" WHERE "live" = c.wlive AND "userId" = c.wkey AND ${ACTIVE}
-       ORDER BY "seq" DESC LIMIT 1) t
+       ORDER BY "seq" DESC LIMIT 1${forUpdate}) t
      UNION ALL
      SELECT c.i, t.* FROM unnest($4::int[], $5::boolean[], $6::text[]) AS c(i, wlive, wkey)
      CROSS JOIN LATERAL (SELECT * FROM "Trip" WHERE "live" = c.wlive AND "deviceId" = c.wkey AND "userId" IS NULL
-       AND ${ACTIVE} ORDER BY "seq" DESC LIMIT 1) t`,
+       AND ${ACTIVE} ORDER BY "seq" DESC LIMIT 1${forUpdate}) t`,
     [
       byUser.map((a) => a.i),
       byUser.map((a) => a.live),
@@ -69,11 +74,28 @@ export const activeTripsGathered = gathered(async (asked: { live: boolean; owner
       byDevice.map((a) => a.live),
       byDevice.map((a) => a.key),
     ],
+    on,
   );
   const out = asked.map((): StoredTrip | null => null);
   for (const { i, ...trip } of found) out[i] = trip as StoredTrip;
   return out;
-});
+}
+
+/**
+ * Tracking's read before its transaction (../../tracking/trips/hints.ts), which every update
+ * makes: the owners asked in the same turn of the event loop are read together, without a lock.
+ */
+export const activeTripsGathered = gathered((asked: { live: boolean; owner: TripOwner }[]) =>
+  activeTrips(asked, pool(), false),
+);
+
+/** A tracking batch's reads of its users' trips (FOR UPDATE), those of one turn together. */
+export function activeTripsLocked(
+  on: Queryable,
+): (live: boolean, owner: TripOwner) => Promise<StoredTrip | null> {
+  const read = gathered((asked: { live: boolean; owner: TripOwner }[]) => activeTrips(asked, on, true));
+  return (live, owner) => read({ live, owner });
+}
 
 const JSON_COLUMNS = new Set(["metadata", "legs"]);
 const param = (c: string, i: number) => `$${i + 1}${JSON_COLUMNS.has(c) ? "::jsonb" : ""}`;
@@ -82,10 +104,15 @@ const INSERT = `INSERT INTO "Trip" (${COLUMNS.map((c) => `"${c}"`).join(", ")})
 const UPDATE = `UPDATE "Trip" SET ${COLUMNS.map((c, i) => `"${c}" = ${param(c, i)}`).join(", ")}
   WHERE "seq" = $${COLUMNS.length + 1}`;
 
-/** Writes a plan's trips (inside the tracking transaction). */
-export async function writeTrips(on: Queryable, trips: readonly TripWrite[]): Promise<void> {
-  for (const { seq, trip } of trips) {
-    const values = COLUMNS.map((c) => (JSON_COLUMNS.has(c) ? jsonb(trip[c]) : trip[c]));
-    await rows(seq === null ? INSERT : UPDATE, seq === null ? values : [...values, seq], on);
-  }
+/**
+ * Writes trips (inside the tracking transaction): every statement sent at once, in order, without
+ * waiting for the one before (the connection pipelines, ./pool.ts); settled when all are.
+ */
+export function writeTrips(on: Queryable, trips: readonly TripWrite[]): Promise<unknown> {
+  return Promise.all(
+    trips.map(({ seq, trip }) => {
+      const values = COLUMNS.map((c) => (JSON_COLUMNS.has(c) ? jsonb(trip[c]) : trip[c]));
+      return rows(seq === null ? INSERT : UPDATE, seq === null ? values : [...values, seq], on);
+    }),
+  );
 }
