@@ -81,7 +81,7 @@ const config = [
             },
             {
               group: ["**/db/write-lock", "@/server/db/write-lock"],
-              message: "Locks are the storage adapter's own (server/storage/port.ts), not the domain's.",
+              message: "Locks are the storage adapter's own (server/db/<engine>/), not the domain's.",
             },
           ],
         },

@@ -1,6 +1,7 @@
 "use client";
 
 import { EVENT_TYPE_NAMES, type OverviewView } from "@/lib/types";
+import { Panel } from "./panel";
 import { count, hourOf } from "./format";
 
 /** One color per type, in the order of their totals (the most frequent first). */
@@ -86,16 +87,10 @@ export function EventsChart({ events }: { events: OverviewView["events"] }) {
   const perHour = hours.map((_, i) => types.reduce((sum, t) => sum + t.counts[i]!, 0));
   const most = Math.max(1, ...perHour);
   return (
-    <section
-      aria-labelledby="events-title"
-      className="space-y-3 rounded border border-slate-200 bg-white p-4"
+    <Panel
+      title="Events per hour, last 24 hours"
+      aside={<span className="text-sm text-slate-600">{count(events.total)} in all</span>}
     >
-      <div className="flex flex-wrap items-baseline justify-between gap-2">
-        <h2 id="events-title" className="font-medium">
-          Events per hour, last 24 hours
-        </h2>
-        <span className="text-sm text-slate-600">{count(events.total)} in all</span>
-      </div>
       {events.total === 0 ? (
         <p className="text-sm text-slate-500">
           No events in the last 24 hours. Devices make them by entering and leaving geofences (POST
@@ -128,6 +123,6 @@ export function EventsChart({ events }: { events: OverviewView["events"] }) {
           <TypeTotals types={types} />
         </div>
       )}
-    </section>
+    </Panel>
   );
 }

@@ -8,6 +8,7 @@ import { call } from "@/lib/api-client";
 import type { OverviewView } from "@/lib/types";
 import { EventsChart } from "./events-chart";
 import { count, duration } from "./format";
+import { Panel } from "./panel";
 
 /** How often the page asks again (each figure is one cheap query; docs/performance.md). */
 const REFRESH_MS = 15_000;
@@ -65,13 +66,7 @@ function Row({ name, children }: { name: string; children: ReactNode }) {
 function Webhooks({ webhooks }: { webhooks: OverviewView["webhooks"] }) {
   if (!webhooks.list.length) return null;
   return (
-    <section
-      aria-labelledby="webhooks-title"
-      className="space-y-2 rounded border border-slate-200 bg-white p-4"
-    >
-      <h2 id="webhooks-title" className="font-medium">
-        Webhooks
-      </h2>
+    <Panel title="Webhooks">
       <table className="w-full text-sm">
         <thead className="text-left text-slate-500">
           <tr>
@@ -97,19 +92,13 @@ function Webhooks({ webhooks }: { webhooks: OverviewView["webhooks"] }) {
           ))}
         </tbody>
       </table>
-    </section>
+    </Panel>
   );
 }
 
 function Imports({ imports }: { imports: OverviewView["imports"] }) {
   return (
-    <section
-      aria-labelledby="imports-title"
-      className="space-y-2 rounded border border-slate-200 bg-white p-4"
-    >
-      <h2 id="imports-title" className="font-medium">
-        Recent imports
-      </h2>
+    <Panel title="Recent imports">
       {imports.length === 0 ? (
         <p className="text-sm text-slate-500">
           None yet: <code>npm run import -- FILE</code> adds OpenStreetMap extracts and GTFS feeds.
@@ -131,20 +120,14 @@ function Imports({ imports }: { imports: OverviewView["imports"] }) {
           ))}
         </ul>
       )}
-    </section>
+    </Panel>
   );
 }
 
 function System({ system }: { system: OverviewView["system"] }) {
   const { migrations, bundles, requests } = system;
   return (
-    <section
-      aria-labelledby="system-title"
-      className="space-y-2 rounded border border-slate-200 bg-white p-4"
-    >
-      <h2 id="system-title" className="font-medium">
-        System
-      </h2>
+    <Panel title="System">
       <dl className="divide-y divide-slate-100 text-sm">
         <Row name="Version">{system.version}</Row>
         <Row name="Database">{system.engine === "postgresql" ? "PostgreSQL" : "SQLite"}</Row>
@@ -179,7 +162,7 @@ function System({ system }: { system: OverviewView["system"] }) {
             : "no requests"}
         </Row>
       </dl>
-    </section>
+    </Panel>
   );
 }
 

@@ -1,6 +1,7 @@
 import { newId } from "../storage/ids";
 import { ApiError, invalid } from "../errors";
-import { type StoredAccount, storage } from "../storage";
+import type { StoredAccount } from "../storage/accounts";
+import { storage } from "../storage";
 import { generatePassword, hashPassword } from "./passwords";
 import { type Role, isRole } from "./roles";
 

@@ -1,5 +1,6 @@
 import { processOnce } from "../process-once";
-import { type StoredKey, storage } from "../storage";
+import type { StoredKey } from "../storage/keys";
+import { storage } from "../storage";
 import { metrics } from "../metrics/metrics.mjs";
 
 /**

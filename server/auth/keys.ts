@@ -1,6 +1,7 @@
 import { createHash, randomBytes } from "node:crypto";
 import { newId } from "../storage/ids";
-import { type KeyKind, storage } from "../storage";
+import type { KeyKind } from "../storage/keys";
+import { storage } from "../storage";
 import { forgetKeys, keyByHash } from "./key-cache";
 import type { Role } from "./roles";
 import { log } from "../log/logger.mjs";

@@ -1,6 +1,6 @@
 import Flatbush from "flatbush";
 import type { BBox } from "../geo/distance";
-import type { GeofenceBox, GeofenceVersion } from "../storage/port";
+import type { GeofenceBox, GeofenceVersion } from "../storage/geofences";
 
 /** A geofence as the index holds it: its world, its box, its version, its tag and whether it is enabled. */
 export type IndexedGeofence = GeofenceBox;

@@ -1,24 +1,14 @@
-import type {
-  AccountStore,
-  DeviceLogStore,
-  RetentionStore,
-  StoredDelivery,
-  StoredWebhook,
-  WebhookStore,
-  EventStore,
-  GeofenceColumns,
-  GeofenceRef,
-  GeofenceStore,
-  KeyKind,
-  KeyStore,
-  SessionStore,
-  SettingStore,
-  SignInFailureStore,
-  StoredGeofence,
-  StoredKey,
-  TripStore,
-  UserStore,
-} from "../storage/port";
+import type { AccountStore, SessionStore, SignInFailureStore } from "../storage/accounts";
+import type { DeviceLogStore } from "../storage/logs";
+import type { RetentionStore } from "../storage/retention";
+import type { StoredDelivery, StoredWebhook, GeofenceColumns, StoredGeofence } from "../storage/records";
+import type { WebhookStore } from "../storage/webhooks";
+import type { EventStore } from "../storage/events";
+import type { GeofenceRef, GeofenceStore } from "../storage/geofences";
+import type { KeyKind, KeyStore, StoredKey } from "../storage/keys";
+import type { SettingStore } from "../storage/settings";
+import type { TripStore } from "../storage/trips";
+import type { UserStore } from "../storage/users";
 import type { GeofenceFields } from "../storage/records";
 import { type ApiKey, Prisma, containsText, prisma } from "./client";
 import { dateWindow } from "../storage/paging";

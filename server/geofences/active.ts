@@ -1,4 +1,4 @@
-import type { GeofenceFields } from "../storage";
+import type { GeofenceFields } from "../storage/records";
 
 /**
  * Whether a geofence makes events for a user at a time: it is enabled, its disableAfter and

@@ -1,6 +1,6 @@
 import { beforeEach, describe, expect, it } from "vitest";
 import { forgetProcessOnce } from "../process-once";
-import type { TrackedGeofence } from "../storage/port";
+import type { TrackedGeofence } from "../storage/geofences";
 import { decodedOnce } from "./decoded";
 
 /** A stored geofence per seq, at a version; `reads` counts what the loader was asked for. */

@@ -1,5 +1,5 @@
 import { processOnce } from "../process-once";
-import type { GeofenceVersion, TrackedGeofence } from "../storage/port";
+import type { GeofenceVersion, TrackedGeofence } from "../storage/geofences";
 
 /**
  * Geofences decoded once per version, for tracking and search. In a dense area an update or a

@@ -1,7 +1,9 @@
 import type { AuthKey } from "../auth/keys";
 import { ApiError } from "../errors";
 import { validate } from "../http/request";
-import { type GeofenceChange, type GeofenceColumns, type StoredGeofence, storage } from "../storage";
+import type { GeofenceChange } from "../storage/geofences";
+import type { GeofenceColumns, StoredGeofence } from "../storage/records";
+import { storage } from "../storage";
 import { reconcileMembers } from "./memberships";
 import { geofenceColumns, geofenceWriteSchema } from "./schema";
 import { shaped } from "./isochrones";

@@ -1,6 +1,6 @@
 import type { Position } from "../geo/distance";
 import { ringAreaAndCentroid } from "../geo/polygon";
-import type { TrackedGeofence } from "../storage";
+import type { TrackedGeofence } from "../storage/geofences";
 import { signedDistanceToShape } from "./shape";
 
 /**

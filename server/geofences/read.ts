@@ -2,7 +2,9 @@ import type { AuthKey } from "../auth/keys";
 import { pageOfWholeInstants } from "../storage/paging";
 import { notFound } from "../errors";
 import type { z } from "zod";
-import { GEOFENCE_SORTS, type GeofenceRef, storage } from "../storage";
+import { GEOFENCE_SORTS } from "../storage/records";
+import type { GeofenceRef } from "../storage/geofences";
+import { storage } from "../storage";
 import type { listQuerySchema } from "./schema";
 import { type TableQuery, pageOf } from "../http/table";
 

@@ -7,7 +7,8 @@ import { decodedOnce } from "./decoded";
 import { distanceToShape } from "./shape";
 import { Encoded } from "../http/handler";
 import { processOnce } from "../process-once";
-import { type GeofenceBox, type TrackedGeofence, storage } from "../storage";
+import type { GeofenceBox, TrackedGeofence } from "../storage/geofences";
+import { storage } from "../storage";
 import { metadataMatches } from "../storage/metadata-filter";
 
 /** The most candidates decoded at a time while refining them (a few more than `limit`). */

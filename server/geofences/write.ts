@@ -1,5 +1,6 @@
 import type { AuthKey } from "../auth/keys";
-import { type IsochroneMaking, type StoredGeofence, storage } from "../storage";
+import type { IsochroneMaking, StoredGeofence } from "../storage/records";
+import { storage } from "../storage";
 import { shaped } from "./isochrones";
 import { reconcileMembers } from "./memberships";
 import { ApiError, notFound } from "../errors";

@@ -1,5 +1,6 @@
 import { z } from "zod";
-import { type DeviceLogLine, storage } from "../storage";
+import type { DeviceLogLine } from "../storage/logs";
+import { storage } from "../storage";
 import { LOG_LEVELS, instant } from "./config";
 import { env } from "../config/env";
 import { ApiError } from "../errors";

@@ -3,11 +3,8 @@ import { limitPoolSize, trackingConnections } from "../db/postgresql/pool";
 import { postgresStorage } from "../db/postgresql/storage";
 import { sqliteStorage } from "../db/sqlite/storage";
 import { metrics } from "../metrics/metrics.mjs";
-import type { Storage, TrackingStore } from "./port";
-
-export type * from "./port";
-export { type MetadataFilter, metadataMatches } from "./metadata-filter";
-export { GEOFENCE_SORTS, USER_SORTS } from "./records";
+import type { Storage } from "./port";
+import type { TrackingStore } from "./tracking";
 
 /**
  * The storage adapter DATABASE_URL names: file:… is SQLite, the embedded default (one process);

@@ -2,14 +2,9 @@ import type { AuthKey } from "../auth/keys";
 import { placeById, serializePlace } from "../geodata/places";
 import { REGION_TYPES, type Regions } from "../geodata/regions";
 import { regionById, regionId } from "../regions/ids";
-import {
-  type Decision,
-  type Membership,
-  type StoredUser,
-  type TrackingReader,
-  type UserWrite,
-  storage,
-} from "../storage";
+import type { Decision, Membership, TrackingReader, UserWrite } from "../storage/tracking";
+import type { StoredUser } from "../storage/records";
+import { storage } from "../storage";
 import {
   type Clock,
   type TrackResult,

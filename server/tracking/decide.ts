@@ -3,18 +3,20 @@ import type { GeofenceFields } from "../geofences/schema";
 import type {
   Decision,
   EventWrite,
+  TrackingPlan,
+  TrackingReader,
+  UserWrite,
+  Written,
+} from "../storage/tracking";
+import type {
   OutboxWrite,
   StoredEvent as Event,
   StoredUser,
   StoredUser as User,
-  TrackedGeofence,
-  TrackingPlan,
-  TrackingReader,
-  TripWrite,
-  UserWrite,
   WebhookTarget,
-  Written,
-} from "../storage";
+} from "../storage/records";
+import type { TrackedGeofence } from "../storage/geofences";
+import type { TripWrite } from "../storage/trips";
 import { eventSubject } from "../events/subject";
 import { estimatedPrecision, gradeOf } from "../events/confidence";
 import { geofences } from "./detectors/geofences";

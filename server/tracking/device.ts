@@ -1,4 +1,4 @@
-import type { Json } from "../storage";
+import type { Json } from "../storage/records";
 import type { TrackInput } from "./schema";
 
 /**

@@ -1,4 +1,4 @@
-import type { StoredEvent as Event, StoredUser as User } from "../storage";
+import type { StoredEvent as Event, StoredUser as User } from "../storage/records";
 import { type GeofenceFields, serializeGeofence } from "../geofences/schema";
 import { withRegionId } from "../regions/ids";
 

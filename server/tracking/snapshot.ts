@@ -3,7 +3,10 @@ import { decodedOnce } from "../geofences/decoded";
 import { MIN_ACCURACY } from "../geofences/inside";
 import { type Regions, regionsAt } from "../geodata/regions";
 import { placeById } from "../geodata/places";
-import type { Membership, StoredUser, TrackedGeofence, TrackingReader, TripWrite } from "../storage";
+import type { Membership, TrackingReader } from "../storage/tracking";
+import type { StoredUser } from "../storage/records";
+import type { TrackedGeofence } from "../storage/geofences";
+import type { TripWrite } from "../storage/trips";
 import type { EtaHint } from "./trips/model";
 import { type Detection, VERDICT_RADIUS_M, detectPlace, placeEvidence } from "./places";
 

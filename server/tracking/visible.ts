@@ -1,5 +1,5 @@
 import type { AuthKey } from "../auth/keys";
-import type { StoredEvent, StoredUser } from "../storage";
+import type { StoredEvent, StoredUser } from "../storage/records";
 import { deviceAfter } from "./device";
 import { serializeEvent } from "./serialize";
 import type { TrackInput } from "./schema";

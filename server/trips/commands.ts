@@ -1,16 +1,10 @@
 import type { AuthKey } from "../auth/keys";
 import { ApiError } from "../errors";
 import { searchText } from "../geocode/forward";
-import {
-  type StoredEvent,
-  type StoredTrip,
-  type Decision,
-  type StoredUser,
-  type TrackingReader,
-  type TripRef,
-  type TripWrite,
-  storage,
-} from "../storage";
+import type { StoredEvent, StoredTrip, StoredUser } from "../storage/records";
+import type { Decision, TrackingReader } from "../storage/tracking";
+import type { TripRef, TripWrite } from "../storage/trips";
+import { storage } from "../storage";
 import { type Clock, stoppedTrip, userEventsPlan } from "../tracking/decide";
 import type { EventDraft } from "../tracking/detectors/types";
 import { geofenceDestination } from "../tracking/trips/hints";

@@ -1,6 +1,7 @@
 import type { z } from "zod";
 import type { AuthKey } from "../auth/keys";
-import { type StoredUser as User, USER_SORTS, storage } from "../storage";
+import { type StoredUser as User, USER_SORTS } from "../storage/records";
+import { storage } from "../storage";
 import { pageOfWholeInstants } from "../storage/paging";
 import { bboxAround, haversine } from "../geo/distance";
 import { notFound } from "../errors";

@@ -6,10 +6,9 @@ import type {
   FinishedAttempt,
   OwnOutbox,
   OwnRequest,
-  SenderTurnResult,
   StoredOutbox,
-  WebhookStore,
-} from "../storage";
+} from "../storage/records";
+import type { SenderTurnResult, WebhookStore } from "../storage/webhooks";
 import { statusAfter } from "../storage/outbox-columns";
 import { processKey } from "../workers/thread-memory";
 import { splitOutbox } from "./outbox";

@@ -1,6 +1,7 @@
 import { EVENT_TYPES } from "../../lib/types";
 import { ApiError } from "../errors";
-import { type StoredDelivery, type StoredWebhook, storage } from "../storage";
+import type { StoredDelivery, StoredWebhook } from "../storage/records";
+import { storage } from "../storage";
 import { newId } from "../storage/ids";
 import { parseWebhookUrl, privateAddressOf } from "./address-guard";
 import { newToken } from "./sign";

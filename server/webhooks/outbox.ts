@@ -1,4 +1,4 @@
-import type { DeliveryWrite, OutboxWrite, StoredOutbox, WebhookTarget } from "../storage";
+import type { DeliveryWrite, OutboxWrite, StoredOutbox, WebhookTarget } from "../storage/records";
 
 /**
  * The outbox (docs/webhooks.md#delivery), in two steps, both pure:

@@ -1,9 +1,9 @@
 import { createServer } from "node:http";
 import { describe, expect, it } from "vitest";
-import type { ClaimedDelivery } from "../storage";
+import type { ClaimedDelivery } from "../storage/records";
 import { isPrivate, parseWebhookUrl, privateAddressOf } from "./address-guard";
 import { attempt, notTried, retryDelay } from "./deliver";
-import type { OutboxWrite, WebhookTarget } from "../storage";
+import type { OutboxWrite, WebhookTarget } from "../storage/records";
 import { outboxFromJson, outboxJson } from "../storage/outbox-columns";
 import { outboxFor, splitOutbox } from "./outbox";
 import { post } from "./post";

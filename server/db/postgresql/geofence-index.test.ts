@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import type { BBox } from "../../geo/distance";
-import type { GeofenceVersion } from "../../storage/port";
+import type { GeofenceVersion } from "../../storage/geofences";
 import { usePostgresDatabase } from "./test-database.fixture";
 
 /**

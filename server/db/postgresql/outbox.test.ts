@@ -1,5 +1,6 @@
 import { beforeAll, describe, expect, it } from "vitest";
-import type { AttemptOutcome, OutboxWrite, SenderTurn } from "../../storage/port";
+import type { AttemptOutcome, OutboxWrite } from "../../storage/records";
+import type { SenderTurn } from "../../storage/webhooks";
 import { requestId, splitOutbox } from "../../webhooks/outbox";
 import { processKey } from "../../workers/thread-memory";
 import { usePostgresDatabase } from "./test-database.fixture";

@@ -1,15 +1,9 @@
-import type {
-  ConversionDay,
-  EventStore,
-  GeofenceStore,
-  KeyKind,
-  KeyStore,
-  MemberPosition,
-  SettingStore,
-  Storage,
-  StoredKey,
-  UserStore,
-} from "../../storage/port";
+import type { ConversionDay, EventStore } from "../../storage/events";
+import type { GeofenceStore, MemberPosition } from "../../storage/geofences";
+import type { KeyKind, KeyStore, StoredKey } from "../../storage/keys";
+import type { SettingStore } from "../../storage/settings";
+import type { Storage } from "../../storage/port";
+import type { UserStore } from "../../storage/users";
 import { clockSeeded } from "./clock-seed";
 import { matchingRows } from "../../storage/metadata-filter";
 import { prismaStores } from "../prisma-stores";

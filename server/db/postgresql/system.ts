@@ -1,4 +1,4 @@
-import type { SystemStore } from "../../storage/port";
+import type { SystemStore } from "../../storage/system";
 import { rows } from "./sql";
 
 /** The PostgreSQL adapter's SystemStore: the migrations table scripts/migrate.ts keeps. */

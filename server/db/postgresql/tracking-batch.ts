@@ -1,12 +1,7 @@
-import type {
-  Membership,
-  StoredUser,
-  TrackedGeofence,
-  TrackingReader,
-  TrackingStore,
-  VerdictCounts,
-  WebhookTarget,
-} from "../../storage/port";
+import type { Membership, TrackingReader, TrackingStore } from "../../storage/tracking";
+import type { StoredUser, WebhookTarget } from "../../storage/records";
+import type { TrackedGeofence } from "../../storage/geofences";
+import type { VerdictCounts } from "../../storage/events";
 import { clockSeeded } from "./clock-seed";
 import { type Queryable, gathered, inTransaction, rows } from "./sql";
 import {

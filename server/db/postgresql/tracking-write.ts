@@ -1,5 +1,5 @@
 import { userCountMoves } from "../../storage/overview";
-import type { TrackingPlan, Written } from "../../storage/port";
+import type { TrackingPlan, Written } from "../../storage/tracking";
 import { writeOutboxRow } from "./outbox";
 import { type Queryable, row } from "./sql";
 import { writeTrips } from "./trips";

@@ -1,13 +1,7 @@
-import type {
-  Membership,
-  PlaceVerdict,
-  StoredUser,
-  TrackedGeofence,
-  TrackingReader,
-  Decision,
-  VerdictCounts,
-  WebhookTarget,
-} from "../../storage/port";
+import type { Membership, PlaceVerdict, TrackingReader, Decision } from "../../storage/tracking";
+import type { StoredUser, WebhookTarget } from "../../storage/records";
+import type { TrackedGeofence } from "../../storage/geofences";
+import type { VerdictCounts } from "../../storage/events";
 import { activeTrip, tripByRef } from "./trips";
 import { writeMany } from "./tracking-write";
 import type { GeofenceIndex } from "../geofence-index";

@@ -1,4 +1,5 @@
-import type { StoredTrip, TripOwner, TripRef, TripWrite } from "../../storage/port";
+import type { StoredTrip } from "../../storage/records";
+import type { TripOwner, TripRef, TripWrite } from "../../storage/trips";
 import { TRIP_COLUMNS as COLUMNS } from "../../storage/records";
 import { pool } from "./pool";
 import { type Queryable, gathered, jsonb, row, rows } from "./sql";

@@ -4,7 +4,7 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import type { BBox } from "../../geo/distance";
-import type { GeofenceVersion } from "../../storage/port";
+import type { GeofenceVersion } from "../../storage/geofences";
 import { sqlDate } from "./connection";
 import { SqliteGeofenceIndex as GeofenceIndex } from "./geofence-index";
 import { VERSION } from "./geofences";

@@ -3,13 +3,8 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type {
-  AttemptOutcome,
-  ClaimedDelivery,
-  DeliveryWrite,
-  SenderTurn,
-  WebhookStore,
-} from "../../storage/port";
+import type { AttemptOutcome, ClaimedDelivery, DeliveryWrite } from "../../storage/records";
+import type { SenderTurn, WebhookStore } from "../../storage/webhooks";
 import { Sender } from "../../webhooks/deliver";
 import { requestId, splitOutbox } from "../../webhooks/outbox";
 import { processKey } from "../../workers/thread-memory";

@@ -5,11 +5,9 @@ import type {
   OutboxWrite,
   OwnOutbox,
   OwnRequest,
-  SenderTurn,
-  SenderTurnResult,
   StoredOutbox,
-  WebhookStore,
-} from "../../storage/port";
+} from "../../storage/records";
+import type { SenderTurn, SenderTurnResult, WebhookStore } from "../../storage/webhooks";
 import {
   earlierRows,
   outboxFromJson,

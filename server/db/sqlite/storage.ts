@@ -1,14 +1,9 @@
-import type {
-  StoredKey,
-  ConversionDay,
-  EventStore,
-  GeofenceStore,
-  KeyKind,
-  KeyStore,
-  SettingStore,
-  Storage,
-  UserStore,
-} from "../../storage/port";
+import type { StoredKey, KeyKind, KeyStore } from "../../storage/keys";
+import type { ConversionDay, EventStore } from "../../storage/events";
+import type { GeofenceStore } from "../../storage/geofences";
+import type { SettingStore } from "../../storage/settings";
+import type { Storage } from "../../storage/port";
+import type { UserStore } from "../../storage/users";
 import { prismaStores } from "../prisma-stores";
 import { withWriteLock } from "../write-lock";
 import { prepared, sqlDate, transaction } from "./connection";

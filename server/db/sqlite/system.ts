@@ -1,4 +1,4 @@
-import type { SystemStore } from "../../storage/port";
+import type { SystemStore } from "../../storage/system";
 import { prepared } from "./connection";
 
 /** The SQLite adapter's SystemStore: Prisma's migrations table (scripts/migrate.ts applies them). */

@@ -1,5 +1,5 @@
 import { userCountMoves } from "../../storage/overview";
-import type { Decision, TrackingPlan, TrackingReader, TrackingStore, Written } from "../../storage/port";
+import type { Decision, TrackingPlan, TrackingReader, TrackingStore, Written } from "../../storage/tracking";
 import { updatesOnTheWay } from "../../workers/thread-memory";
 import { withWriteLock } from "../write-lock";
 import { connection, prepared } from "./connection";

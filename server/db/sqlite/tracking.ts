@@ -1,16 +1,8 @@
 import type { BBox, Position } from "../../geo/distance";
-import type {
-  EventClass,
-  EventWrite,
-  Membership,
-  MemberPosition,
-  PlaceVerdict,
-  StoredUser,
-  TrackedGeofence,
-  UserWrite,
-  VerdictCounts,
-  WebhookTarget,
-} from "../../storage/port";
+import type { EventClass, VerdictCounts } from "../../storage/events";
+import type { EventWrite, Membership, PlaceVerdict, UserWrite } from "../../storage/tracking";
+import type { MemberPosition, TrackedGeofence } from "../../storage/geofences";
+import type { StoredUser, WebhookTarget } from "../../storage/records";
 import type { User } from "../client";
 import { inList, prepared, sqlDate } from "./connection";
 import { hourStart } from "../../storage/overview";

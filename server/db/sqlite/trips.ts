@@ -1,4 +1,5 @@
-import type { ActiveDestination, StoredTrip, TripOwner, TripRef, TripWrite } from "../../storage/port";
+import type { ActiveDestination, TripOwner, TripRef, TripWrite } from "../../storage/trips";
+import type { StoredTrip } from "../../storage/records";
 import { TRIP_COLUMNS as COLUMNS } from "../../storage/records";
 import { prepared, sqlDate } from "./connection";
 

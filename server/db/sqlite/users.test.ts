@@ -3,7 +3,7 @@ import { mkdtempSync, readFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
-import type { UserWrite } from "../../storage/port";
+import type { UserWrite } from "../../storage/tracking";
 import { applyMigrations } from "./migrations-fixture";
 
 describe("a tracked user's row in SQLite", () => {

@@ -1,6 +1,8 @@
 import { describe, expect, it } from "vitest";
 import { circleRing } from "../../geo/circle";
-import type { Membership, StoredUser, TrackedGeofence, UserWrite } from "../../storage";
+import type { Membership, UserWrite } from "../../storage/tracking";
+import type { StoredUser } from "../../storage/records";
+import type { TrackedGeofence } from "../../storage/geofences";
 import type { Fix, Snapshot } from "../snapshot";
 import { geofences } from "./geofences";
 import { places } from "./places";

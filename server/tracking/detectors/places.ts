@@ -1,5 +1,6 @@
 import { type WirePlace, distanceToPlace, serializePlace } from "../../geodata/places";
-import type { StoredUser, UserWrite } from "../../storage";
+import type { StoredUser } from "../../storage/records";
+import type { UserWrite } from "../../storage/tracking";
 import { LEAVE_AT_M } from "../places";
 import type { Fix, Snapshot } from "../snapshot";
 import { type Detector, type EventDraft, minutesBetween } from "./types";

@@ -1,6 +1,7 @@
 import { REGION_TYPES } from "../../geodata/regions";
 import type { Region } from "../../regions/embedded";
-import type { StoredUser, UserWrite } from "../../storage";
+import type { StoredUser } from "../../storage/records";
+import type { UserWrite } from "../../storage/tracking";
 import type { Detector, EventDraft } from "./types";
 
 /** Postal areas are small next to a fix's accuracy, and the embedded US ones approximate. */

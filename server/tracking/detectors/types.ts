@@ -1,6 +1,9 @@
 import type { Region } from "../../regions/embedded";
 import type { WirePlace } from "../../geodata/places";
-import type { StoredUser, TrackedGeofence, TripWrite, UserWrite } from "../../storage";
+import type { StoredUser } from "../../storage/records";
+import type { TrackedGeofence } from "../../storage/geofences";
+import type { TripWrite } from "../../storage/trips";
+import type { UserWrite } from "../../storage/tracking";
 import type { Band } from "../../events/confidence";
 import type { Fix, Snapshot } from "../snapshot";
 

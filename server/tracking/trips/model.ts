@@ -1,6 +1,6 @@
 import { type Position, haversine } from "../../geo/distance";
 import type { Mode } from "../../routing/profiles";
-import type { StoredTrip } from "../../storage";
+import type { StoredTrip } from "../../storage/records";
 
 /**
  * Trips as Radar's SDKs and API know them (docs/trips.md): statuses and the moves between them,

@@ -1,5 +1,5 @@
 import type { Position } from "../../geo/distance";
-import type { StoredTrip } from "../../storage";
+import type { StoredTrip } from "../../storage/records";
 import {
   type EtaHint,
   type TripLeg,

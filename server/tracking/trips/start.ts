@@ -1,5 +1,7 @@
 import { env } from "../../config/env";
-import type { StoredTrip, TripOwner, TripWrite, TrackingReader } from "../../storage";
+import type { StoredTrip } from "../../storage/records";
+import type { TripOwner, TripWrite } from "../../storage/trips";
+import type { TrackingReader } from "../../storage/tracking";
 import {
   DEFAULT_APPROACHING_MINUTES,
   type Destination,

@@ -1,0 +1,61 @@
+import type { StoredTrip } from "./records";
+
+/* Trips: lists, lookups, expiry, and what tracking reads and writes of them. */
+
+/** A trip by its _id or its externalId. */
+export type TripRef = { id: string } | { externalId: string };
+
+/** Whose trip: a userId, or a device that reports none. */
+export type TripOwner = { userId: string } | { deviceId: string };
+
+/** A trip a plan writes: new (seq null), or the stored one with these columns. */
+export interface TripWrite {
+  seq: number | null;
+  trip: Omit<StoredTrip, "seq">;
+}
+
+/** Where the trip a user is on goes, and what tripOptions name it by. */
+export interface ActiveDestination {
+  id: string;
+  externalId: string;
+  mode: string;
+  /** null: a trip without a destination (no ETA) */
+  latitude: number | null;
+  longitude: number | null;
+  geofenceId: string | null;
+  tag: string | null;
+  geofenceExternalId: string | null;
+}
+
+/** Which trips a list asks for (every field optional but the world). */
+export interface TripFilter {
+  live: boolean;
+  statuses?: readonly string[];
+  /** the destination geofence's tag and/or externalId */
+  destinationGeofenceTag?: string;
+  destinationGeofenceExternalId?: string;
+  externalId?: string;
+  userId?: string;
+  createdAfter?: Date;
+  createdBefore?: Date;
+  delayed?: boolean;
+  sortBy?: "createdAt" | "updatedAt" | "scheduledArrivalAt";
+  /** trips of these users (by userId), or of these devices without one */
+  owners?: { userIds: readonly string[]; deviceIds: readonly string[] };
+}
+
+export interface TripStore {
+  /** Newest first by `sortBy` (createdAt when absent), at most `take` (all when undefined). */
+  list(filter: TripFilter, take?: number): Promise<StoredTrip[]>;
+  byRef(live: boolean, ref: TripRef): Promise<StoredTrip | null>;
+  /**
+   * The trip a user or device is on (its destination and mode), read outside any transaction
+   * (before tracking decides, so the road ETA is computed off the tracking transaction): null
+   * when none, which is most updates, so adapters answer it from an index in microseconds.
+   */
+  activeDestination(live: boolean, owner: TripOwner): Promise<ActiveDestination | null>;
+  /** Deletes a trip (its events stay); false when there was none. */
+  delete(live: boolean, ref: TripRef): Promise<boolean>;
+  /** Marks trips past their expiresAt (pending or active) expired, at most `take`; how many. */
+  expire(now: Date, take: number): Promise<number>;
+}
