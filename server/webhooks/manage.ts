@@ -4,6 +4,7 @@ import type { StoredDelivery, StoredWebhook } from "../storage/records";
 import { storage } from "../storage";
 import { newId } from "../storage/ids";
 import { parseWebhookUrl, privateAddressOf } from "./address-guard";
+import { FORMATS } from "./formats";
 import { newToken } from "./sign";
 
 /**
@@ -82,7 +83,7 @@ export async function sendTestEvent(id: string): Promise<string> {
     verification: 0,
     test: true,
   };
-  const body = webhook.mode === "single" ? { event, user } : { events: [event], user };
+  const body = FORMATS[webhook.mode].body([event], JSON.stringify(user));
   const deliveryId = newId(now.getTime());
   await storage().webhooks.enqueue({
     id: deliveryId,
@@ -91,7 +92,7 @@ export async function sendTestEvent(id: string): Promise<string> {
     userId: user._id,
     types: event.type,
     eventIds: event._id,
-    body: JSON.stringify(body),
+    body,
     nextAttemptAt: now,
     createdAt: now,
   });

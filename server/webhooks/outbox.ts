@@ -1,3 +1,4 @@
+import { FORMATS } from "./formats";
 import type { DeliveryWrite, OutboxWrite, StoredOutbox, WebhookTarget } from "../storage/records";
 
 /**
@@ -5,13 +6,10 @@ import type { DeliveryWrite, OutboxWrite, StoredOutbox, WebhookTarget } from "..
  * - `outboxFor`: what one location update's events owe the world's enabled webhooks, as one row
  *   that the tracking transaction writes with the events, whatever the number of webhooks: the
  *   targets, and the events and user exactly as the API serialized them at that moment;
- * - `splitOutbox`: that row as the requests each webhook is owed (one per event, or chunks of at
- *   most 5), which a sender sends straight from the row, or writes into the webhooks' queues,
- *   off the tracking thread.
+ * - `splitOutbox`: that row as the requests each webhook is owed (grouped and written by the
+ *   webhook's format, ./formats/), which a sender sends straight from the row, or writes into
+ *   the webhooks' queues, off the tracking thread.
  */
-
-/** Radar sends at most this many events in one request of a "multiple" webhook. */
-export const EVENTS_PER_REQUEST = 5;
 
 export type OutboxEvent = OutboxWrite["events"][number];
 
@@ -84,24 +82,15 @@ export function splitOutbox(
   return deliveries;
 }
 
-/**
- * The requests one webhook is owed for these events: one per event, or chunks of at most 5. The
- * body is JSON.stringify({event, user}) (or {events, user}), made around the user's JSON text.
- */
+/** The requests one webhook is owed for these events, as its format groups and writes them. */
 function requestsFor(target: WebhookTarget, events: readonly OutboxEvent[], userJson: string) {
-  const wanted = events.filter((e) => wants(target, e));
-  const chunks =
-    target.mode === "single"
-      ? wanted.map((e) => [e])
-      : Array.from({ length: Math.ceil(wanted.length / EVENTS_PER_REQUEST) }, (_, i) =>
-          wanted.slice(i * EVENTS_PER_REQUEST, (i + 1) * EVENTS_PER_REQUEST),
-        );
-  return chunks.map((chunk) => ({
-    types: chunk.map((e) => e.type).join(","),
-    eventIds: chunk.map((e) => e.id).join(","),
-    body:
-      target.mode === "single"
-        ? `{"event":${JSON.stringify(chunk[0]!.wire)},"user":${userJson}}`
-        : `{"events":${JSON.stringify(chunk.map((e) => e.wire))},"user":${userJson}}`,
+  const format = FORMATS[target.mode];
+  return format.group(events.filter((e) => wants(target, e))).map((group) => ({
+    types: group.map((e) => e.type).join(","),
+    eventIds: group.map((e) => e.id).join(","),
+    body: format.body(
+      group.map((e) => e.wire),
+      userJson,
+    ),
   }));
 }
