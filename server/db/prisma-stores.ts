@@ -7,7 +7,7 @@ import type { EventStore } from "../storage/events";
 import type { GeofenceRef, GeofenceStore } from "../storage/geofences";
 import type { KeyKind, KeyStore, StoredKey } from "../storage/keys";
 import type { SettingStore } from "../storage/settings";
-import type { TripStore } from "../storage/trips";
+import { type TripStore, UNENDED_STATUSES } from "../storage/trips";
 import type { UserStore } from "../storage/users";
 import type { GeofenceFields } from "../storage/records";
 import { type ApiKey, Prisma, containsText, prisma } from "./client";
@@ -752,8 +752,6 @@ function retentionStore(lock: WriteLock): RetentionStore {
   };
 }
 
-const ACTIVE_OR_PENDING = ["pending", "started", "approaching", "arrived"];
-
 function tripStore(lock: WriteLock): Omit<TripStore, "activeDestination"> {
   return {
     list: (f, take) => {
@@ -794,7 +792,7 @@ function tripStore(lock: WriteLock): Omit<TripStore, "activeDestination"> {
     },
     async expire(now, take) {
       const due = await prisma.trip.findMany({
-        where: { status: { in: ACTIVE_OR_PENDING }, expiresAt: { lt: now } },
+        where: { status: { in: [...UNENDED_STATUSES] }, expiresAt: { lt: now } },
         select: { seq: true },
         take,
       });
@@ -803,7 +801,7 @@ function tripStore(lock: WriteLock): Omit<TripStore, "activeDestination"> {
         prisma.trip.updateMany({
           where: {
             seq: { in: due.map((t) => t.seq) },
-            status: { in: ACTIVE_OR_PENDING },
+            status: { in: [...UNENDED_STATUSES] },
             expiresAt: { lt: now },
           },
           data: { status: "expired", endedAt: now, updatedAt: now },

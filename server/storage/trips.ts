@@ -2,6 +2,28 @@ import type { StoredTrip } from "./records";
 
 /* Trips: lists, lookups, expiry, and what tracking reads and writes of them. */
 
+/** A trip's statuses (docs/trips.md#tracking-moves-trips-on). */
+export const TRIP_STATUSES = [
+  "pending",
+  "started",
+  "approaching",
+  "arrived",
+  "completed",
+  "canceled",
+  "expired",
+] as const;
+export type TripStatus = (typeof TRIP_STATUSES)[number];
+
+/** The trips tracking moves on: on a user's `trip`, one per user at most. */
+export const ACTIVE_STATUSES: readonly TripStatus[] = ["started", "approaching", "arrived"];
+export const ENDED_STATUSES: readonly TripStatus[] = ["completed", "canceled", "expired"];
+/** The trips that expire when their expiresAt passes: not yet ended. */
+export const UNENDED_STATUSES: readonly TripStatus[] = ["pending", ...ACTIVE_STATUSES];
+
+/** An SQL condition on a "status" column: one of `statuses` (the lists above hold no quote). */
+export const statusIn = (statuses: readonly TripStatus[]) =>
+  `"status" IN (${statuses.map((s) => `'${s}'`).join(", ")})`;
+
 /** A trip by its _id or its externalId. */
 export type TripRef = { id: string } | { externalId: string };
 

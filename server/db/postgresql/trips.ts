@@ -1,5 +1,5 @@
 import type { StoredTrip } from "../../storage/records";
-import type { TripOwner, TripRef, TripWrite } from "../../storage/trips";
+import { ACTIVE_STATUSES, type TripOwner, type TripRef, type TripWrite, statusIn } from "../../storage/trips";
 import { TRIP_COLUMNS as COLUMNS } from "../../storage/records";
 import { pool } from "./pool";
 import { type Queryable, gathered, jsonb, row, rows } from "./sql";
@@ -10,7 +10,7 @@ import { type Queryable, gathered, jsonb, row, rows } from "./sql";
  * writes.
  */
 
-const ACTIVE = `"status" IN ('started', 'approaching', 'arrived')`;
+const ACTIVE = statusIn(ACTIVE_STATUSES);
 
 export function tripByRef(on: Queryable, live: boolean, ref: TripRef): Promise<StoredTrip | null> {
   return "id" in ref

@@ -1,4 +1,11 @@
-import type { ActiveDestination, TripOwner, TripRef, TripWrite } from "../../storage/trips";
+import {
+  ACTIVE_STATUSES,
+  type ActiveDestination,
+  type TripOwner,
+  type TripRef,
+  type TripWrite,
+  statusIn,
+} from "../../storage/trips";
 import type { StoredTrip } from "../../storage/records";
 import { TRIP_COLUMNS as COLUMNS } from "../../storage/records";
 import { prepared, sqlDate } from "./connection";
@@ -48,7 +55,7 @@ const tripOf = (r: TripRow): StoredTrip => ({
 });
 
 /** Started, approaching or arrived. */
-const ACTIVE = `"status" IN ('started', 'approaching', 'arrived')`;
+const ACTIVE = statusIn(ACTIVE_STATUSES);
 
 export function tripByRef(live: boolean, ref: TripRef): StoredTrip | null {
   const row = (

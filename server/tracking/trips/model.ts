@@ -1,6 +1,7 @@
 import { type Position, haversine } from "../../geo/distance";
 import type { Mode } from "../../routing/profiles";
 import type { StoredTrip } from "../../storage/records";
+import { ACTIVE_STATUSES, ENDED_STATUSES, TRIP_STATUSES, type TripStatus } from "../../storage/trips";
 
 /**
  * Trips as Radar's SDKs and API know them (docs/trips.md): statuses and the moves between them,
@@ -8,20 +9,7 @@ import type { StoredTrip } from "../../storage/records";
  * trips.ts) and the API's commands (./commands.ts) decide with these.
  */
 
-export const TRIP_STATUSES = [
-  "pending",
-  "started",
-  "approaching",
-  "arrived",
-  "completed",
-  "canceled",
-  "expired",
-] as const;
-export type TripStatus = (typeof TRIP_STATUSES)[number];
-
-/** The trips tracking moves on: on a user's `trip`, one per user at most. */
-export const ACTIVE_STATUSES: readonly TripStatus[] = ["started", "approaching", "arrived"];
-export const ENDED_STATUSES: readonly TripStatus[] = ["completed", "canceled", "expired"];
+export { ACTIVE_STATUSES, ENDED_STATUSES, TRIP_STATUSES, type TripStatus };
 
 export const isActive = (status: string) => (ACTIVE_STATUSES as readonly string[]).includes(status);
 export const isEnded = (status: string) => (ENDED_STATUSES as readonly string[]).includes(status);
