@@ -53,6 +53,9 @@ const pad3 = (n: number) => (n < 10 ? `00${n}` : n < 100 ? `0${n}` : `${n}`);
 /** 0001-01-01 and 10000-01-01 in ms: the years toISOString writes with four digits and no sign. */
 const FOUR_DIGIT_YEARS = [-62135596800000, 253402300800000] as const;
 
+/** A stored DateTime column read back (null stays null). */
+export const rowDate = (text: string | null): Date | null => (text === null ? null : new Date(text));
+
 /**
  * DateTime as Prisma's SQLite adapter writes it (`toISOString()` with "+00:00" for "Z"), so both
  * sides compare and parse alike. Written from the day number rather than with toISOString and

@@ -17,7 +17,7 @@ import {
 } from "../../storage/outbox-columns";
 import { processKey } from "../../workers/thread-memory";
 import { withWriteLock } from "../write-lock";
-import { connection, prepared, sqlDate, transaction } from "./connection";
+import { connection, prepared, sqlDate, transaction, rowDate } from "./connection";
 
 /**
  * The webhook outbox on SQLite (docs/webhooks.md#delivery). Tracking writes what an update owes
@@ -208,17 +208,15 @@ interface DeliveryRow {
   token: string;
 }
 
-const date = (text: string | null) => (text === null ? null : new Date(text));
-
 function claimedOf({ queueUser: _queue, ...r }: DeliveryRow & { seq: number }): ClaimedDelivery {
   return {
     ...r,
     live: r.live === 1,
     status: r.status as ClaimedDelivery["status"],
     nextAttemptAt: new Date(r.nextAttemptAt),
-    lastAttemptAt: date(r.lastAttemptAt),
+    lastAttemptAt: rowDate(r.lastAttemptAt),
     createdAt: new Date(r.createdAt),
-    deliveredAt: date(r.deliveredAt),
+    deliveredAt: rowDate(r.deliveredAt),
   };
 }
 

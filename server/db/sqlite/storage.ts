@@ -6,7 +6,7 @@ import type { Storage } from "../../storage/port";
 import type { UserStore } from "../../storage/users";
 import { prismaStores } from "../prisma-stores";
 import { withWriteLock } from "../write-lock";
-import { prepared, sqlDate, transaction } from "./connection";
+import { prepared, sqlDate, transaction, rowDate } from "./connection";
 import { processOnce } from "../../process-once";
 import { SqliteGeofenceIndex } from "./geofence-index";
 import { sqliteOutbox } from "./outbox";
@@ -41,8 +41,6 @@ interface KeyRow {
   revokedAt: string | null;
 }
 
-const date = (text: string | null) => (text === null ? null : new Date(text));
-
 const shared = prismaStores(withWriteLock);
 
 const keyOf = (row: KeyRow | undefined): StoredKey | null =>
@@ -54,8 +52,8 @@ const keyOf = (row: KeyRow | undefined): StoredKey | null =>
         name: row.name,
         prefix: row.prefix,
         createdAt: new Date(row.createdAt),
-        lastUsedAt: date(row.lastUsedAt),
-        revokedAt: date(row.revokedAt),
+        lastUsedAt: rowDate(row.lastUsedAt),
+        revokedAt: rowDate(row.revokedAt),
       }
     : null;
 

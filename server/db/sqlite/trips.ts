@@ -8,7 +8,7 @@ import {
 } from "../../storage/trips";
 import type { StoredTrip } from "../../storage/records";
 import { TRIP_COLUMNS as COLUMNS } from "../../storage/records";
-import { prepared, sqlDate } from "./connection";
+import { prepared, sqlDate, rowDate } from "./connection";
 
 /** The trip statements: reads inside and outside the tracking transaction, and its writes. */
 
@@ -37,7 +37,6 @@ interface TripRow extends Omit<
   expiresAt: string;
 }
 
-const date = (t: string | null) => (t === null ? null : new Date(t));
 const parsed = (t: string | null) => (t === null ? null : (JSON.parse(t) as unknown));
 
 const tripOf = (r: TripRow): StoredTrip => ({
@@ -46,11 +45,11 @@ const tripOf = (r: TripRow): StoredTrip => ({
   metadata: parsed(r.metadata),
   legs: parsed(r.legs),
   startNotified: r.startNotified === 1,
-  scheduledArrivalAt: date(r.scheduledArrivalAt),
+  scheduledArrivalAt: rowDate(r.scheduledArrivalAt),
   createdAt: new Date(r.createdAt),
   updatedAt: new Date(r.updatedAt),
-  startedAt: date(r.startedAt),
-  endedAt: date(r.endedAt),
+  startedAt: rowDate(r.startedAt),
+  endedAt: rowDate(r.endedAt),
   expiresAt: new Date(r.expiresAt),
 });
 
