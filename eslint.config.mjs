@@ -25,7 +25,7 @@ const config = [
     },
   },
   {
-    // Long functions hide several decisions in one (issue 26): none reaches 100 lines, and the
+    // Long functions hide several decisions in one: none reaches 100 lines, and the
     // 11 between 80 and 99 are the ceiling (`npm run lint` runs eslint --max-warnings 11, so a
     // new one fails the build). Tests are tables and scenarios, not logic.
     files: ["server/**/*.ts", "app/**/*.{ts,tsx}", "lib/**/*.ts", "components/**/*.tsx", "scripts/**/*.ts"],
@@ -35,9 +35,9 @@ const config = [
     },
   },
   {
-    // Storage is a port (issue 15): the domain talks to async interfaces; only adapters (under
+    // Storage is a port: the domain talks to async interfaces; only adapters (under
     // server/db/) know a driver. The import bundles are read-only SQLite files on every app node
-    // by design, whichever engine holds the rest: only server/bundles/ opens them (issue 26).
+    // by design, whichever engine holds the rest: only server/bundles/ opens them.
     files: ["server/**/*.ts", "app/**/*.ts", "lib/**/*.ts", "components/**/*.{ts,tsx}"],
     ignores: [
       "server/db/**",
@@ -58,7 +58,7 @@ const config = [
           patterns: [
             {
               group: ["**/db/sqlite/*", "@/server/db/sqlite/*"],
-              message: "The domain goes through the storage port, not the SQLite adapter (issue 15).",
+              message: "The domain goes through the storage port, not the SQLite adapter.",
             },
           ],
         },
@@ -77,7 +77,7 @@ const config = [
           patterns: [
             {
               group: ["**/db/client", "@/server/db/client"],
-              message: "The domain goes through the storage port (server/storage), not Prisma (issue 15).",
+              message: "The domain goes through the storage port (server/storage), not Prisma.",
             },
             {
               group: ["**/db/write-lock", "@/server/db/write-lock"],

@@ -24,7 +24,7 @@ export interface Area {
 export const AREA: Area = { minLat: 40.5, maxLat: 41.0, minLng: -74.2, maxLng: -73.7, maxRadius: 500 };
 
 /**
- * The dense scenario (`--dense`), issue 15's: 10,000 geofences packed into about 8.9 km x 8.9 km
+ * The dense scenario (`--dense`): 10,000 geofences packed into about 8.9 km x 8.9 km
  * (79 km²) of Manhattan and Brooklyn, "several per point, overlapping": with radii of 50–200 m,
  * a point lies in about 6 (`--max-radius 500` packs 50–500 m ones, about 30 at a point).
  */

@@ -11,7 +11,7 @@ import { type TestOsm, writeOsmPbf } from "../tests/support/osm-pbf";
 
 /**
  * npm run bench:graph-memory [-- --grid N] — the app process's memory with 1 and with 3 routing
- * workers on the shared Andorra extract, or on a grid of N × N streets (issue 33, item 6): with the graphs in shared memory, each worker after
+ * workers on the shared Andorra extract, or on a grid of N × N streets: with the graphs in shared memory, each worker after
  * the first adds its own derived structures (the edge index, components) and its runtime, not
  * another copy of the graph and its hierarchies, whose size is printed beside.
  */

@@ -5,7 +5,7 @@ import path from "node:path";
 import { writeSyntheticExtract } from "./synthetic-osm";
 
 /**
- * Country-sized imports (issue 33): `npm run bench -- import --synthetic N[,N…]` writes N copies
+ * Country-sized imports: `npm run bench -- import --synthetic N[,N…]` writes N copies
  * of a shared extract side by side (./synthetic-osm.ts; kept in node_modules/.cache/synthetic,
  * never in the repo) and imports each with `npm run import` in a child process, as a user would,
  * reporting the time and peak memory of the whole import and of each of its steps.

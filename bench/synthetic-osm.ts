@@ -13,7 +13,7 @@ import {
 } from "../tests/support/osm-pbf";
 
 /**
- * A country-sized extract made of a small real one (issue 33, `npm run bench -- import
+ * A country-sized extract made of a small real one (`npm run bench -- import
  * --synthetic N`): N copies of the source side by side on a grid, as one valid .osm.pbf sorted
  * by type then id, the way osmium writes them.
  *

@@ -165,7 +165,7 @@ export async function transitSuite(b: Bench): Promise<void> {
 /**
  * RAPTOR alone on a real operator's feed (the MTA subway, `npm run feeds`): random stop-to-stop
  * journeys on a weekday between 6:00 and 20:00, the earliest arrival, and the same search that
- * then answers the journey leaving latest among those arriving first (issue 29).
+ * then answers the journey leaving latest among those arriving first.
  */
 function realFeedSearches(b: Bench, pick: () => number) {
   if (!realFeedsPresent()) {

@@ -5,7 +5,7 @@ import { rng } from "./geofence-data";
 import type { Bench } from "./suite";
 
 /**
- * Tracking of users on trips against tracking of users on none, in the same rounds (issue 30):
+ * Tracking of users on trips against tracking of users on none, in the same rounds:
  * the shared Andorra extract imported, devices spread over the valley of Andorra la Vella and
  * Escaldes, half of them on a car trip to one of 50 destination geofences. A trip user's update
  * also asks a routing worker for the road ETA (before its transaction), reads and writes the trip

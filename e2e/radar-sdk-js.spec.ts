@@ -9,7 +9,7 @@ import { api, consoleErrors, serverKeys, signIn, unique } from "./support";
 
 /**
  * Radar's own web SDK (radar-sdk-js from npm, as a team's app ships it) pointed at this server
- * in a real browser (issue 28): initialize (it asks GET /v1/config), trackOnce, logConversion,
+ * in a real browser: initialize (it asks GET /v1/config), trackOnce, logConversion,
  * validateAddress.
  */
 const SDK = path.resolve("node_modules/radar-sdk-js/dist/radar.js");

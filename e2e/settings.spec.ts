@@ -1,7 +1,7 @@
 import { expect, test } from "@playwright/test";
 import { api, consoleErrors, serverKeys, signIn, openFromMenu } from "./support";
 
-/** The SDK settings page: what GET /v1/config answers Radar's SDKs (issue 28). */
+/** The SDK settings page: what GET /v1/config answers Radar's SDKs. */
 test("an admin sets what the SDKs get at start, and is told which value they would refuse", async ({
   page,
 }, info) => {

@@ -2,7 +2,7 @@ import { expect, test } from "@playwright/test";
 import { api, consoleErrors, serverKeys, signIn, unique, openFromMenu } from "./support";
 
 /**
- * The Trips page (issue 30): a dispatcher sees a trip under way with its ETA, follows it live as
+ * The Trips page: a dispatcher sees a trip under way with its ETA, follows it live as
  * its driver moves (no reload), reads its timeline and completes it; a reviewer may only look.
  */
 

@@ -92,7 +92,7 @@ export function joinLines(lines: Float64Array[]): { rings: Float64Array[]; open:
 }
 
 /**
- * A boundary the extract cut, closed along the extract's edge (issue 29): its one open chain runs
+ * A boundary the extract cut, closed along the extract's edge: its one open chain runs
  * from the edge (or from where the extract dropped its ways) round the area and back; it is
  * closed by going on from each end as its last stretch heads, to the extract's box (a maritime
  * boundary cut short at sea goes on out to sea, rather than to the nearest edge, which may be

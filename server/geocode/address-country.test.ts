@@ -5,7 +5,7 @@ import { searchText } from "./forward";
 import { reverseGeocode } from "./reverse";
 
 /**
- * An address's own `addr:country` (issue 29): where no boundary is imported, it outranks the
+ * An address's own `addr:country`: where no boundary is imported, it outranks the
  * embedded countries. Two houses in La Turbie (France), just above Monaco: one tagged
  * `addr:country=MC` (wrongly, to tell the two kinds of evidence apart), one not, which the
  * embedded borders put in France (Natural Earth's 1:10m shapes alone put it in Monaco).

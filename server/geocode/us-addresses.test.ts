@@ -5,7 +5,7 @@ import { haversine } from "../geo/distance";
 import { searchText } from "./forward";
 
 /**
- * US-style full addresses (issue 29) on Usland (tests/support/us-fixture.ts): the address that
+ * US-style full addresses on Usland (tests/support/us-fixture.ts): the address that
  * has that number on that street answers first, ahead of the state and the towns whose names the
  * query also holds; "City, ST ZIP" tails with ZIP+4; abbreviations and ordinals both ways.
  */

@@ -9,7 +9,7 @@ import { RegionLookup } from "./region-lookup";
 import { regionsAt } from "./regions";
 
 /**
- * The country at a border (issue 29), on the shared Monaco extract: Monaco's boundary, which the
+ * The country at a border, on the shared Monaco extract: Monaco's boundary, which the
  * extract cuts at sea, is closed along the extract's edge and kept, so every address in Monaco
  * is in MC; the embedded shapes, too coarse for a country of 2 km², no longer put French towns
  * next door (La Turbie, Beausoleil, Cap-d'Ail) in Monaco, since the exact boundary says they are

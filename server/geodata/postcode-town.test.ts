@@ -9,7 +9,7 @@ import { votePostcode } from "./postcode-vote";
 import { RegionLookup } from "./region-lookup";
 
 /**
- * Postcodes do not cross town lines (issue 29): on the shared Monaco extract, the French towns
+ * Postcodes do not cross town lines: on the shared Monaco extract, the French towns
  * around Monaco (La Turbie, Beausoleil, Cap-d'Ail, whose boundaries the extract holds) are never
  * given Monaco's 980xx by the vote of nearby addresses, which used to hear Monaco's across the line.
  */

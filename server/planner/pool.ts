@@ -50,7 +50,7 @@ class RoutingPool {
   private pending = new Map<number, Pending>();
   private nextId = 1;
   /**
-   * The road graphs the workers loaded, in shared memory, by import (issue 33): a new worker is
+   * The road graphs the workers loaded, in shared memory, by import: a new worker is
    * handed them all and loads none itself. Workers after the first start once it has loaded the
    * imports, so that they adopt its graphs instead of each loading its own at the same time.
    */

@@ -71,7 +71,7 @@ function answerOn(port: MessagePort) {
   });
 }
 
-// One copy of each road graph for all the routing workers (issue 33): those the others loaded
+// One copy of each road graph for all the routing workers: those the others loaded
 // come with the worker's data; one this worker loads goes to the others through the pool.
 shareRoadGraphs((workerData as { graphs?: [string, RoadGraph][] }).graphs ?? [], (key, graph) =>
   parentPort!.postMessage({ kind: "graph", key, graph }),

@@ -36,7 +36,7 @@ class Contraction {
   readonly N: number;
   // The arcs, by id: tail and head nodes, seconds, meters, and the two arcs a shortcut joins
   // (a graph arc: its own id and -1). Typed arrays and lists linked through them, not an array
-  // per node: a country's graph has millions of nodes (docs/performance.md, issue 33).
+  // per node: a country's graph has millions of nodes (docs/performance.md).
   aTail = new Uint32Array(1 << 12);
   aHead = new Uint32Array(1 << 12);
   aSecs = new Float64Array(1 << 12);

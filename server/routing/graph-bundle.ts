@@ -21,7 +21,7 @@ export function writeRoadGraph(w: BundleWriter, graph: RoadGraph) {
 }
 
 /**
- * Graphs in shared memory (issue 33): the routing workers share one copy of each import's graph
+ * Graphs in shared memory: the routing workers share one copy of each import's graph
  * and hierarchies. The first thread to load a file's graph loads it into SharedArrayBuffers and
  * announces it; the others adopt it (views on the same memory) instead of loading their own.
  * Keyed by the file's path, inode and modification time: a new import of the same name is

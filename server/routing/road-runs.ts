@@ -3,7 +3,7 @@ import type { WayProfile } from "./profiles";
 /**
  * The routable ways an import collects before the road graph is built (./graph.ts buildGraph),
  * in typed arrays rather than an object and three arrays per way: for a country's 3 million
- * ways that is the difference between fitting in memory or not (docs/performance.md, issue 33).
+ * ways that is the difference between fitting in memory or not (docs/performance.md).
  *
  * A run is the part of one way inside the extract: its nodes' ids and positions lie at
  * runStart[r] .. runStart[r + 1] - 1 of the node arrays; its way id and profile by run. Profiles

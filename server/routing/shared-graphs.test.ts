@@ -11,7 +11,7 @@ import type { RoadGraph } from "./graph";
 import { graphKey, roadGraphOf, shareRoadGraphs } from "./graph-bundle";
 
 /**
- * Road graphs in shared memory (issue 33, item 6), as a routing worker sees them: the first thread
+ * Road graphs in shared memory, as a routing worker sees them: the first thread
  * to load an import's graph loads it into SharedArrayBuffers and announces it; a thread that was
  * handed it adopts it instead of loading its own; a new import of the file is another graph.
  */

@@ -10,8 +10,8 @@ import { type Timetable, buildTimetable, runsOn, serviceDayStart } from "./timet
  * between their stops; every change in every answer is checked against transfers.txt as the
  * reference reads it, computed here on its own from the file's rows: the most specific rule
  * (trip pair, trip and route, trip, route pair, route, stops), a station's rule on its platforms
- * and between them, type 3 never. Before issue 29, the railroad's trip-to-trip rows undid a
- * stop's 300 s minimum and the subway's platforms ignored their stations' 180 s.
+ * and between them, type 3 never. Without them, the railroad's trip-to-trip rows would undo a
+ * stop's 300 s minimum and the subway's platforms ignore their stations' 180 s.
  */
 
 type Row = Record<string, string>;

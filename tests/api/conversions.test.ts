@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import { api, expectError, keys, unique } from "../support/api";
 
 /**
- * Conversions (POST /v1/events, the SDKs' logConversion; issue 28): the web SDK names the
+ * Conversions (POST /v1/events, the SDKs' logConversion): the web SDK names the
  * conversion `name`, the mobile SDKs `type`; revenue comes as metadata.revenue.
  */
 

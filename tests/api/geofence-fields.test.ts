@@ -3,7 +3,7 @@ import { FRESH_ACCOUNTS, FRESH_PASSWORD } from "../../scripts/fresh-server";
 import { api, expectError, keys, signIn, unique } from "../support/api";
 
 /**
- * The geofence fields Radar accepts beyond the spec (issue 28, item 9): `userIds` (only those
+ * The geofence fields Radar accepts beyond the spec: `userIds` (only those
  * users make events), `stopDetection` (entries only while stopped), `disableAfter` and
  * `deleteAfter` (honoured at that time, without a request), kept through edits, import and export.
  */

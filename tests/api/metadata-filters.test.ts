@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import { api, expectError, keys, unique } from "../support/api";
 
 /**
- * Filters Radar's clients rely on (issue 28): metadata[key]=value on geofence lists and on
+ * Filters Radar's clients rely on: metadata[key]=value on geofence lists and on
  * geofence and user search, externalId and the updated window on geofence lists.
  */
 

@@ -4,7 +4,7 @@ import { api, expectError, keys, signIn } from "../support/api";
 
 /**
  * GET /v1/config as Radar's SDKs call it at start, and the SDK settings admins set per
- * environment (issue 28). One test: the settings of the test environment are shared by the suite.
+ * environment. One test: the settings of the test environment are shared by the suite.
  */
 
 const as = (cookie: string) => ({ key: null, headers: { cookie } });

@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import { FRESH_ACCOUNTS, FRESH_PASSWORD } from "../../scripts/fresh-server";
 import { api, expectError, keys, signIn, unique } from "../support/api";
 
-/** The SDKs' logs (POST /v1/logs; issue 28), kept per device and read in the user panel. */
+/** The SDKs' logs (POST /v1/logs), kept per device and read in the user panel. */
 
 interface Line {
   level: string;

@@ -3,7 +3,7 @@ import { api, expectError, keys, unique } from "../support/api";
 import { metersFrom } from "../support/geo";
 
 /**
- * POST /v1/track/replay (issue 28): the updates a mobile SDK buffered offline, flushed at once.
+ * POST /v1/track/replay: the updates a mobile SDK buffered offline, flushed at once.
  * A replay of 120 buffered updates across two geofences makes the events the same moves make
  * live, at the times they happened.
  */

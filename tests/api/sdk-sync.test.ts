@@ -5,7 +5,7 @@ import { metersFrom } from "../support/geo";
 /**
  * What Radar's mobile SDKs send and ask of a track beyond the update itself: what the device says
  * of itself, kept on the user, and the nearest geofences, which they register with the OS
- * (issue 28). Bodies are what radar-sdk-android's RadarApiClient.track
+ *. Bodies are what radar-sdk-android's RadarApiClient.track
  * builds (its key names and value types), with the geofence sync on.
  */
 

@@ -10,7 +10,7 @@ import { writeOsmPbf } from "../support/osm-pbf";
 import { roadland, roadlandOsm } from "../support/road-fixture";
 
 /**
- * Trips (issue 30) through the running server: the calls Radar's SDKs make, and tracking that
+ * Trips through the running server: the calls Radar's SDKs make, and tracking that
  * moves a trip on with a road ETA, on Roadland (tests/support/road-fixture.ts, imported here under
  * a name of its own).
  */

@@ -11,7 +11,7 @@ import {
 } from "./webhooks-fixture";
 
 /**
- * The outbox under stress (issue 27): kill -9 during a burst of tracking loses no event a
+ * The outbox under stress: kill -9 during a burst of tracking loses no event a
  * receiver is owed, and two app processes on one database share the sending without sending a
  * request twice. A server of its own (it is killed).
  */

@@ -12,7 +12,7 @@ import {
 
 /**
  * A process stopped the ordinary way (SIGTERM: a deploy, a restart) while it still owes requests
- * (issue 27): its sender records what it has in flight and says it is gone, so another process
+ *: its sender records what it has in flight and says it is gone, so another process
  * sends the rest at once instead of after the 15 s a killed process's rows wait.
  */
 

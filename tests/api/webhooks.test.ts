@@ -8,7 +8,7 @@ import { type FreshServer, serve, startFreshServer } from "../../scripts/fresh-s
 import { numberFrom } from "../support/db";
 
 /**
- * Webhooks (issue 27), real HTTP both ways: a server of its own (its outbox is this file's
+ * Webhooks, real HTTP both ways: a server of its own (its outbox is this file's
  * alone), receivers started here, webhooks made with the CLI as an operator would.
  */
 

@@ -2,7 +2,7 @@ import { osmBuilder } from "./osm-builder";
 import type { TestOsm } from "./osm-pbf";
 
 /**
- * "Usland": a piece of lower Manhattan shaped like a real OpenStreetMap extract of it (issue 29):
+ * "Usland": a piece of lower Manhattan shaped like a real OpenStreetMap extract of it:
  * the State of New York and New York City as boundaries, streets named as OSM names them ("West
  * 4th Street", "1st Avenue", "Waverly Place"), and addresses that mostly have no `addr:city`
  * (as Manhattan's do) but a ZIP code. Far up the state, the town of Waverly and a village named
@@ -127,7 +127,7 @@ export function uslandGrid(): TestOsm {
 }
 
 /**
- * A held-out Manhattan of the kind a real extract cut from a bigger one is (issue 54), built with
+ * A held-out Manhattan of the kind a real extract cut from a bigger one is, built with
  * what Usland lacks: no boundary at all (New York City is only a `place=city` node, the state's
  * relation is cut away), no address with `addr:city`, and streets named like towns of the same
  * state in the embedded GeoNames data (Greenwich, Hudson, Waverly, Bedford, Perry, Greene,
