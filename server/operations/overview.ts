@@ -107,7 +107,9 @@ async function system(now: Date, bundles: readonly unknown[]) {
       latest: all[all.length - 1] ?? null,
     },
     bundles: { open: bundles.length, failed: unopenedBundles() },
-    processes,
+    // Each process says it is alive through its webhook sender; this one answers, so it counts
+    // even before its sender's first word (just started) reached the database.
+    processes: Math.max(1, processes),
     /** this process's API traffic (null with METRICS=off) */
     requests,
   };

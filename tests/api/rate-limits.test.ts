@@ -2,16 +2,23 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type FreshServer, serve, startFreshServer } from "../../scripts/fresh-server";
 
 /**
- * Rate limits with their defaults (docs/security.md#rate-limits), on servers of this file's own:
+ * Rate limits (docs/security.md#rate-limits), on servers of this file's own, with the defaults
+ * but for sign-ins and requests without a valid key (set low, below):
  * the limits of a client address are shared by everything a test sends from this machine.
  */
 
 let server: FreshServer;
 
 beforeAll(async () => {
-  // Sign-ins limited low here, so that a few show the limit (each costs a password hash).
+  // Sign-ins limited low here, so that a few show the limit (each costs a password hash); the
+  // address's limit too, so that what it refuses does not hang on how fast this machine sends
+  // (the default's 10 a second refill as fast as a busy machine sends 150 requests).
   server = await startFreshServer({
-    env: { LOG_LINES_PER_KEY_PER_DAY: "1000", RATE_LIMIT_SIGN_IN: "1/s+10/min" },
+    env: {
+      LOG_LINES_PER_KEY_PER_DAY: "1000",
+      RATE_LIMIT_SIGN_IN: "1/s+10/min",
+      RATE_LIMIT_ADDRESS: "2/s+48/min",
+    },
   });
 }, 60_000);
 afterAll(async () => {
@@ -98,7 +105,7 @@ describe("rate limits", () => {
         fetch(`${server.url}/v1/config`, { headers: { authorization: random() } }).then((r) => r.status),
       ),
     );
-    expect(sent.filter((s) => s === 401).length).toBeGreaterThanOrEqual(50);
+    expect(sent.filter((s) => s === 401).length).toBeGreaterThanOrEqual(40);
     expect(sent.filter((s) => s === 429).length).toBeGreaterThanOrEqual(40);
     // A valid key is still served from that address.
     const ok = await fetch(`${server.url}/v1/config`, {
