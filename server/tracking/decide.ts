@@ -129,8 +129,7 @@ export async function decide(
     placeEnteredAt: null,
     actualUpdatedAt: at,
     updatedAt: at,
-    // What the detectors keep on the user, spread last: in Node 20's V8 a field added after
-    // spreading an object this large costs over a microsecond (see asRecorded).
+    // What the detectors keep on the user, spread last (docs/development.md, "Objects on hot paths").
     ...Object.assign({}, ...DETECTORS.map((d) => d.next?.(before, fix, snapshot))),
   };
   const user: User = before
@@ -345,10 +344,9 @@ export async function enabledGeofencesOf(read: TrackingReader, user: StoredUser)
 }
 
 /**
- * An event as written (unverified), under its seq and its user's. Every field is listed: in
- * Node 20's V8, fields added after spreading an object this large cost about 1.4 µs each: 8 µs
- * per event where this takes under 0.1 µs, and the copies were slower to read and serialize
- * afterwards; a dense update has nine events (docs/development.md, "Objects on hot paths").
+ * An event as written (unverified), under its seq and its user's. Every field is listed, none
+ * spread: a field added after a spread of an object this large is slow to add and to read
+ * (docs/development.md, "Objects on hot paths").
  */
 export const asRecorded = (e: EventWrite, seq: number, userSeq: number): Event => ({
   seq,
@@ -402,7 +400,7 @@ export function eventsOf(
     const place = (d.place ?? null) as Event["place"];
     const geofenceId = d.geofence?.id ?? null;
     const placeId = d.place?._id ?? null;
-    // Every field listed, none spread (see asRecorded).
+    // Every field listed, none spread (docs/development.md, "Objects on hot paths").
     return {
       trip: d.trip ?? null,
       id: clock.newId(),

@@ -4,9 +4,7 @@ import { withRegionId } from "../regions/ids";
 
 /**
  * Wire forms of users and events. Each is built field by field, in the wire's order, and a field
- * without a value is left out. Not with spreads: in Node 20's V8 a field added after a spread
- * costs about a microsecond once the object is large (docs/development.md, "Objects on hot
- * paths"); a dense update serializes nine events and the user.
+ * without a value is left out; not with spreads (docs/development.md, "Objects on hot paths").
  */
 
 type Wire = Record<string, unknown>;
