@@ -623,7 +623,7 @@ const deliveryOf = (d: DeliveryRow): StoredDelivery => ({
 
 /**
  * Webhooks and the dashboard's view of their deliveries. Each engine's adapter adds the outbox
- * itself (enqueue, a sender's turn, prune: ./sqlite/outbox.ts, ./postgresql/outbox.ts), which
+ * itself (enqueue, a sender's turn, prune: ./sqlite/webhooks.ts, ./postgresql/webhooks.ts), which
  * the sender runs many times a second.
  */
 function webhookStore(lock: WriteLock): Omit<WebhookStore, "enqueue" | "turn" | "prune" | "sendersAlive"> {

@@ -1,12 +1,12 @@
 import { userCountMoves } from "../../storage/overview";
 import type { TrackingPlan, Written } from "../../storage/tracking";
-import { writeOutboxRow } from "./outbox";
+import { writeOutboxRow } from "./webhooks";
 import { type Queryable, row } from "./sql";
 import { writeTrips } from "./trips";
 
 /**
- * Tracking's plans written in one statement, one round trip, whether one update's (./tracking.ts)
- * or a batch's (./tracking-batch.ts): the user rows inserted or updated, their history rows, the
+ * Tracking's plans written in one statement, one round trip, whether one update's (./tracking-sql.ts)
+ * or a batch's (./tracking.ts): the user rows inserted or updated, their history rows, the
  * memberships exited, entered and dwelled, the events (a dense move makes dozens), each part a
  * data-modifying CTE fed by one JSON document of rows, each row carrying its plan's number `k`.
  * The plans are of different users and touch different rows, so no part needs to see another's

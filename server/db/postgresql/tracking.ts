@@ -1,259 +1,265 @@
-import type { Membership, PlaceVerdict, TrackingReader, Decision } from "../../storage/tracking";
+import type { Membership, TrackingReader, TrackingStore } from "../../storage/tracking";
 import type { StoredUser, WebhookTarget } from "../../storage/records";
 import type { TrackedGeofence } from "../../storage/geofences";
 import type { VerdictCounts } from "../../storage/events";
-import { activeTrip, tripByRef } from "./trips";
+import { clockSeeded } from "./clock-seed";
+import { type Queryable, gathered, inTransaction, rows } from "./sql";
+import {
+  USER_COLUMNS,
+  WITH_MEMBERSHIPS,
+  type UserWithMemberships,
+  applyOne,
+  identitiesOf,
+  trackedGeofencesBySeqs,
+  trackingReader,
+  webhookTargets,
+  withMemberships,
+} from "./tracking-sql";
 import { writeMany } from "./tracking-write";
-import type { GeofenceIndex } from "../geofence-index";
-import { geofencesNow } from "./geofence-index";
-import { type Queryable, inTransaction, row, rows } from "./sql";
-import { isRetryableConflict } from "../../errors";
+import { activeTripsLocked } from "./trips";
+import { metrics } from "../../metrics/metrics.mjs";
 
 /**
- * The PostgreSQL tracking store. Each update is decided and written in a transaction of its
- * own, holding a transaction-scoped advisory lock per identity of the device (its deviceId and,
- * when given, its userId, taken in one order so two updates never wait on each other in a
- * circle): two updates of one device, from any app process, are applied one after the other,
- * so each sees the other's result and one move makes its events once. Updates of different
- * devices run side by side on the pool's connections.
+ * Group commit on PostgreSQL (docs/deployment.md#group-commit): updates of different devices that
+ * arrive together are decided and written in one transaction, and what they read is read with
+ * one statement per kind of question for the whole batch, not one per update.
+ *
+ * - A batch takes the queued updates in order whose devices' identities (deviceId, userId) are
+ *   neither in the batch already, nor in a batch running, nor held back for an earlier queued
+ *   update: a device's updates are applied one after the other, in the order they came.
+ * - Its transaction takes every identity's advisory lock first, in one order (as one update does):
+ *   other processes' updates of these devices wait for the commit, and no two transactions wait
+ *   on each other in a circle.
+ * - The batch's decisions run side by side through a reader that gathers the questions asked in
+ *   the same turn of the event loop and answers each kind with one set-based statement (the
+ *   users FOR UPDATE with their memberships, their active trips FOR UPDATE, the geofences to
+ *   decode, the verdict counts); the rarer questions are asked one by one. Which geofences are near each position is
+ *   answered from the process's index of geofences (./geofence-index.ts), brought up to date
+ *   with one statement per batch.
+ * - Then the plans are written, all in one statement (./tracking-write.ts), and the batch commits
+ *   once. Each update is answered only after the commit.
+ * - If anything fails, the batch rolls back whole and each of its updates is applied again in a
+ *   transaction of its own: a failing update fails alone, the others are written.
+ *
+ * One update alone takes the path of one update (no batch statements).
  */
 
-export const USER_COLUMNS = `"seq", "id", "live", "deviceId", "userId", "description", "metadata", "deviceType",
-  "device", "foreground", "stopped", "latitude", "longitude", "accuracy", "country", "state", "postalCode", "dma", "place",
-  "placeEnteredAt", "createdAt", "actualUpdatedAt", "updatedAt"`;
-
-export const GEOFENCE_COLUMNS = `"seq", "id", "live", "description", "tag", "externalId", "type", "geometry",
-  "centerLng", "centerLat", "radius", "metadata", "enabled", "dwellThreshold", "userIds", "stopDetection",
-  "disableAfter", "deleteAfter", "createdAt", "updatedAt"`;
-
-type TrackedRow = Omit<TrackedGeofence, "ring">;
-
-const toTracked = (g: TrackedRow): TrackedGeofence => ({
-  ...g,
-  ring: g.type === "circle" ? [] : (g.geometry[0] ?? []),
-});
-
-/** An envelope's parameters: west, south, east, north. */
-export const ENVELOPE = (first: number) =>
-  `ST_MakeEnvelope($${first}, $${first + 1}, $${first + 2}, $${first + 3}, 4326)`;
-
-export function trackedGeofencesBySeqs(seqs: readonly number[], on: Queryable) {
-  if (!seqs.length) return Promise.resolve([]);
-  return rows<TrackedRow>(
-    `SELECT ${GEOFENCE_COLUMNS} FROM "Geofence" WHERE "seq" = ANY($1::int[])`,
-    [seqs],
-    on,
-  ).then((r) => r.map(toTracked));
+interface Pending {
+  device: { live: boolean; deviceId: string; userId: string | null };
+  identities: string[];
+  decide: Parameters<TrackingStore["apply"]>[1];
+  resolve(value: unknown): void;
+  reject(error: unknown): void;
 }
 
-export function verificationCounts(
-  on: Queryable,
-  live: boolean,
-  subject: string,
-  type: string,
-  band: string,
-): Promise<VerdictCounts> {
-  return row<VerdictCounts>(
-    `SELECT COUNT(*) FILTER (WHERE "verification" = 1)::int AS accepted,
-            COUNT(*) FILTER (WHERE "verification" = -1)::int AS rejected
-     FROM "Event" WHERE "live" = $1 AND "subject" = $2 AND "type" = $3 AND "band" = $4 AND "verification" != 0`,
-    [live, subject, type, band],
-    on,
-  ).then((r) => r ?? { accepted: 0, rejected: 0 });
-}
-
+/** The most updates in one transaction, and the batches running at once (each on a connection). */
+const MAX_BATCH = 32;
+const RUNNING_BATCHES = 2;
 /**
- * A user row with its memberships, read in the same statement (decide asks for the memberships
- * of the user it found next: one round trip fewer per update). The statement reads the user FOR
- * UPDATE: when it had to wait for another transaction that changed the row (another device of
- * the same user, which holds other device locks), the row is the committed one but the
- * memberships are those of the statement's snapshot, from before; `changedSince` says so (the
- * row as the snapshot saw it has another updatedAt), and they are read again.
+ * A batch beside a running one waits until this many updates can join it. A batch's fixed cost
+ * (its transaction, locks and four round trips, on both sides of the socket) is most of what an
+ * update costs PostgreSQL: updates that arrive while one batch runs are cheaper together in the
+ * next one than spread over small batches side by side (docs/performance.md, tenth session: up
+ * to 4 batches from 3 waiting updates averaged 3.5 updates each; up to 2 from 10 took about 15%
+ * less CPU per update and raised PostgreSQL from 0.70 to 0.77-0.80 of SQLite).
  */
-export const WITH_MEMBERSHIPS = `, (SELECT COALESCE(json_agg(json_build_array(m."geofenceSeq", m."enteredAt", m."dwelled")), '[]')
-  FROM "UserGeofence" m WHERE m."userSeq" = "User"."seq") AS "memberships",
-  (SELECT s."updatedAt" FROM "User" s WHERE s."seq" = "User"."seq") IS DISTINCT FROM "User"."updatedAt" AS "changedSince"`;
+const FILL = 10;
 
-export type UserWithMemberships = StoredUser & {
-  memberships: [number, string, boolean][];
-  changedSince: boolean;
+const queue: Pending[] = [];
+/** The identities of the updates in running batches. */
+const busy = new Set<string>();
+let running = 0;
+let scheduled = false;
+/** Batches of more than one update committed by this thread (tests look at it). */
+export const batchesCommitted = { count: 0 };
+
+function takeBatch(): Pending[] {
+  const batch: Pending[] = [];
+  const held = new Set<string>();
+  for (let i = 0; i < queue.length && batch.length < MAX_BATCH;) {
+    const p = queue[i]!;
+    if (p.identities.some((id) => busy.has(id) || held.has(id))) {
+      // Waits for the next batch, and so do later updates of its identities.
+      p.identities.forEach((id) => held.add(id));
+      i++;
+      continue;
+    }
+    p.identities.forEach((id) => {
+      held.add(id);
+      busy.add(id);
+    });
+    batch.push(p);
+    queue.splice(i, 1);
+  }
+  return batch;
+}
+
+function schedule(): void {
+  scheduled = false;
+  while (running < RUNNING_BATCHES && queue.length >= (running ? FILL : 1)) {
+    const batch = takeBatch();
+    if (!batch.length) return;
+    running++;
+    void run(batch).finally(() => {
+      running--;
+      for (const p of batch) p.identities.forEach((id) => busy.delete(id));
+      schedule();
+    });
+  }
+}
+
+async function run(batch: Pending[]): Promise<void> {
+  metrics.trackingBatchSize.observe(batch.length);
+  if (batch.length === 1) {
+    const [p] = batch as [Pending];
+    await applyOne(p.device, p.decide).then(p.resolve, p.reject);
+    return;
+  }
+  let answers: unknown[];
+  try {
+    answers = await inTransaction(
+      async (client, commitNow) => {
+        const read = batchReader(client);
+        const settled = await Promise.allSettled(batch.map((p) => p.decide(read)));
+        const failed = settled.find((s) => s.status === "rejected");
+        if (failed) throw failed.reason;
+        const decisions = settled.map(
+          (s) => (s as PromiseFulfilledResult<Awaited<ReturnType<Pending["decide"]>>>).value,
+        );
+        const planned = decisions.flatMap((d) => (d.plan ? [d.plan] : []));
+        const written = await writeMany(client, planned, commitNow);
+        let next = 0;
+        return decisions.map((d) => d.answer(d.plan ? written[next++]! : null));
+      },
+      batch.flatMap((p) => p.identities),
+    );
+  } catch {
+    // Nothing of the batch was written: each update alone, so one that fails fails by itself.
+    await Promise.all(batch.map((p) => applyOne(p.device, p.decide).then(p.resolve, p.reject)));
+    return;
+  }
+  batchesCommitted.count++;
+  batch.forEach((p, i) => p.resolve(answers[i]));
+}
+
+export const postgresTracking: TrackingStore = {
+  async apply<T>(device: Pending["device"], decide: Pending["decide"]): Promise<T> {
+    // Decisions stamp times with this thread's clock: set it first (clock-seed.ts).
+    await clockSeeded();
+    return new Promise<T>((resolve, reject) => {
+      queue.push({
+        device,
+        identities: identitiesOf(device),
+        decide,
+        resolve: resolve as (v: unknown) => void,
+        reject,
+      });
+      if (!scheduled) {
+        scheduled = true;
+        setImmediate(schedule);
+      }
+    });
+  },
 };
 
-/**
- * A user row (it may hold more columns) as the stored user. Every field listed: a rest copy of a
- * row this large costs about 5 µs in Node 20 (docs/development.md, "Objects on hot paths").
- */
-export const storedUserOf = (r: StoredUser): StoredUser => ({
-  seq: r.seq,
-  id: r.id,
-  live: r.live,
-  deviceId: r.deviceId,
-  userId: r.userId,
-  description: r.description,
-  metadata: r.metadata,
-  deviceType: r.deviceType,
-  device: r.device,
-  foreground: r.foreground,
-  stopped: r.stopped,
-  latitude: r.latitude,
-  longitude: r.longitude,
-  accuracy: r.accuracy,
-  country: r.country,
-  state: r.state,
-  postalCode: r.postalCode,
-  dma: r.dma,
-  place: r.place,
-  placeEnteredAt: r.placeEnteredAt,
-  createdAt: r.createdAt,
-  actualUpdatedAt: r.actualUpdatedAt,
-  updatedAt: r.updatedAt,
-});
+/** A row's index into the questions asked (1-based, from WITH ORDINALITY). */
+type Indexed<T> = T & { i: number };
 
-/** A user row read with its memberships, as the user and its memberships (null: to be read again). */
-export function withMemberships(row: UserWithMemberships): [StoredUser, Membership[] | null] {
-  const { memberships, changedSince } = row;
-  const stored = storedUserOf(row);
-  if (changedSince) return [stored, null];
-  return [
-    stored,
-    memberships.map(([geofenceSeq, enteredAt, dwelled]) => ({
-      geofenceSeq,
-      enteredAt: new Date(enteredAt),
-      dwelled,
-    })),
-  ];
+/** The batch's reader: the frequent questions gathered into set-based statements. */
+function batchReader(client: Queryable): TrackingReader {
+  const one = trackingReader(client);
+  /** Memberships read with the users, by user seq. */
+  const memberships = new Map<number, Membership[]>();
+  /** The user rows found, by seq: two updates of the batch must not have found the same one. */
+  const found = new Set<number>();
+  const users = <A>(sql: string, columns: (asked: A[]) => unknown[]) =>
+    gathered(async (asked: A[]) => {
+      const rowsFound = await rows<Indexed<UserWithMemberships>>(sql, columns(asked), client);
+      const byIndex = new Map<number, StoredUser>();
+      for (const r of rowsFound) {
+        const [user, its] = withMemberships(r);
+        // Two devices of one user (one names it by userId, the other is its deviceId): alone, the
+        // second would wait for the first's commit on the user's row; in one transaction it would
+        // not, and both would decide from the same state.
+        if (found.has(user.seq)) throw new Error("two updates of the batch found the same user");
+        found.add(user.seq);
+        if (its) memberships.set(user.seq, its);
+        byIndex.set(r.i, user);
+      }
+      return asked.map((_, k) => byIndex.get(k + 1) ?? null);
+    });
+  const byUserId = users(
+    `SELECT c.i::int AS i, ${USER_COLUMNS}${WITH_MEMBERSHIPS}
+     FROM unnest($1::boolean[], $2::text[]) WITH ORDINALITY AS c(wlive, wuser, i)
+     CROSS JOIN LATERAL (SELECT * FROM "User" WHERE "live" = c.wlive AND "userId" = c.wuser FOR UPDATE) "User"`,
+    (asked: { live: boolean; userId: string }[]) => [asked.map((a) => a.live), asked.map((a) => a.userId)],
+  );
+  const byDeviceId = users(
+    `SELECT c.i::int AS i, ${USER_COLUMNS}${WITH_MEMBERSHIPS}
+     FROM unnest($1::boolean[], $2::text[], $3::boolean[]) WITH ORDINALITY AS c(wlive, wdevice, wanonymous, i)
+     CROSS JOIN LATERAL (SELECT * FROM "User" WHERE "live" = c.wlive AND "deviceId" = c.wdevice
+       AND (NOT c.wanonymous OR "userId" IS NULL) ORDER BY "updatedAt" DESC LIMIT 1 FOR UPDATE) "User"`,
+    (asked: { live: boolean; deviceId: string; anonymous: boolean }[]) => [
+      asked.map((a) => a.live),
+      asked.map((a) => a.deviceId),
+      asked.map((a) => a.anonymous),
+    ],
+  );
+  const geofences = gatheredGeofences(client);
+  const counts = gatheredCounts(client);
+  const targets = new Map<boolean, Promise<WebhookTarget[]>>();
+  return {
+    ...one,
+    userByUserId: (live, userId) => byUserId({ live, userId }),
+    userByDeviceId: (live, deviceId, anonymous) => byDeviceId({ live, deviceId, anonymous }),
+    memberships: async (userSeq) => memberships.get(userSeq) ?? one.memberships(userSeq),
+    activeTrip: activeTripsLocked(client),
+    geofencesBySeqs: (seqs) => geofences(seqs),
+    verificationCounts: async (live, classes) => (classes.length ? counts({ live, classes }) : []),
+    webhooksFor: (live) => {
+      let found = targets.get(live);
+      if (!found) targets.set(live, (found = webhookTargets(live, client)));
+      return found;
+    },
+  };
 }
 
-/**
- * The reader of one update's transaction. The user is read FOR UPDATE: a delete of it (which
- * locks it too) either waits for this update to commit and then removes what it wrote, or
- * commits first and this update finds no user and makes a new one. Without the lock, an update
- * decided on a user deleted meanwhile wrote events of no user (a 500).
- */
-export function trackingReader(client: Queryable): TrackingReader {
-  /** The memberships read with the last user found, by that user's seq. */
-  let found: { seq: number; memberships: Membership[] } | null = null;
-  let geofences: Promise<GeofenceIndex> | undefined;
-  const user = async (sql: string, values: unknown[]) => {
-    const r = await row<UserWithMemberships>(sql, values, client);
-    if (!r) return null;
-    const [stored, memberships] = withMemberships(r);
-    found = memberships && { seq: stored.seq, memberships };
-    return stored;
-  };
-  return {
-    userByUserId: (live, userId) =>
-      user(
-        `SELECT ${USER_COLUMNS}${WITH_MEMBERSHIPS} FROM "User" WHERE "live" = $1 AND "userId" = $2 FOR UPDATE`,
-        [live, userId],
-      ),
-    userByDeviceId: (live, deviceId, anonymous) =>
-      user(
-        `SELECT ${USER_COLUMNS}${WITH_MEMBERSHIPS} FROM "User" WHERE "live" = $1 AND "deviceId" = $2${anonymous ? ` AND "userId" IS NULL` : ""}
-         ORDER BY "updatedAt" DESC LIMIT 1 FOR UPDATE`,
-        [live, deviceId],
-      ),
-    memberships: async (userSeq) =>
-      // Nothing of the user's is written before decide asks: what was read with it still holds.
-      found?.seq === userSeq
-        ? found.memberships
-        : rows<Membership>(
-            `SELECT "geofenceSeq", "enteredAt", "dwelled" FROM "UserGeofence" WHERE "userSeq" = $1`,
-            [userSeq],
-            client,
-          ),
-    // From this process's index of geofences, brought up to date once per transaction (at its
-    // first question: one statement, usually no row; ./geofence-index.ts).
-    geofenceVersionsNear: async (live, box, seqs) =>
-      (await (geofences ??= geofencesNow(client))).near(live, box, seqs),
-    geofencesBySeqs: (seqs) => trackedGeofencesBySeqs(seqs, client),
-    geofenceSeqsByIds: (live, ids) => geofenceSeqsByIds(client, live, ids),
-    webhooksFor: (live) => webhookTargets(live, client),
-    tripByRef: (live, ref) => tripByRef(client, live, ref),
-    activeTrip: (live, owner) => activeTrip(client, live, owner),
-    verificationCounts: async (live, classes) => {
-      if (!classes.length) return [];
-      // Every class of the update's events in one statement: a dense move makes dozens.
+/** The geofences the decisions need decoded, in one statement. */
+function gatheredGeofences(client: Queryable) {
+  return gathered(async (asked: (readonly number[])[]) => {
+    const found = await trackedGeofencesBySeqs([...new Set(asked.flat())], client);
+    const bySeq = new Map<number, TrackedGeofence>(found.map((g) => [g.seq, g]));
+    return asked.map((seqs) => seqs.flatMap((s) => bySeq.get(s) ?? []));
+  });
+}
+
+/** The verdict counts of every class of the batch's events, in one statement. */
+function gatheredCounts(client: Queryable) {
+  return gathered(
+    async (asked: { live: boolean; classes: Parameters<TrackingReader["verificationCounts"]>[1] }[]) => {
+      const flat = asked.flatMap((a) => a.classes.map((c) => ({ live: a.live, ...c })));
+      if (!flat.length) return asked.map(() => []);
       const found = await rows<VerdictCounts & { i: number }>(
-        // LATERAL: one index lookup per class (Event_verdicts_idx holds verified events only).
         `SELECT c.i::int AS i, v.accepted, v.rejected
-         FROM unnest($2::text[], $3::text[], $4::text[]) WITH ORDINALITY AS c(subject, type, band, i)
-         CROSS JOIN LATERAL (
-           SELECT COUNT(*) FILTER (WHERE e."verification" = 1)::int AS accepted,
-                  COUNT(*) FILTER (WHERE e."verification" = -1)::int AS rejected
-           FROM "Event" e WHERE e."live" = $1 AND e."subject" = c.subject AND e."type" = c.type
-             AND e."band" = c.band AND e."verification" != 0) v
-         ORDER BY c.i`,
-        [live, classes.map((c) => c.subject), classes.map((c) => c.type), classes.map((c) => c.band)],
+       FROM unnest($1::boolean[], $2::text[], $3::text[], $4::text[]) WITH ORDINALITY AS c(wlive, subject, type, band, i)
+       CROSS JOIN LATERAL (
+         SELECT COUNT(*) FILTER (WHERE e."verification" = 1)::int AS accepted,
+                COUNT(*) FILTER (WHERE e."verification" = -1)::int AS rejected
+         FROM "Event" e WHERE e."live" = c.wlive AND e."subject" = c.subject AND e."type" = c.type
+           AND e."band" = c.band AND e."verification" != 0) v
+       ORDER BY c.i`,
+        [
+          flat.map((c) => c.live),
+          flat.map((c) => c.subject),
+          flat.map((c) => c.type),
+          flat.map((c) => c.band),
+        ],
         client,
       );
-      return found.map(({ accepted, rejected }) => ({ accepted, rejected }));
+      let at = 0;
+      return asked.map((a) =>
+        found.slice(at, (at += a.classes.length)).map(({ accepted, rejected }) => ({ accepted, rejected })),
+      );
     },
-    placeVerdictsInBox: (live, box) =>
-      rows<PlaceVerdict>(
-        `SELECT "placeId", "verifiedPlaceId", "verification" FROM "Event"
-         WHERE "type" = 'user.entered_place' AND "live" = $1 AND "latitude" BETWEEN $2 AND $3
-           AND "longitude" BETWEEN $4 AND $5 AND ("verification" != 0 OR "verifiedPlaceId" IS NOT NULL)`,
-        [live, box.minLat, box.maxLat, box.minLng, box.maxLng],
-        client,
-      ),
-  };
-}
-
-async function geofenceSeqsByIds(
-  client: Queryable,
-  live: boolean,
-  ids: readonly string[],
-): Promise<number[]> {
-  if (!ids.length) return [];
-  const found = await rows<{ seq: number }>(
-    `SELECT "seq" FROM "Geofence" WHERE "live" = $1 AND "id" = ANY($2::text[])`,
-    [live, ids],
-    client,
   );
-  return found.map((r) => r.seq);
-}
-
-/** The enabled webhooks of a world (an update with events fills their outbox). */
-export async function webhookTargets(live: boolean, client: Queryable): Promise<WebhookTarget[]> {
-  const found = await rows<{ seq: number; mode: "single" | "multiple"; types: string | null }>(
-    `SELECT "seq", "mode", "types" FROM "Webhook" WHERE "live" = $1 AND "enabled"`,
-    [live],
-    client,
-  );
-  return found.map((r) => ({ seq: r.seq, mode: r.mode, types: r.types ? r.types.split(",") : null }));
-}
-
-/** How often an update is decided again after PostgreSQL rolled it back (a deadlock). */
-const RETRIES = 5;
-
-/** A device's identities, the names of the advisory locks its updates hold. */
-export function identitiesOf(device: { live: boolean; deviceId: string; userId: string | null }): string[] {
-  const world = device.live ? "live" : "test";
-  const identities = [`device:${world}:${device.deviceId}`];
-  if (device.userId !== null) identities.push(`user:${world}:${device.userId}`);
-  return identities;
-}
-
-/**
- * One update in a transaction of its own, holding its device's locks; decided again when
- * PostgreSQL rolled it back to end a deadlock.
- */
-export async function applyOne<T>(
-  device: { live: boolean; deviceId: string; userId: string | null },
-  decide: (read: TrackingReader) => Promise<Decision<T>>,
-): Promise<T> {
-  for (let attempt = 1; ; attempt++) {
-    try {
-      return await inTransaction(async (client, commitNow) => {
-        const decision = await decide(trackingReader(client));
-        const written = decision.plan ? (await writeMany(client, [decision.plan], commitNow))[0]! : null;
-        return decision.answer(written);
-      }, identitiesOf(device));
-    } catch (e) {
-      // Rolled back by PostgreSQL to end a deadlock (or not serializable): nothing was written,
-      // and deciding again is what the client would otherwise do after an error.
-      if (!isRetryableConflict(e) || attempt >= RETRIES) throw e;
-    }
-  }
 }

@@ -1,7 +1,15 @@
 import type { StoredTrip } from "../../storage/records";
-import { ACTIVE_STATUSES, type TripOwner, type TripRef, type TripWrite, statusIn } from "../../storage/trips";
+import {
+  ACTIVE_STATUSES,
+  type TripOwner,
+  type TripRef,
+  type TripStore,
+  type TripWrite,
+  statusIn,
+} from "../../storage/trips";
 import { TRIP_COLUMNS as COLUMNS } from "../../storage/records";
 import { pool } from "./pool";
+import { shared } from "./shared-stores";
 import { type Queryable, gathered, jsonb, row, rows } from "./sql";
 
 /**
@@ -117,3 +125,21 @@ export function writeTrips(on: Queryable, trips: readonly TripWrite[]): Promise<
     }),
   );
 }
+
+export const postgresTrips: TripStore = {
+  ...shared.trips,
+  async activeDestination(live, owner) {
+    const trip = await activeTripsGathered({ live, owner });
+    if (!trip) return null;
+    return {
+      id: trip.id,
+      externalId: trip.externalId,
+      mode: trip.mode,
+      latitude: trip.destinationLatitude,
+      longitude: trip.destinationLongitude,
+      geofenceId: trip.destinationGeofenceId,
+      tag: trip.destinationGeofenceTag,
+      geofenceExternalId: trip.destinationGeofenceExternalId,
+    };
+  },
+};

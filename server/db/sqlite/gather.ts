@@ -1,5 +1,5 @@
 /**
- * When the SQLite tracking store runs its next batch (./tracking-store.ts). A commit costs about
+ * When the SQLite tracking store runs its next batch (./tracking.ts). A commit costs about
  * as much as a dense update's own writes, and much of what a commit writes is shared by the
  * updates it holds (the newest pages of the events and of their indexes, the page the file's
  * size is on): a batch of eight writes about 40% fewer WAL pages per update than a batch of one

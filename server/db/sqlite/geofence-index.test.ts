@@ -7,7 +7,7 @@ import type { BBox } from "../../geo/distance";
 import type { GeofenceVersion } from "../../storage/geofences";
 import { sqlDate } from "./connection";
 import { SqliteGeofenceIndex as GeofenceIndex } from "./geofence-index";
-import { VERSION } from "./geofences";
+import { VERSION } from "./geofence-rows";
 import { applyMigrations } from "./migrations-fixture";
 
 /** A seeded generator, so that a failure replays. */

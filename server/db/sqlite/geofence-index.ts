@@ -1,6 +1,6 @@
 import type Database from "better-sqlite3";
 import { GeofenceIndex, type IndexedGeofence } from "../geofence-index";
-import { VERSION } from "./geofences";
+import { VERSION } from "./geofence-rows";
 
 type Row = Omit<IndexedGeofence, "live" | "enabled"> & { live: number; enabled: number };
 /** A change: the geofence as it is now, its fields null when it is gone. */

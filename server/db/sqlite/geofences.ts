@@ -1,34 +1,28 @@
-/**
- * A geofence's version (see GeofenceVersion): its updatedAt in ms, computed by SQLite from the
- * text Prisma writes (julianday keeps whole milliseconds; ROUND takes off the float's error).
- */
-export const VERSION = (g: string) =>
-  `CAST(ROUND((julianday(${g}."updatedAt") - 2440587.5) * 86400000) AS INTEGER) AS "version"`;
+import type { GeofenceStore } from "../../storage/geofences";
+import { processOnce } from "../../process-once";
+import { withWriteLock } from "../write-lock";
+import { prepared, transaction } from "./connection";
+import { SqliteGeofenceIndex } from "./geofence-index";
+import { shared } from "./shared-stores";
+import { geofencesBySeqs, membersOfGeofence, removeMembership } from "./tracking-sql";
 
-/** A "Geofence" row as SQLite returns it. */
-export interface GeofenceRow {
-  seq: number;
-  id: string;
-  live: number;
-  description: string;
-  tag: string | null;
-  externalId: string | null;
-  type: string;
-  geometry: string;
-  centerLng: number;
-  centerLat: number;
-  radius: number;
-  minLng: number;
-  minLat: number;
-  maxLng: number;
-  maxLat: number;
-  metadata: string | null;
-  enabled: number;
-  dwellThreshold: number | null;
-  userIds: string | null;
-  stopDetection: number;
-  disableAfter: string | null;
-  deleteAfter: string | null;
-  createdAt: string;
-  updatedAt: string;
-}
+export const sqliteGeofences: GeofenceStore = {
+  ...shared.geofences,
+  async inBox(live, box, filter) {
+    // This thread's index of geofences (the tracking thread keeps its own): the changes since it
+    // was last asked applied first (one indexed read, usually of no row).
+    const index = processOnce("sqlite-geofence-index", () => new SqliteGeofenceIndex(prepared));
+    index.refresh();
+    return index.inBox(live, box, filter);
+  },
+  decodable: async (seqs) => geofencesBySeqs(seqs),
+  reconcileMembers: (geofenceSeq, stillInside) =>
+    withWriteLock(() =>
+      transaction(() => {
+        const g = geofencesBySeqs([geofenceSeq])[0] ?? null;
+        for (const m of membersOfGeofence(geofenceSeq)) {
+          if (!stillInside(g, m)) removeMembership(m.userSeq, geofenceSeq);
+        }
+      }),
+    ),
+};

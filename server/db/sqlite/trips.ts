@@ -1,6 +1,7 @@
 import {
   ACTIVE_STATUSES,
   type ActiveDestination,
+  type TripStore,
   type TripOwner,
   type TripRef,
   type TripWrite,
@@ -9,6 +10,7 @@ import {
 import type { StoredTrip } from "../../storage/records";
 import { TRIP_COLUMNS as COLUMNS } from "../../storage/records";
 import { prepared, sqlDate, rowDate } from "./connection";
+import { shared } from "./shared-stores";
 
 /** The trip statements: reads inside and outside the tracking transaction, and its writes. */
 
@@ -120,3 +122,8 @@ export function writeTrips(trips: readonly TripWrite[]): void {
     else prepared(UPDATE).run(...values, seq);
   }
 }
+
+export const sqliteTrips: TripStore = {
+  ...shared.trips,
+  activeDestination: async (live, owner) => activeDestination(live, owner),
+};

@@ -35,7 +35,7 @@ describe("a tracked user's row in SQLite", () => {
   }
 
   it("writes a changed identity or device, and leaves their indexes alone when they are unchanged", async () => {
-    const { insertUser, updateUser } = await import("./tracking");
+    const { insertUser, updateUser } = await import("./tracking-sql");
     const { connection } = await import("./connection");
     const at = (s: number) => new Date(Date.UTC(2026, 10, 27, 10, 0, s));
     const first: UserWrite = {

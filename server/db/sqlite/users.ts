@@ -1,4 +1,8 @@
-import { prepared, sqlDate } from "./connection";
+import type { UserStore } from "../../storage/users";
+import { withWriteLock } from "../write-lock";
+import { prepared, sqlDate, transaction } from "./connection";
+import { shared } from "./shared-stores";
+import { deleteUserEverything, userSeqsInBox } from "./tracking-sql";
 
 /** Users inside a geofence now, newest update first, in the window of the cursors (all: take -1). */
 export function userSeqsInGeofence(
@@ -32,3 +36,11 @@ export function userByInstallId(
     ).get(live ? 1 : 0, installId) as { deviceId: string; userId: string | null } | undefined) ?? null
   );
 }
+
+export const sqliteUsers: UserStore = {
+  ...shared.users,
+  seqsInGeofence: async (geofenceSeq, q) => userSeqsInGeofence(geofenceSeq, q),
+  byInstallId: async (live, installId) => userByInstallId(live, installId),
+  inBox: async (live, box, metadata) => userSeqsInBox(live, box, metadata),
+  deleteEverything: (seq) => withWriteLock(() => transaction(() => deleteUserEverything(seq))),
+};

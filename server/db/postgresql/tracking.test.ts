@@ -3,7 +3,7 @@ import type { TrackInput } from "../../tracking/schema";
 import { usePostgresDatabase } from "./test-database.fixture";
 
 /**
- * Group commit on PostgreSQL (./tracking-batch.ts), at the store, on a fresh database: updates
+ * Group commit on PostgreSQL (./tracking.ts), at the store, on a fresh database: updates
  * queued together share a transaction, a failing one fails alone, and two devices of one user in
  * one batch are still decided one after the other. Needs TEST_POSTGRES_URL (a role that may
  * create databases, as .ci/run sets); skipped without it.
@@ -20,7 +20,7 @@ describe.skipIf(!adminUrl)("PostgreSQL group commit", () => {
     processClock: typeof import("../../tracking/track").processClock;
     tripHints: typeof import("../../tracking/trips/hints").tripHints;
     track: typeof import("../../tracking/track").track;
-    batches: typeof import("./tracking-batch").batchesCommitted;
+    batches: typeof import("./tracking").batchesCommitted;
   };
 
   beforeAll(async () => {
@@ -30,7 +30,7 @@ describe.skipIf(!adminUrl)("PostgreSQL group commit", () => {
       processClock: (await import("../../tracking/track")).processClock,
       tripHints: (await import("../../tracking/trips/hints")).tripHints,
       track: (await import("../../tracking/track")).track,
-      batches: (await import("./tracking-batch")).batchesCommitted,
+      batches: (await import("./tracking")).batchesCommitted,
     };
   });
 

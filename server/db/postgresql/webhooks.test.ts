@@ -6,7 +6,7 @@ import { processKey } from "../../workers/thread-memory";
 import { usePostgresDatabase } from "./test-database.fixture";
 
 /**
- * The PostgreSQL outbox (./outbox.ts) at the store, on a fresh database: a sender's own rows
+ * The PostgreSQL outbox (./webhooks.ts) at the store, on a fresh database: a sender's own rows
  * (handed out in order, after an earlier row of their user that is another sender's), their
  * requests written once and only while their row is still there, the rows of a sender gone split
  * into queues by another, and senders forgotten at prune. The API suites cover the same through
@@ -21,11 +21,11 @@ const ok: AttemptOutcome = { delivered: true, status: 200 };
 
 describe.skipIf(!adminUrl)("the PostgreSQL outbox", () => {
   usePostgresDatabase(adminUrl!);
-  let outbox: typeof import("./outbox");
+  let outbox: typeof import("./webhooks");
   let sql: <T>(text: string, values?: unknown[]) => Promise<T[]>;
 
   beforeAll(async () => {
-    outbox = await import("./outbox");
+    outbox = await import("./webhooks");
     const { rows } = await import("./sql");
     sql = (text, values = []) => rows(text, values);
     for (const seq of [1, 2])

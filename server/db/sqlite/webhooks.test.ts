@@ -16,7 +16,7 @@ import { applyMigrations } from "./migrations-fixture";
  */
 
 let dir: string;
-let outbox: typeof import("./outbox");
+let outbox: typeof import("./webhooks");
 let db: Database.Database;
 const now = new Date("2026-11-25T12:00:00Z");
 const later = (ms: number) => new Date(now.getTime() + ms);
@@ -28,7 +28,7 @@ beforeAll(async () => {
   db = new Database(file);
   applyMigrations(db);
   process.env.DATABASE_URL = `file:${file}`;
-  outbox = await import("./outbox");
+  outbox = await import("./webhooks");
   for (const [seq, enabled] of [
     [1, 1],
     [2, 1],

@@ -7,6 +7,7 @@ import type {
   OwnRequest,
   StoredOutbox,
 } from "../../storage/records";
+import { shared } from "./shared-stores";
 import type { SenderTurn, SenderTurnResult, WebhookStore } from "../../storage/webhooks";
 import {
   earlierRows,
@@ -23,7 +24,7 @@ import { type Queryable, inTransaction, lockKey, rows } from "./sql";
  * The webhook outbox on PostgreSQL (docs/webhooks.md#delivery), shared by every app process: what
  * tracking wrote (WebhookOutbox, one row per update, marked with its process, whose sender sends
  * it straight from the row), the requests (WebhookDelivery) and their queues, one per webhook
- * and user (WebhookQueue), as in ../sqlite/outbox.ts. One sender at a time splits the rows of
+ * and user (WebhookQueue), as in ../sqlite/webhooks.ts. One sender at a time splits the rows of
  * processes gone (an advisory lock: rows split by two at once could put a user's later request
  * before an earlier one). Senders in several processes
  * take queues with `FOR UPDATE SKIP LOCKED`, so they never wait for each other nor hold the same
@@ -377,3 +378,5 @@ export const postgresOutbox: Pick<WebhookStore, "enqueue" | "turn" | "prune" | "
     return removed.length;
   },
 };
+
+export const postgresWebhooks: WebhookStore = { ...shared.webhooks, ...postgresOutbox };

@@ -18,6 +18,7 @@ import {
 import { processKey } from "../../workers/thread-memory";
 import { withWriteLock } from "../write-lock";
 import { connection, prepared, sqlDate, transaction, rowDate } from "./connection";
+import { shared } from "./shared-stores";
 
 /**
  * The webhook outbox on SQLite (docs/webhooks.md#delivery). Tracking writes what an update owes
@@ -345,3 +346,5 @@ export const sqliteOutbox: Pick<WebhookStore, "enqueue" | "turn" | "prune" | "se
       ).run(sqlDate(before), limit).changes;
     }),
 };
+
+export const sqliteWebhooks: WebhookStore = { ...shared.webhooks, ...sqliteOutbox };

@@ -1,7 +1,7 @@
 import Database from "better-sqlite3";
 import { describe, expect, it } from "vitest";
 import { sqlDate } from "./connection";
-import { VERSION } from "./geofences";
+import { VERSION } from "./geofence-rows";
 import { applyMigrations } from "./migrations-fixture";
 
 describe("a geofence's version in SQLite", () => {
@@ -37,7 +37,7 @@ describe("the geofences' R*Tree", () => {
     ).run(at(1000), at(1000));
     const seq = db.prepare(`SELECT "seq" FROM "Geofence"`).pluck().get() as number;
     const tree = db.prepare(`SELECT "live", "version", "minLng" FROM "GeofenceRTree" WHERE "seq" = ?`);
-    /** What tracking reads (server/db/sqlite/tracking.ts) against what the row says (the box in 32 bits). */
+    /** What tracking reads (server/db/sqlite/tracking-sql.ts) against what the row says (the box in 32 bits). */
     const agrees = () => {
       const row = db
         .prepare(`SELECT "live", ${VERSION("g")}, "minLng" FROM "Geofence" g WHERE "seq" = ?`)
