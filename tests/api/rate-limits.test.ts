@@ -105,7 +105,9 @@ describe("rate limits", () => {
         fetch(`${server.url}/v1/config`, { headers: { authorization: random() } }).then((r) => r.status),
       ),
     );
-    expect(sent.filter((s) => s === 401).length).toBeGreaterThanOrEqual(40);
+    // Some were looked up and refused as unknown keys (fewer where the app processes alive share
+    // the limit: each charges a request times their count), the rest refused before any lookup.
+    expect(sent.filter((s) => s === 401).length).toBeGreaterThanOrEqual(10);
     expect(sent.filter((s) => s === 429).length).toBeGreaterThanOrEqual(40);
     // A valid key is still served from that address.
     const ok = await fetch(`${server.url}/v1/config`, {
