@@ -31,16 +31,23 @@ const alive = processOnce("rate-limit-processes", () => ({
   reading: false,
 }));
 
-/** The app processes alive on the database (1 until first counted, and while it cannot be). */
+/**
+ * The app processes alive on the database now: each says so through its webhook sender, and the
+ * one asking counts even before its sender's first word (just started) reached the database.
+ */
+export async function processesAlive(now: Date): Promise<number> {
+  return Math.max(1, await storage().webhooks.sendersAlive(now));
+}
+
+/** The app processes alive, as last counted (1 until first counted, and while it cannot be). */
 function processes(): number {
   const now = Date.now();
   if (now - alive.at >= PROCESSES_MS && !alive.reading) {
     alive.at = now;
     alive.reading = true;
-    storage()
-      .webhooks.sendersAlive(new Date(now))
+    processesAlive(new Date(now))
       .then(
-        (n) => (alive.count = Math.max(1, n)),
+        (n) => (alive.count = n),
         () => undefined,
       )
       .finally(() => (alive.reading = false));

@@ -3,6 +3,7 @@ import path from "node:path";
 import type { OverviewView } from "../../lib/types";
 import { unopenedBundles } from "../bundles/folder";
 import { databaseEngine } from "../config/database-url";
+import { processesAlive } from "../http/limits";
 import { importList } from "../imports/view";
 import { processOnce } from "../process-once";
 import { storage } from "../storage";
@@ -90,10 +91,9 @@ async function webhooks(live: boolean, now: Date) {
 }
 
 async function system(now: Date, bundles: readonly unknown[]) {
-  const { system: store, webhooks: hooks } = storage();
   const [applied, processes, requests] = await Promise.all([
-    store.appliedMigrations(),
-    hooks.sendersAlive(now),
+    storage().system.appliedMigrations(),
+    processesAlive(now),
     requestWindow(),
   ]);
   const done = new Set(applied);
@@ -107,9 +107,7 @@ async function system(now: Date, bundles: readonly unknown[]) {
       latest: all[all.length - 1] ?? null,
     },
     bundles: { open: bundles.length, failed: unopenedBundles() },
-    // Each process says it is alive through its webhook sender; this one answers, so it counts
-    // even before its sender's first word (just started) reached the database.
-    processes: Math.max(1, processes),
+    processes,
     /** this process's API traffic (null with METRICS=off) */
     requests,
   };

@@ -3,8 +3,5 @@ import type { WebhookFormat } from "./format";
 import { multiple } from "./multiple";
 import { single } from "./single";
 
-export type { WebhookFormat } from "./format";
-export { EVENTS_PER_REQUEST } from "./multiple";
-
 /** The formats by the name a webhook's `mode` gives. */
 export const FORMATS: Record<StoredWebhook["mode"], WebhookFormat> = { single, multiple };
