@@ -69,7 +69,9 @@ export interface WebhookStore {
   /** Adds a delivery outside tracking (a test event, a redelivery), last in its queue. */
   enqueue(d: DeliveryWrite): Promise<void>;
   /**
-   * One turn of a sender (docs/webhooks.md#delivery), in one transaction:
+   * One turn of a sender (docs/webhooks.md#delivery), in these steps, each atomic (an engine may
+   * run them in one transaction, as SQLite does, or in one each, as PostgreSQL does so that its
+   * senders do not hold each other up):
    * - records the outcomes of the attempts that ended: those of queued requests (`done`; a queue
    *   goes on with its next request at once after one delivered or given up, at `retryAt` after
    *   one refused; an attempt on a delivery recorded meanwhile, whose hold ran out and another
@@ -81,7 +83,8 @@ export interface WebhookStore {
    * - hands out the sender's own rows it does not know yet whose turn has come, each with its
    *   user's busy queues;
    * - holds queues due at `now` until `holdUntil`: of enabled webhooks, not held by another
-   *   sender, at most `room(webhookSeq)` of a webhook and `total` in all. Two senders (in any
+   *   sender, at most `room(webhookSeq)` of a webhook and `total` in all, in the order
+   *   `claimInTurn` (./sender-turn.ts) gives. Two senders (in any
    *   process) never hold the same queue at once, and a queue waiting for a retry is not looked
    *   at before it is due.
    */

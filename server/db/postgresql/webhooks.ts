@@ -9,13 +9,8 @@ import type {
 } from "../../storage/records";
 import { shared } from "./shared-stores";
 import type { SenderTurn, SenderTurnResult, WebhookStore } from "../../storage/webhooks";
-import {
-  earlierRows,
-  outboxFromJson,
-  outboxJson,
-  readyRows,
-  statusAfter,
-} from "../../storage/outbox-columns";
+import { outboxFromJson, outboxJson, statusAfter } from "../../storage/outbox-columns";
+import { type ClaimStep, claimInTurn, earlierRows, readyRows } from "../../storage/sender-turn";
 import { processKey } from "../../workers/thread-memory";
 import { pool } from "./pool";
 import { type Queryable, inTransaction, lockKey, rows } from "./sql";
@@ -209,12 +204,7 @@ export async function deleteUserOutbox(client: Queryable, userId: string): Promi
 type DeliveryRow = Omit<ClaimedDelivery, "seq" | "url" | "token"> & { seq: number | null; queueUser: string };
 
 /** One webhook's due queues, held, each with its first pending request. */
-async function claimOf(
-  w: { seq: number; url: string; token: string },
-  now: Date,
-  holdUntil: Date,
-  limit: number,
-): Promise<ClaimedDelivery[]> {
+async function claimOf(w: ClaimStep, now: Date, holdUntil: Date): Promise<ClaimedDelivery[]> {
   const found = await rows<DeliveryRow>(
     `WITH picked AS (
        SELECT "userId" FROM "WebhookQueue"
@@ -227,7 +217,7 @@ async function claimOf(
      LEFT JOIN LATERAL (SELECT * FROM "WebhookDelivery" h
        WHERE h."webhookSeq" = $1 AND h."userId" = held."userId" AND h."status" = 'pending'
        ORDER BY h."seq" LIMIT 1) d ON true`,
-    [w.seq, now, holdUntil, limit],
+    [w.seq, now, holdUntil, w.limit],
   );
   const claimed: ClaimedDelivery[] = [];
   const headless: string[] = [];
@@ -264,26 +254,6 @@ async function settleHeadless(webhookSeq: number, users: string[]) {
       client,
     );
   });
-}
-
-/** Holds due queues of the enabled webhooks among `hooks`. */
-async function claimDue(
-  hooks: SenderTurnResult["webhooks"],
-  now: Date,
-  holdUntil: Date,
-  total: number,
-  room: (webhookSeq: number) => number,
-): Promise<ClaimedDelivery[]> {
-  const webhooks = [...hooks].filter(([, w]) => w.enabled).map(([seq, w]) => ({ seq, ...w }));
-  const claimed: ClaimedDelivery[] = [];
-  // Started at a different webhook each time, so none always takes the room first.
-  const start = webhooks.length ? Math.floor(Math.random() * webhooks.length) : 0;
-  for (let i = 0; i < webhooks.length && claimed.length < total; i++) {
-    const w = webhooks[(start + i) % webhooks.length]!;
-    const limit = Math.min(room(w.seq), total - claimed.length);
-    if (limit > 0) claimed.push(...(await claimOf(w, now, holdUntil, limit)));
-  }
-  return claimed;
 }
 
 /**
@@ -363,7 +333,10 @@ export const postgresOutbox: Pick<WebhookStore, "enqueue" | "turn" | "prune" | "
     return {
       rows: await ownRows(t.owner, t.known),
       webhooks,
-      claimed: t.total > 0 ? await claimDue(webhooks, t.now, t.holdUntil, t.total, t.room) : [],
+      claimed:
+        t.total > 0
+          ? await claimInTurn(webhooks, t.total, t.room, (w) => claimOf(w, t.now, t.holdUntil))
+          : [],
     };
   },
   async prune(before, limit) {

@@ -11,8 +11,9 @@ import { processKey } from "../../workers/thread-memory";
 import { applyMigrations } from "./migrations-fixture";
 
 /**
- * The SQLite outbox's queues on a database of its own (the migrations applied), without HTTP:
- * what the sender may take, in which order, and what recording an outcome does.
+ * The SQLite outbox on a database of its own (the migrations applied), without HTTP: what only
+ * this engine's rows show (a queue's count set right, tracking's rows split, a sender's own rows).
+ * What every engine's queues must do is the store contract's (tests/store-contract/webhooks.ts).
  */
 
 let dir: string;
@@ -100,64 +101,6 @@ const clear = () =>
   db.exec(`DELETE FROM "WebhookDelivery"; DELETE FROM "WebhookQueue"; DELETE FROM "WebhookOutbox"`);
 
 describe("the SQLite outbox", () => {
-  it("hands out each queue's first request, one at a time per queue, in the order made", async () => {
-    clear();
-    const a = owe(1, "ua", 3);
-    write(a);
-    write(owe(1, "ub", 1));
-    const first = await claim();
-    expect(first.map((d) => d.id).sort()).toEqual([a[0]!.id, `d${n}`].sort());
-    // Held: nothing more of those queues while their first is out.
-    expect(await claim()).toEqual([]);
-    await finish(
-      first.find((d) => d.userId === "ua")!,
-      ok,
-    );
-    expect((await claim()).map((d) => d.id)).toEqual([a[1]!.id]);
-    expect(queue(1, "ua")).toMatchObject({ pending: 2 });
-  });
-
-  it("keeps a queue waiting for its retry out of the way of the others", async () => {
-    clear();
-    write(owe(1, "down", 500));
-    const [head] = await claim();
-    await finish(head!, refused(later(60_000)));
-    // Five hundred requests wait behind the first; another user's goes at once.
-    const other = owe(1, "up");
-    write(other);
-    const taken = await claim();
-    expect(taken.map((d) => d.id)).toEqual([other[0]!.id]);
-    await finish(taken[0]!, ok);
-    // Due again at its retry time, with its attempt counted.
-    const retried = await claim(later(60_000));
-    expect(retried.map((d) => [d.id, d.attempts])).toEqual([[head!.id, 1]]);
-    // Given up: the queue goes on with its next.
-    await finish(retried[0]!, refused(null), later(60_000));
-    const next = await claim(later(60_000));
-    expect(next.map((d) => d.eventIds)).toEqual([`e${Number(head!.eventIds.slice(1)) + 1}`]);
-    expect(queue(1, "down")).toMatchObject({ pending: 499 });
-  });
-
-  it("gives each webhook no more than its room, and nothing to a disabled one", async () => {
-    clear();
-    for (let u = 0; u < 10; u++) write([...owe(1, `r${u}`), ...owe(2, `r${u}`), ...owe(3, `r${u}`)]);
-    const got = await claim(now, 64, () => 4);
-    const per = (w: number) => got.filter((d) => d.webhookSeq === w).length;
-    expect([per(1), per(2), per(3)]).toEqual([4, 4, 0]);
-    expect((await claim(now, 3)).length).toBe(3);
-  });
-
-  it("records an outcome once: a second sender's late answer on the same attempt is left out", async () => {
-    clear();
-    write(owe(1, "twice", 2));
-    const [d] = await claim();
-    await finish(d!, ok);
-    await finish(d!, ok);
-    expect(queue(1, "twice")).toMatchObject({ pending: 1 });
-    const [next] = await claim();
-    expect(next!.id).not.toBe(d!.id);
-  });
-
   it("sets right a queue that counts requests it no longer has", async () => {
     clear();
     write(owe(1, "gone", 2));

@@ -8,13 +8,8 @@ import type {
   StoredOutbox,
 } from "../../storage/records";
 import type { SenderTurn, SenderTurnResult, WebhookStore } from "../../storage/webhooks";
-import {
-  earlierRows,
-  outboxFromJson,
-  outboxJson,
-  readyRows,
-  statusAfter,
-} from "../../storage/outbox-columns";
+import { outboxFromJson, outboxJson, statusAfter } from "../../storage/outbox-columns";
+import { claimInTurn, earlierRows, readyRows } from "../../storage/sender-turn";
 import { processKey } from "../../workers/thread-memory";
 import { withWriteLock } from "../write-lock";
 import { connection, prepared, sqlDate, transaction, rowDate } from "./connection";
@@ -221,7 +216,7 @@ function claimedOf({ queueUser: _queue, ...r }: DeliveryRow & { seq: number }): 
   };
 }
 
-/** Holds due queues of the enabled webhooks among `hooks`. */
+/** Holds due queues of the enabled webhooks among `hooks` (in the order claimInTurn says). */
 function claim(
   hooks: SenderTurnResult["webhooks"],
   now: Date,
@@ -230,8 +225,7 @@ function claim(
   room: (webhookSeq: number) => number,
 ) {
   const at = sqlDate(now);
-  const webhooks = [...hooks].filter(([, w]) => w.enabled).map(([seq, w]) => ({ seq, ...w }));
-  // Each webhook's due queues, oldest first, with the first pending request of each.
+  // A webhook's due queues, oldest first, with the first pending request of each.
   const due = prepared(
     `SELECT q."userId" AS "queueUser", d.* FROM "WebhookQueue" q
      LEFT JOIN "WebhookDelivery" d ON d."seq" = (SELECT h."seq" FROM "WebhookDelivery" h
@@ -248,14 +242,9 @@ function claim(
     `UPDATE "WebhookQueue" SET "pending" = 0, "nextAttemptAt" = NULL, "lockedUntil" = NULL
      WHERE "webhookSeq" = ? AND "userId" = ?`,
   );
-  const claimed: ClaimedDelivery[] = [];
-  // Started at a different webhook each time, so none always takes the room first.
-  const start = webhooks.length ? Math.floor(Math.random() * webhooks.length) : 0;
-  for (let i = 0; i < webhooks.length && claimed.length < total; i++) {
-    const w = webhooks[(start + i) % webhooks.length]!;
-    const limit = Math.min(room(w.seq), total - claimed.length);
-    if (limit <= 0) continue;
-    for (const r of due.all(w.seq, at, at, limit) as DeliveryRow[]) {
+  return claimInTurn(hooks, total, room, (w) => {
+    const claimed: ClaimedDelivery[] = [];
+    for (const r of due.all(w.seq, at, at, w.limit) as DeliveryRow[]) {
       if (r.seq === null) {
         empty.run(w.seq, r.queueUser);
         continue;
@@ -263,8 +252,8 @@ function claim(
       hold.run(sqlDate(holdUntil), w.seq, r.queueUser);
       claimed.push(claimedOf({ ...r, seq: r.seq, url: w.url, token: w.token }));
     }
-  }
-  return claimed;
+    return claimed;
+  });
 }
 
 function finish(done: readonly FinishedAttempt[], now: Date) {
