@@ -5,8 +5,11 @@ import { accountsContract } from "./accounts";
 import { eventsContract } from "./events";
 import { geofencesContract } from "./geofences";
 import { keysContract } from "./keys";
+import { operationsContract } from "./operations";
 import { settingsContract } from "./settings";
 import { trackingContract } from "./tracking";
+import { tripsContract } from "./trips";
+import { usersContract } from "./users";
 import { webhooksContract } from "./webhooks";
 
 /**
@@ -33,5 +36,8 @@ export function storeContract(engine: ContractEngine): void {
     trackingContract(store);
     eventsContract(store);
     webhooksContract(store);
+    usersContract(store);
+    tripsContract(store);
+    operationsContract(store);
   });
 }

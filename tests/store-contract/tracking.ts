@@ -105,14 +105,15 @@ export function userPlan(
   };
 }
 
-/** Applies one update of an anonymous device: `plan` is made from what the reader says of its user. */
+/** Applies one update of a device of the test world (`live` for the other): `plan` is made from what the reader says of its user. */
 export function track(
   store: Storage,
   deviceId: string,
   plan: (user: StoredUser | null, read: TrackingReader) => Promise<TrackingPlan | null> | TrackingPlan | null,
+  live = false,
 ) {
-  return store.tracking.apply({ live: false, deviceId, userId: null }, async (read) => {
-    const user = await read.userByDeviceId(false, deviceId, false);
+  return store.tracking.apply({ live, deviceId, userId: null }, async (read) => {
+    const user = await read.userByDeviceId(live, deviceId, false);
     return { plan: await plan(user, read), answer: (written) => written };
   });
 }
