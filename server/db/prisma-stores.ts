@@ -1,15 +1,15 @@
 import type { AccountStore, SessionStore, SignInFailureStore } from "../storage/accounts";
 import type { DeviceLogStore } from "../storage/logs";
 import type { RetentionStore } from "../storage/retention";
-import type { StoredDelivery, StoredWebhook, GeofenceColumns, StoredGeofence } from "../storage/records";
 import type { WebhookStore } from "../storage/webhooks";
+import type { StoredDelivery, StoredWebhook } from "../storage/webhook-records";
 import type { EventStore } from "../storage/events";
 import type { GeofenceRef, GeofenceStore } from "../storage/geofences";
+import type { GeofenceColumns, GeofenceFields, StoredGeofence } from "../storage/geofence-records";
 import type { KeyKind, KeyStore, StoredKey } from "../storage/keys";
 import type { SettingStore } from "../storage/settings";
 import { type TripStore, UNENDED_STATUSES } from "../storage/trips";
 import type { UserStore } from "../storage/users";
-import type { GeofenceFields } from "../storage/records";
 import { type ApiKey, Prisma, containsText, prisma } from "./client";
 import { dateWindow } from "../storage/paging";
 import { isRecordNotFound, isRefusedByTrigger, isUniqueViolation } from "./errors";

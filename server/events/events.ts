@@ -2,7 +2,7 @@ import { isConversionType } from "../../lib/types";
 import type { z } from "zod";
 import type { AuthKey } from "../auth/keys";
 import { pageOfWholeInstants } from "../storage/paging";
-import type { StoredEvent as Event } from "../storage/records";
+import type { StoredEvent as Event } from "../storage/events";
 import { storage } from "../storage";
 import { ApiError, notFound } from "../errors";
 import { type WirePlace, placeById, serializePlace } from "../geodata/places";

@@ -1,4 +1,4 @@
-import type { GeofenceFields } from "../storage/records";
+import type { GeofenceFields } from "../storage/geofence-records";
 
 /**
  * Whether a geofence makes events for a user at a time: it is enabled, its disableAfter and

@@ -2,7 +2,7 @@ import type { AuthKey } from "../auth/keys";
 import { ApiError } from "../errors";
 import { validate } from "../http/request";
 import type { GeofenceChange } from "../storage/geofences";
-import type { GeofenceColumns, StoredGeofence } from "../storage/records";
+import type { GeofenceColumns, StoredGeofence } from "../storage/geofence-records";
 import { storage } from "../storage";
 import { reconcileMembers } from "./memberships";
 import { geofenceColumns, geofenceWriteSchema } from "./schema";

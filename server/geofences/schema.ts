@@ -1,5 +1,10 @@
 import { z } from "zod";
-import type { GeofenceColumns, GeofenceFields, StoredGeofence } from "../storage/records";
+import type {
+  GeofenceColumns,
+  GeofenceFields,
+  IsochroneMaking,
+  StoredGeofence,
+} from "../storage/geofence-records";
 import type { Position } from "../geo/distance";
 import {
   booleanish,
@@ -16,7 +21,6 @@ import {
   withMetadataFilter,
 } from "../http/fields";
 import { parseCursorDate } from "../http/datetime";
-import type { IsochroneMaking } from "../storage/records";
 import { ISOCHRONE_MODES, LIMITS, type Shape, asPosition, circleShape, polygonShape } from "./shape";
 
 /** Request schemas, the wire serializer and the types of the geofence resource. */

@@ -2,7 +2,7 @@ import { parse as parseCsv } from "csv-parse/sync";
 import { stringify } from "csv-stringify/sync";
 import type { AuthKey } from "../auth/keys";
 import { ApiError } from "../errors";
-import type { IsochroneMaking, StoredGeofence as Geofence } from "../storage/records";
+import type { IsochroneMaking, StoredGeofence as Geofence } from "../storage/geofence-records";
 import { storage } from "../storage";
 import { safeCell, unsafeCell } from "../text/csv-cells";
 import { ringOf } from "./schema";

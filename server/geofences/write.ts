@@ -1,5 +1,5 @@
 import type { AuthKey } from "../auth/keys";
-import type { IsochroneMaking, StoredGeofence } from "../storage/records";
+import type { IsochroneMaking, StoredGeofence } from "../storage/geofence-records";
 import { storage } from "../storage";
 import { shaped } from "./isochrones";
 import { reconcileMembers } from "./memberships";

@@ -1,6 +1,45 @@
-import type { StoredEvent } from "./records";
+import type { Json } from "./json";
 
 /* Events: lists, verdicts and the counts the confidence model reads. */
+
+export interface StoredEvent {
+  seq: number;
+  id: string;
+  live: boolean;
+  type: string;
+  userSeq: number;
+  /** the user as it was when the event happened (trimmed) */
+  user: Json;
+  geofenceId: string | null;
+  /** the geofence as it was when the event happened (without geometry) */
+  geofence: Json;
+  /** the class its verdicts are pooled over (server/events/subject.ts) */
+  subject: string | null;
+  region: Json;
+  place: Json;
+  placeId: string | null;
+  alternatePlaces: Json;
+  verifiedPlace: Json;
+  latitude: number;
+  longitude: number;
+  accuracy: number;
+  confidence: number;
+  probability: number;
+  /** "core" or "edge" */
+  band: string;
+  verification: number;
+  verifiedAt: Date | null;
+  verifiedPlaceId: string | null;
+  duration: number | null;
+  /** a conversion's own fields (revenue among them) */
+  metadata: Json;
+  /** a trip event's trip, as it was (wire form) */
+  trip: Json;
+  createdAt: Date;
+  actualCreatedAt: Date;
+  /** made from a location the SDK replayed (stored offline, sent later) */
+  replayed: boolean;
+}
 
 /** What the confidence model groups events by (server/events/subject.ts). */
 export interface EventClass {

@@ -1,5 +1,5 @@
+import type { GEOFENCE_SORTS, GeofenceColumns, GeofenceFields, StoredGeofence } from "./geofence-records";
 import type { BBox, Position } from "../geo/distance";
-import type { GEOFENCE_SORTS, GeofenceColumns, GeofenceFields, StoredGeofence } from "./records";
 import type { MetadataFilter } from "./metadata-filter";
 
 /* Geofences: reads, writes, imports, the index of their boxes, and their decoded form. */

@@ -1,4 +1,4 @@
-import type { AttemptOutcome, DeliveryStatus, OutboxWrite, StoredOutbox } from "./records";
+import type { AttemptOutcome, DeliveryStatus, OutboxWrite, StoredOutbox } from "./webhook-records";
 
 /**
  * An outbox row's three JSON columns (WebhookOutbox: targets, events, user), as both engines

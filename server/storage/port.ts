@@ -15,7 +15,7 @@ import type { RetentionStore } from "./retention";
 /**
  * Storage as the domain sees it: one async interface per aggregate, each in its own file here
  * (keys, settings, accounts, geofences, users, events, webhooks, tracking, trips, logs, retention,
- * overview, system), in the domain's own types (./records.ts). Only adapters (server/db/<engine>/)
+ * overview, system), in the domain's own types (each file holds its aggregate's records). Only adapters (server/db/<engine>/)
  * know a driver, SQL, transactions and locks; the domain gets the adapter the configuration names
  * from `storage()` (./index.ts) and imports the types of the aggregates it uses from their files.
  * The lint rule in eslint.config.mjs keeps the domain off drivers and Prisma.

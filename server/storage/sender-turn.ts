@@ -1,5 +1,5 @@
-import type { ClaimedDelivery } from "./records";
 import type { SenderTurnResult } from "./webhooks";
+import type { ClaimedDelivery } from "./webhook-records";
 
 /*
  * A sender's turn as both engines take it (WebhookStore.turn): which of its own rows are handed

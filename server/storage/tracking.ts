@@ -1,8 +1,9 @@
 import type { BBox } from "../geo/distance";
-import type { OutboxWrite, StoredEvent, StoredTrip, StoredUser, WebhookTarget } from "./records";
+import type { OutboxWrite, WebhookTarget } from "./webhook-records";
+import type { StoredUser } from "./users";
 import type { GeofenceVersion, TrackedGeofence } from "./geofences";
-import type { EventClass, VerdictCounts } from "./events";
-import type { TripOwner, TripRef, TripWrite } from "./trips";
+import type { EventClass, StoredEvent, VerdictCounts } from "./events";
+import type { StoredTrip, TripOwner, TripRef, TripWrite } from "./trips";
 
 /* Tracking: what deciding a location update reads, and the plan it writes. */
 

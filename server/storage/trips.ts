@@ -1,6 +1,79 @@
-import type { StoredTrip } from "./records";
+import type { Json } from "./json";
 
 /* Trips: lists, lookups, expiry, and what tracking reads and writes of them. */
+
+/** A trip (server/trips/): a user's journey to a destination, or through legs. */
+export interface StoredTrip {
+  seq: number;
+  id: string;
+  live: boolean;
+  externalId: string;
+  /** whose trip: the userId, else (for devices without one) the deviceId */
+  userId: string | null;
+  deviceId: string | null;
+  /** pending, started, approaching, arrived, completed, canceled, expired */
+  status: string;
+  /** car, foot, bike, truck, motorbike */
+  mode: string;
+  metadata: Json;
+  destinationGeofenceTag: string | null;
+  destinationGeofenceExternalId: string | null;
+  destinationGeofenceId: string | null;
+  destinationLatitude: number | null;
+  destinationLongitude: number | null;
+  /** meters, for a destination without a geofence */
+  arrivalRadius: number | null;
+  /** minutes */
+  approachingThreshold: number;
+  scheduledArrivalAt: Date | null;
+  /** meters and minutes to the current destination */
+  etaDistance: number | null;
+  etaDuration: number | null;
+  /** "road" or "straight_line" */
+  etaSource: string | null;
+  /** minutes behind scheduledArrivalAt */
+  delayMinutes: number | null;
+  /** the legs in order (server/trips/legs.ts): a JSON array, or null for a trip without legs */
+  legs: Json;
+  /** user.started_trip was made */
+  startNotified: boolean;
+  createdAt: Date;
+  updatedAt: Date;
+  startedAt: Date | null;
+  endedAt: Date | null;
+  expiresAt: Date;
+}
+
+/** A trip's columns as the adapters write them (all but seq), in one order for both engines. */
+export const TRIP_COLUMNS = [
+  "id",
+  "live",
+  "externalId",
+  "userId",
+  "deviceId",
+  "status",
+  "mode",
+  "metadata",
+  "destinationGeofenceTag",
+  "destinationGeofenceExternalId",
+  "destinationGeofenceId",
+  "destinationLatitude",
+  "destinationLongitude",
+  "arrivalRadius",
+  "approachingThreshold",
+  "scheduledArrivalAt",
+  "etaDistance",
+  "etaDuration",
+  "etaSource",
+  "delayMinutes",
+  "legs",
+  "startNotified",
+  "createdAt",
+  "updatedAt",
+  "startedAt",
+  "endedAt",
+  "expiresAt",
+] as const satisfies readonly (keyof Omit<StoredTrip, "seq">)[];
 
 /** A trip's statuses (docs/trips.md#tracking-moves-trips-on). */
 export const TRIP_STATUSES = [

@@ -1,8 +1,47 @@
+import type { Json } from "./json";
 import type { BBox } from "../geo/distance";
-import type { GeofenceFields, StoredUser, USER_SORTS } from "./records";
+import type { GeofenceFields } from "./geofence-records";
 import type { MetadataFilter } from "./metadata-filter";
 
 /* Users: lists, tables, lookups, trails and deletion. */
+
+export interface StoredUser {
+  seq: number;
+  id: string;
+  live: boolean;
+  deviceId: string;
+  userId: string | null;
+  description: string | null;
+  metadata: Json;
+  deviceType: string | null;
+  /**
+   * what the device says of itself (deviceOS, deviceMake, deviceModel, sdkVersion, installId,
+   * locationAuthorization, locationAccuracyAuthorization) and of its last fix (altitude, speed,
+   * course, replayed): an object of those it sent (server/tracking/device.ts)
+   */
+  device: Json;
+  foreground: boolean | null;
+  stopped: boolean | null;
+  latitude: number;
+  longitude: number;
+  accuracy: number;
+  /** the region objects ({type, name, code}) of the last location */
+  country: Json;
+  state: Json;
+  postalCode: Json;
+  dma: Json;
+  /** the place the user is stopped at (wire form), and since when */
+  place: Json;
+  placeEnteredAt: Date | null;
+  createdAt: Date;
+  /** the last update's time as the device sent it: which of its updates is newer */
+  actualUpdatedAt: Date;
+  /** that time made distinct within the world: what user lists sort and page on */
+  updatedAt: Date;
+}
+
+/** The columns the dashboard's users table sorts by. */
+export const USER_SORTS = ["updatedAt", "createdAt", "userId", "deviceId", "description"] as const;
 
 /** Which users a list asks for: a window on updatedAt, and an area (west above east: across the antimeridian). */
 export interface UserFilter {

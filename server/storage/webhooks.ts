@@ -7,8 +7,7 @@ import type {
   StoredDelivery,
   StoredOutbox,
   StoredWebhook,
-} from "./records";
-
+} from "./webhook-records";
 /* Webhooks and their outbox (docs/webhooks.md). */
 
 /** What a sender hands in and asks for at each look (WebhookStore.turn). */

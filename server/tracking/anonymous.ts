@@ -3,7 +3,7 @@ import { placeById, serializePlace } from "../geodata/places";
 import { REGION_TYPES, type Regions } from "../geodata/regions";
 import { regionById, regionId } from "../regions/ids";
 import type { Decision, Membership, TrackingReader, UserWrite } from "../storage/tracking";
-import type { StoredUser } from "../storage/records";
+import type { StoredUser } from "../storage/users";
 import { storage } from "../storage";
 import {
   type Clock,

@@ -5,7 +5,7 @@ import { ApiError } from "../errors";
 import { metadataSchema } from "../geofences/schema";
 import { optionalString } from "../http/fields";
 import type { EventWrite } from "../storage/tracking";
-import type { StoredEvent } from "../storage/records";
+import type { StoredEvent } from "../storage/events";
 import { storage } from "../storage";
 import { asRecorded, enabledGeofencesOf, outbox } from "./decide";
 import { pastInstant } from "./schema";

@@ -8,13 +8,9 @@ import type {
   UserWrite,
   Written,
 } from "../storage/tracking";
-import type {
-  OutboxWrite,
-  StoredEvent as Event,
-  StoredUser,
-  StoredUser as User,
-  WebhookTarget,
-} from "../storage/records";
+import type { OutboxWrite, WebhookTarget } from "../storage/webhook-records";
+import type { StoredEvent as Event } from "../storage/events";
+import type { StoredUser, StoredUser as User } from "../storage/users";
 import type { TrackedGeofence } from "../storage/geofences";
 import type { TripWrite } from "../storage/trips";
 import { eventSubject } from "../events/subject";

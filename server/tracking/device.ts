@@ -1,4 +1,4 @@
-import type { Json } from "../storage/records";
+import type { Json } from "../storage/json";
 import type { TrackInput } from "./schema";
 
 /**

@@ -1,4 +1,5 @@
-import type { StoredEvent as Event, StoredUser as User } from "../storage/records";
+import type { StoredEvent as Event } from "../storage/events";
+import type { StoredUser as User } from "../storage/users";
 import { type GeofenceFields, serializeGeofence } from "../geofences/schema";
 import { withRegionId } from "../regions/ids";
 

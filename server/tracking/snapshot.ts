@@ -4,7 +4,7 @@ import { MIN_ACCURACY } from "../geofences/inside";
 import { type Regions, regionsAt } from "../geodata/regions";
 import { placeById } from "../geodata/places";
 import type { Membership, TrackingReader } from "../storage/tracking";
-import type { StoredUser } from "../storage/records";
+import type { StoredUser } from "../storage/users";
 import type { TrackedGeofence } from "../storage/geofences";
 import type { TripWrite } from "../storage/trips";
 import type { EtaHint } from "./trips/model";

@@ -1,5 +1,6 @@
 import type { AuthKey } from "../auth/keys";
-import type { StoredEvent, StoredUser } from "../storage/records";
+import type { StoredEvent } from "../storage/events";
+import type { StoredUser } from "../storage/users";
 import { deviceAfter } from "./device";
 import { serializeEvent } from "./serialize";
 import type { TrackInput } from "./schema";

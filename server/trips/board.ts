@@ -4,7 +4,7 @@ import type { AuthKey } from "../auth/keys";
 import { ApiError } from "../errors";
 import { booleanish, choiceList, optionalString } from "../http/fields";
 import { routeInWorker } from "../planner/pool";
-import type { StoredTrip } from "../storage/records";
+import type { StoredTrip } from "../storage/trips";
 import { storage } from "../storage";
 import { serializeEvent } from "../tracking/serialize";
 import { ACTIVE_STATUSES, TRIP_STATUSES, routedMode, serializeTrip } from "../tracking/trips/model";

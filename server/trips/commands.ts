@@ -1,9 +1,10 @@
 import type { AuthKey } from "../auth/keys";
 import { ApiError } from "../errors";
 import { searchText } from "../geocode/forward";
-import type { StoredEvent, StoredTrip, StoredUser } from "../storage/records";
+import type { StoredEvent } from "../storage/events";
+import type { StoredUser } from "../storage/users";
 import type { Decision, TrackingReader } from "../storage/tracking";
-import type { TripRef, TripWrite } from "../storage/trips";
+import type { StoredTrip, TripRef, TripWrite } from "../storage/trips";
 import { storage } from "../storage";
 import { type Clock, stoppedTrip, userEventsPlan } from "../tracking/decide";
 import type { EventDraft } from "../tracking/detectors/types";

@@ -1,6 +1,6 @@
 import type { z } from "zod";
 import type { AuthKey } from "../auth/keys";
-import { type StoredUser as User, USER_SORTS } from "../storage/records";
+import { type StoredUser as User, USER_SORTS } from "../storage/users";
 import { storage } from "../storage";
 import { pageOfWholeInstants } from "../storage/paging";
 import { bboxAround, haversine } from "../geo/distance";

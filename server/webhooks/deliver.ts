@@ -1,4 +1,5 @@
 import { env } from "../config/env";
+import type { SenderTurnResult, WebhookStore } from "../storage/webhooks";
 import type {
   AttemptOutcome,
   ClaimedDelivery,
@@ -7,8 +8,7 @@ import type {
   OwnOutbox,
   OwnRequest,
   StoredOutbox,
-} from "../storage/records";
-import type { SenderTurnResult, WebhookStore } from "../storage/webhooks";
+} from "../storage/webhook-records";
 import { statusAfter } from "../storage/outbox-columns";
 import { processKey } from "../workers/thread-memory";
 import { splitOutbox } from "./outbox";

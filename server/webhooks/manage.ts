@@ -1,6 +1,6 @@
 import { EVENT_TYPES } from "../../lib/types";
 import { ApiError } from "../errors";
-import type { StoredDelivery, StoredWebhook } from "../storage/records";
+import type { StoredDelivery, StoredWebhook } from "../storage/webhook-records";
 import { storage } from "../storage";
 import { newId } from "../storage/ids";
 import { parseWebhookUrl, privateAddressOf } from "./address-guard";

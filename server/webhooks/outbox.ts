@@ -1,5 +1,5 @@
 import { FORMATS } from "./formats";
-import type { DeliveryWrite, OutboxWrite, StoredOutbox, WebhookTarget } from "../storage/records";
+import type { DeliveryWrite, OutboxWrite, StoredOutbox, WebhookTarget } from "../storage/webhook-records";
 
 /**
  * The outbox (docs/webhooks.md#delivery), in two steps, both pure:

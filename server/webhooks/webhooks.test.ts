@@ -1,9 +1,8 @@
 import { createServer } from "node:http";
 import { describe, expect, it } from "vitest";
-import type { ClaimedDelivery } from "../storage/records";
+import type { ClaimedDelivery, OutboxWrite, WebhookTarget } from "../storage/webhook-records";
 import { isPrivate, parseWebhookUrl, privateAddressOf } from "./address-guard";
 import { attempt, notTried, retryDelay } from "./deliver";
-import type { OutboxWrite, WebhookTarget } from "../storage/records";
 import { outboxFromJson, outboxJson } from "../storage/outbox-columns";
 import { outboxFor, splitOutbox } from "./outbox";
 import { post } from "./post";

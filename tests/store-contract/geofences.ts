@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import type { Storage } from "../../server/storage/port";
-import type { GeofenceColumns } from "../../server/storage/records";
+import type { GeofenceColumns } from "../../server/storage/geofence-records";
 import { T0, unique } from "./engine";
 
 /** A circle of 100 m at [lng, lat], as a geofence write sets it (the ring left rough). */

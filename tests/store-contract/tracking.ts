@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import type { Storage } from "../../server/storage/port";
-import type { StoredUser } from "../../server/storage/records";
+import type { StoredUser } from "../../server/storage/users";
 import type { EventWrite, TrackingPlan, TrackingReader, UserWrite } from "../../server/storage/tracking";
 import { newId } from "../../server/storage/ids";
 import { T0, at, unique } from "./engine";

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import type { Storage } from "../../server/storage/port";
-import type { StoredTrip } from "../../server/storage/records";
+import type { StoredTrip } from "../../server/storage/trips";
 import { newId } from "../../server/storage/ids";
 import { T0, at, unique } from "./engine";
 import { track, userPlan, userWrite } from "./tracking";

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import type { Storage } from "../../server/storage/port";
-import type { AttemptOutcome, ClaimedDelivery, DeliveryWrite } from "../../server/storage/records";
 import type { SenderTurn } from "../../server/storage/webhooks";
+import type { AttemptOutcome, ClaimedDelivery, DeliveryWrite } from "../../server/storage/webhook-records";
 import { T0, at, unique } from "./engine";
 
 const ok: AttemptOutcome = { delivered: true, status: 200 };

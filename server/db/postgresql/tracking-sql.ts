@@ -1,5 +1,6 @@
 import type { Membership, PlaceVerdict, TrackingReader, Decision } from "../../storage/tracking";
-import type { StoredUser, WebhookTarget } from "../../storage/records";
+import type { StoredUser } from "../../storage/users";
+import type { WebhookTarget } from "../../storage/webhook-records";
 import type { TrackedGeofence } from "../../storage/geofences";
 import type { VerdictCounts } from "../../storage/events";
 import { activeTrip, tripByRef } from "./trips";

@@ -1,5 +1,6 @@
 import type { Membership, TrackingReader, TrackingStore } from "../../storage/tracking";
-import type { StoredUser, WebhookTarget } from "../../storage/records";
+import type { StoredUser } from "../../storage/users";
+import type { WebhookTarget } from "../../storage/webhook-records";
 import type { TrackedGeofence } from "../../storage/geofences";
 import type { VerdictCounts } from "../../storage/events";
 import { clockSeeded } from "./clock-seed";

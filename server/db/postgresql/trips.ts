@@ -1,13 +1,13 @@
-import type { StoredTrip } from "../../storage/records";
 import {
   ACTIVE_STATUSES,
+  statusIn,
+  type StoredTrip,
+  TRIP_COLUMNS as COLUMNS,
   type TripOwner,
   type TripRef,
   type TripStore,
   type TripWrite,
-  statusIn,
 } from "../../storage/trips";
-import { TRIP_COLUMNS as COLUMNS } from "../../storage/records";
 import { pool } from "./pool";
 import { shared } from "./shared-stores";
 import { type Queryable, gathered, jsonb, row, rows } from "./sql";

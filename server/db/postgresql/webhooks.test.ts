@@ -1,6 +1,6 @@
 import { beforeAll, describe, expect, it } from "vitest";
-import type { AttemptOutcome, OutboxWrite } from "../../storage/records";
 import type { SenderTurn } from "../../storage/webhooks";
+import type { AttemptOutcome, OutboxWrite } from "../../storage/webhook-records";
 import { requestId, splitOutbox } from "../../webhooks/outbox";
 import { processKey } from "../../workers/thread-memory";
 import { usePostgresDatabase } from "./test-database.fixture";

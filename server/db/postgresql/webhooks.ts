@@ -1,3 +1,5 @@
+import { shared } from "./shared-stores";
+import type { SenderTurn, SenderTurnResult, WebhookStore } from "../../storage/webhooks";
 import type {
   ClaimedDelivery,
   DeliveryWrite,
@@ -6,9 +8,7 @@ import type {
   OwnOutbox,
   OwnRequest,
   StoredOutbox,
-} from "../../storage/records";
-import { shared } from "./shared-stores";
-import type { SenderTurn, SenderTurnResult, WebhookStore } from "../../storage/webhooks";
+} from "../../storage/webhook-records";
 import { outboxFromJson, outboxJson, statusAfter } from "../../storage/outbox-columns";
 import { type ClaimStep, claimInTurn, earlierRows, readyRows } from "../../storage/sender-turn";
 import { processKey } from "../../workers/thread-memory";

@@ -1,14 +1,14 @@
 import {
   ACTIVE_STATUSES,
   type ActiveDestination,
-  type TripStore,
+  statusIn,
+  type StoredTrip,
+  TRIP_COLUMNS as COLUMNS,
   type TripOwner,
   type TripRef,
+  type TripStore,
   type TripWrite,
-  statusIn,
 } from "../../storage/trips";
-import type { StoredTrip } from "../../storage/records";
-import { TRIP_COLUMNS as COLUMNS } from "../../storage/records";
 import { prepared, sqlDate, rowDate } from "./connection";
 import { shared } from "./shared-stores";
 

@@ -1,3 +1,4 @@
+import type { SenderTurn, SenderTurnResult, WebhookStore } from "../../storage/webhooks";
 import type {
   ClaimedDelivery,
   DeliveryWrite,
@@ -6,8 +7,7 @@ import type {
   OwnOutbox,
   OwnRequest,
   StoredOutbox,
-} from "../../storage/records";
-import type { SenderTurn, SenderTurnResult, WebhookStore } from "../../storage/webhooks";
+} from "../../storage/webhook-records";
 import { outboxFromJson, outboxJson, statusAfter } from "../../storage/outbox-columns";
 import { claimInTurn, earlierRows, readyRows } from "../../storage/sender-turn";
 import { processKey } from "../../workers/thread-memory";

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { circleRing } from "../../geo/circle";
 import type { Membership, UserWrite } from "../../storage/tracking";
-import type { StoredUser } from "../../storage/records";
+import type { StoredUser } from "../../storage/users";
 import type { TrackedGeofence } from "../../storage/geofences";
 import type { Fix, Snapshot } from "../snapshot";
 import { geofences } from "./geofences";

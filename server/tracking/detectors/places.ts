@@ -1,5 +1,5 @@
 import { type WirePlace, distanceToPlace, serializePlace } from "../../geodata/places";
-import type { StoredUser } from "../../storage/records";
+import type { StoredUser } from "../../storage/users";
 import type { UserWrite } from "../../storage/tracking";
 import { LEAVE_AT_M } from "../places";
 import type { Fix, Snapshot } from "../snapshot";

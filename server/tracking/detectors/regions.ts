@@ -1,6 +1,6 @@
 import { REGION_TYPES } from "../../geodata/regions";
 import type { Region } from "../../regions/embedded";
-import type { StoredUser } from "../../storage/records";
+import type { StoredUser } from "../../storage/users";
 import type { UserWrite } from "../../storage/tracking";
 import type { Detector, EventDraft } from "./types";
 

@@ -1,6 +1,6 @@
 import type { Region } from "../../regions/embedded";
 import type { WirePlace } from "../../geodata/places";
-import type { StoredUser } from "../../storage/records";
+import type { StoredUser } from "../../storage/users";
 import type { TrackedGeofence } from "../../storage/geofences";
 import type { TripWrite } from "../../storage/trips";
 import type { UserWrite } from "../../storage/tracking";

@@ -1,7 +1,12 @@
 import { type Position, haversine } from "../../geo/distance";
 import type { Mode } from "../../routing/profiles";
-import type { StoredTrip } from "../../storage/records";
-import { ACTIVE_STATUSES, ENDED_STATUSES, TRIP_STATUSES, type TripStatus } from "../../storage/trips";
+import {
+  ACTIVE_STATUSES,
+  ENDED_STATUSES,
+  type StoredTrip,
+  TRIP_STATUSES,
+  type TripStatus,
+} from "../../storage/trips";
 
 /**
  * Trips as Radar's SDKs and API know them (docs/trips.md): statuses and the moves between them,

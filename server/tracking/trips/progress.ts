@@ -1,5 +1,5 @@
 import type { Position } from "../../geo/distance";
-import type { StoredTrip } from "../../storage/records";
+import type { StoredTrip } from "../../storage/trips";
 import {
   type EtaHint,
   type TripLeg,

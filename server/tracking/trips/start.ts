@@ -1,6 +1,5 @@
 import { env } from "../../config/env";
-import type { StoredTrip } from "../../storage/records";
-import type { TripOwner, TripWrite } from "../../storage/trips";
+import type { StoredTrip, TripOwner, TripWrite } from "../../storage/trips";
 import type { TrackingReader } from "../../storage/tracking";
 import {
   DEFAULT_APPROACHING_MINUTES,

@@ -1,4 +1,4 @@
-import type { StoredWebhook } from "../../storage/records";
+import type { StoredWebhook } from "../../storage/webhook-records";
 import type { WebhookFormat } from "./format";
 import { multiple } from "./multiple";
 import { single } from "./single";
