@@ -14,7 +14,7 @@ import { sqliteWebhooks } from "./webhooks";
 /**
  * The SQLite adapter of the storage port (server/storage/port.ts): one store per aggregate, each
  * in the file of its name. Reads on the request path use prepared better-sqlite3 statements
- * (microseconds); writes go through Prisma (../prisma-stores.ts) under the process's write lock,
+ * (microseconds); writes go through Prisma (../prisma/, one file per aggregate) under the process's write lock,
  * which stays inside this adapter.
  */
 export const sqliteStorage: Storage = {
