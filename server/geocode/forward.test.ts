@@ -4,7 +4,8 @@ import { describe, expect, it } from "vitest";
 import { GEOLAND, geoland } from "../../tests/support/geocode-fixture";
 import { haversine } from "../geo/distance";
 import type { Address } from "../text/address";
-import { interpolate, searchText } from "./forward";
+import { searchText } from "./forward";
+import { interpolate } from "./interpolation";
 
 /**
  * Forward geocoding and autocomplete on Geoland (tests/support/geocode-fixture.ts), imported
