@@ -11,7 +11,8 @@ import { roadGraphOf } from "../routing/graph-bundle";
 import { importName } from "./import-file";
 import { importOsm, placeId } from "./osm-import";
 import { ftsExpression } from "../geocode/text-query";
-import { arcsOfEdges, dijkstra, edgeIndex, snap } from "../routing/search";
+import { arcsOfEdges, edgeIndex, snap } from "../routing/snap";
+import { dijkstra } from "../routing/search";
 
 const ALL_LAYERS = ["address", "street", "place", "region"] as const;
 const fresh = () => mkdtempSync(path.join(tmpdir(), "geodata-"));

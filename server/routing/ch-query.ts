@@ -1,7 +1,10 @@
 import { type RoadGraph, tailsOf } from "./graph";
 import { type Hierarchy, copiesOf } from "./hierarchy";
 import type { Mode } from "./profiles";
-import { Heap, type Leg, type Snap, banned, lineAlong, vertexAt } from "./search";
+import { Heap } from "./heap";
+import { type Leg, banned } from "./search";
+import { type Snap, vertexAt } from "./snap";
+import { lineAlong } from "./shapes";
 
 /**
  * Routes and matrices over a contraction hierarchy (./contract.ts builds it): a query searches

@@ -5,7 +5,8 @@ import { haversine } from "../geo/distance";
 import { turnCrossing } from "../../tests/support/turn-crossing";
 import { hierarchyMatrix, hierarchyRoute } from "./ch-query";
 import { contract } from "./contract";
-import { type Snap, arcsOfEdges, dijkstra, edgeIndex, snap } from "./search";
+import { type Snap, arcsOfEdges, edgeIndex, snap } from "./snap";
+import { dijkstra } from "./search";
 
 /**
  * The contraction hierarchies against the plain Dijkstra, on random towns: a grid of streets of

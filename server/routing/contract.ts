@@ -1,7 +1,8 @@
 import { type RoadGraph, tailsOf } from "./graph";
 import { type Hierarchy, copiesOf } from "./hierarchy";
 import type { Mode } from "./profiles";
-import { Heap, banned } from "./search";
+import { Heap } from "./heap";
+import { banned } from "./search";
 import { grow, growAll } from "./road-runs";
 
 /**

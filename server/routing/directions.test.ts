@@ -12,7 +12,8 @@ import { type Tags, wayProfile } from "./profiles";
 import { type Step, alternativeRoutes, modifierOf, stepsOf, turnAngle } from "./directions";
 import { SIZE, STEP, randomTown } from "../../tests/support/random-town";
 import { instructionOf } from "./instructions";
-import { arcsOfEdges, dijkstraMany, edgeIndex, snap } from "./search";
+import { arcsOfEdges, edgeIndex, snap } from "./snap";
+import { dijkstraMany } from "./search";
 
 /**
  * Directions on Turnland, a town drawn for them near 0°, 0° (0.001° ≈ 111 m): a crossroads of

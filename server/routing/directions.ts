@@ -1,7 +1,9 @@
 import { haversine, type Position } from "../geo/distance";
 import { type RoadGraph, labelOf } from "./graph";
 import type { Mode, RoadLabel } from "./profiles";
-import { type AvoidMask, type Leg, type Snap, dijkstraMany, shapeBetween } from "./search";
+import { type AvoidMask, type Leg, dijkstraMany } from "./search";
+import { type Snap } from "./snap";
+import { shapeBetween } from "./shapes";
 
 /**
  * Turn-by-turn steps of a route (docs/routing.md#directions), OSRM's way: a step starts at a

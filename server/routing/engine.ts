@@ -11,16 +11,8 @@ import { type MatchedPoint, type Stretch, type TracePoint, matchTrace } from "./
 import { instructionOf } from "./instructions";
 import type { RoadGraph } from "./graph";
 import { MODES, type Mode } from "./profiles";
-import {
-  type AvoidMask,
-  type Leg,
-  type Snap,
-  arcsOfEdges,
-  dijkstraMany,
-  edgeIndex,
-  fastestRoute,
-  snap,
-} from "./search";
+import { type AvoidMask, type Leg, dijkstraMany, fastestRoute } from "./search";
+import { type Snap, arcsOfEdges, edgeIndex, snap } from "./snap";
 
 /**
  * Route distances over the imported road graphs (docs/routing.md): each import's graph with its

@@ -8,7 +8,8 @@ import { importOsm } from "../imports/osm-import";
 import type { RoadGraph } from "./graph";
 import { MODES, type Mode } from "./profiles";
 import { hierarchyRoute } from "./ch-query";
-import { type Snap, arcsOfEdges, dijkstra, edgeIndex, fastestRoute, snap } from "./search";
+import { type Snap, arcsOfEdges, edgeIndex, snap } from "./snap";
+import { dijkstra, fastestRoute } from "./search";
 
 /**
  * Routing on the shared extracts (skipped, with a warning, when ../shared/data is absent): the

@@ -11,7 +11,8 @@ import type { RoadGraph } from "./graph";
 import { roadGraphOf } from "./graph-bundle";
 import { type Contour, isochrones } from "./isochrone";
 import { MODES, type Mode } from "./profiles";
-import { type Snap, arcsOfEdges, dijkstraMany, edgeIndex, snap } from "./search";
+import { type Snap, arcsOfEdges, edgeIndex, snap } from "./snap";
+import { dijkstraMany } from "./search";
 
 /**
  * Isochrones against the engine's own one-to-all search: every road point the search reaches

@@ -3,7 +3,8 @@ import simplify from "simplify-js";
 import { haversine, type Position } from "../geo/distance";
 import type { RoadGraph } from "./graph";
 import type { Mode } from "./profiles";
-import { type AvoidMask, type Snap, dijkstraMany } from "./search";
+import { type AvoidMask, dijkstraMany } from "./search";
+import { type Snap } from "./snap";
 
 /**
  * Isochrones (docs/routing.md#isochrones): the area reachable from a point within some minutes,

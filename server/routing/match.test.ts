@@ -11,7 +11,7 @@ import type { RoadGraph } from "./graph";
 import { roadGraphOf } from "./graph-bundle";
 import { type TracePoint, matchTrace } from "./match";
 import type { Mode } from "./profiles";
-import { arcsOfEdges, edgeIndex } from "./search";
+import { arcsOfEdges, edgeIndex } from "./snap";
 
 /**
  * Map matching on traces made as the issue says: a known route driven at the mode's usual pace,

@@ -4,7 +4,8 @@ import { nearestOnPath } from "../geo/polygon";
 import type { RoadGraph } from "./graph";
 import { piecesOf } from "./directions";
 import type { Mode, RoadLabel } from "./profiles";
-import { type Leg, type Snap, dijkstraMany, projectOnEdge } from "./search";
+import { type Leg, dijkstraMany } from "./search";
+import { type Snap, projectOnEdge } from "./snap";
 
 /**
  * Map matching (docs/routing.md#map-matching): a noisy trace snapped onto the roads by a hidden

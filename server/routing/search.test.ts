@@ -6,7 +6,9 @@ import { haversine } from "../geo/distance";
 import { hierarchyMatrix, hierarchyRoute } from "./ch-query";
 import { contract } from "./contract";
 import { turnCrossing } from "../../tests/support/turn-crossing";
-import { arcsOfEdges, dijkstra, dijkstraMany, edgeIndex, Heap, snap } from "./search";
+import { arcsOfEdges, edgeIndex, snap } from "./snap";
+import { dijkstra, dijkstraMany } from "./search";
+import { Heap } from "./heap";
 
 /**
  * Roadland (tests/support/road-fixture.ts: one-ways, -1, steps, a bollard, a ferry) built

@@ -1,209 +1,15 @@
-import Flatbush from "flatbush";
-import { haversine, localProjection } from "../geo/distance";
+import { haversine } from "../geo/distance";
 import type { RoadGraph } from "./graph";
 import type { Mode } from "./profiles";
+import { type Snap, vertexAt } from "./snap";
+import { Heap } from "./heap";
+import { arcsOf, lineAlong } from "./shapes";
 
 /**
- * Shortest (fastest) paths on the road graph (docs/routing.md#queries): snapping a point onto
- * the nearest edge a mode may use (a virtual vertex part-way along it, not the nearest junction),
- * and a plain Dijkstra over travel time, which is the oracle the faster searches are tested
+ * Shortest (fastest) paths on the road graph (docs/routing.md#queries): a plain Dijkstra from points snapped onto
+ * edges (./snap.ts) over travel time, which is the oracle the faster searches are tested
  * against. Distances are those of the fastest route.
  */
-
-/** A point on an edge: `t` the share of the edge's length from its first vertex. */
-export interface Snap {
-  edge: number;
-  t: number;
-  lng: number;
-  lat: number;
-  /** meters from the point asked about */
-  distance: number;
-  /** the arcs along the edge: forward (first vertex to last) and backward */
-  forwardArc: number;
-  backwardArc: number;
-}
-
-/** An index of the edges' boxes, built once per graph. */
-export function edgeIndex(g: RoadGraph): Flatbush {
-  const E = g.edgeLength.length;
-  const index = new Flatbush(Math.max(E, 1));
-  for (let e = 0; e < E; e++) {
-    let minLng = Infinity;
-    let minLat = Infinity;
-    let maxLng = -Infinity;
-    let maxLat = -Infinity;
-    for (let p = g.edgeFirstPoint[e]!; p < g.edgeFirstPoint[e + 1]!; p++) {
-      minLng = Math.min(minLng, g.pointLng[p]!);
-      maxLng = Math.max(maxLng, g.pointLng[p]!);
-      minLat = Math.min(minLat, g.pointLat[p]!);
-      maxLat = Math.max(maxLat, g.pointLat[p]!);
-    }
-    index.add(minLng, minLat, maxLng, maxLat);
-  }
-  if (E === 0) index.add(0, 0, 0, 0);
-  index.finish();
-  return index;
-}
-
-/** The two arcs of each edge, found once: arcsOfEdge[2e] forward, [2e + 1] backward. */
-export function arcsOfEdges(g: RoadGraph): Uint32Array {
-  const out = new Uint32Array(2 * g.edgeLength.length);
-  for (let a = 0; a < g.head.length; a++) out[2 * g.edgeOf[a]! + g.reversed[a]!] = a;
-  return out;
-}
-
-/** Where a point projects onto an edge's shape: the nearest point, its distance and share `t`. */
-export function projectOnEdge(g: RoadGraph, e: number, lng: number, lat: number) {
-  const project = localProjection(lng, lat);
-  const first = g.edgeFirstPoint[e]!;
-  const last = g.edgeFirstPoint[e + 1]! - 1;
-  let best = { d2: Infinity, along: 0, x: 0, y: 0, lng: g.pointLng[first]!, lat: g.pointLat[first]! };
-  let walked = 0;
-  for (let p = first; p < last; p++) {
-    const [ax, ay] = project([g.pointLng[p]!, g.pointLat[p]!]);
-    const [bx, by] = project([g.pointLng[p + 1]!, g.pointLat[p + 1]!]);
-    const dx = bx - ax;
-    const dy = by - ay;
-    const len2 = dx * dx + dy * dy;
-    const u = len2 === 0 ? 0 : Math.max(0, Math.min(1, -(ax * dx + ay * dy) / len2));
-    const x = ax + u * dx;
-    const y = ay + u * dy;
-    const d2 = x * x + y * y;
-    const segment = haversine(g.pointLng[p]!, g.pointLat[p]!, g.pointLng[p + 1]!, g.pointLat[p + 1]!);
-    if (d2 < best.d2) {
-      best = {
-        d2,
-        along: walked + u * segment,
-        x,
-        y,
-        lng: g.pointLng[p]! + u * (g.pointLng[p + 1]! - g.pointLng[p]!),
-        lat: g.pointLat[p]! + u * (g.pointLat[p + 1]! - g.pointLat[p]!),
-      };
-    }
-    walked += segment;
-  }
-  const length = g.edgeLength[e]!;
-  return {
-    distance: Math.sqrt(best.d2),
-    t: length > 0 ? best.along / length : 0,
-    lng: best.lng,
-    lat: best.lat,
-  };
-}
-
-/**
- * The nearest point within `reach` meters on an edge the mode may travel (either way), or
- * undefined. `usable` filters further (the main connected component, avoided edges). Looks
- * 50 m around first and widens fourfold until it finds one as near as it looked: an edge
- * outside the box looked in is farther than the box is wide.
- */
-export function snap(
-  g: RoadGraph,
-  index: Flatbush,
-  arcs: Uint32Array,
-  lng: number,
-  lat: number,
-  mode: Mode,
-  reach: number,
-  usable: (edge: number) => boolean = () => true,
-): Snap | undefined {
-  const secs = g.seconds[mode];
-  const metersPerDegreeLng = 111_320 * Math.max(0.01, Math.cos((lat * Math.PI) / 180));
-  let best: Snap | undefined;
-  for (let radius = Math.min(50, reach); ; radius = Math.min(reach, radius * 4)) {
-    const dLat = radius / 111_320;
-    const dLng = radius / metersPerDegreeLng;
-    for (const e of index.search(lng - dLng, lat - dLat, lng + dLng, lat + dLat)) {
-      if (e >= g.edgeLength.length || e === best?.edge) continue;
-      const forwardArc = arcs[2 * e]!;
-      const backwardArc = arcs[2 * e + 1]!;
-      if (secs[forwardArc] === Infinity && secs[backwardArc] === Infinity) continue;
-      if (!usable(e)) continue;
-      const hit = projectOnEdge(g, e, lng, lat);
-      if (hit.distance <= reach && (!best || hit.distance < best.distance)) {
-        best = { edge: e, ...hit, forwardArc, backwardArc };
-      }
-    }
-    if ((best && best.distance <= radius) || radius >= reach) return best;
-  }
-}
-
-/** How near an end of its edge (meters) a snapped point is taken to be at that vertex. */
-const AT_VERTEX_M = 0.01;
-
-/**
- * The vertex a snapped point lies at (an end of its edge: the point asked about was at a
- * junction, or beyond a road's end), or -1. Such a point may leave or be reached by any arc of
- * the vertex, not only along its own edge.
- */
-export function vertexAt(g: RoadGraph, s: Snap): number {
-  const length = g.edgeLength[s.edge]!;
-  if (s.t * length <= AT_VERTEX_M) return g.head[s.backwardArc]!;
-  if ((1 - s.t) * length <= AT_VERTEX_M) return g.head[s.forwardArc]!;
-  return -1;
-}
-
-/** A binary min-heap of vertices by key, over typed arrays (decrease-key by re-insertion). */
-export class Heap {
-  private keys: Float64Array;
-  private items: Uint32Array;
-  size = 0;
-
-  constructor(capacity = 1024) {
-    this.keys = new Float64Array(capacity);
-    this.items = new Uint32Array(capacity);
-  }
-
-  push(item: number, key: number) {
-    if (this.size === this.keys.length) {
-      const keys = new Float64Array(this.size * 2);
-      keys.set(this.keys);
-      const items = new Uint32Array(this.size * 2);
-      items.set(this.items);
-      this.keys = keys;
-      this.items = items;
-    }
-    let i = this.size++;
-    while (i > 0) {
-      const parent = (i - 1) >> 1;
-      if (this.keys[parent]! <= key) break;
-      this.keys[i] = this.keys[parent]!;
-      this.items[i] = this.items[parent]!;
-      i = parent;
-    }
-    this.keys[i] = key;
-    this.items[i] = item;
-  }
-
-  peekKey(): number {
-    return this.keys[0]!;
-  }
-
-  /** Removes the smallest; its item. */
-  pop(): number {
-    const top = this.items[0]!;
-    const last = --this.size;
-    const key = this.keys[last]!;
-    const item = this.items[last]!;
-    let i = 0;
-    for (;;) {
-      let child = 2 * i + 1;
-      if (child >= last) break;
-      if (child + 1 < last && this.keys[child + 1]! < this.keys[child]!) child++;
-      if (this.keys[child]! >= key) break;
-      this.keys[i] = this.keys[child]!;
-      this.items[i] = this.items[child]!;
-      i = child;
-    }
-    this.keys[i] = key;
-    this.items[i] = item;
-    return top;
-  }
-
-  clear() {
-    this.size = 0;
-  }
-}
 
 export interface Leg {
   /** seconds of the fastest route, and its length in meters */
@@ -356,7 +162,8 @@ export function dijkstraMany(
   const turns = mode === "car" && g.turnBans.length > 0;
   const states = turns ? V + g.head.length : V;
   const stateOf = (arc: number) => (turns && g.restrictedVia[g.head[arc]!] ? V + arc : g.head[arc]!);
-  const { time, meters, done, touched, heap, parent, prev } = workspace(g, states);
+  const ws = workspace(g, states);
+  const { time, meters, done, heap, parent, prev } = ws;
   /** per target: the state its best route arrived from (-1: along the origin's edge) and the arc */
   const via = targets.map(() => ({ state: -1, arc: -1 }));
   const allowed = (arc: number) => secs[arc]! !== Infinity && (g.flags[arc]! & avoid) === 0;
@@ -385,28 +192,17 @@ export function dijkstraMany(
   const start = (arc: number, share: number) => {
     if (!allowed(arc)) return;
     within?.arc?.(arc, 1 - share, 0);
-    const s = stateOf(arc);
     const t = share * secs[arc]!;
-    if (t < time[s]!) {
-      if (time[s] === Infinity) touched.push(s);
-      time[s] = t;
-      parent[s] = -1 - arc; // a start: the origin's arc
-      prev[s] = -1;
-      meters[s] = share * length(arc);
-      heap.push(s, t + remaining(g.head[arc]!));
-    }
+    // a start: parent -1 - the origin's arc
+    reach(ws, stateOf(arc), t, -1 - arc, -1, share * length(arc), t + remaining(g.head[arc]!));
   };
   if (leave === undefined || leave === from.forwardArc) start(from.forwardArc, 1 - from.t);
   if (leave === undefined || leave === from.backwardArc) start(from.backwardArc, from.t);
   // An origin at a vertex leaves it by any arc (as if entered by none: no turn is banned).
   const origin = leave === undefined ? vertexAt(g, from) : -1;
-  if (origin >= 0 && time[origin]! > 0) {
-    if (time[origin] === Infinity) touched.push(origin);
-    time[origin] = 0;
-    meters[origin] = 0;
-    parent[origin] = -1 - (origin === g.head[from.backwardArc] ? from.backwardArc : from.forwardArc);
-    prev[origin] = -1;
-    heap.push(origin, remaining(origin));
+  if (origin >= 0) {
+    const arc = origin === g.head[from.backwardArc] ? from.backwardArc : from.forwardArc;
+    reach(ws, origin, 0, -1 - arc, -1, 0, remaining(origin));
   }
   /** The slowest of the targets' best routes so far (Infinity while one has none). */
   const bound = () => best.reduce((m, leg) => Math.max(m, leg ? leg.seconds : Infinity), 0);
@@ -431,8 +227,9 @@ export function dijkstraMany(
       within?.arc?.(a, 0, key);
       const w = stateOf(a);
       const t = key + (slower?.edges[g.edgeOf[a]!] ? slower.factor * secs[a]! : secs[a]!);
+      // Written out rather than through reach(): this is the search's innermost step.
       if (t < time[w]!) {
-        if (time[w] === Infinity) touched.push(w);
+        if (time[w] === Infinity) ws.touched.push(w);
         time[w] = t;
         parent[w] = a;
         prev[w] = s;
@@ -448,14 +245,29 @@ export function dijkstraMany(
       leg.path = lineAlong(g, from, targets[k]!, leg.arcs);
     });
   }
-  // Leave the workspace as it was found: only what this search touched is reset.
-  for (const t of touched) {
-    time[t] = Infinity;
-    done[t] = 0;
-  }
-  touched.length = 0;
-  heap.clear();
+  release(ws);
   return best;
+}
+
+/** A state reached at time `t` (if sooner than before), along `arc` from state `from`; queued by `key`. */
+function reach(ws: Workspace, s: number, t: number, arc: number, from: number, meters: number, key: number) {
+  if (t >= ws.time[s]!) return;
+  if (ws.time[s] === Infinity) ws.touched.push(s);
+  ws.time[s] = t;
+  ws.parent[s] = arc;
+  ws.prev[s] = from;
+  ws.meters[s] = meters;
+  ws.heap.push(s, key);
+}
+
+/** Leaves the workspace as it was found: only what the search touched is reset. */
+function release(ws: Workspace) {
+  for (const t of ws.touched) {
+    ws.time[t] = Infinity;
+    ws.done[t] = 0;
+  }
+  ws.touched.length = 0;
+  ws.heap.clear();
 }
 
 interface Workspace {
@@ -505,80 +317,6 @@ export function banned(bans: Uint32Array, into: number, out: number): boolean {
     else hi = mid - 1;
   }
   return false;
-}
-
-/** The points of an edge's shape from share `t0` to share `t1` of its length (t1 < t0: backwards). */
-export function shapeBetween(g: RoadGraph, edge: number, t0: number, t1: number): [number, number][] {
-  const first = g.edgeFirstPoint[edge]!;
-  const last = g.edgeFirstPoint[edge + 1]! - 1;
-  const length = g.edgeLength[edge]!;
-  // Distance along the edge at each shape point.
-  const at: number[] = [0];
-  for (let p = first; p < last; p++) {
-    at.push(
-      at[at.length - 1]! + haversine(g.pointLng[p]!, g.pointLat[p]!, g.pointLng[p + 1]!, g.pointLat[p + 1]!),
-    );
-  }
-  const pointAt = (t: number): [number, number] => {
-    const d = t * length;
-    let i = 0;
-    while (i < at.length - 2 && at[i + 1]! < d) i++;
-    const span = at[i + 1]! - at[i]!;
-    const f = span > 0 ? Math.min(1, Math.max(0, (d - at[i]!) / span)) : 0;
-    const p = first + i;
-    return [
-      g.pointLng[p]! + f * (g.pointLng[p + 1]! - g.pointLng[p]!),
-      g.pointLat[p]! + f * (g.pointLat[p + 1]! - g.pointLat[p]!),
-    ];
-  };
-  const out: [number, number][] = [pointAt(t0)];
-  const [lo, hi] = t0 <= t1 ? [t0, t1] : [t1, t0];
-  const inner: [number, number][] = [];
-  for (let i = 0; i <= last - first; i++) {
-    const t = length > 0 ? at[i]! / length : 0;
-    if (t > lo && t < hi) inner.push([g.pointLng[first + i]!, g.pointLat[first + i]!]);
-  }
-  out.push(...(t0 <= t1 ? inner : inner.reverse()), pointAt(t1));
-  return out;
-}
-
-/** The arcs of a route found by the Dijkstra: back from the arrival through the states' parents. */
-function arcsOf(via: { state: number; arc: number }, parent: Int32Array, prev: Int32Array): number[] {
-  // Along the origin's edge only.
-  if (via.state < 0) return [];
-  const arcs: number[] = [via.arc];
-  for (let s = via.state; ; s = prev[s]!) {
-    const p = parent[s]!;
-    if (p < 0) {
-      arcs.push(-1 - p);
-      break;
-    }
-    arcs.push(p);
-  }
-  return arcs.reverse();
-}
-
-/**
- * A route's line from the origin's snapped point to the destination's: along `arcs`, the first
- * the origin's edge's (taken part-way), the last the destination's; none: along the origin's
- * edge only.
- */
-export function lineAlong(g: RoadGraph, from: Snap, to: Snap, arcs: number[]): [number, number][] {
-  if (!arcs.length) return shapeBetween(g, from.edge, from.t, to.t);
-  const forward = (arc: number) => g.reversed[arc] === 0;
-  const line: [number, number][] = [];
-  const add = (points: [number, number][]) => {
-    for (const pt of points) {
-      const last = line[line.length - 1];
-      if (!last || last[0] !== pt[0] || last[1] !== pt[1]) line.push(pt);
-    }
-  };
-  add(shapeBetween(g, from.edge, from.t, forward(arcs[0]!) ? 1 : 0));
-  for (const a of arcs.slice(1, -1))
-    add(shapeBetween(g, g.edgeOf[a]!, forward(a) ? 0 : 1, forward(a) ? 1 : 0));
-  const last = arcs[arcs.length - 1]!;
-  add(shapeBetween(g, to.edge, forward(last) ? 0 : 1, to.t));
-  return line;
 }
 
 const fastestSpeeds = new WeakMap<RoadGraph, Partial<Record<Mode, number>>>();

@@ -2,7 +2,8 @@ import { haversine, type Position } from "../../server/geo/distance";
 import type { RoadGraph } from "../../server/routing/graph";
 import type { TracePoint } from "../../server/routing/match";
 import type { Mode } from "../../server/routing/profiles";
-import { arcsOfEdges, dijkstraMany, edgeIndex, snap } from "../../server/routing/search";
+import { arcsOfEdges, edgeIndex, snap } from "../../server/routing/snap";
+import { dijkstraMany } from "../../server/routing/search";
 
 /**
  * Noisy GPS traces of known routes, as the map-matching issue describes them: a random route of a

@@ -1,6 +1,6 @@
 import { type RoutableWay, buildGraph, turnRestrictionOf } from "../../server/routing/graph";
 import { type Mode, wayProfile } from "../../server/routing/profiles";
-import { arcsOfEdges, edgeIndex, snap } from "../../server/routing/search";
+import { arcsOfEdges, edgeIndex, snap } from "../../server/routing/snap";
 
 /**
  * A crossing with turn restrictions, for the routing unit tests: X(2) with arms W(1) and E(3)

@@ -8,7 +8,7 @@ import { importOsm } from "../../imports/osm-import";
 import { hierarchyRoute } from "../../routing/ch-query";
 import type { RoadGraph } from "../../routing/graph";
 import { roadGraphOf } from "../../routing/graph-bundle";
-import { type Snap, arcsOfEdges, edgeIndex, snap } from "../../routing/search";
+import { type Snap, arcsOfEdges, edgeIndex, snap } from "../../routing/snap";
 import type { EtaHint } from "./model";
 import { type Trip, advance } from "./progress";
 import { newTrip } from "./start";
