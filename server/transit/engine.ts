@@ -8,7 +8,8 @@ import { processOnce } from "../process-once";
 import { walkingTimes } from "../routing/engine";
 import type { Departure } from "../routing/schema";
 import type { Leg as RoadLeg } from "../routing/search";
-import { type Access, type Itinerary, latestEarliestArrival } from "./raptor";
+import { type Access, type Itinerary } from "./itinerary";
+import { latestEarliestArrival } from "./raptor";
 import { type Footpath, type Timetable, withFootpaths } from "./timetable";
 
 /**

@@ -1,7 +1,8 @@
 import { describe, expect, it } from "vitest";
 import { REAL_FEEDS_DIR, realFeedRows, realFeedTexts, realFeedsPresent } from "../../scripts/real-feeds";
 import { type Feed, parseFeed } from "./gtfs";
-import { type Itinerary, latestEarliestArrival } from "./raptor";
+import { type Itinerary } from "./itinerary";
+import { latestEarliestArrival } from "./raptor";
 import { type Timetable, buildTimetable, runsOn, serviceDayStart } from "./timetable";
 
 /**
