@@ -1,7 +1,7 @@
 import path from "node:path";
 import { importName, writeImport } from "./import-file";
 import { readFeed } from "../transit/gtfs";
-import { buildTimetable } from "../transit/timetable";
+import { buildTimetable } from "../transit/timetable-build";
 
 /**
  * A GTFS feed imported as a bundle of its own (docs/transit.md#import): `<name>.sqlite` in the

@@ -9,7 +9,7 @@ import { importOsm } from "../imports/osm-import";
 import { GtfsError } from "./gtfs";
 import { importGtfs } from "../imports/gtfs-import";
 import { transitRoute } from "./engine";
-import { clock, serviceDayStart } from "./timetable";
+import { clock, serviceDayStart } from "./service-days";
 
 /**
  * GTFS imports as bundles (a re-import replaces the feed; a broken one changes nothing), and

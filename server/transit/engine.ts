@@ -10,7 +10,8 @@ import type { Departure } from "../routing/schema";
 import type { Leg as RoadLeg } from "../routing/search";
 import { type Access, type Itinerary } from "./itinerary";
 import { latestEarliestArrival } from "./raptor";
-import { type Footpath, type Timetable, withFootpaths } from "./timetable";
+import { type Footpath, type Timetable } from "./timetable";
+import { withFootpaths } from "./timetable-build";
 
 /**
  * Transit trips over the imported GTFS feeds (docs/transit.md#the-endpoint), in the routing

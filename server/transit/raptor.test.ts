@@ -3,7 +3,9 @@ import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { GtfsError, parseFeed, readFeed } from "./gtfs";
 import { earliestArrival, latestEarliestArrival } from "./raptor";
-import { type Timetable, buildTimetable, clock, serviceDayStart } from "./timetable";
+import { type Timetable } from "./timetable";
+import { buildTimetable } from "./timetable-build";
+import { clock, serviceDayStart } from "./service-days";
 
 /**
  * RAPTOR on feeds the tests write (each case the issue names: a transfer missed by one minute,

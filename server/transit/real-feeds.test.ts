@@ -3,7 +3,9 @@ import { REAL_FEEDS_DIR, realFeedRows, realFeedTexts, realFeedsPresent } from ".
 import { type Feed, parseFeed } from "./gtfs";
 import { type Itinerary } from "./itinerary";
 import { latestEarliestArrival } from "./raptor";
-import { type Timetable, buildTimetable, runsOn, serviceDayStart } from "./timetable";
+import { type Timetable } from "./timetable";
+import { buildTimetable } from "./timetable-build";
+import { runsOn, serviceDayStart } from "./service-days";
 
 /**
  * Real operators' feeds the project was not tuned on (`npm run feeds`: the MTA's Long Island Rail

@@ -7,10 +7,8 @@ import {
   dropOffOf,
   linkKey,
   pickupOf,
-  runsOn,
-  serviceDateOf,
-  serviceDayStart,
 } from "./timetable";
+import { runsOn, serviceDateOf, serviceDayStart } from "./service-days";
 import type { Access, Leg, Itinerary } from "./itinerary";
 import { transferSeconds, ruleSeconds, linkLeast, footpathSeconds, tripRuleStops } from "./transfers";
 

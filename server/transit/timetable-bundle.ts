@@ -1,5 +1,6 @@
 import type { Bundle, BundleLayer, BundleWriter } from "../bundles/file";
-import { type Timetable, timetableFromParts, timetableParts } from "./timetable";
+import { type Timetable } from "./timetable";
+import { timetableFromParts, timetableParts } from "./timetable-parts";
 
 /**
  * The timetable layer of a bundle: a GTFS feed's timetable (./timetable.ts), each of its parts
