@@ -8,7 +8,8 @@ import {
   type GeojsonRegionType,
   importGeojsonRegions,
 } from "../server/imports/geojson-import";
-import { type ImportProgress, type ImportSummary, importOsm } from "../server/imports/osm-import";
+import { type ImportProgress, type ImportSummary } from "../server/imports/import-progress";
+import { importOsm } from "../server/imports/osm-import";
 import { geodataDir } from "../server/bundles/folder";
 import { importList } from "../server/imports/view";
 import { GtfsError } from "../server/transit/gtfs";

@@ -1,8 +1,7 @@
 import { createReadStream, statSync } from "node:fs";
 import { OSMTransform } from "osm-pbf-parser-node";
-import type { AddressRecord } from "../geodata/features";
 import { type ImportWriter, importName, polygonArea, writeImport } from "./import-file";
-import { type BBox, haversine } from "../geo/distance";
+import { haversine } from "../geo/distance";
 import { type Barriers, type TurnRestriction, buildGraph, turnRestrictionOf } from "../routing/graph";
 import { MODES, barrierBlocks, wayProfile } from "../routing/profiles";
 import { RoadRuns } from "../routing/road-runs";
@@ -10,6 +9,9 @@ import { contract } from "../routing/contract";
 import { closeAtExtent, encodePolygons, joinRings, packedBBox, polygonsOf, positionsOf } from "../geo/rings";
 import { ringAreaAndCentroid } from "../geo/polygon";
 import { type Tags, placeOf } from "../geodata/taxonomy";
+import { type ImportProgress, type ImportSummary, STEP_SHARE, stepRecorder } from "./import-progress";
+import { NodeLocations } from "./node-locations";
+import { placeId, STREET_KINDS, regionOf, isArea, midpoint, lineBBox, addressOf } from "./osm-features";
 
 /**
  * The OpenStreetMap import (docs/data.md#osm-import): reads an .osm.pbf extract twice, streaming
@@ -32,268 +34,22 @@ interface OsmNode {
   lon: number;
   tags?: Tags;
 }
+
 interface OsmWay {
   type: "way";
   id: number;
   refs: number[];
   tags?: Tags;
 }
+
 interface OsmRelation {
   type: "relation";
   id: number;
   members: { type: "node" | "way" | "relation"; ref: number; role: string }[];
   tags?: Tags;
 }
+
 type OsmItem = OsmNode | OsmWay | OsmRelation | { type?: undefined };
-
-export interface ImportProgress {
-  /** 1: relations, 2: nodes and ways, 3: the road graph (contracting it per mode), 4: the text index */
-  pass: 1 | 2 | 3 | 4;
-  /** 0..1 over the whole import, each step by its share of the time (STEP_SHARE) */
-  fraction: number;
-  nodes: number;
-  ways: number;
-  relations: number;
-}
-
-export interface ImportSummary {
-  name: string;
-  file: string;
-  places: number;
-  regions: number;
-  addresses: number;
-  streets: number;
-  nodes: number;
-  ways: number;
-  relations: number;
-  skippedRelations: number;
-  seconds: number;
-  /** each step's time, and the process's peak memory (resident) by its end */
-  steps: ImportStep[];
-}
-
-export interface ImportStep {
-  step: string;
-  seconds: number;
-  peakBytes: number;
-}
-
-const STEP_NAMES = ["", "relations", "nodes and ways", "road graph", "text index"] as const;
-/**
- * Where each step starts in the progress (0..1), by its share of the time measured on imports of
- * 1 to 100 copies of Liechtenstein (docs/performance.md): the road graph's contraction is most of
- * it, so the ETA printed from this progress holds across the steps.
- */
-const STEP_SHARE = [0, 0.06, 0.25, 0.92] as const;
-
-/** Records when each step ends (the next begins) and the peak memory by then. */
-function stepRecorder(started: number) {
-  const steps: ImportStep[] = [];
-  let current = 0;
-  let since = started;
-  const end = () => {
-    const now = performance.now();
-    if (current) {
-      steps.push({
-        step: STEP_NAMES[current]!,
-        seconds: (now - since) / 1000,
-        peakBytes: process.resourceUsage().maxRSS * 1024,
-      });
-    }
-    since = now;
-  };
-  return {
-    steps,
-    at(pass: number) {
-      if (pass === current) return;
-      end();
-      current = pass;
-    },
-    finish: end,
-  };
-}
-
-/** Nodes per chunk of NodeLocations (16 MB a chunk). */
-const CHUNK_BITS = 20;
-const CHUNK = 1 << CHUNK_BITS;
-const MASK = CHUNK - 1;
-
-/**
- * Every node's location, in typed arrays rather than a Map: 16 bytes a node instead of about 80.
- * In chunks of a million nodes, so a country's 90 million never need one array grown by copying
- * (which held the old and the new, twice as large, at once: 3 GB for 90 million nodes).
- */
-class NodeLocations {
-  private idChunks: Float64Array[] = [];
-  private coordChunks: Int32Array[] = [];
-  private n = 0;
-  private sorted = true;
-  private lastId = -Infinity;
-
-  add(id: number, lon: number, lat: number) {
-    const k = this.n & MASK;
-    if (k === 0) {
-      this.idChunks.push(new Float64Array(CHUNK));
-      this.coordChunks.push(new Int32Array(2 * CHUNK));
-    }
-    if (id < this.lastId) this.sorted = false;
-    this.lastId = id;
-    this.idChunks.at(-1)![k] = id;
-    const coords = this.coordChunks.at(-1)!;
-    coords[2 * k] = Math.round(lon * 1e7);
-    coords[2 * k + 1] = Math.round(lat * 1e7);
-    this.n++;
-  }
-
-  get size() {
-    return this.n;
-  }
-
-  private id(i: number): number {
-    return this.idChunks[i >>> CHUNK_BITS]![i & MASK]!;
-  }
-
-  /** PBF files from osmium and osmosis are sorted by id; others are sorted once here. */
-  seal() {
-    if (this.sorted) return;
-    const n = this.n;
-    const order = Array.from({ length: n }, (_, i) => i).sort((a, b) => this.id(a) - this.id(b));
-    const ids = this.idChunks.map(() => new Float64Array(CHUNK));
-    const coords = this.coordChunks.map(() => new Int32Array(2 * CHUNK));
-    order.forEach((from, to) => {
-      ids[to >>> CHUNK_BITS]![to & MASK] = this.id(from);
-      const src = this.coordChunks[from >>> CHUNK_BITS]!;
-      const dst = coords[to >>> CHUNK_BITS]!;
-      dst[2 * (to & MASK)] = src[2 * (from & MASK)]!;
-      dst[2 * (to & MASK) + 1] = src[2 * (from & MASK) + 1]!;
-    });
-    this.idChunks = ids;
-    this.coordChunks = coords;
-    this.sorted = true;
-  }
-
-  /** A node's location, when the extract holds it. */
-  position(id: number): [number, number] | undefined {
-    const i = this.indexOf(id);
-    return i < 0 ? undefined : this.at(i);
-  }
-
-  /** The index of a node's location, or -1 when the extract does not hold it. */
-  indexOf(id: number): number {
-    let lo = 0;
-    let hi = this.n - 1;
-    while (lo <= hi) {
-      const mid = (lo + hi) >>> 1;
-      const v = this.id(mid);
-      if (v === id) return mid;
-      if (v < id) lo = mid + 1;
-      else hi = mid - 1;
-    }
-    return -1;
-  }
-
-  /** The location at an index of indexOf. */
-  at(k: number): [number, number] {
-    const coords = this.coordChunks[k >>> CHUNK_BITS]!;
-    const o = 2 * (k & MASK);
-    return [coords[o]! / 1e7, coords[o + 1]! / 1e7];
-  }
-
-  /** Frees the locations (the road graph is built from the roads' own copies). */
-  clear() {
-    this.idChunks = [];
-    this.coordChunks = [];
-    this.n = 0;
-  }
-
-  /** The way's line packed as [lng, lat, …]; null when a node is missing from the extract. */
-  line(refs: number[]): Float64Array | null {
-    const out = new Float64Array(refs.length * 2);
-    for (let i = 0; i < refs.length; i++) {
-      const k = this.indexOf(refs[i]!);
-      if (k < 0) return null;
-      const coords = this.coordChunks[k >>> CHUNK_BITS]!;
-      const o = 2 * (k & MASK);
-      out[2 * i] = coords[o]! / 1e7;
-      out[2 * i + 1] = coords[o + 1]! / 1e7;
-    }
-    return out;
-  }
-}
-
-/** Stable 24-hex place ids: the OSM type (1 node, 2 way, 3 relation) and id. */
-export function placeId(type: "node" | "way" | "relation", id: number): string {
-  const t = type === "node" ? "1" : type === "way" ? "2" : "3";
-  return t + id.toString(16).padStart(23, "0");
-}
-
-const STREET_KINDS = new Set([
-  "motorway",
-  "trunk",
-  "primary",
-  "secondary",
-  "tertiary",
-  "unclassified",
-  "residential",
-  "living_street",
-  "pedestrian",
-  "service",
-  "road",
-  "motorway_link",
-  "trunk_link",
-  "primary_link",
-  "secondary_link",
-  "tertiary_link",
-]);
-
-/** Admin levels kept as region types; other levels vary too much between countries. */
-const ADMIN_TYPES: Record<string, string> = { "2": "country", "4": "state", "6": "county", "8": "city" };
-
-/** The region a boundary's tags describe, or null. */
-export function regionOf(tags: Tags): { type: string; name: string; code?: string } | null {
-  if (tags.boundary === "postal_code") {
-    const code = tags.postal_code ?? tags["addr:postcode"] ?? tags.ref;
-    return code ? { type: "postalCode", name: code, code } : null;
-  }
-  if (tags.boundary !== "administrative") return null;
-  const type = ADMIN_TYPES[tags.admin_level ?? ""];
-  const name = (type === "country" ? tags["name:en"] : undefined) ?? tags.name;
-  if (!type || !name) return null;
-  let code: string | undefined;
-  if (type === "country")
-    code = tags["ISO3166-1:alpha2"] ?? tags["ISO3166-1"] ?? tags.country_code?.toUpperCase();
-  else if (type === "state") code = tags["ISO3166-2"]?.split("-")[1] ?? tags.ref;
-  return { type, name, ...(code && { code }) };
-}
-
-const isArea = (line: Float64Array) =>
-  line.length >= 8 && line[0] === line[line.length - 2] && line[1] === line[line.length - 1];
-
-/** The middle vertex of an open line. */
-function midpoint(line: Float64Array): [number, number] {
-  const i = 2 * Math.floor(line.length / 4);
-  return [line[i]!, line[i + 1]!];
-}
-
-function lineBBox(c: Float64Array): BBox {
-  return packedBBox([[c]]);
-}
-
-function addressOf(tags: Tags, lng: number, lat: number): AddressRecord | null {
-  const number = tags["addr:housenumber"];
-  if (!number) return null;
-  const street = tags["addr:street"] ?? tags["addr:place"];
-  return {
-    number,
-    ...(street && { street }),
-    ...(tags["addr:unit"] && { unit: tags["addr:unit"] }),
-    ...(tags["addr:postcode"] && { postcode: tags["addr:postcode"] }),
-    ...(tags["addr:city"] && { city: tags["addr:city"] }),
-    ...(/^[A-Za-z]{2}$/.test(tags["addr:country"] ?? "") && { country: tags["addr:country"]!.toUpperCase() }),
-    lng,
-    lat,
-  };
-}
 
 async function readPass(
   file: string,
