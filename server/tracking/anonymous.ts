@@ -5,16 +5,8 @@ import { regionById, regionId } from "../regions/ids";
 import type { Decision, Membership, TrackingReader, UserWrite } from "../storage/tracking";
 import type { StoredUser } from "../storage/users";
 import { storage } from "../storage";
-import {
-  type Clock,
-  type TrackResult,
-  asRecorded,
-  detectAll,
-  eventsOf,
-  insideAfter,
-  outbox,
-  graded,
-} from "./decide";
+import { type Clock, asRecorded, eventsOf, outbox, graded } from "./plan";
+import { type TrackResult, detectAll, insideAfter } from "./decide";
 import { geofences } from "./detectors/geofences";
 import { places } from "./detectors/places";
 import { regions } from "./detectors/regions";

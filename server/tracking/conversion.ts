@@ -7,7 +7,7 @@ import { optionalString } from "../http/fields";
 import type { EventWrite } from "../storage/tracking";
 import type { StoredEvent } from "../storage/events";
 import { storage } from "../storage";
-import { asRecorded, enabledGeofencesOf, outbox } from "./decide";
+import { asRecorded, enabledGeofencesOf, outbox } from "./plan";
 import { pastInstant } from "./schema";
 import { processClock } from "./track";
 import { trimUser } from "./serialize";

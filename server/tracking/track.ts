@@ -1,7 +1,8 @@
 import type { AuthKey } from "../auth/keys";
 import { monotonicNow, newId } from "../storage/ids";
 import { storage } from "../storage";
-import { type Clock, type TrackResult, decide } from "./decide";
+import { type Clock } from "./plan";
+import { type TrackResult, decide } from "./decide";
 import type { TrackInput } from "./schema";
 import { tripHints } from "./trips/hints";
 import { trackAnonymous } from "./anonymous";

@@ -6,7 +6,7 @@ import type { StoredUser } from "../storage/users";
 import type { Decision, TrackingReader } from "../storage/tracking";
 import type { StoredTrip, TripRef, TripWrite } from "../storage/trips";
 import { storage } from "../storage";
-import { type Clock, stoppedTrip, userEventsPlan } from "../tracking/decide";
+import { type Clock, stoppedTrip, userEventsPlan } from "../tracking/plan";
 import type { EventDraft } from "../tracking/detectors/types";
 import { geofenceDestination } from "../tracking/trips/hints";
 import {
