@@ -1,7 +1,8 @@
 import { statSync } from "node:fs";
 import type { Bundle, BundleLayer, BundleWriter } from "../bundles/file";
 import { processOnce } from "../process-once";
-import { type RoadGraph, graphFromParts, graphParts } from "./graph";
+import { type RoadGraph } from "./graph";
+import { graphFromParts, graphParts } from "./graph-parts";
 
 /**
  * The road graph layer of a bundle: each typed array of the graph (./graph.ts, with its

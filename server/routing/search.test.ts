@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { type Barriers, type RoutableWay, buildGraph, turnRestrictionOf } from "./graph";
+import { type Barriers, buildGraph } from "./graph-build";
+import { type RoutableWay, turnRestrictionOf } from "./graph";
 import { ROADLAND_BARRIERS, ROADLAND_NODES, ROADLAND_WAYS } from "../../tests/support/road-fixture";
 import { MODES, type Mode, type Tags, barrierBlocks, wayProfile } from "./profiles";
 import { haversine } from "../geo/distance";

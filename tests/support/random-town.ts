@@ -1,10 +1,5 @@
-import {
-  type Barriers,
-  type RoutableWay,
-  buildGraph,
-  turnRestrictionOf,
-  type TurnRestriction,
-} from "../../server/routing/graph";
+import { type Barriers, buildGraph } from "../../server/routing/graph-build";
+import { type RoutableWay, turnRestrictionOf, type TurnRestriction } from "../../server/routing/graph";
 import { type Mode, type Tags, wayProfile } from "../../server/routing/profiles";
 import { haversine } from "../../server/geo/distance";
 

@@ -1,4 +1,5 @@
-import { type RoutableWay, buildGraph, turnRestrictionOf } from "../../server/routing/graph";
+import { type RoutableWay, turnRestrictionOf } from "../../server/routing/graph";
+import { buildGraph } from "../../server/routing/graph-build";
 import { type Mode, wayProfile } from "../../server/routing/profiles";
 import { arcsOfEdges, edgeIndex, snap } from "../../server/routing/snap";
 
