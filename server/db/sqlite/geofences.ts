@@ -4,7 +4,16 @@ import { withWriteLock } from "../write-lock";
 import { prepared, transaction } from "./connection";
 import { SqliteGeofenceIndex } from "./geofence-index";
 import { shared } from "./shared-stores";
-import { geofencesBySeqs, membersOfGeofence, removeMembership } from "./tracking-sql";
+import type { MemberPosition } from "../../storage/geofences";
+import { geofencesBySeqs, removeMembership } from "./tracking-sql";
+
+/** The users inside a geofence now, with their last location. */
+export function membersOfGeofence(geofenceSeq: number) {
+  return prepared(
+    `SELECT m."userSeq", u."userId", u."latitude", u."longitude", u."accuracy" FROM "UserGeofence" m
+     JOIN "User" u ON u."seq" = m."userSeq" WHERE m."geofenceSeq" = ?`,
+  ).all(geofenceSeq) as MemberPosition[];
+}
 
 export const sqliteGeofences: GeofenceStore = {
   ...shared.geofences,

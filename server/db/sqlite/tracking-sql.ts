@@ -1,14 +1,12 @@
 import type { BBox, Position } from "../../geo/distance";
 import type { EventClass, VerdictCounts } from "../../storage/events";
 import type { EventWrite, Membership, PlaceVerdict, UserWrite } from "../../storage/tracking";
-import type { MemberPosition, TrackedGeofence } from "../../storage/geofences";
+import type { TrackedGeofence } from "../../storage/geofences";
 import type { StoredUser } from "../../storage/users";
 import type { WebhookTarget } from "../../storage/webhook-records";
 import type { User } from "../client";
 import { inList, prepared, sqlDate } from "./connection";
 import { hourStart } from "../../storage/overview";
-import { deleteUserOutbox } from "./webhooks";
-import { type MetadataFilter, matchingRows } from "../../storage/metadata-filter";
 import { type GeofenceRow } from "./geofence-rows";
 
 /**
@@ -335,76 +333,6 @@ export function placeVerdictsInBox(live: boolean, box: BBox): PlaceVerdict[] {
      WHERE "type" = 'user.entered_place' AND "live" = ? AND "latitude" BETWEEN ? AND ?
        AND "longitude" BETWEEN ? AND ? AND ("verification" != 0 OR "verifiedPlaceId" IS NOT NULL)`,
   ).all(live ? 1 : 0, box.minLat, box.maxLat, box.minLng, box.maxLng) as PlaceVerdict[];
-}
-
-/** The users inside a geofence now, with their last location. */
-export function membersOfGeofence(geofenceSeq: number) {
-  return prepared(
-    `SELECT m."userSeq", u."userId", u."latitude", u."longitude", u."accuracy" FROM "UserGeofence" m
-     JOIN "User" u ON u."seq" = m."userSeq" WHERE m."geofenceSeq" = ?`,
-  ).all(geofenceSeq) as MemberPosition[];
-}
-
-/**
- * Users of one world whose last location lies in `box`. The R*Tree holds each user's grid cell
- * (see the user_rtree_cells migration), so it yields candidates and the exact position decides.
- */
-export function userSeqsInBox(
-  live: boolean,
-  box: BBox,
-  metadata?: MetadataFilter,
-): { seq: number; latitude: number; longitude: number }[] {
-  const rows = prepared(
-    `SELECT u."seq", u."latitude", u."longitude"${metadata ? `, u."metadata"` : ""}
-     FROM "UserRTree" r CROSS JOIN "User" u ON u."seq" = r."seq"
-     WHERE r."maxLng" >= ? AND r."minLng" <= ? AND r."maxLat" >= ? AND r."minLat" <= ? AND u."live" = ?
-       AND u."longitude" BETWEEN ? AND ? AND u."latitude" BETWEEN ? AND ?`,
-  ).all(
-    box.minLng,
-    box.maxLng,
-    box.minLat,
-    box.maxLat,
-    live ? 1 : 0,
-    box.minLng,
-    box.maxLng,
-    box.minLat,
-    box.maxLat,
-  ) as {
-    seq: number;
-    latitude: number;
-    longitude: number;
-    metadata?: string | null;
-  }[];
-  if (!metadata) return rows;
-  return matchingRows(rows, metadata);
-}
-
-/** A user and everything about them: locations, memberships, events and their verifications. */
-/** Whether there was such a user to delete. */
-export function deleteUserEverything(seq: number): boolean {
-  prepared(
-    `DELETE FROM "EventVerification" WHERE "eventSeq" IN (SELECT "seq" FROM "Event" WHERE "userSeq" = ?)`,
-  ).run(seq);
-  prepared(`DELETE FROM "Event" WHERE "userSeq" = ?`).run(seq);
-  prepared(`DELETE FROM "UserLocation" WHERE "userSeq" = ?`).run(seq);
-  prepared(`DELETE FROM "UserGeofence" WHERE "userSeq" = ?`).run(seq);
-  const user = prepared(`SELECT "id", "live", "deviceId", "userId" FROM "User" WHERE "seq" = ?`).get(seq) as
-    { id: string; live: number; deviceId: string; userId: string | null } | undefined;
-  // Webhook requests carry the user's data, sent or not, its device's logs and its trips (where
-  // it went): they go too.
-  if (user) {
-    deleteUserOutbox(user.id);
-    prepared(`DELETE FROM "DeviceLog" WHERE "live" = ? AND "deviceId" = ?`).run(user.live, user.deviceId);
-    if (user.userId !== null) {
-      prepared(`DELETE FROM "Trip" WHERE "live" = ? AND "userId" = ?`).run(user.live, user.userId);
-    } else {
-      prepared(`DELETE FROM "Trip" WHERE "live" = ? AND "deviceId" = ? AND "userId" IS NULL`).run(
-        user.live,
-        user.deviceId,
-      );
-    }
-  }
-  return prepared(`DELETE FROM "User" WHERE "seq" = ?`).run(seq).changes > 0;
 }
 
 const flag = (v: number | null) => (v === null ? null : v === 1);
