@@ -12,10 +12,8 @@ import type {
 import { statusAfter } from "../storage/outbox-columns";
 import { processKey } from "../workers/thread-memory";
 import { splitOutbox } from "./outbox";
-import { post } from "./post";
-import { signatureHeaders } from "./sign";
 import { log } from "../log/logger.mjs";
-import { metrics } from "../metrics/metrics.mjs";
+import { retryDelay, attempt, notTried } from "./attempt";
 
 /**
  * The sender (docs/webhooks.md#delivery): splits what tracking wrote into the outbox into the
@@ -27,20 +25,14 @@ import { metrics } from "../metrics/metrics.mjs";
  * runs one, and a claim holds a queue for one sender only.
  */
 
-export const TIMEOUT_MS = 10_000;
 /** A hold outlives any attempt: a sender killed mid-attempt lets its queues go after this. */
 const HOLD_MS = 30_000;
-/**
- * The retry schedule: 30 s, doubling up to 1 h between tries, given up 24 h after the request
- * was made; WEBHOOKS_RETRY_SCALE multiplies all three (tests and development shorten them).
- */
-const FIRST_RETRY_MS = 30_000;
-const MAX_RETRY_MS = 3600_000;
-const GIVE_UP_MS = 24 * 3600_000;
-const scaled = (ms: number) => ms * env().WEBHOOKS_RETRY_SCALE;
+
 /** Requests in flight at once per process, and per webhook (a slow receiver holds only its own). */
 const IN_FLIGHT = 64;
+
 const IN_FLIGHT_PER_WEBHOOK = 32;
+
 /**
  * How often the outbox is looked at (the outcomes of the attempts since are recorded first, and
  * what tracking wrote since is taken): every 50 ms when the last look found nothing to do, 10 ms
@@ -48,89 +40,30 @@ const IN_FLIGHT_PER_WEBHOOK = 32;
  * requests per 50 ms; each look is a transaction, and fewer, larger ones cost less per request).
  */
 const POLL_MS = 50;
+
 const BUSY_POLL_MS = 10;
+
 /**
  * Queues are looked at every QUEUES_MS (at once again after a look that held some): what they
  * hold waits for a retry, or behind one; the sender's own new rows are looked at every turn.
  * Rows of processes gone are looked for every ORPHANS_MS (a sender is taken for gone after 15 s).
  */
 const QUEUES_MS = 50;
+
 const ORPHANS_MS = 1000;
+
 /**
  * A sender counts as alive for ALIVE_MS after it last said so, which it does every RENEW_MS: the
  * outbox rows of a process killed are split into queues by another sender within about 15 s.
  */
 const ALIVE_MS = 15_000;
+
 const RENEW_MS = 5_000;
-/** The most of a response body read (to reuse the connection; it is not kept). */
-const RESPONSE_BYTES = 4096;
+
 /** How often, and how many at a time, deliveries older than WEBHOOKS_KEEP_DAYS are removed. */
 const PRUNE_EVERY_MS = 60_000;
+
 const PRUNE_BATCH = 5_000;
-
-/** The wait before attempt n + 1 after n failed: 30 s doubling to 1 h, less up to half (jitter). */
-export function retryDelay(failedAttempts: number, random = Math.random): number {
-  const base = Math.min(FIRST_RETRY_MS * 2 ** Math.max(0, failedAttempts - 1), MAX_RETRY_MS);
-  return Math.max(1, Math.round(scaled(base) * (0.5 + random() / 2)));
-}
-
-/**
- * One attempt at a delivery: a signed POST (./post.ts checks the address each new connection
- * goes to: DNS can change).
- */
-export async function attempt(d: ClaimedDelivery, now = new Date()): Promise<AttemptOutcome> {
-  const outcome = await signedPost(d, now);
-  const result = outcome.delivered
-    ? "delivered"
-    : outcome.retryAt === null
-      ? "failed"
-      : outcome.status === null
-        ? "error"
-        : "refused";
-  metrics.webhookDeliveries.inc({ result });
-  if (outcome.delivered) metrics.webhookLag.observe(Math.max(0, Date.now() - d.createdAt.getTime()) / 1000);
-  return outcome;
-}
-
-async function signedPost(d: ClaimedDelivery, now: Date): Promise<AttemptOutcome> {
-  const failed = (status: number | null, error: string): AttemptOutcome => {
-    const given = now.getTime() - d.createdAt.getTime() >= scaled(GIVE_UP_MS);
-    return {
-      delivered: false,
-      status,
-      error,
-      retryAt: given ? null : new Date(now.getTime() + retryDelay(d.attempts + 1)),
-    };
-  };
-  try {
-    const headers = {
-      "content-type": "application/json",
-      "user-agent": "open-location-platform-webhooks/1",
-      ...signatureHeaders(d.token, d, now),
-    };
-    const { status } = await post(new URL(d.url), d.body, headers, TIMEOUT_MS, RESPONSE_BYTES);
-    if (status >= 200 && status < 300) return { delivered: true, status };
-    // The status alone: a receiver's body is not kept (read from an internal service, it would
-    // tell an admin what lies behind the address).
-    return failed(status, `HTTP ${status}`);
-  } catch (e) {
-    return failed(null, (e as Error).message);
-  }
-}
-
-/** A request not tried yet, as an attempt takes it (one sent straight from its row has no seq). */
-export const notTried = (d: DeliveryWrite, hook: { url: string; token: string }): ClaimedDelivery => ({
-  ...d,
-  seq: 0,
-  status: "pending",
-  attempts: 0,
-  lastAttemptAt: null,
-  lastStatus: null,
-  lastError: null,
-  deliveredAt: null,
-  url: hook.url,
-  token: hook.token,
-});
 
 const lineOf = (d: Pick<DeliveryWrite, "webhookSeq" | "userId">) => `${d.webhookSeq}|${d.userId}`;
 

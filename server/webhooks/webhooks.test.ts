@@ -2,7 +2,7 @@ import { createServer } from "node:http";
 import { describe, expect, it } from "vitest";
 import type { ClaimedDelivery, OutboxWrite, WebhookTarget } from "../storage/webhook-records";
 import { isPrivate, parseWebhookUrl, privateAddressOf } from "./address-guard";
-import { attempt, notTried, retryDelay } from "./deliver";
+import { attempt, notTried, retryDelay } from "./attempt";
 import { outboxFromJson, outboxJson } from "../storage/outbox-columns";
 import { outboxFor, splitOutbox } from "./outbox";
 import { post } from "./post";
