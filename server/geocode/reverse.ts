@@ -1,4 +1,5 @@
-import { type AddressRecord, features } from "../geodata/features";
+import { type AddressRecord } from "../geodata/feature-records";
+import { features } from "../geodata/features";
 import { type Position, bboxAround, haversine } from "../geo/distance";
 import { nearestOnPath } from "../geo/polygon";
 import { positionsOf } from "../geo/rings";

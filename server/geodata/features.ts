@@ -1,184 +1,18 @@
 import KDBush from "kdbush";
-import { type Bundle, type BundleLayer, type BundleTables, type BundleWriter, blobOf } from "../bundles/file";
+import { type Bundle, type BundleTables } from "../bundles/file";
 import type { BBox } from "../geo/distance";
 import { floatsOf } from "../geo/rings";
 import type { PostcodePoints } from "./postcode-vote";
 import { RegionLookup, type StoredRegion } from "./region-lookup";
+import { ADDRESS_COUNTRIES, withoutNulls } from "./feature-layer";
+import type { StoredPlace, AddressRecord, StreetLine } from "./feature-records";
 
 /**
- * The features layer of a bundle (docs/data.md): places, regions, addresses and streets, each
- * with an R*Tree over its bounding boxes. Written by the OSM and GeoJSON imports
- * (server/imports/), read by place search, reverse geocoding, regions and the dashboard map.
+ * Reading the features layer of a bundle (./feature-layer.ts): places, regions, addresses and
+ * streets by box, read by place search, reverse geocoding, regions and the dashboard map.
  */
-export const FEATURES: BundleLayer = {
-  name: "features",
-  since: 1,
-  schema: `
-CREATE TABLE places (
-  id INTEGER PRIMARY KEY, oid TEXT NOT NULL, name TEXT NOT NULL, categories TEXT NOT NULL,
-  chainSlug TEXT, chainName TEXT, grp TEXT, lng REAL NOT NULL, lat REAL NOT NULL, shape BLOB
-);
-CREATE VIRTUAL TABLE places_index USING rtree(id, minLng, maxLng, minLat, maxLat);
--- "category:coffee-shop", "chain:starbucks", "group:airports": filtered place search reads the
--- places of one tag near a point from this index instead of every place there.
-CREATE TABLE place_tags (tag TEXT NOT NULL, lng REAL NOT NULL, lat REAL NOT NULL, place INTEGER NOT NULL);
-CREATE INDEX place_tags_tag_lng ON place_tags (tag, lng, lat);
-CREATE TABLE regions (
-  id INTEGER PRIMARY KEY, type TEXT NOT NULL, name TEXT NOT NULL, code TEXT, osm TEXT NOT NULL,
-  area REAL NOT NULL, shape BLOB NOT NULL
-);
-CREATE VIRTUAL TABLE regions_index USING rtree(id, minLng, maxLng, minLat, maxLat);
-CREATE TABLE addresses (
-  id INTEGER PRIMARY KEY, number TEXT NOT NULL, street TEXT, unit TEXT, postcode TEXT, city TEXT,
-  lng REAL NOT NULL, lat REAL NOT NULL
-);
-CREATE VIRTUAL TABLE addresses_index USING rtree(id, minLng, maxLng, minLat, maxLat);
-CREATE TABLE streets (id INTEGER PRIMARY KEY, name TEXT NOT NULL, kind TEXT NOT NULL, shape BLOB NOT NULL);
-CREATE VIRTUAL TABLE streets_index USING rtree(id, minLng, maxLng, minLat, maxLat);
-`,
-};
-
-/** Addresses' own `addr:country` (format 7): evidence of their country where no boundary is imported. */
-export const ADDRESS_COUNTRIES: BundleLayer = {
-  name: "address countries",
-  since: 7,
-  schema: `CREATE TABLE address_countries (id INTEGER PRIMARY KEY, country TEXT NOT NULL);`,
-};
 
 export type { StoredRegion };
-
-export interface StoredPlace {
-  oid: string;
-  name: string;
-  categories: string[];
-  chain?: { slug: string; name: string };
-  group?: string;
-  lng: number;
-  lat: number;
-  /** the outer ring of an area place, packed */
-  ring?: Float64Array;
-}
-
-/** A place as the import writes it: the stored place and its bounding box. */
-export interface PlaceRecord extends StoredPlace {
-  bbox: BBox;
-}
-
-export interface RegionRecord {
-  type: string;
-  name: string;
-  code?: string;
-  osm: string;
-  area: number;
-  shape: Buffer;
-  bbox: BBox;
-}
-
-export interface AddressRecord {
-  number: string;
-  street?: string;
-  unit?: string;
-  postcode?: string;
-  city?: string;
-  /** `addr:country` (ISO 3166-1 alpha-2): the address's own word on its country */
-  country?: string;
-  lng: number;
-  lat: number;
-}
-
-export interface StreetRecord {
-  name: string;
-  kind: string;
-  line: Float64Array;
-  bbox: BBox;
-}
-
-export type StreetLine = Omit<StreetRecord, "bbox">;
-
-const box = (b: BBox) => [b.minLng, b.maxLng, b.minLat, b.maxLat];
-
-/** Writes the features of an import into its bundle, counting them. */
-export class FeatureWriter {
-  counts = { places: 0, regions: 0, addresses: 0, streets: 0 };
-
-  constructor(private bundle: BundleWriter) {}
-
-  private run(sql: string, ...params: unknown[]) {
-    return this.bundle.statement(sql).run(...params).id;
-  }
-
-  place(r: PlaceRecord) {
-    const id = this.run(
-      `INSERT INTO places (oid, name, categories, chainSlug, chainName, grp, lng, lat, shape) VALUES (?,?,?,?,?,?,?,?,?)`,
-      r.oid,
-      r.name,
-      `,${r.categories.join(",")},`,
-      r.chain?.slug ?? null,
-      r.chain?.name ?? null,
-      r.group ?? null,
-      r.lng,
-      r.lat,
-      r.ring ? blobOf(r.ring) : null,
-    );
-    this.run(`INSERT INTO places_index VALUES (?,?,?,?,?)`, id, ...box(r.bbox));
-    const tags = [
-      ...r.categories.map((c) => `category:${c}`),
-      ...(r.chain ? [`chain:${r.chain.slug}`] : []),
-      ...(r.group ? [`group:${r.group}`] : []),
-    ];
-    for (const tag of tags) this.run(`INSERT INTO place_tags VALUES (?,?,?,?)`, tag, r.lng, r.lat, id);
-    this.counts.places++;
-    this.bundle.step();
-  }
-
-  region(r: RegionRecord) {
-    const id = this.run(
-      `INSERT INTO regions (type, name, code, osm, area, shape) VALUES (?,?,?,?,?,?)`,
-      r.type,
-      r.name,
-      r.code ?? null,
-      r.osm,
-      r.area,
-      r.shape,
-    );
-    this.run(`INSERT INTO regions_index VALUES (?,?,?,?,?)`, id, ...box(r.bbox));
-    this.counts.regions++;
-    this.bundle.step();
-  }
-
-  address(r: AddressRecord) {
-    const id = this.run(
-      `INSERT INTO addresses (number, street, unit, postcode, city, lng, lat) VALUES (?,?,?,?,?,?,?)`,
-      r.number,
-      r.street ?? null,
-      r.unit ?? null,
-      r.postcode ?? null,
-      r.city ?? null,
-      r.lng,
-      r.lat,
-    );
-    this.run(`INSERT INTO addresses_index VALUES (?,?,?,?,?)`, id, r.lng, r.lng, r.lat, r.lat);
-    if (r.country) this.run(`INSERT INTO address_countries VALUES (?,?)`, id, r.country);
-    this.counts.addresses++;
-    this.bundle.step();
-  }
-
-  street(r: StreetRecord) {
-    const id = this.run(
-      `INSERT INTO streets (name, kind, shape) VALUES (?,?,?)`,
-      r.name,
-      r.kind,
-      blobOf(r.line),
-    );
-    this.run(`INSERT INTO streets_index VALUES (?,?,?,?,?)`, id, ...box(r.bbox));
-    this.counts.streets++;
-    this.bundle.step();
-  }
-}
-
-/** A row without its NULL columns (absent fields, not nulls). */
-const withoutNulls = <T>(row: Record<string, unknown>) =>
-  Object.fromEntries(Object.entries(row).filter(([, v]) => v !== null)) as T;
 
 interface PlaceRow {
   oid: string;
@@ -245,9 +79,11 @@ export function townAt(lookup: RegionLookup, lng: number, lat: number): string |
 }
 
 const PLACE_COLUMNS = `p.oid, p.name, p.categories, p.chainSlug, p.chainName, p.grp, p.lng, p.lat`;
+
 /** An address row's columns, with its `addr:country` where the file has them (format 7). */
 const addressColumns = (bundle: Bundle) =>
   `a.number, a.street, a.unit, a.postcode, a.city, a.lng, a.lat${bundle.has(ADDRESS_COUNTRIES) ? ", c.country" : ""}`;
+
 const addressJoin = (bundle: Bundle) =>
   bundle.has(ADDRESS_COUNTRIES) ? "LEFT JOIN address_countries c ON c.id = a.id" : "";
 

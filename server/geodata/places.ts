@@ -1,4 +1,5 @@
-import { type StoredPlace, features } from "./features";
+import { type StoredPlace } from "./feature-records";
+import { features } from "./features";
 import { bboxAround, haversine } from "../geo/distance";
 import { distanceToRing, ringAreaAndCentroid } from "../geo/polygon";
 import { positionsOf } from "../geo/rings";

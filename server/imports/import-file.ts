@@ -2,7 +2,7 @@ import path from "node:path";
 import { writeBundle } from "../bundles/swap";
 import { buildTextIndex } from "../geocode/text-index-build";
 import { TEXT_INDEX, TEXT_NAMES } from "../geocode/text-index";
-import { ADDRESS_COUNTRIES, FEATURES, FeatureWriter } from "../geodata/features";
+import { ADDRESS_COUNTRIES, FEATURES, FeatureWriter } from "../geodata/feature-layer";
 import { ROAD_GRAPH, writeRoadGraph } from "../routing/graph-bundle";
 import type { RoadGraph } from "../routing/graph";
 import { TIMETABLE, writeTimetable } from "../transit/timetable-bundle";

@@ -1,4 +1,4 @@
-import type { AddressRecord } from "../geodata/features";
+import type { AddressRecord } from "../geodata/feature-records";
 import { type BBox } from "../geo/distance";
 import { packedBBox } from "../geo/rings";
 import { type Tags } from "../geodata/taxonomy";

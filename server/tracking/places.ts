@@ -1,4 +1,4 @@
-import type { StoredPlace } from "../geodata/features";
+import type { StoredPlace } from "../geodata/feature-records";
 import { type PlaceCandidate, distanceToPlace, placeById, placeCandidates } from "../geodata/places";
 import { type Confidence, confidenceOfPlace } from "../events/confidence";
 
