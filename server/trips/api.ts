@@ -5,6 +5,8 @@ import { serializeTrip } from "../tracking/trips/model";
 import { storage } from "../storage";
 import { type Window, page, pageOfWholeInstants } from "../storage/paging";
 import * as commands from "./commands";
+import type { TripAnswer, TripCaller } from "./access";
+import * as legCommands from "./leg-commands";
 import type { CreateTripInput, UpdateTripInput } from "./schema";
 import type { z } from "zod";
 import type { listTripsSchema } from "./schema";
@@ -15,13 +17,13 @@ import type { listTripsSchema } from "./schema";
  * nothing derived from the user's last fix: no ETA or delay, and events without their location
  * (server/tracking/visible.ts).
  */
-function answered(caller: commands.TripCaller, { trip, events, owned }: commands.TripAnswer) {
+function answered(caller: TripCaller, { trip, events, owned }: TripAnswer) {
   if (mayRead(caller.key, owned)) return { trip: serializeTrip(trip), events: events.map(serializeEvent) };
   const { eta: _eta, delay: _delay, ...wire } = serializeTrip(trip);
   return { trip: wire, events: events.map((e) => sentEvent(e, caller.claimed)) };
 }
 
-const caller = (key: AuthKey, claimed: commands.TripCaller["claimed"] = {}): commands.TripCaller => ({
+const caller = (key: AuthKey, claimed: TripCaller["claimed"] = {}): TripCaller => ({
   key,
   claimed,
 });
@@ -35,13 +37,13 @@ export async function updateLeg(
   key: AuthKey,
   ref: string,
   legId: string,
-  status: Parameters<typeof commands.updateLeg>[3],
+  status: Parameters<typeof legCommands.updateLeg>[3],
 ) {
-  const answer = answered(caller(key), await commands.updateLeg(caller(key), ref, legId, status));
+  const answer = answered(caller(key), await legCommands.updateLeg(caller(key), ref, legId, status));
   return { trip: answer.trip, leg: answer.trip.legs?.find((l) => l._id === legId), events: answer.events };
 }
 export const reorderLegs = async (key: AuthKey, ref: string, legs: string[]) =>
-  answered(caller(key), await commands.reorderLegs(caller(key), ref, legs));
+  answered(caller(key), await legCommands.reorderLegs(caller(key), ref, legs));
 export const { deleteTrip, getTrip } = commands;
 
 /**

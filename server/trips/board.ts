@@ -8,7 +8,7 @@ import type { StoredTrip } from "../storage/trips";
 import { storage } from "../storage";
 import { serializeEvent } from "../tracking/serialize";
 import { ACTIVE_STATUSES, TRIP_STATUSES, routedMode, serializeTrip } from "../tracking/trips/model";
-import { refOf, tripUser } from "./commands";
+import { refOf, tripUser } from "./access";
 
 /**
  * The dashboard's Trips page (docs/trips.md#dashboard): trips filtered on the server with where
