@@ -17,18 +17,7 @@ export function GeofenceDetails(props: {
   onDeleted: () => void;
 }) {
   const { g } = props;
-  const [confirming, setConfirming] = useState(false);
   const listsUsers = usePermissions()?.users ?? false;
-  const members = useQuery({
-    queryKey: ["geofence-users", g._id],
-    enabled: listsUsers,
-    queryFn: () =>
-      call<{ users: User[] }>("GET", `/v1/geofences/${g._id}/users?limit=100`).then((r) => r.users),
-  });
-  const remove = useMutation({
-    mutationFn: () => call("DELETE", `/v1/geofences/${g._id}`),
-    onSuccess: props.onDeleted,
-  });
   return (
     <section className="space-y-3" aria-label="Geofence">
       <div className="flex items-start justify-between gap-2">
@@ -37,6 +26,18 @@ export function GeofenceDetails(props: {
           Close
         </button>
       </div>
+      <GeofenceFields g={g} />
+      {props.canEdit && <GeofenceActions id={g._id} onEdit={props.onEdit} onDeleted={props.onDeleted} />}
+      <GeofenceEvents id={g._id} />
+      {listsUsers && <GeofenceMembers id={g._id} />}
+    </section>
+  );
+}
+
+/** The geofence's fields as a list, and its metadata. */
+function GeofenceFields({ g }: { g: Geofence }) {
+  return (
+    <>
       <dl className="grid grid-cols-[7rem_1fr] gap-y-1 text-sm">
         <dt className="text-slate-500">Tag</dt>
         <dd>{g.tag ?? "—"}</dd>
@@ -76,44 +77,66 @@ export function GeofenceDetails(props: {
           {JSON.stringify(g.metadata, null, 2)}
         </pre>
       )}
-      {props.canEdit && (
-        <div className="flex flex-wrap gap-2">
-          <button
-            type="button"
-            onClick={props.onEdit}
-            className="rounded border border-slate-300 px-3 py-1.5 text-sm"
-          >
-            Edit geofence
-          </button>
-          {confirming ? (
-            <span className="flex items-center gap-2 text-sm">
-              Delete for good?
-              <button
-                type="button"
-                onClick={() => remove.mutate()}
-                className="rounded bg-red-700 px-3 py-1.5 text-white"
-              >
-                Yes, delete
-              </button>
-              <button type="button" onClick={() => setConfirming(false)} className="underline">
-                No
-              </button>
-            </span>
-          ) : (
+    </>
+  );
+}
+
+/** Edit, and delete after a confirmation. */
+function GeofenceActions(props: { id: string; onEdit: () => void; onDeleted: () => void }) {
+  const [confirming, setConfirming] = useState(false);
+  const remove = useMutation({
+    mutationFn: () => call("DELETE", `/v1/geofences/${props.id}`),
+    onSuccess: props.onDeleted,
+  });
+  return (
+    <>
+      <div className="flex flex-wrap gap-2">
+        <button
+          type="button"
+          onClick={props.onEdit}
+          className="rounded border border-slate-300 px-3 py-1.5 text-sm"
+        >
+          Edit geofence
+        </button>
+        {confirming ? (
+          <span className="flex items-center gap-2 text-sm">
+            Delete for good?
             <button
               type="button"
-              onClick={() => setConfirming(true)}
-              className="rounded border border-red-300 px-3 py-1.5 text-sm text-red-700"
+              onClick={() => remove.mutate()}
+              className="rounded bg-red-700 px-3 py-1.5 text-white"
             >
-              Delete geofence
+              Yes, delete
             </button>
-          )}
-        </div>
-      )}
+            <button type="button" onClick={() => setConfirming(false)} className="underline">
+              No
+            </button>
+          </span>
+        ) : (
+          <button
+            type="button"
+            onClick={() => setConfirming(true)}
+            className="rounded border border-red-300 px-3 py-1.5 text-sm text-red-700"
+          >
+            Delete geofence
+          </button>
+        )}
+      </div>
       <ErrorNote error={remove.error} />
-      <GeofenceEvents id={g._id} />
-      {listsUsers && <h3 className="font-medium">Users inside now</h3>}
-      {!listsUsers ? null : members.isLoading ? (
+    </>
+  );
+}
+
+/** The users inside the geofence now (up to 100). */
+function GeofenceMembers({ id }: { id: string }) {
+  const members = useQuery({
+    queryKey: ["geofence-users", id],
+    queryFn: () => call<{ users: User[] }>("GET", `/v1/geofences/${id}/users?limit=100`).then((r) => r.users),
+  });
+  return (
+    <>
+      <h3 className="font-medium">Users inside now</h3>
+      {members.isLoading ? (
         <p className="text-sm text-slate-500">Loading…</p>
       ) : members.data?.length ? (
         <ul className="space-y-1 text-sm">
@@ -124,6 +147,6 @@ export function GeofenceDetails(props: {
       ) : (
         <p className="text-sm text-slate-500">Nobody is inside.</p>
       )}
-    </section>
+    </>
   );
 }
