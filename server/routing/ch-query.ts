@@ -1,7 +1,7 @@
 import { type RoadGraph, tailsOf } from "./graph";
 import { type Hierarchy, copiesOf } from "./hierarchy";
 import type { Mode } from "./profiles";
-import { Heap } from "./heap";
+import { type SearchSpace, release, searchSpace } from "./search-space";
 import { type Leg, banned } from "./search";
 import { type Snap, vertexAt } from "./snap";
 import { lineAlong } from "./shapes";
@@ -40,15 +40,9 @@ interface Prepared {
   search: [Side, Side];
 }
 
-interface Side {
-  time: Float64Array;
-  meters: Float64Array;
-  /** the hierarchy's arc a node was reached by (-1 - seed index: a seed) */
-  parent: Int32Array;
-  done: Uint8Array;
-  touched: number[];
-  heap: Heap;
-}
+/** One direction of the bidirectional search: its nodes' times and lengths, and (parent) the
+ * hierarchy's arc a node was reached by (-1 - seed index: a seed). */
+type Side = SearchSpace;
 
 const prepared = new WeakMap<Hierarchy, Prepared>();
 
@@ -57,14 +51,7 @@ function prepare(g: RoadGraph, h: Hierarchy): Prepared {
   if (!p) {
     const N = h.rank.length;
     const copies = copiesOf(g, h.copyArc);
-    const side = (): Side => ({
-      time: new Float64Array(N).fill(Infinity),
-      meters: new Float64Array(N),
-      parent: new Int32Array(N),
-      done: new Uint8Array(N),
-      touched: [],
-      heap: new Heap(),
-    });
+    const side = (): Side => searchSpace(N);
     p = { copies, tail: tailsOf(g), search: [side(), side()] };
     prepared.set(h, p);
   }
@@ -134,15 +121,6 @@ function direct(g: RoadGraph, secs: Float32Array, from: Snap, to: Snap): (Leg & 
     if (!best || leg.seconds < best.seconds) best = leg;
   }
   return best;
-}
-
-function reset(side: Side) {
-  for (const n of side.touched) {
-    side.time[n] = Infinity;
-    side.done[n] = 0;
-  }
-  side.touched.length = 0;
-  side.heap.clear();
 }
 
 function seed(side: Side, list: Seed[]) {
@@ -257,8 +235,8 @@ export function hierarchyRoute(
       ...(paths && { path: lineAlong(g, from, to, []), arcs: [] }),
     };
   }
-  reset(fw);
-  reset(bw);
+  release(fw);
+  release(bw);
   return leg;
 }
 
@@ -287,7 +265,7 @@ export function hierarchyMatrix(
       if (!list) buckets.set(n, (list = []));
       list.push({ j, seconds: bw.time[n]!, meters: bw.meters[n]! });
     }
-    reset(bw);
+    release(bw);
   });
   return origins.map((from) => {
     const row: (Leg | undefined)[] = destinations.map((to) => {
@@ -303,7 +281,7 @@ export function hierarchyMatrix(
         if (!row[j] || total < row[j].seconds) row[j] = { seconds: total, meters: fw.meters[n]! + meters };
       }
     }
-    reset(fw);
+    release(fw);
     return row;
   });
 }

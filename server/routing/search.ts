@@ -2,7 +2,7 @@ import { haversine } from "../geo/distance";
 import type { RoadGraph } from "./graph";
 import type { Mode } from "./profiles";
 import { type Snap, vertexAt } from "./snap";
-import { Heap } from "./heap";
+import { type SearchSpace, release, searchSpace } from "./search-space";
 import { arcsOf, lineAlong } from "./shapes";
 
 /**
@@ -260,25 +260,10 @@ function reach(ws: Workspace, s: number, t: number, arc: number, from: number, m
   ws.heap.push(s, key);
 }
 
-/** Leaves the workspace as it was found: only what the search touched is reset. */
-function release(ws: Workspace) {
-  for (const t of ws.touched) {
-    ws.time[t] = Infinity;
-    ws.done[t] = 0;
-  }
-  ws.touched.length = 0;
-  ws.heap.clear();
-}
-
-interface Workspace {
-  /** the arc into a state (-1 - arc: a start along the origin's edge), and the state before */
-  parent: Int32Array;
+/** A search space with the state before each (`parent` the arc into a state; -1 - arc: a start
+ * along the origin's edge). */
+interface Workspace extends SearchSpace {
   prev: Int32Array;
-  time: Float64Array;
-  meters: Float64Array;
-  done: Uint8Array;
-  touched: number[];
-  heap: Heap;
 }
 
 const workspaces = new WeakMap<RoadGraph, Workspace>();
@@ -290,15 +275,7 @@ const workspaces = new WeakMap<RoadGraph, Workspace>();
 function workspace(g: RoadGraph, states: number): Workspace {
   let w = workspaces.get(g);
   if (!w || w.time.length < states) {
-    w = {
-      parent: new Int32Array(states),
-      prev: new Int32Array(states),
-      time: new Float64Array(states).fill(Infinity),
-      meters: new Float64Array(states),
-      done: new Uint8Array(states),
-      touched: [],
-      heap: new Heap(),
-    };
+    w = { ...searchSpace(states), prev: new Int32Array(states) };
     workspaces.set(g, w);
   }
   return w;
