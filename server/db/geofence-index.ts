@@ -20,8 +20,8 @@ const meets = (e: IndexedGeofence, box: BBox) =>
 
 /**
  * The boxes and versions of every geofence, in memory, for tracking: which geofences are near a
- * fix is asked at every update, and a dense area answers dozens (about 25 µs of a dense update
- * from SQLite's R*Tree, some 40 rows per update on PostgreSQL; docs/performance.md). A static tree
+ * fix is asked at every update, and a dense area answers dozens (a visible part of a dense update
+ * from SQLite's R*Tree, and rows per update on PostgreSQL; docs/performance.md). A static tree
  * (flatbush) holds the geofences known when it was built; those written since (created, moved,
  * renamed, deleted) are kept beside it in a map and mask their old entries, until there are
  * enough of them to rebuild the tree.

@@ -20,8 +20,7 @@ async function acquire(memory: Int32Array): Promise<void> {
   // While another thread holds the lock: a worker thread (tracking, the webhook sender) sleeps
   // in Atomics.wait and wakes the moment it is released (its event loop has nothing to do but
   // wait for the lock; no holder ever waits on a worker's event loop). Polling every millisecond
-  // instead left the tracking thread waiting 600 ms in every 5 s behind the sender's short turns
-  // (docs/performance.md). The server's thread may not block: it looks again every millisecond.
+  // instead left the tracking thread waiting behind the sender's short turns (docs/performance.md). The server's thread may not block: it looks again every millisecond.
   // (Atomics.waitAsync would wake at once, but in Node 20 a pending wait neither keeps a
   // thread's event loop alive nor reliably wakes an idle one: nodejs/node#44729, #61941.) Only a
   // contended lock waits: tracking batches that follow each other take their tickets at once.

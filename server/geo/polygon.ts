@@ -44,8 +44,8 @@ export function pointInPackedRing(lng: number, lat: number, ring: Float64Array):
 
 /**
  * A packed ring with its edges bucketed by latitude band, so the even-odd test reads only the
- * edges of the point's band: for a country's coastline of thousands of vertices, about 50 µs
- * become about 1 µs.
+ * edges of the point's band, not a country's coastline of thousands of vertices
+ * (docs/performance.md).
  */
 export interface BandedRing {
   coords: Float64Array;

@@ -110,8 +110,8 @@ export function timeZoneAt(lng: number, lat: number, at = new Date()): TimeZone 
     return null;
   }
   const q = quarterOf(id, at);
-  // The local time from the offset: Intl formats once per zone and quarter hour (formatting every
-  // answer cost 40 µs an address; 10 µs over random points worldwide now, less within one zone).
+  // The local time from the offset: Intl formats once per zone and quarter hour, not per answer
+  // (formatting is most of an answer's cost; docs/performance.md).
   const local = new Date(Math.floor(at.getTime() / 1000) * 1000 + q.offset * 1000).toISOString().slice(0, 19);
   return {
     id,

@@ -31,7 +31,7 @@ export function insideFraction(signedDistance: number, accuracy: number, geofenc
 /**
  * A polygon's area by its ring. Tracking meets the same decoded geofences at every update (their
  * rings are shared and never changed, server/geofences/decoded.ts): the area is computed once
- * per ring (about 13 µs of a dense move, docs/performance.md).
+ * per ring (it was a visible part of a dense move: docs/performance.md).
  */
 const areas = new WeakMap<readonly Position[], number>();
 function ringArea(ring: readonly Position[]): number {

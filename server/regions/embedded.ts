@@ -165,7 +165,7 @@ function nearShoreOf(layer: Layer, code: string, lng: number, lat: number): bool
 
 /**
  * Which country a point is in: Natural Earth's 1:10m shapes say where land is, and
- * country-coder's borders (OSM's, maintained; 0.7 MB, about 3 µs a lookup) say whose it is, since
+ * country-coder's borders (OSM's, maintained, small and fast to ask) say whose it is, since
  * at 1:10m Natural Earth puts Beausoleil in Monaco, Büsingen in Switzerland and Pas de la Casa in
  * France (48 of 48 border towns right against 35 of 48: docs/data.md). Over water country-coder's
  * borders are rough (they reach hundreds of km out to sea), so where Natural Earth says sea its

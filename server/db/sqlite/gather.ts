@@ -54,8 +54,8 @@ export function gathering<T>(run: (batch: T[]) => Promise<void>, options: Gather
     const batch = queue.splice(0, options.max);
     // What is left is looked at in a later turn of the event loop, once the batch's answers have
     // been posted: until the server's thread has seen them, their requests still count as coming,
-    // and their devices' next updates often are (considered at once, batches were smaller: the
-    // server's CPU per update 1.68 and 1.81 ms against 1.48-1.69 beside a busy core).
+    // and their devices' next updates often are (considered at once, batches were smaller and
+    // each update cost the server more: docs/performance.md).
     const done = () => {
       state = "idle";
       if (queue.length) setImmediate(() => state === "idle" && queue.length && consider());
