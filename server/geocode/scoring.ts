@@ -15,9 +15,7 @@ interface Match {
 }
 
 const NAME_WEIGHT = 1;
-
 export const NUMBER_WEIGHT = 1;
-
 const AREA_WEIGHT = 0.7;
 
 /**

@@ -2,9 +2,7 @@
 
 /** Nodes per chunk of NodeLocations (16 MB a chunk). */
 const CHUNK_BITS = 20;
-
 const CHUNK = 1 << CHUNK_BITS;
-
 const MASK = CHUNK - 1;
 
 /**

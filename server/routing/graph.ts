@@ -10,9 +10,7 @@ import { type Mode, type RoadLabel } from "./profiles";
  */
 
 export const FLAG_FERRY = 1;
-
 export const FLAG_TOLL = 2;
-
 export const FLAG_HIGHWAY = 4;
 
 export interface RoadGraph {

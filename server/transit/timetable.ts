@@ -77,9 +77,7 @@ export interface TransferRule {
 
 /** pickup_type / drop_off_type 1: no boarding / no alighting there. */
 export const CALL_NONE = 1;
-
 export const pickupOf = (kinds: number) => kinds & 3;
-
 export const dropOffOf = (kinds: number) => (kinds >> 2) & 3;
 
 /** A footpath between two stops, in seconds (from the foot graph, or the feed's transfers). */

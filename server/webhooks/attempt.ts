@@ -13,11 +13,8 @@ export const TIMEOUT_MS = 10_000;
  * was made; WEBHOOKS_RETRY_SCALE multiplies all three (tests and development shorten them).
  */
 const FIRST_RETRY_MS = 30_000;
-
 const MAX_RETRY_MS = 3600_000;
-
 const GIVE_UP_MS = 24 * 3600_000;
-
 const scaled = (ms: number) => ms * env().WEBHOOKS_RETRY_SCALE;
 
 /** The most of a response body read (to reuse the connection; it is not kept). */

@@ -30,7 +30,6 @@ const HOLD_MS = 30_000;
 
 /** Requests in flight at once per process, and per webhook (a slow receiver holds only its own). */
 const IN_FLIGHT = 64;
-
 const IN_FLIGHT_PER_WEBHOOK = 32;
 
 /**
@@ -40,7 +39,6 @@ const IN_FLIGHT_PER_WEBHOOK = 32;
  * requests per 50 ms; each look is a transaction, and fewer, larger ones cost less per request).
  */
 const POLL_MS = 50;
-
 const BUSY_POLL_MS = 10;
 
 /**
@@ -49,7 +47,6 @@ const BUSY_POLL_MS = 10;
  * Rows of processes gone are looked for every ORPHANS_MS (a sender is taken for gone after 15 s).
  */
 const QUEUES_MS = 50;
-
 const ORPHANS_MS = 1000;
 
 /**
@@ -57,12 +54,10 @@ const ORPHANS_MS = 1000;
  * outbox rows of a process killed are split into queues by another sender within about 15 s.
  */
 const ALIVE_MS = 15_000;
-
 const RENEW_MS = 5_000;
 
 /** How often, and how many at a time, deliveries older than WEBHOOKS_KEEP_DAYS are removed. */
 const PRUNE_EVERY_MS = 60_000;
-
 const PRUNE_BATCH = 5_000;
 
 const lineOf = (d: Pick<DeliveryWrite, "webhookSeq" | "userId">) => `${d.webhookSeq}|${d.userId}`;
