@@ -1,24 +1,8 @@
-import type { BBox } from "../geo/distance";
 import type { OutboxWrite, WebhookTarget } from "./webhook-records";
 import type { StoredUser } from "./users";
-import type { GeofenceVersion, TrackedGeofence } from "./geofences";
 import type { EventClass, StoredEvent, VerdictCounts } from "./events";
-import type { StoredTrip, TripOwner, TripRef, TripWrite } from "./trips";
 
 /* Tracking: what deciding a location update reads, and the plan it writes. */
-
-export interface Membership {
-  geofenceSeq: number;
-  enteredAt: Date;
-  dwelled: boolean;
-}
-
-/** A verdict on an earlier place event (it steers place detection there). */
-export interface PlaceVerdict {
-  placeId: string | null;
-  verifiedPlaceId: string | null;
-  verification: number;
-}
 
 /**
  * What deciding a location update reads, inside the transaction that will apply the decision:
@@ -28,26 +12,45 @@ export interface TrackingReader {
   userByUserId(live: boolean, userId: string): Promise<StoredUser | null>;
   /** The most recently updated user of a device; with `anonymous`, only one not bound to a userId. */
   userByDeviceId(live: boolean, deviceId: string, anonymous: boolean): Promise<StoredUser | null>;
-  memberships(userSeq: number): Promise<Membership[]>;
-  /**
-   * The versions of the geofences whose box meets `box` and of those with the given seqs (where
-   * the user is now): tracking decodes a geofence once per version (server/geofences/decoded.ts).
-   */
-  geofenceVersionsNear(live: boolean, box: BBox, seqs: readonly number[]): Promise<GeofenceVersion[]>;
-  geofencesBySeqs(seqs: readonly number[]): Promise<TrackedGeofence[]>;
-  /** The seqs of the geofences of a world with these _ids (those that exist; an anonymous device's own). */
-  geofenceSeqsByIds(live: boolean, ids: readonly string[]): Promise<number[]>;
   /** Verdicts on the events of each class (subject, type and band), in the order asked. */
   verificationCounts(live: boolean, classes: readonly EventClass[]): Promise<VerdictCounts[]>;
-  /** Verdicts on place events of one world located in `box`. */
-  placeVerdictsInBox(live: boolean, box: BBox): Promise<PlaceVerdict[]>;
   /** The enabled webhooks of a world (asked only when an update makes events). */
   webhooksFor(live: boolean): Promise<WebhookTarget[]>;
-  /** The trip of a world with this _id or externalId. */
-  tripByRef(live: boolean, ref: TripRef): Promise<StoredTrip | null>;
-  /** The trip a user (by userId) or a device without one is on: started, approaching or arrived. */
-  activeTrip(live: boolean, owner: TripOwner): Promise<StoredTrip | null>;
+  /** What a kind of event reads of its own (its part's reader, declared in its aggregate's port file). */
+  part<R>(part: TrackingPart<R, unknown>): R;
 }
+
+/**
+ * A kind of event's own share of tracking storage (its memberships, its trips, …): what it reads
+ * inside the update's transaction (R) and what its plan writes (W). Declared in the kind's
+ * aggregate's port file; each adapter implements it in its file of the same name and lists it
+ * in its tracking store. The name is the key its writes travel under in the plan.
+ */
+export interface TrackingPart<R, W> {
+  readonly name: string;
+  /** types only: never set */
+  readonly types?: { read: R; write: W };
+}
+
+export const trackingPart = <R, W>(name: string): TrackingPart<R, W> => ({ name });
+
+/** One part's writes of a plan. */
+export interface PartWrite {
+  part: string;
+  write: unknown;
+}
+
+/** `write` as the plan's writes of `part`. */
+export const partWrite = <W>(part: TrackingPart<unknown, W>, write: W): PartWrite => ({
+  part: part.name,
+  write,
+});
+
+/** What a plan writes of `part` (undefined: nothing). */
+export const writeOf = <W>(
+  plan: { writes: readonly PartWrite[] },
+  part: TrackingPart<unknown, W>,
+): W | undefined => plan.writes.find((w) => w.part === part.name)?.write as W | undefined;
 
 /** The user columns a location update sets. */
 export type UserWrite = Omit<StoredUser, "seq" | "id" | "live" | "createdAt">;
@@ -82,14 +85,11 @@ export interface TrackingPlan {
     recordedAt: Date;
     receivedAt: Date;
   } | null;
-  entered: { geofenceSeq: number; enteredAt: Date }[];
-  exited: number[];
-  dwelled: number[];
   events: EventWrite[];
   /** the outbox: what these events owe webhooks (null: nothing), written with them */
   outbox: OutboxWrite | null;
-  /** trips made (seq null) or changed */
-  trips?: TripWrite[];
+  /** what the kinds write of their own parts (at most one entry per part) */
+  writes: PartWrite[];
 }
 
 /** The keys the plan's rows were stored under. */

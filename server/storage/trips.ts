@@ -1,4 +1,5 @@
 import type { Json } from "./json";
+import { trackingPart } from "./tracking";
 
 /* Trips: lists, lookups, expiry, and what tracking reads and writes of them. */
 
@@ -154,3 +155,14 @@ export interface TripStore {
   /** Marks trips past their expiresAt (pending or active) expired, at most `take`; how many. */
   expire(now: Date, take: number): Promise<number>;
 }
+
+/** What trip events read inside an update's transaction (or a trip call's); they write trips. */
+export interface TripTrackingReader {
+  /** The trip of a world with this _id or externalId. */
+  tripByRef(live: boolean, ref: TripRef): Promise<StoredTrip | null>;
+  /** The trip a user (by userId) or a device without one is on: started, approaching or arrived. */
+  activeTrip(live: boolean, owner: TripOwner): Promise<StoredTrip | null>;
+}
+
+/** Trips made (seq null) or changed with a plan. */
+export const TRIP_TRACKING = trackingPart<TripTrackingReader, TripWrite[]>("trips");

@@ -1,106 +1,62 @@
 import type { AuthKey } from "../auth/keys";
-import { placeById, serializePlace } from "../geodata/places";
-import { REGION_TYPES, type Regions } from "../geodata/regions";
-import { regionById, regionId } from "../regions/ids";
-import type { Decision, Membership, TrackingReader, UserWrite } from "../storage/tracking";
+import type { Decision, TrackingReader, UserWrite } from "../storage/tracking";
 import type { StoredUser } from "../storage/users";
 import { storage } from "../storage";
-import { type Clock, asRecorded, eventsOf, outbox, graded } from "./plan";
-import { type TrackResult, detectAll, insideAfter } from "./decide";
-import { geofences } from "./detectors/geofences";
-import { places } from "./detectors/places";
-import { regions } from "./detectors/regions";
-import type { Detector, EventDraft } from "./detectors/types";
+import type { Clock } from "./clock";
+import { asRecorded, eventsOf, outbox, graded } from "./plan";
+import { type TrackResult, detectAll, keptByKinds, loadKinds } from "./decide";
+import { KINDS } from "./kinds";
+import type { Kind } from "./kinds/kind";
 import type { TrackInput } from "./schema";
-import { type Fix, loadSnapshot } from "./snapshot";
+import type { Fix } from "./fix";
 
 /**
  * Anonymous tracking, as Radar's SDKs mean it (`anonymous: true`, `deviceId: "anonymous"`): the
  * device keeps its own state — the geofences, the place and the regions it is in, as the last
  * answer told it — and sends it with each update. Nothing of the device is stored or read: no
  * user, history, membership or log. Its events are decided from the state it sent against the
- * fix, stored and sent to webhooks under no user (their `user` is `{deviceId: "anonymous"}`), and
- * the answer holds only what this update decided: two anonymous devices never see each other.
+ * fix (each kind's `sent`), stored and sent to webhooks under no user (their `user` is
+ * `{deviceId: "anonymous"}`), and the answer holds only what this update decided: two anonymous
+ * devices never see each other.
  */
 
 /** What an anonymous device's events say of their user. */
 const NO_ONE = { deviceId: "anonymous" };
 
-/** The kinds an anonymous device can have state of (no trips: a trip needs its user). */
-const DETECTORS: readonly Detector[] = [geofences, places, regions];
+/** The kinds an anonymous device can have state of (those that read it from what it sends: no trips). */
+const ANONYMOUS_KINDS = KINDS.filter((k) => k.sent);
 
 export function trackAnonymous(key: AuthKey, input: TrackInput, clock: Clock): Promise<TrackResult> {
   // Nothing of one anonymous update waits for another's: each holds a lock of its own.
   const device = { live: key.live, deviceId: `anonymous:${clock.newId()}`, userId: null };
-  return storage().tracking.apply(device, (read) => decideAnonymous(read, key.live, input, clock));
+  return storage().tracking.apply(device, (read) => decideAnonymous(read, key, input, clock));
 }
 
-/**
- * The regions the device says it is in, by kind: the one at the fix (`here`) when it names it,
- * else one this thread answered.
- */
-function regionsSent(ids: readonly string[], here: Regions): Regions {
-  const named = new Set(ids);
-  const found: Regions = {};
-  for (const id of ids) {
-    const r = regionById(id);
-    if (r && (REGION_TYPES as readonly string[]).includes(r.type)) found[r.type as keyof typeof found] = r;
-  }
-  for (const type of REGION_TYPES) {
-    const r = here[type];
-    if (r && named.has(regionId(r))) found[type] = r;
-  }
-  return found;
-}
-
-/** The device as it says it was: a user that is never stored (its regions are set from the snapshot's). */
-async function deviceBefore(
-  read: TrackingReader,
-  live: boolean,
-  input: TrackInput,
-  fix: Fix,
-  clock: Clock,
-): Promise<{ before: StoredUser; memberships: Membership[] }> {
-  const seqs = await read.geofenceSeqsByIds(live, input.geofenceIds ?? []);
-  const place = input.placeId ? placeById(input.placeId) : undefined;
-  const epoch = new Date(0);
-  return {
-    // Entered at this fix as far as it is known here (dwelled: no dwell is made of an unknown stay).
-    memberships: seqs.map((geofenceSeq) => ({ geofenceSeq, enteredAt: fix.at, dwelled: true })),
-    before: {
-      seq: -1,
-      id: clock.newId(fix.at.getTime()),
-      live,
-      deviceId: "anonymous",
-      userId: null,
-      description: null,
-      metadata: null,
-      deviceType: null,
-      device: null,
-      foreground: null,
-      stopped: null,
-      latitude: fix.latitude,
-      longitude: fix.longitude,
-      accuracy: fix.accuracy,
-      country: null,
-      state: null,
-      postalCode: null,
-      dma: null,
-      place: (place ? serializePlace(place) : null) as StoredUser["place"],
-      placeEnteredAt: null,
-      createdAt: fix.at,
-      actualUpdatedAt: epoch,
-      updatedAt: epoch,
-    },
-  };
-}
+/** The fields of a user that is never stored, with nothing of its own yet. */
+const NOBODY: Omit<UserWrite, "latitude" | "longitude" | "accuracy" | "actualUpdatedAt" | "updatedAt"> = {
+  deviceId: "anonymous",
+  userId: null,
+  description: null,
+  metadata: null,
+  deviceType: null,
+  device: null,
+  foreground: null,
+  stopped: null,
+  country: null,
+  state: null,
+  postalCode: null,
+  dma: null,
+  place: null,
+  placeEnteredAt: null,
+};
 
 export async function decideAnonymous(
   read: TrackingReader,
-  live: boolean,
+  key: Pick<AuthKey, "live" | "kind">,
   input: TrackInput,
   clock: Clock,
 ): Promise<Decision<TrackResult>> {
+  const live = key.live;
   const at = input.updatedAt ?? clock.wall();
   const fix: Fix = {
     latitude: input.latitude,
@@ -110,60 +66,64 @@ export async function decideAnonymous(
     stopped: input.stopped ?? false,
     replayed: input.replayed === true,
   };
-  const { before, memberships } = await deviceBefore(read, live, input, fix, clock);
-  const snapshot = await loadSnapshot({ ...read, memberships: async () => memberships }, live, fix, before);
-  // The regions it says it was in, judged against those at the fix (the snapshot's).
-  Object.assign(before, regionsSent(input.regionIds ?? [], snapshot.regions));
+  const epoch = new Date(0);
+  // The device as it says it was: a user that is never stored, with what each kind says it sent.
+  const before: StoredUser = {
+    seq: -1,
+    id: clock.newId(at.getTime()),
+    live,
+    ...NOBODY,
+    latitude: fix.latitude,
+    longitude: fix.longitude,
+    accuracy: fix.accuracy,
+    createdAt: at,
+    actualUpdatedAt: epoch,
+    updatedAt: epoch,
+  };
+  const states = await loadKinds(
+    ANONYMOUS_KINDS,
+    { read, key, fix, before, userId: null, deviceId: "anonymous", owned: true, clock },
+    async (kind: Kind<unknown>, u) => {
+      const { state, before: fields } = await kind.sent!(u, input);
+      Object.assign(before, fields);
+      return state;
+    },
+  );
   const after: UserWrite = {
-    deviceId: "anonymous",
-    userId: null,
-    description: null,
-    metadata: null,
+    ...NOBODY,
     deviceType: input.deviceType ?? null,
-    device: null,
     foreground: input.foreground ?? null,
     stopped: input.stopped ?? null,
     latitude: fix.latitude,
     longitude: fix.longitude,
     accuracy: fix.accuracy,
-    country: null,
-    state: null,
-    postalCode: null,
-    dma: null,
-    place: null,
-    placeEnteredAt: null,
     actualUpdatedAt: at,
     updatedAt: at,
-    ...Object.assign({}, ...DETECTORS.map((d) => d.next?.(before, fix, snapshot))),
+    ...keptByKinds(states, before, fix),
   };
   const user: StoredUser = { seq: 0, id: before.id, live, createdAt: at, ...after };
-  const detected = detectAll(DETECTORS, { before, after, fix, snapshot });
+  const detected = detectAll(states, { before, after, fix });
   // How long the device stayed is not known here.
-  const drafts: EventDraft[] = detected.events.map((e) => ({ ...e, duration: null }));
-  const made = eventsOf(drafts, user, fix, live, clock);
+  const made = eventsOf(
+    detected.events.map((e) => ({ ...e, duration: null })),
+    user,
+    fix,
+    live,
+    clock,
+  );
   for (const e of made) e.user = NO_ONE;
   const events = await graded(read, live, made);
-  const inside = insideAfter(snapshot, detected.memberships);
   const recorded = (eventSeqs?: number[]) => events.map((e, i) => asRecorded(e, eventSeqs?.[i] ?? 0, 0));
   return {
     plan: {
       user: null,
       location: null,
-      entered: [],
-      exited: [],
-      dwelled: [],
       events,
       outbox: events.length
-        ? outbox(await read.webhooksFor(live), live, user, inside, recorded(), clock)
+        ? outbox(await read.webhooksFor(live), live, user, detected.shown, recorded(), clock)
         : null,
-      trips: [],
+      writes: [],
     },
-    answer: (written) => ({
-      user,
-      geofences: inside,
-      events: recorded(written?.eventSeqs),
-      trip: null,
-      owned: true,
-    }),
+    answer: (written) => ({ user, shown: detected.shown, events: recorded(written?.eventSeqs), owned: true }),
   };
 }

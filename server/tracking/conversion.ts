@@ -7,7 +7,8 @@ import { optionalString } from "../http/fields";
 import type { EventWrite } from "../storage/tracking";
 import type { StoredEvent } from "../storage/events";
 import { storage } from "../storage";
-import { asRecorded, enabledGeofencesOf, outbox } from "./plan";
+import { asRecorded, outbox } from "./plan";
+import { shownOf } from "./kinds";
 import { pastInstant } from "./schema";
 import { processClock } from "./track";
 import { trimUser } from "./serialize";
@@ -148,18 +149,16 @@ export async function logConversion(
         replayed: false,
       };
       const stored = (seq: number) => asRecorded(event, seq, user.seq);
-      const inside = await enabledGeofencesOf(read, user);
+      const shown = await shownOf(read, user);
       const { seq: _seq, id, live: _live, createdAt, ...write } = user;
       return {
         plan: {
           // The user row is written as it is (nothing of it changes), with no fix in its history.
           user: { seq: user.seq, id, live, createdAt, updatedBefore: write.updatedAt, write },
           location: null,
-          entered: [],
-          exited: [],
-          dwelled: [],
           events: [event],
-          outbox: outbox(await read.webhooksFor(live), live, user, inside, [stored(0)], clock),
+          writes: [],
+          outbox: outbox(await read.webhooksFor(live), live, user, shown, [stored(0)], clock),
         },
         answer: (written) => ({ event: stored(written?.eventSeqs[0] ?? 0), owned: ownsDevice(user, body) }),
       };

@@ -1,34 +1,21 @@
 import type { AuthKey } from "../auth/keys";
-import type { GeofenceFields } from "../geofences/schema";
-import type { Decision, TrackingPlan, TrackingReader, UserWrite } from "../storage/tracking";
+import type { Decision, PartWrite, TrackingPlan, TrackingReader, UserWrite } from "../storage/tracking";
 import type { StoredEvent as Event } from "../storage/events";
 import type { StoredUser, StoredUser as User } from "../storage/users";
-import type { TrackedGeofence } from "../storage/geofences";
-import type { TripWrite } from "../storage/trips";
-import { geofences } from "./detectors/geofences";
-import { places } from "./detectors/places";
-import { regions } from "./detectors/regions";
-import { trips } from "./detectors/trips";
-import { type TrackHints, NO_HINTS } from "./trips/hints";
-import { isActive } from "./trips/model";
-import { type Trip } from "./trips/progress";
-import { ownerOf, tripFromOptions, withoutSeq } from "./trips/start";
-import type { Detector, DetectorInput, EventDraft, MembershipChanges } from "./detectors/types";
+import type { Clock } from "./clock";
+import { type Prepared, KINDS, shownOf } from "./kinds";
+import type { Change, EventDraft, Kind, Loaded, Shown, Update } from "./kinds/kind";
 import type { TrackInput } from "./schema";
 import { deviceAfter } from "./device";
-import { mayRead, ownsDevice } from "./visible";
-import { type Fix, type Snapshot, isStopped, loadSnapshot } from "./snapshot";
-import { type Clock, outbox, stoppedTrip, enabledGeofencesOf, asRecorded, eventsOf, graded } from "./plan";
-
-/** Every kind of event, in the order its events are listed: a new kind is a new detector here. */
-export const DETECTORS: readonly Detector[] = [geofences, places, regions, trips];
+import { ownsDevice } from "./visible";
+import { type Fix, isStopped } from "./fix";
+import { outbox, asRecorded, eventsOf, graded } from "./plan";
 
 export interface TrackResult {
   user: User;
-  geofences: GeofenceFields[];
+  /** what the user's wire form shows of the kinds after the update (its geofences, its trip, …) */
+  shown: Shown;
   events: Event[];
-  /** the trip the user is on after the update (none: not on one, or it ended) */
-  trip: Trip | null;
   /**
    * the request names the device of the user's last accepted update, or made the user: only then
    * may a publishable key's answer carry the user as stored (./visible.ts)
@@ -42,48 +29,57 @@ async function findUser(read: TrackingReader, live: boolean, input: TrackInput):
   return (await read.userByUserId(live, input.userId)) ?? read.userByDeviceId(live, input.deviceId, true);
 }
 
-/**
- * What one update changes: the snapshot is read through the store (inside the transaction that
- * will write the plan), the detectors decide from it alone, and the events are graded on the
- * verdicts given to their classes so far.
- */
-export async function decide(
-  read: TrackingReader,
-  key: Pick<AuthKey, "live" | "kind">,
-  input: TrackInput,
-  clock: Clock,
-  hints: TrackHints = NO_HINTS,
-): Promise<Decision<TrackResult>> {
-  const live = key.live;
-  const before = await findUser(read, live, input);
-  // Read once the device's updates before this one are written (the store holds the device from
-  // the read of its user on): an update without a time of its own is ordered by its arrival, the
-  // order in which the store applies it, and is never older than the one applied before it,
-  // whichever process stamped that one. The machine's time, as it happened: the process's
-  // strictly increasing clock runs ahead of it under a burst, so another process's next update
-  // of the device would have been stamped before this one.
-  const now = clock.wall();
-  const at = input.updatedAt ?? now;
-  // Which of a device's updates is newer is decided on the times it sent (actualUpdatedAt).
-  const owned = !before || ownsDevice(before, input);
-  if (before && input.updatedAt && at < before.actualUpdatedAt) return unchanged(read, live, before, owned);
-
-  const fix: Fix = {
-    latitude: input.latitude,
-    longitude: input.longitude,
-    accuracy: input.accuracy,
-    at,
-    stopped: isStopped(input.stopped, input.longitude, input.latitude, before),
-    replayed: input.replayed === true,
+/** Each kind's state for the update, loaded in the kinds' order (a kind may use those before it). */
+export async function loadKinds(
+  kinds: readonly Kind<unknown>[],
+  u: Omit<Update, "loaded">,
+  load: (kind: Kind<unknown>, u: Update) => Promise<unknown>,
+): Promise<Map<Kind<unknown>, unknown>> {
+  const states = new Map<Kind<unknown>, unknown>();
+  const loaded: Loaded = <S>(kind: Kind<S>) => {
+    if (!states.has(kind as Kind<unknown>))
+      throw new Error(`kind "${kind.name}" is used before it is loaded`);
+    return states.get(kind as Kind<unknown>) as S;
   };
-  // Asked before the snapshot, without waiting: on PostgreSQL both travel in one round trip
-  // (server/db/postgresql/pool.ts). The webhooks are awaited by outbox().
-  const webhooks = read.webhooksFor(live);
-  webhooks.catch(() => undefined);
-  const snapshot = await loadSnapshot(read, live, fix, before);
-  const after: UserWrite = {
+  for (const kind of kinds) states.set(kind, await load(kind, { ...u, loaded }));
+  return states;
+}
+
+/** What the kinds keep on the user after the fix (their `next`), to spread over its fields. */
+export const keptByKinds = (states: Map<Kind<unknown>, unknown>, before: StoredUser | null, fix: Fix) =>
+  Object.assign(
+    {},
+    ...[...states].map(([kind, state]) => kind.next?.(before, fix, state)),
+  ) as Partial<UserWrite>;
+
+/** What every kind finds of one update, together: its events, its writes, and what the user shows. */
+export function detectAll(
+  states: Map<Kind<unknown>, unknown>,
+  change: Change,
+): { events: EventDraft[]; writes: PartWrite[]; shown: Shown } {
+  const events: EventDraft[] = [];
+  const writes: PartWrite[] = [];
+  const shown: Shown = {};
+  for (const [kind, state] of states) {
+    const found = kind.detect(change, state);
+    events.push(...found.events);
+    writes.push(...(found.writes ?? []));
+    Object.assign(shown, found.shown);
+  }
+  return { events, writes, shown };
+}
+
+/** The user's fields after an update: what it sent, else what the user had; then what the kinds keep. */
+function userAfter(
+  input: TrackInput,
+  before: StoredUser | null,
+  userId: string | null,
+  at: Date,
+  kept: Partial<UserWrite>,
+): UserWrite {
+  return {
     deviceId: input.deviceId,
-    userId: input.userId ?? before?.userId ?? null,
+    userId,
     description: input.description ?? before?.description ?? null,
     metadata: input.metadata !== undefined ? input.metadata : (before?.metadata ?? null),
     deviceType: input.deviceType ?? before?.deviceType ?? null,
@@ -101,22 +97,62 @@ export async function decide(
     placeEnteredAt: null,
     actualUpdatedAt: at,
     updatedAt: at,
-    // What the detectors keep on the user, spread last (docs/development.md, "Objects on hot paths").
-    ...Object.assign({}, ...DETECTORS.map((d) => d.next?.(before, fix, snapshot))),
+    // What the kinds keep on the user, spread last (docs/development.md, "Objects on hot paths").
+    ...kept,
   };
+}
+
+/**
+ * What one update changes: each kind loads what it needs inside the transaction that will write
+ * the plan, decides from it alone, and the events are graded on the verdicts given to their
+ * classes so far.
+ */
+export async function decide(
+  read: TrackingReader,
+  key: Pick<AuthKey, "live" | "kind">,
+  input: TrackInput,
+  clock: Clock,
+  prepared: Prepared = new Map(),
+): Promise<Decision<TrackResult>> {
+  const live = key.live;
+  const before = await findUser(read, live, input);
+  // Read once the device's updates before this one are written (the store holds the device from
+  // the read of its user on): an update without a time of its own is ordered by its arrival, the
+  // order in which the store applies it, and is never older than the one applied before it,
+  // whichever process stamped that one. The machine's time, as it happened: the process's
+  // strictly increasing clock runs ahead of it under a burst, so another process's next update
+  // of the device would have been stamped before this one.
+  const now = clock.wall();
+  const at = input.updatedAt ?? now;
+  // Which of a device's updates is newer is decided on the times it sent (actualUpdatedAt).
+  const owned = !before || ownsDevice(before, input);
+  if (before && input.updatedAt && at < before.actualUpdatedAt) return unchanged(read, before, owned);
+
+  const fix: Fix = {
+    latitude: input.latitude,
+    longitude: input.longitude,
+    accuracy: input.accuracy,
+    at,
+    stopped: isStopped(input.stopped, input.longitude, input.latitude, before),
+    replayed: input.replayed === true,
+  };
+  // Asked before the kinds' reads, without waiting: on PostgreSQL both travel in one round trip
+  // (server/db/postgresql/pool.ts). The webhooks are awaited by outbox().
+  const webhooks = read.webhooksFor(live);
+  webhooks.catch(() => undefined);
+  const userId = input.userId ?? before?.userId ?? null;
+  const states = await loadKinds(
+    KINDS,
+    { read, key, fix, before, userId, deviceId: input.deviceId, owned, clock },
+    (kind, u) => kind.load(u, prepared.get(kind.name)),
+  );
+  const after = userAfter(input, before, userId, at, keptByKinds(states, before, fix));
   const user: User = before
     ? { seq: before.seq, id: before.id, live: before.live, createdAt: before.createdAt, ...after }
     : { seq: 0, id: clock.newId(now.getTime()), live, createdAt: at, ...after };
 
-  const { drafts, tripWrites, trip } = await tripBefore(read, key, after, hints, { at, clock, owned });
-  snapshot.trip = trip;
-  snapshot.eta = hints.eta;
-  const detected = detectAll(DETECTORS, { before, after, fix, snapshot });
-  drafts.push(...detected.events);
-  tripWrites.push(...detected.trips);
-  const { memberships } = detected;
-  const events = await graded(read, live, eventsOf(drafts, user, fix, live, clock));
-  const inside = insideAfter(snapshot, memberships);
+  const detected = detectAll(states, { before, after, fix });
+  const events = await graded(read, live, eventsOf(detected.events, user, fix, live, clock));
   const recorded = (userSeq: number, eventSeqs?: number[]): Event[] =>
     events.map((e, i) => asRecorded(e, eventSeqs?.[i] ?? 0, userSeq));
   const plan: TrackingPlan = {
@@ -135,108 +171,37 @@ export async function decide(
       recordedAt: at,
       receivedAt: now,
     },
-    ...memberships,
     events,
-    outbox: events.length ? outbox(await webhooks, live, user, inside, recorded(user.seq), clock) : null,
-    trips: tripWrites,
+    outbox: events.length
+      ? outbox(await webhooks, live, user, detected.shown, recorded(user.seq), clock)
+      : null,
+    writes: detected.writes,
   };
-  const onTrip = tripWrites.find((w) => isActive(w.trip.status));
   return {
     plan,
     answer: (written) => {
       const userSeq = written?.userSeq ?? user.seq;
       return {
         user: { ...user, seq: userSeq },
-        geofences: inside,
+        shown: detected.shown,
         events: recorded(userSeq, written?.eventSeqs),
-        trip: onTrip?.trip ?? null,
         owned,
       };
     },
   };
 }
 
-/** What every detector finds of one update, together: its events, trips and membership changes. */
-export function detectAll(
-  detectors: readonly Detector[],
-  input: DetectorInput,
-): { events: EventDraft[]; trips: TripWrite[]; memberships: MembershipChanges } {
-  const events: EventDraft[] = [];
-  const trips: TripWrite[] = [];
-  const memberships: MembershipChanges = { entered: [], exited: [], dwelled: [] };
-  for (const detector of detectors) {
-    const found = detector.detect(input);
-    events.push(...found.events);
-    trips.push(...(found.trips ?? []));
-    if (found.memberships) {
-      memberships.entered.push(...found.memberships.entered);
-      memberships.exited.push(...found.memberships.exited);
-      memberships.dwelled.push(...found.memberships.dwelled);
-    }
-  }
-  return { events, trips, memberships };
-}
-
-/** The enabled geofences the user is in after an update: those it was in and did not leave, and those it entered. */
-export function insideAfter(snapshot: Snapshot, memberships: MembershipChanges): TrackedGeofence[] {
-  const entered = new Set(memberships.entered.map((m) => m.geofenceSeq));
-  const left = new Set(memberships.exited);
-  return snapshot.geofences.filter(
-    (g) => g.enabled && !left.has(g.seq) && (snapshot.memberships.has(g.seq) || entered.has(g.seq)),
-  );
-}
-
-/**
- * The trip the user is on before the detectors move it, and what naming a trip (tripOptions)
- * changes first. Read only when the read before the transaction found one, or the update names
- * one, so updates of users on no trip pay nothing. Another device's update may start a trip for
- * the user, not end the one it is on.
- */
-async function tripBefore(
-  read: TrackingReader,
-  key: Pick<AuthKey, "live" | "kind">,
-  after: UserWrite,
-  hints: TrackHints,
-  { at, clock, owned }: { at: Date; clock: Clock; owned: boolean },
-): Promise<{ drafts: EventDraft[]; tripWrites: TripWrite[]; trip: TripWrite | null | undefined }> {
-  const owner = ownerOf(after.userId, after.deviceId);
-  if (hints.options) {
-    const { current, replaced } = await tripFromOptions(read, key.live, owner, hints.options, {
-      destination: hints.destination,
-      at,
-      clock,
-      mayEndOther: mayRead(key, owned),
-    });
-    return {
-      drafts: replaced ? [stoppedTrip(replaced.trip)] : [],
-      tripWrites: replaced ? [replaced] : [],
-      trip: current,
-    };
-  }
-  const found = hints.active ? await read.activeTrip(key.live, owner) : null;
-  return {
-    drafts: [],
-    tripWrites: [],
-    trip: hints.active ? found && { seq: found.seq, trip: withoutSeq(found) } : undefined,
-  };
-}
-
 /**
  * An update older than what the store holds: nothing changes, and the answer is the user as stored,
- * with the trip it is on (an answer without one makes the SDKs end theirs); to a request that does
- * not own the device, only what it sent (./visible.ts), so nothing of the user is read.
+ * with what the kinds show of it (an answer without the trip makes the SDKs end theirs); to a
+ * request that does not own the device, only what it sent (./visible.ts), so nothing of the user
+ * is read.
  */
 async function unchanged(
   read: TrackingReader,
-  live: boolean,
   user: StoredUser,
   owned: boolean,
 ): Promise<Decision<TrackResult>> {
-  if (!owned) return { plan: null, answer: () => ({ user, geofences: [], events: [], trip: null, owned }) };
-  const geofences = await enabledGeofencesOf(read, user);
-  const onTrip = await read.activeTrip(live, ownerOf(user.userId, user.deviceId));
-  return {
-    plan: null,
-    answer: () => ({ user, geofences, events: [], trip: onTrip && withoutSeq(onTrip), owned }),
-  };
+  const shown = owned ? await shownOf(read, user) : {};
+  return { plan: null, answer: () => ({ user, shown, events: [], owned }) };
 }

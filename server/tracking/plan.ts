@@ -1,36 +1,20 @@
-import type { GeofenceFields } from "../geofences/schema";
-import type { EventWrite, TrackingPlan, TrackingReader, Written } from "../storage/tracking";
+import type { EventWrite, PartWrite, TrackingPlan, TrackingReader, Written } from "../storage/tracking";
 import type { OutboxWrite, WebhookTarget } from "../storage/webhook-records";
 import type { StoredEvent as Event } from "../storage/events";
-import type { StoredUser, StoredUser as User } from "../storage/users";
-import type { TripWrite } from "../storage/trips";
-import { eventSubject } from "../events/subject";
+import type { StoredUser as User } from "../storage/users";
 import { estimatedPrecision, gradeOf } from "../events/confidence";
-import { serializeTrip } from "./trips/model";
-import { type Trip } from "./trips/progress";
-import type { EventDraft } from "./detectors/types";
+import type { Clock } from "./clock";
+import { shownOf } from "./kinds";
+import type { EventDraft, Shown } from "./kinds/kind";
 import { outboxFor } from "../webhooks/outbox";
-import { embeddedGeofence, serializeEvent, serializeUser, trimUser } from "./serialize";
-import { type Fix } from "./snapshot";
+import { serializeEvent, serializeUser, trimUser } from "./serialize";
+import type { Fix } from "./fix";
 
 /**
  * What a decision writes of its events (./decide.ts): each draft as an event of the update,
  * graded on the verdicts of its class, with what it owes webhooks; and the plan for events made
  * outside a location update (a trip call, a conversion).
  */
-
-/** Where time and identifiers come from: passed in, so a decision can be replayed in a test. */
-export interface Clock {
-  /**
-   * now; each call later than the one before (geofences' createdAt order their lists), so under
-   * more than a thousand calls a second it runs ahead of the machine's time
-   */
-  now(): Date;
-  /** the machine's time, for what is scheduled by it (the webhook outbox's next attempt) */
-  wall(): Date;
-  /** a new _id, made at `ms` when given */
-  newId(ms?: number): string;
-}
 
 /**
  * What the update's events owe the world's enabled webhooks (server/webhooks/outbox.ts): the
@@ -40,13 +24,13 @@ export function outbox(
   targets: readonly WebhookTarget[],
   live: boolean,
   user: User,
-  inside: GeofenceFields[],
+  shown: Shown,
   events: Event[],
   clock: Clock,
 ): OutboxWrite | null {
   if (!targets.length) return null;
   const wire = events.map((e) => ({ id: e.id, type: e.type, wire: serializeEvent(e) }));
-  return outboxFor(targets, wire, { id: user.id, live, wire: serializeUser(user, inside) }, clock);
+  return outboxFor(targets, wire, { id: user.id, live, wire: serializeUser(user, shown) }, clock);
 }
 
 /**
@@ -57,7 +41,7 @@ export async function userEventsPlan(
   read: TrackingReader,
   user: User,
   drafts: EventDraft[],
-  trips: TripWrite[],
+  writes: PartWrite[],
   clock: Clock,
 ): Promise<{ plan: TrackingPlan; recorded: (written: Written | null) => Event[] }> {
   const live = user.live;
@@ -70,7 +54,7 @@ export async function userEventsPlan(
     stopped: false,
   };
   const events = await graded(read, live, eventsOf(drafts, user, fix, live, clock));
-  const inside = await enabledGeofencesOf(read, user);
+  const shown = await shownOf(read, user);
   const recorded = (written: Written | null) =>
     events.map((e, i) => asRecorded(e, written?.eventSeqs[i] ?? 0, user.seq));
   const { seq, id, createdAt: userCreatedAt, live: _live, ...write } = user;
@@ -78,32 +62,14 @@ export async function userEventsPlan(
     plan: {
       user: { seq, id, live, createdAt: userCreatedAt, updatedBefore: write.updatedAt, write },
       location: null,
-      entered: [],
-      exited: [],
-      dwelled: [],
       events,
       outbox: events.length
-        ? outbox(await read.webhooksFor(live), live, user, inside, recorded(null), clock)
+        ? outbox(await read.webhooksFor(live), live, user, shown, recorded(null), clock)
         : null,
-      trips,
+      writes,
     },
     recorded,
   };
-}
-
-/** user.stopped_trip for a trip that ends. */
-export const stoppedTrip = (trip: Trip): EventDraft => ({
-  type: "user.stopped_trip",
-  probability: 1,
-  band: "core",
-  duration: null,
-  trip: serializeTrip(trip),
-});
-
-/** The enabled geofences a stored user is in. */
-export async function enabledGeofencesOf(read: TrackingReader, user: StoredUser): Promise<GeofenceFields[]> {
-  const seqs = (await read.memberships(user.seq)).map((m) => m.geofenceSeq);
-  return (await read.geofencesBySeqs(seqs)).filter((g) => g.enabled);
 }
 
 /**
@@ -157,15 +123,10 @@ export function eventsOf(
   // Every event of the update copies the user as it is after it.
   const userCopy = trimUser(user);
   const received = clock.wall();
-  return drafts.map((d) => {
-    const geofence = (d.geofence ? embeddedGeofence(d.geofence) : null) as Event["geofence"];
-    const region = (d.region ?? null) as unknown as Event["region"];
-    const place = (d.place ?? null) as Event["place"];
-    const geofenceId = d.geofence?.id ?? null;
-    const placeId = d.place?._id ?? null;
+  return drafts.map(({ about, ...d }) => {
     // Every field listed, none spread (docs/development.md, "Objects on hot paths").
     return {
-      trip: d.trip ?? null,
+      trip: about.trip ?? null,
       id: clock.newId(),
       live,
       type: d.type,
@@ -178,17 +139,17 @@ export function eventsOf(
       createdAt: fix.at,
       actualCreatedAt: received,
       replayed: fix.replayed === true,
-      geofenceId,
-      geofence,
-      region,
-      place,
-      placeId,
-      alternatePlaces: (d.alternatePlaces ?? null) as Event["alternatePlaces"],
+      geofenceId: about.geofenceId ?? null,
+      geofence: about.geofence ?? null,
+      region: about.region ?? null,
+      place: about.place ?? null,
+      placeId: about.placeId ?? null,
+      alternatePlaces: about.alternatePlaces ?? null,
       probability: d.probability,
       band: d.band,
       duration: d.duration,
       metadata: null,
-      subject: eventSubject({ geofenceId, placeId, region: d.region ?? null }),
+      subject: d.subject,
       // Set by graded(), from the verdicts on the event's class.
       confidence: 0,
     };

@@ -43,8 +43,11 @@ export function embeddedGeofence(g: GeofenceFields): Readonly<Embedded> {
   return e;
 }
 
-/** `trip`: the trip the user is on, in wire form (the SDKs end theirs when a track answer has none). */
-export function serializeUser(u: User, geofences: GeofenceFields[], trip?: unknown): Wire {
+/**
+ * `shown`: what the kinds show of the user (./kinds: the geofences it is in, the trip it is on —
+ * the SDKs end theirs when a track answer has none — …), in wire form.
+ */
+export function serializeUser(u: User, shown: Record<string, unknown>): Wire {
   const w = trimUser(u);
   w.location = { type: "Point", coordinates: [u.longitude, u.latitude] };
   w.locationAccuracy = u.accuracy;
@@ -52,13 +55,13 @@ export function serializeUser(u: User, geofences: GeofenceFields[], trip?: unkno
   put(w, "stopped", u.stopped);
   put(w, "deviceType", u.deviceType);
   if (u.device && typeof u.device === "object") Object.assign(w, u.device);
-  w.geofences = geofences.map(embeddedGeofence);
+  w.geofences = [];
+  for (const key in shown) put(w, key, shown[key]);
   put(w, "place", u.place);
   put(w, "country", withRegionId(u.country));
   put(w, "state", withRegionId(u.state));
   put(w, "dma", withRegionId(u.dma));
   put(w, "postalCode", withRegionId(u.postalCode));
-  put(w, "trip", trip);
   w.createdAt = u.createdAt.toISOString();
   w.updatedAt = u.updatedAt.toISOString();
   // The time of the last update as the device sent it (updatedAt, kept apart for older rows).

@@ -1,10 +1,10 @@
 import type { AuthKey } from "../auth/keys";
 import { monotonicNow, newId } from "../storage/ids";
 import { storage } from "../storage";
-import { type Clock } from "./plan";
+import type { Clock } from "./clock";
 import { type TrackResult, decide } from "./decide";
 import type { TrackInput } from "./schema";
-import { tripHints } from "./trips/hints";
+import { prepareKinds } from "./kinds";
 import { trackAnonymous } from "./anonymous";
 
 export type { TrackResult } from "./decide";
@@ -14,7 +14,7 @@ export const processClock: Clock = { now: monotonicNow, wall: () => new Date(), 
 
 /**
  * Applies one location update: the user is created or updated, the update is kept in the
- * history, and what the detectors find (geofence, place and region entries, exits and dwells)
+ * history, and what the kinds find (geofence, place and region entries, exits and dwells, trips)
  * becomes events.
  *
  * The update is decided (./decide.ts) inside the transaction that writes it, with no other
@@ -24,10 +24,10 @@ export const processClock: Clock = { now: monotonicNow, wall: () => new Date(), 
  */
 export async function track(key: AuthKey, input: TrackInput): Promise<TrackResult> {
   if (input.anonymous) return trackAnonymous(key, input, processClock);
-  // The trip's road ETA is found first, off the transaction (./trips/hints.ts).
-  const hints = await tripHints(key.live, input);
+  // What the kinds find off the transaction first (the trip's road ETA: ./trips/hints.ts).
+  const prepared = await prepareKinds(key.live, input);
   return storage().tracking.apply(
     { live: key.live, deviceId: input.deviceId, userId: input.userId ?? null },
-    (read) => decide(read, key, input, processClock, hints),
+    (read) => decide(read, key, input, processClock, prepared),
   );
 }

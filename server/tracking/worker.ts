@@ -12,7 +12,6 @@ import type { TrackInput } from "./schema";
 import { serializeEvent, serializeUser } from "./serialize";
 import { track } from "./track";
 import { mayRead, sentUser } from "./visible";
-import { serializeTrip } from "./trips/model";
 import { routeTripsWith } from "./trips/eta";
 import { log } from "../log/logger.mjs";
 import { metrics } from "../metrics/metrics.mjs";
@@ -103,7 +102,7 @@ port.on("message", (job: TrackJob | { routes: MessagePort }) => {
         answer: JSON.stringify(
           mayRead(job.key, r.owned)
             ? {
-                user: serializeUser(r.user, r.geofences, r.trip && serializeTrip(r.trip)),
+                user: serializeUser(r.user, r.shown),
                 events: r.events.map(serializeEvent),
               }
             : // What the request sent: the update is applied (or older, ignored), its events are

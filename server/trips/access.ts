@@ -3,7 +3,7 @@ import { ApiError } from "../errors";
 import type { StoredEvent } from "../storage/events";
 import type { StoredUser } from "../storage/users";
 import type { Decision, TrackingReader } from "../storage/tracking";
-import type { StoredTrip, TripRef } from "../storage/trips";
+import { type StoredTrip, type TripRef, TRIP_TRACKING } from "../storage/trips";
 import { storage } from "../storage";
 import type { Trip } from "../tracking/trips/progress";
 import { type Claimed, mayRead, ownsDevice } from "../tracking/visible";
@@ -76,7 +76,7 @@ export async function inTripTransaction(
 ): Promise<TripAnswer> {
   const before = await tripOrNotFound(caller, ref);
   return storage().tracking.apply(lockOf(before), async (read) => {
-    const found = await read.tripByRef(caller.key.live, { id: before.id });
+    const found = await read.part(TRIP_TRACKING).tripByRef(caller.key.live, { id: before.id });
     if (!found) throw notFound(ref);
     return change(read, found);
   });

@@ -1,11 +1,13 @@
 import type { AuthKey } from "../auth/keys";
 import { ApiError } from "../errors";
 import type { StoredUser } from "../storage/users";
-import type { TrackingReader } from "../storage/tracking";
-import type { TripWrite } from "../storage/trips";
+import { type TrackingReader, partWrite } from "../storage/tracking";
+import { TRIP_TRACKING, type TripWrite } from "../storage/trips";
 import { storage } from "../storage";
-import { type Clock, stoppedTrip, userEventsPlan } from "../tracking/plan";
-import type { EventDraft } from "../tracking/detectors/types";
+import type { Clock } from "../tracking/clock";
+import { userEventsPlan } from "../tracking/plan";
+import type { EventDraft } from "../tracking/kinds/kind";
+import { stoppedTrip, tripEvent } from "../tracking/kinds/trips";
 import {
   type TripStatus,
   aimedAt,
@@ -47,11 +49,6 @@ const EVENT_OF: Partial<Record<TripStatus, string>> = {
   canceled: "user.stopped_trip",
 };
 
-export const tripEvent = (type: string, trip: Trip): EventDraft =>
-  type === "user.stopped_trip"
-    ? stoppedTrip(trip)
-    : { type, probability: 1, band: "core", duration: null, trip: serializeTrip(trip) };
-
 /**
  * Writes trips with the events they make for their user, in the transaction for that user: when
  * the user was never tracked, the trips alone (events need a user and a location).
@@ -70,17 +67,20 @@ export async function written(
       plan: {
         user: null,
         location: null,
-        entered: [],
-        exited: [],
-        dwelled: [],
         events: [],
         outbox: null,
-        trips,
+        writes: [partWrite(TRIP_TRACKING, trips)],
       },
       answer: () => ({ trip: main, events: [], owned }),
     };
   }
-  const { plan, recorded } = await userEventsPlan(read, user, drafts, trips, clock);
+  const { plan, recorded } = await userEventsPlan(
+    read,
+    user,
+    drafts,
+    [partWrite(TRIP_TRACKING, trips)],
+    clock,
+  );
   return {
     plan,
     answer: (w: Parameters<typeof recorded>[0]) => ({ trip: main, events: recorded(w), owned }),
@@ -133,7 +133,7 @@ export async function createTrip(
   return storage().tracking.apply(
     { live, deviceId: body.deviceId ?? `trip:${body.externalId}`, userId: body.userId ?? null },
     async (read) => {
-      const taken = await read.tripByRef(live, { externalId: body.externalId });
+      const taken = await read.part(TRIP_TRACKING).tripByRef(live, { externalId: body.externalId });
       if (taken) {
         const status = reachable(caller, body.externalId, taken) ? ` (${taken.status})` : "";
         throw new ApiError(
@@ -167,7 +167,7 @@ export async function createTrip(
       const drafts: EventDraft[] = [];
       if ((body.status ?? "started") === "started") {
         const active = reads
-          ? await read.activeTrip(live, ownerOf(owner.userId, owner.deviceId ?? ""))
+          ? await read.part(TRIP_TRACKING).activeTrip(live, ownerOf(owner.userId, owner.deviceId ?? ""))
           : null;
         if (active) {
           const ended: Trip = { ...withoutSeq(active), status: "canceled", endedAt: now, updatedAt: now };
@@ -209,7 +209,7 @@ export async function updateTrip(
     if (to && to !== found.status) {
       if (to === "started" && found.status === "pending") {
         const active = reads
-          ? await read.activeTrip(live, ownerOf(found.userId, found.deviceId ?? ""))
+          ? await read.part(TRIP_TRACKING).activeTrip(live, ownerOf(found.userId, found.deviceId ?? ""))
           : null;
         if (active && active.seq !== found.seq) {
           const ended: Trip = { ...withoutSeq(active), status: "canceled", endedAt: now, updatedAt: now };

@@ -1,6 +1,6 @@
 import { ApiError } from "../errors";
 import { searchText } from "../geocode/forward";
-import { type Clock } from "../tracking/plan";
+import type { Clock } from "../tracking/clock";
 import { geofenceDestination } from "../tracking/trips/hints";
 import { type TripLeg } from "../tracking/trips/model";
 import { type Destination } from "../tracking/trips/start";

@@ -1,17 +1,11 @@
 import { ApiError } from "../errors";
-import type { EventDraft } from "../tracking/detectors/types";
-import {
-  type TripLeg,
-  aimedAt,
-  currentLegIndex,
-  isActive,
-  legsOf,
-  serializeTrip,
-} from "../tracking/trips/model";
+import type { EventDraft } from "../tracking/kinds/kind";
+import { tripEvent } from "../tracking/kinds/trips";
+import { type TripLeg, aimedAt, currentLegIndex, isActive, legsOf } from "../tracking/trips/model";
 import type { Trip } from "../tracking/trips/progress";
 import { withoutSeq } from "../tracking/trips/start";
 import { processClock } from "../tracking/track";
-import { tripEvent, written } from "./commands";
+import { written } from "./commands";
 import { type TripAnswer, type TripCaller, readsUser, inTripTransaction, userOf } from "./access";
 
 /** Sets a leg's status (the SDK's leg calls): arriving at the last leg arrives the trip. */
@@ -45,11 +39,8 @@ export async function updateLeg(
     }
     if (status === "arrived") {
       if (i === legs.length - 1) trip.status = "arrived";
-      drafts.push({
-        // Radar's name for every leg's arrival (the SDKs know no other); the leg is in trip.leg.
-        ...tripEvent("user.arrived_at_trip_destination", trip),
-        trip: { ...serializeTrip(trip), leg: legs[i] },
-      });
+      // Radar's name for every leg's arrival (the SDKs know no other); the leg is in trip.leg.
+      drafts.push(tripEvent("user.arrived_at_trip_destination", trip, legs[i]));
     }
     const user = await userOf(read, live, found);
     return written(read, user, [{ seq: found.seq, trip }], drafts, clock, readsUser(caller, user));

@@ -6,7 +6,7 @@ import { pageOfWholeInstants } from "../storage/paging";
 import { bboxAround, haversine } from "../geo/distance";
 import { notFound } from "../errors";
 import { can } from "../auth/roles";
-import { serializeUser } from "../tracking/serialize";
+import { embeddedGeofence, serializeUser } from "../tracking/serialize";
 import { ACTIVE_STATUSES, serializeTrip } from "../tracking/trips/model";
 import type { geofenceUsersSchema, listUsersSchema, searchUsersSchema } from "./schema";
 import { type TableQuery, pageOf } from "../http/table";
@@ -16,11 +16,10 @@ export async function withGeofences(users: User[]) {
   const inside = await storage().users.geofencesOf(users.map((u) => u.seq));
   const trips = users.length ? await activeTrips(users) : [];
   return users.map((u) =>
-    serializeUser(
-      u,
-      inside.filter((m) => m.userSeq === u.seq).map((m) => m.geofence),
-      trips.find((t) => (u.userId ? t.userId === u.userId : t.deviceId === u.deviceId && !t.userId)),
-    ),
+    serializeUser(u, {
+      geofences: inside.filter((m) => m.userSeq === u.seq).map((m) => embeddedGeofence(m.geofence)),
+      trip: trips.find((t) => (u.userId ? t.userId === u.userId : t.deviceId === u.deviceId && !t.userId)),
+    }),
   );
 }
 

@@ -1,7 +1,15 @@
 import { describe, expect, it } from "vitest";
 import type { Storage } from "../../server/storage/port";
 import type { StoredUser } from "../../server/storage/users";
-import type { EventWrite, TrackingPlan, TrackingReader, UserWrite } from "../../server/storage/tracking";
+import {
+  type EventWrite,
+  type TrackingPlan,
+  type TrackingReader,
+  type UserWrite,
+  partWrite,
+  trackingPart,
+} from "../../server/storage/tracking";
+import { GEOFENCE_TRACKING, type MembershipChanges } from "../../server/storage/memberships";
 import { newId } from "../../server/storage/ids";
 import { T0, at, unique } from "./engine";
 import { circle } from "./geofences";
@@ -96,14 +104,16 @@ export function userPlan(
       recordedAt: write.updatedAt,
       receivedAt: write.updatedAt,
     },
-    entered: [],
-    exited: [],
-    dwelled: [],
     events: [],
     outbox: null,
+    writes: [],
     ...more,
   };
 }
+
+/** A plan's writes of memberships: those entered, exited and dwelled in. */
+export const memberships = (changes: Partial<MembershipChanges>) =>
+  partWrite(GEOFENCE_TRACKING, { entered: [], exited: [], dwelled: [], ...changes });
 
 /** Applies one update of a device of the test world (`live` for the other): `plan` is made from what the reader says of its user. */
 export function track(
@@ -127,7 +137,7 @@ export function trackingContract(store: () => Storage): void {
       const written = await track(store(), device, (user) => {
         expect(user).toBeNull();
         return userPlan(null, userWrite(device, 5, 45, T0), {
-          entered: [{ geofenceSeq: g.seq, enteredAt: T0 }],
+          writes: [memberships({ entered: [{ geofenceSeq: g.seq, enteredAt: T0 }] })],
           events: [eventWrite("user.entered_geofence", 5, 45, T0, { geofenceId: g.id })],
         });
       });
@@ -140,18 +150,18 @@ export function trackingContract(store: () => Storage): void {
           longitude: 5,
           updatedAt: T0,
         });
-        expect(await read.memberships(user!.seq)).toEqual([
+        expect(await read.part(GEOFENCE_TRACKING).memberships(user!.seq)).toEqual([
           { geofenceSeq: g.seq, enteredAt: T0, dwelled: false },
         ]);
         return userPlan(user, userWrite(device, 5.1, 45, at(1000)), {
-          exited: [g.seq],
+          writes: [memberships({ exited: [g.seq] })],
           events: [eventWrite("user.exited_geofence", 5.1, 45, at(1000), { geofenceId: g.id })],
         });
       });
       expect(second?.userSeq).toBe(written!.userSeq);
       await track(store(), device, async (user, read) => {
         expect(user).toMatchObject({ longitude: 5.1, updatedAt: at(1000), createdAt: T0 });
-        expect(await read.memberships(user!.seq)).toEqual([]);
+        expect(await read.part(GEOFENCE_TRACKING).memberships(user!.seq)).toEqual([]);
         return null;
       });
       const events = await store().events.list({ live: false, userSeq: written!.userSeq });
@@ -189,6 +199,17 @@ export function trackingContract(store: () => Storage): void {
       expect(new Set(written.map((w) => w?.userSeq)).size).toBe(1);
       const [user] = await store().users.matching(false, device);
       expect(user?.metadata).toEqual({ n: 12 });
+    });
+
+    it("answers every kind's part of storage, and refuses a part it does not know", async () => {
+      const device = unique("device");
+      // Imported here: the kinds reach the configuration, which the engine's test sets first.
+      const { KINDS } = await import("../../server/tracking/kinds");
+      await track(store(), device, (_user, read) => {
+        for (const kind of KINDS) for (const part of kind.parts) expect(read.part(part)).toBeTruthy();
+        expect(() => read.part(trackingPart("no-such-kind"))).toThrow(/no-such-kind/);
+        return null;
+      });
     });
   });
 }

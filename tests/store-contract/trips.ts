@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import type { Storage } from "../../server/storage/port";
-import type { StoredTrip } from "../../server/storage/trips";
+import { type StoredTrip, TRIP_TRACKING } from "../../server/storage/trips";
+import { partWrite } from "../../server/storage/tracking";
 import { newId } from "../../server/storage/ids";
 import { T0, at, unique } from "./engine";
 import { track, userPlan, userWrite } from "./tracking";
@@ -51,7 +52,9 @@ export function tripsContract(store: () => Storage): void {
       const device = unique("device");
       const made = trip(device, "started", T0, { delayMinutes: 12 });
       await track(store(), device, () =>
-        userPlan(null, userWrite(device, 103, 13, T0), { trips: [{ seq: null, trip: made }] }),
+        userPlan(null, userWrite(device, 103, 13, T0), {
+          writes: [partWrite(TRIP_TRACKING, [{ seq: null, trip: made }])],
+        }),
       );
       const stored = await store().trips.byRef(false, { externalId: made.externalId });
       expect(stored).toMatchObject({ ...made, seq: expect.any(Number) });
@@ -65,14 +68,16 @@ export function tripsContract(store: () => Storage): void {
       });
       // Tracking reads it in its transaction, and moves it on.
       await track(store(), device, async (user, read) => {
-        const active = await read.activeTrip(false, { deviceId: device });
+        const active = await read.part(TRIP_TRACKING).activeTrip(false, { deviceId: device });
         expect(active?.seq).toBe(stored!.seq);
         return userPlan(user, userWrite(device, 103, 13, at(1000)), {
-          trips: [
-            {
-              seq: active!.seq,
-              trip: { ...made, status: "completed", endedAt: at(1000), updatedAt: at(1000) },
-            },
+          writes: [
+            partWrite(TRIP_TRACKING, [
+              {
+                seq: active!.seq,
+                trip: { ...made, status: "completed", endedAt: at(1000), updatedAt: at(1000) },
+              },
+            ]),
           ],
         });
       });
@@ -90,7 +95,14 @@ export function tripsContract(store: () => Storage): void {
         trip(device, "started", at(2000), { delayMinutes: 9 }),
       ];
       await track(store(), device, () =>
-        userPlan(null, userWrite(device, 104, 14, T0), { trips: trips.map((t) => ({ seq: null, trip: t })) }),
+        userPlan(null, userWrite(device, 104, 14, T0), {
+          writes: [
+            partWrite(
+              TRIP_TRACKING,
+              trips.map((t) => ({ seq: null, trip: t })),
+            ),
+          ],
+        }),
       );
       const mine = { userIds: [], deviceIds: [device] };
       const all = await store().trips.list({ live: false, owners: mine });

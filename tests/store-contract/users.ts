@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import type { Storage } from "../../server/storage/port";
 import { T0, at, unique } from "./engine";
 import { circle } from "./geofences";
-import { eventWrite, track, userPlan, userWrite } from "./tracking";
+import { eventWrite, memberships, track, userPlan, userWrite } from "./tracking";
 
 /** Users: lists and lookups of what tracking wrote, their trail, and deleting one whole. */
 export function usersContract(store: () => Storage): void {
@@ -23,7 +23,7 @@ export function usersContract(store: () => Storage): void {
               device: { installId: `${device}-install` },
             }),
             {
-              entered: k === 0 ? [{ geofenceSeq: g.seq, enteredAt: when(0) }] : [],
+              writes: k === 0 ? [memberships({ entered: [{ geofenceSeq: g.seq, enteredAt: when(0) }] })] : [],
             },
           ),
         );

@@ -4,7 +4,7 @@ import { geofencesForSearch } from "./geofence-index";
 import { pool } from "./pool";
 import { shared } from "./shared-stores";
 import { inTransaction, rows } from "./sql";
-import { trackedGeofencesBySeqs } from "./tracking-sql";
+import { trackedGeofencesBySeqs } from "./memberships";
 
 export const postgresGeofences: GeofenceStore = {
   ...shared.geofences,

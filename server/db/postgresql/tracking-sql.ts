@@ -1,12 +1,10 @@
-import type { Membership, PlaceVerdict, TrackingReader, Decision } from "../../storage/tracking";
+import type { Decision, TrackingPart, TrackingReader } from "../../storage/tracking";
 import type { StoredUser } from "../../storage/users";
 import type { WebhookTarget } from "../../storage/webhook-records";
-import type { TrackedGeofence } from "../../storage/geofences";
 import type { VerdictCounts } from "../../storage/events";
-import { activeTrip, tripByRef } from "./trips";
+import { TRACKING_PARTS } from "./kinds";
+import type { PgTracking } from "./tracking-part";
 import { writeMany } from "./tracking-write";
-import type { GeofenceIndex } from "../geofence-index";
-import { geofencesNow } from "./geofence-index";
 import { type Queryable, inTransaction, row, rows } from "./sql";
 import { isRetryableConflict } from "../../errors";
 
@@ -23,29 +21,9 @@ export const USER_COLUMNS = `"seq", "id", "live", "deviceId", "userId", "descrip
   "device", "foreground", "stopped", "latitude", "longitude", "accuracy", "country", "state", "postalCode", "dma", "place",
   "placeEnteredAt", "createdAt", "actualUpdatedAt", "updatedAt"`;
 
-export const GEOFENCE_COLUMNS = `"seq", "id", "live", "description", "tag", "externalId", "type", "geometry",
-  "centerLng", "centerLat", "radius", "metadata", "enabled", "dwellThreshold", "userIds", "stopDetection",
-  "disableAfter", "deleteAfter", "createdAt", "updatedAt"`;
-
-type TrackedRow = Omit<TrackedGeofence, "ring">;
-
-const toTracked = (g: TrackedRow): TrackedGeofence => ({
-  ...g,
-  ring: g.type === "circle" ? [] : (g.geometry[0] ?? []),
-});
-
 /** An envelope's parameters: west, south, east, north. */
 export const ENVELOPE = (first: number) =>
   `ST_MakeEnvelope($${first}, $${first + 1}, $${first + 2}, $${first + 3}, 4326)`;
-
-export function trackedGeofencesBySeqs(seqs: readonly number[], on: Queryable) {
-  if (!seqs.length) return Promise.resolve([]);
-  return rows<TrackedRow>(
-    `SELECT ${GEOFENCE_COLUMNS} FROM "Geofence" WHERE "seq" = ANY($1::int[])`,
-    [seqs],
-    on,
-  ).then((r) => r.map(toTracked));
-}
 
 export function verificationCounts(
   on: Queryable,
@@ -64,21 +42,18 @@ export function verificationCounts(
 }
 
 /**
- * A user row with its memberships, read in the same statement (decide asks for the memberships
- * of the user it found next: one round trip fewer per update). The statement reads the user FOR
- * UPDATE: when it had to wait for another transaction that changed the row (another device of
- * the same user, which holds other device locks), the row is the committed one but the
- * memberships are those of the statement's snapshot, from before; `changedSince` says so (the
- * row as the snapshot saw it has another updatedAt), and they are read again.
+ * A user row as tracking reads it: with the values its kinds' parts read with it (./kinds.ts,
+ * PgPart.withUser), in the same statement (one round trip fewer per update). The statement reads
+ * the user FOR UPDATE: when it had to wait for another transaction that changed the row (another
+ * device of the same user, which holds other device locks), the row is the committed one but the
+ * values are those of the statement's snapshot, from before; `changedSince` says so (the row as
+ * the snapshot saw it has another updatedAt), and the parts read them again.
  */
-export const WITH_MEMBERSHIPS = `, (SELECT COALESCE(json_agg(json_build_array(m."geofenceSeq", m."enteredAt", m."dwelled")), '[]')
-  FROM "UserGeofence" m WHERE m."userSeq" = "User"."seq") AS "memberships",
+const WITH_USER = TRACKING_PARTS.flatMap((p) => (p.withUser ? [p] : []));
+export const USER_READ = `${USER_COLUMNS}${WITH_USER.map((p, i) => `, ${p.withUser!.column} AS "part${i}"`).join("")},
   (SELECT s."updatedAt" FROM "User" s WHERE s."seq" = "User"."seq") IS DISTINCT FROM "User"."updatedAt" AS "changedSince"`;
 
-export type UserWithMemberships = StoredUser & {
-  memberships: [number, string, boolean][];
-  changedSince: boolean;
-};
+export type UserRead = StoredUser & { changedSince: boolean } & Record<`part${number}`, unknown>;
 
 /**
  * A user row (it may hold more columns) as the stored user. Every field listed, not a rest copy
@@ -110,19 +85,47 @@ export const storedUserOf = (r: StoredUser): StoredUser => ({
   updatedAt: r.updatedAt,
 });
 
-/** A user row read with its memberships, as the user and its memberships (null: to be read again). */
-export function withMemberships(row: UserWithMemberships): [StoredUser, Membership[] | null] {
-  const { memberships, changedSince } = row;
-  const stored = storedUserOf(row);
-  if (changedSince) return [stored, null];
-  return [
-    stored,
-    memberships.map(([geofenceSeq, enteredAt, dwelled]) => ({
-      geofenceSeq,
-      enteredAt: new Date(enteredAt),
-      dwelled,
-    })),
-  ];
+/** One transaction of tracking: its parts' readers made once, and the values read with its users. */
+export function trackingOf(
+  client: Queryable,
+  batched: boolean,
+): PgTracking & { read(row: UserRead): StoredUser } {
+  const values = new Map<string, Map<number, unknown>>();
+  const withUser = (part: string) => {
+    let found = values.get(part);
+    if (!found) values.set(part, (found = new Map()));
+    return found;
+  };
+  return {
+    client,
+    batched,
+    withUser,
+    read(row) {
+      const stored = storedUserOf(row);
+      if (!row.changedSince) {
+        WITH_USER.forEach((p, i) =>
+          withUser(p.part.name).set(stored.seq, p.withUser!.parse(row[`part${i}`])),
+        );
+      }
+      return stored;
+    },
+  };
+}
+
+const PARTS_BY_NAME = new Map(TRACKING_PARTS.map((p) => [p.part.name, p]));
+
+/** A reader's `part`: each part's reader made at its first question in the transaction. */
+export function partsOf(tx: PgTracking): TrackingReader["part"] {
+  const readers = new Map<string, unknown>();
+  return <R>(part: TrackingPart<R, unknown>): R => {
+    let r = readers.get(part.name);
+    if (r === undefined) {
+      const found = PARTS_BY_NAME.get(part.name);
+      if (!found) throw new Error(`no tracking part "${part.name}" on PostgreSQL`);
+      readers.set(part.name, (r = found.reader(tx)));
+    }
+    return r as R;
+  };
 }
 
 /**
@@ -132,46 +135,22 @@ export function withMemberships(row: UserWithMemberships): [StoredUser, Membersh
  * decided on a user deleted meanwhile wrote events of no user (a 500).
  */
 export function trackingReader(client: Queryable): TrackingReader {
-  /** The memberships read with the last user found, by that user's seq. */
-  let found: { seq: number; memberships: Membership[] } | null = null;
-  let geofences: Promise<GeofenceIndex> | undefined;
+  const tx = trackingOf(client, false);
   const user = async (sql: string, values: unknown[]) => {
-    const r = await row<UserWithMemberships>(sql, values, client);
-    if (!r) return null;
-    const [stored, memberships] = withMemberships(r);
-    found = memberships && { seq: stored.seq, memberships };
-    return stored;
+    const r = await row<UserRead>(sql, values, client);
+    return r ? tx.read(r) : null;
   };
   return {
     userByUserId: (live, userId) =>
-      user(
-        `SELECT ${USER_COLUMNS}${WITH_MEMBERSHIPS} FROM "User" WHERE "live" = $1 AND "userId" = $2 FOR UPDATE`,
-        [live, userId],
-      ),
+      user(`SELECT ${USER_READ} FROM "User" WHERE "live" = $1 AND "userId" = $2 FOR UPDATE`, [live, userId]),
     userByDeviceId: (live, deviceId, anonymous) =>
       user(
-        `SELECT ${USER_COLUMNS}${WITH_MEMBERSHIPS} FROM "User" WHERE "live" = $1 AND "deviceId" = $2${anonymous ? ` AND "userId" IS NULL` : ""}
+        `SELECT ${USER_READ} FROM "User" WHERE "live" = $1 AND "deviceId" = $2${anonymous ? ` AND "userId" IS NULL` : ""}
          ORDER BY "updatedAt" DESC LIMIT 1 FOR UPDATE`,
         [live, deviceId],
       ),
-    memberships: async (userSeq) =>
-      // Nothing of the user's is written before decide asks: what was read with it still holds.
-      found?.seq === userSeq
-        ? found.memberships
-        : rows<Membership>(
-            `SELECT "geofenceSeq", "enteredAt", "dwelled" FROM "UserGeofence" WHERE "userSeq" = $1`,
-            [userSeq],
-            client,
-          ),
-    // From this process's index of geofences, brought up to date once per transaction (at its
-    // first question: one statement, usually no row; ./geofence-index.ts).
-    geofenceVersionsNear: async (live, box, seqs) =>
-      (await (geofences ??= geofencesNow(client))).near(live, box, seqs),
-    geofencesBySeqs: (seqs) => trackedGeofencesBySeqs(seqs, client),
-    geofenceSeqsByIds: (live, ids) => geofenceSeqsByIds(client, live, ids),
     webhooksFor: (live) => webhookTargets(live, client),
-    tripByRef: (live, ref) => tripByRef(client, live, ref),
-    activeTrip: (live, owner) => activeTrip(client, live, owner),
+    part: partsOf(tx),
     verificationCounts: async (live, classes) => {
       if (!classes.length) return [];
       // Every class of the update's events in one statement: a dense move makes dozens.
@@ -190,29 +169,7 @@ export function trackingReader(client: Queryable): TrackingReader {
       );
       return found.map(({ accepted, rejected }) => ({ accepted, rejected }));
     },
-    placeVerdictsInBox: (live, box) =>
-      rows<PlaceVerdict>(
-        `SELECT "placeId", "verifiedPlaceId", "verification" FROM "Event"
-         WHERE "type" = 'user.entered_place' AND "live" = $1 AND "latitude" BETWEEN $2 AND $3
-           AND "longitude" BETWEEN $4 AND $5 AND ("verification" != 0 OR "verifiedPlaceId" IS NOT NULL)`,
-        [live, box.minLat, box.maxLat, box.minLng, box.maxLng],
-        client,
-      ),
   };
-}
-
-async function geofenceSeqsByIds(
-  client: Queryable,
-  live: boolean,
-  ids: readonly string[],
-): Promise<number[]> {
-  if (!ids.length) return [];
-  const found = await rows<{ seq: number }>(
-    `SELECT "seq" FROM "Geofence" WHERE "live" = $1 AND "id" = ANY($2::text[])`,
-    [live, ids],
-    client,
-  );
-  return found.map((r) => r.seq);
 }
 
 /** The enabled webhooks of a world (an update with events fills their outbox). */

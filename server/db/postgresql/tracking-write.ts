@@ -2,15 +2,17 @@ import { userCountMoves } from "../../storage/overview";
 import type { TrackingPlan, Written } from "../../storage/tracking";
 import { writeOutboxRow } from "./webhooks";
 import { type Queryable, row } from "./sql";
-import { writeTrips } from "./trips";
+import { TRACKING_PARTS } from "./kinds";
+import { rowsOf } from "./tracking-part";
 
 /**
  * Tracking's plans written in one statement, one round trip, whether one update's (./tracking-sql.ts)
  * or a batch's (./tracking.ts): the user rows inserted or updated, their history rows, the
- * memberships exited, entered and dwelled, the events (a dense move makes dozens), each part a
- * data-modifying CTE fed by one JSON document of rows, each row carrying its plan's number `k`.
- * The plans are of different users and touch different rows, so no part needs to see another's
- * effect. Trips and outbox rows, which few plans have, are written plan by plan.
+ * events (a dense move makes dozens) and what the kinds' parts write in it (./kinds.ts: the
+ * memberships exited, entered and dwelled), each a data-modifying CTE fed by one JSON document
+ * of rows, each row carrying its plan's number `k`. The plans are of different users and touch
+ * different rows, so no part needs to see another's effect. The parts' other writes (trips) and
+ * outbox rows, which few plans have, are sent before and behind it without waiting.
  */
 
 export const USER_WRITE = `"deviceId", "userId", "description", "metadata", "deviceType", "device", "foreground", "stopped", "latitude",
@@ -92,19 +94,9 @@ const EVENT_COLUMNS: [string, string][] = [
   ["replayed", "boolean"],
 ];
 
-/**
- * Rows from a JSON array of arrays (one JSON document per part: no text arrays for the driver to
- * escape and PostgreSQL to parse, and each JSON value parsed once), as columns named and typed.
- */
-function rowsOf(param: number, alias: string, columns: readonly (readonly [string, string])[]): string {
-  const value = ([name, type]: readonly [string, string], i: number) =>
-    type === "jsonb"
-      ? `NULLIF(r -> ${i}, 'null') AS ${name}`
-      : type === "text"
-        ? `r ->> ${i} AS ${name}`
-        : `(r ->> ${i})::${type} AS ${name}`;
-  return `(SELECT ${columns.map(value).join(", ")} FROM jsonb_array_elements($${param}::jsonb) r) AS ${alias}`;
-}
+/** The parts that write in the plans' statement, and the parameter each one's rows are sent at. */
+const IN_STATEMENT = TRACKING_PARTS.flatMap((p) => (p.inStatement ? [p] : []));
+const FIRST_PART_PARAM = 6;
 
 function statement(): string {
   const users = rowsOf(1, "v", [
@@ -124,20 +116,7 @@ function statement(): string {
     ["rec", "timestamptz"],
     ["recv", "timestamptz"],
   ]);
-  const exited = rowsOf(3, "x", [
-    ["k", "int"],
-    ["gs", "int"],
-  ]);
-  const entered = rowsOf(4, "m", [
-    ["k", "int"],
-    ["gs", "int"],
-    ["t", "timestamptz"],
-  ]);
-  const dwelled = rowsOf(5, "d", [
-    ["k", "int"],
-    ["gs", "int"],
-  ]);
-  const events = rowsOf(6, "e", [["k", "int"], ...EVENT_COLUMNS.map(([c, t]) => [`"${c}"`, t] as const)]);
+  const events = rowsOf(3, "e", [["k", "int"], ...EVENT_COLUMNS.map(([c, t]) => [`"${c}"`, t] as const)]);
   const eventInsert = EVENT_COLUMNS.map(([c]) => `"${c}"`);
   return `WITH v AS (SELECT * FROM ${users}),
   ins AS (INSERT INTO "User" (${USER_WRITE}, "id", "live", "createdAt")
@@ -145,16 +124,10 @@ function statement(): string {
   upd AS (UPDATE "User" SET (${USER_WRITE}) = (${C.map((c) => `v.${c}`).join(", ")}) FROM v
           WHERE NOT v.isnew AND "User"."seq" = v.useq RETURNING v.k, "User"."seq"),
   u AS (SELECT v.k, ins."seq" FROM ins JOIN v ON v.isnew AND v.uid = ins."id" UNION ALL SELECT k, "seq" FROM upd
-        UNION ALL SELECT (r #>> '{}')::int, 0 FROM jsonb_array_elements($7::jsonb) r),
+        UNION ALL SELECT (r #>> '{}')::int, 0 FROM jsonb_array_elements($4::jsonb) r),
   l AS (INSERT INTO "UserLocation" ("userSeq", "latitude", "longitude", "accuracy", "recordedAt", "receivedAt")
         SELECT u."seq", l.lat, l.lng, l.acc, l.rec, l.recv FROM ${locations} JOIN u ON u.k = l.k),
-  x AS (DELETE FROM "UserGeofence" g USING ${exited}, u
-        WHERE u.k = x.k AND g."userSeq" = u."seq" AND g."geofenceSeq" = x.gs),
-  m AS (INSERT INTO "UserGeofence" ("userSeq", "geofenceSeq", "enteredAt", "dwelled")
-        SELECT u."seq", m.gs, m.t, false FROM ${entered} JOIN u ON u.k = m.k),
-  d AS (UPDATE "UserGeofence" g SET "dwelled" = true FROM ${dwelled}, u
-        WHERE u.k = d.k AND g."userSeq" = u."seq" AND g."geofenceSeq" = d.gs),
-  ev AS (INSERT INTO "Event" (${eventInsert.join(", ")}, "userSeq", "verification")
+  ${IN_STATEMENT.map((p, i) => `${p.inStatement!.ctes(FIRST_PART_PARAM + i)},\n  `).join("")}ev AS (INSERT INTO "Event" (${eventInsert.join(", ")}, "userSeq", "verification")
          SELECT ${eventInsert.map((c) => `e.${c}`).join(", ")}, u."seq", 0 FROM ${events} JOIN u ON u.k = e.k
          RETURNING "id", "seq", "live", "type", "createdAt"),
   c AS (INSERT INTO "EventCount" ("live", "hour", "type", "writer", "count")
@@ -163,7 +136,7 @@ function statement(): string {
         ON CONFLICT ("live", "hour", "type", "writer") DO UPDATE SET "count" = "EventCount"."count" + excluded."count"),
   uc AS (INSERT INTO "UserCount" ("live", "bucket", "writer", "count")
          SELECT (r ->> 0)::boolean, (r ->> 1)::timestamptz, pg_backend_pid(), (r ->> 2)::int
-         FROM jsonb_array_elements($8::jsonb) r
+         FROM jsonb_array_elements($5::jsonb) r
          ON CONFLICT ("live", "bucket", "writer") DO UPDATE SET "count" = "UserCount"."count" + excluded."count")
   SELECT COALESCE((SELECT json_agg(json_build_array(k, "seq")) FROM u), '[]'::json) AS users,
          COALESCE((SELECT json_agg(json_build_array("id", "seq")) FROM ev), '[]'::json) AS events`;
@@ -180,16 +153,17 @@ export async function writeMany(
   plans: readonly TrackingPlan[],
   sent: () => void = () => undefined,
 ): Promise<Written[]> {
-  // Trips first, sent without waiting (the connection pipelines, ./pool.ts; they run in order).
-  const trips = writeTrips(
-    client,
-    plans.flatMap((plan) => plan.trips ?? []),
-  );
+  // The parts' own writes first, sent without waiting (the connection pipelines, ./pool.ts; they
+  // run in order).
+  const before = TRACKING_PARTS.flatMap((p) => {
+    const writes = plans.flatMap((plan) =>
+      plan.writes.filter((w) => w.part === p.part.name).map((w) => w.write),
+    );
+    return p.before && writes.length ? [p.before(client, writes)] : [];
+  });
   const users: unknown[][] = [];
   const locations: unknown[][] = [];
-  const exited: unknown[][] = [];
-  const entered: unknown[][] = [];
-  const dwelled: unknown[][] = [];
+  const partRows = IN_STATEMENT.map((): unknown[][] => []);
   const events: unknown[][] = [];
   /** The plans that write events of no user (an anonymous device's update). */
   const userless: number[] = [];
@@ -215,9 +189,10 @@ export async function writeMany(
       const { latitude, longitude, accuracy, recordedAt, receivedAt } = location;
       locations.push([k, latitude, longitude, accuracy, recordedAt, receivedAt]);
     }
-    for (const g of plan.exited) exited.push([k, g]);
-    for (const m of plan.entered) entered.push([k, m.geofenceSeq, m.enteredAt]);
-    for (const g of plan.dwelled) dwelled.push([k, g]);
+    for (const w of plan.writes) {
+      const i = IN_STATEMENT.findIndex((p) => p.part.name === w.part);
+      if (i >= 0) partRows[i]!.push(...IN_STATEMENT[i]!.inStatement!.rows(k, w.write));
+    }
   });
   const written = plans.map((): Written => ({ userSeq: 0, eventSeqs: [] }));
   const writing =
@@ -227,13 +202,11 @@ export async function writeMany(
           [
             users,
             locations,
-            exited,
-            entered,
-            dwelled,
             events,
             userless,
             // Users moved between the buckets of their last update (the overview's counts).
             userCountMoves(plans.map((p) => p.user)).map((m) => [m.live, m.bucket.toISOString(), m.delta]),
+            ...partRows,
           ].map((part) => JSON.stringify(part)),
           client,
         )
@@ -242,7 +215,7 @@ export async function writeMany(
   // Sent behind the write without waiting for it (the connection pipelines, ./pool.ts).
   const outboxes = plans.map((plan) => writeOutboxRow(client, plan.outbox));
   sent();
-  const [result] = await Promise.all([writing, trips, ...outboxes]);
+  const [result] = await Promise.all([writing, ...before, ...outboxes]);
   if (writing) {
     if (!result) throw new Error("the tracking write returned nothing");
     const seqOf = new Map(result.events);

@@ -18,7 +18,7 @@ describe.skipIf(!adminUrl)("PostgreSQL group commit", () => {
     storage: typeof import("../../storage").storage;
     decide: typeof import("../../tracking/decide").decide;
     processClock: typeof import("../../tracking/track").processClock;
-    tripHints: typeof import("../../tracking/trips/hints").tripHints;
+    prepareKinds: typeof import("../../tracking/kinds").prepareKinds;
     track: typeof import("../../tracking/track").track;
     batches: typeof import("./tracking").batchesCommitted;
   };
@@ -28,7 +28,7 @@ describe.skipIf(!adminUrl)("PostgreSQL group commit", () => {
       storage: (await import("../../storage")).storage,
       decide: (await import("../../tracking/decide")).decide,
       processClock: (await import("../../tracking/track")).processClock,
-      tripHints: (await import("../../tracking/trips/hints")).tripHints,
+      prepareKinds: (await import("../../tracking/kinds")).prepareKinds,
       track: (await import("../../tracking/track")).track,
       batches: (await import("./tracking")).batchesCommitted,
     };
@@ -39,7 +39,7 @@ describe.skipIf(!adminUrl)("PostgreSQL group commit", () => {
 
   /** Updates handed to the store in one turn of the event loop: they form one batch. */
   async function together(inputs: (TrackInput | "fails")[]) {
-    const hints = await Promise.all(inputs.map((i) => (i === "fails" ? null : m.tripHints(false, i))));
+    const hints = await Promise.all(inputs.map((i) => (i === "fails" ? null : m.prepareKinds(false, i))));
     return Promise.allSettled(
       inputs.map((i, k) =>
         i === "fails"
@@ -182,11 +182,17 @@ describe.skipIf(!adminUrl)("PostgreSQL group commit", () => {
     expect(m.batches.count).toBe(before + 1);
     const answers = batch.map(
       (r) =>
-        (r as PromiseFulfilledResult<{ events: { type: string }[]; trip: { externalId: string } | null }>)
-          .value,
+        (
+          r as PromiseFulfilledResult<{
+            events: { type: string }[];
+            shown: { trip?: { externalId: string } };
+          }>
+        ).value,
     );
-    expect(answers.slice(0, 6).map((a) => a.trip?.externalId)).toEqual(riders.map((k) => `batch-trip-${k}`));
-    expect(answers.slice(6).map((a) => a.trip)).toEqual([null, null, null, null]);
+    expect(answers.slice(0, 6).map((a) => a.shown.trip?.externalId)).toEqual(
+      riders.map((k) => `batch-trip-${k}`),
+    );
+    expect(answers.slice(6).map((a) => a.shown.trip)).toEqual([undefined, undefined, undefined, undefined]);
     for (const k of riders) {
       expect(answers[k]!.events.some((e) => e.type === "user.arrived_at_trip_destination")).toBe(k % 2 === 1);
     }

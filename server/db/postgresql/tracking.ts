@@ -1,23 +1,19 @@
-import type { Membership, TrackingReader, TrackingStore } from "../../storage/tracking";
+import type { TrackingReader, TrackingStore } from "../../storage/tracking";
 import type { StoredUser } from "../../storage/users";
 import type { WebhookTarget } from "../../storage/webhook-records";
-import type { TrackedGeofence } from "../../storage/geofences";
 import type { VerdictCounts } from "../../storage/events";
 import { clockSeeded } from "./clock-seed";
 import { type Queryable, gathered, inTransaction, rows } from "./sql";
 import {
-  USER_COLUMNS,
-  WITH_MEMBERSHIPS,
-  type UserWithMemberships,
+  USER_READ,
+  type UserRead,
   applyOne,
   identitiesOf,
-  trackedGeofencesBySeqs,
-  trackingReader,
+  partsOf,
+  trackingOf,
   webhookTargets,
-  withMemberships,
 } from "./tracking-sql";
 import { writeMany } from "./tracking-write";
-import { activeTripsLocked } from "./trips";
 import { metrics } from "../../metrics/metrics.mjs";
 
 /**
@@ -168,35 +164,32 @@ type Indexed<T> = T & { i: number };
 
 /** The batch's reader: the frequent questions gathered into set-based statements. */
 function batchReader(client: Queryable): TrackingReader {
-  const one = trackingReader(client);
-  /** Memberships read with the users, by user seq. */
-  const memberships = new Map<number, Membership[]>();
+  const tx = trackingOf(client, true);
   /** The user rows found, by seq: two updates of the batch must not have found the same one. */
   const found = new Set<number>();
   const users = <A>(sql: string, columns: (asked: A[]) => unknown[]) =>
     gathered(async (asked: A[]) => {
-      const rowsFound = await rows<Indexed<UserWithMemberships>>(sql, columns(asked), client);
+      const rowsFound = await rows<Indexed<UserRead>>(sql, columns(asked), client);
       const byIndex = new Map<number, StoredUser>();
       for (const r of rowsFound) {
-        const [user, its] = withMemberships(r);
+        const user = tx.read(r);
         // Two devices of one user (one names it by userId, the other is its deviceId): alone, the
         // second would wait for the first's commit on the user's row; in one transaction it would
         // not, and both would decide from the same state.
         if (found.has(user.seq)) throw new Error("two updates of the batch found the same user");
         found.add(user.seq);
-        if (its) memberships.set(user.seq, its);
         byIndex.set(r.i, user);
       }
       return asked.map((_, k) => byIndex.get(k + 1) ?? null);
     });
   const byUserId = users(
-    `SELECT c.i::int AS i, ${USER_COLUMNS}${WITH_MEMBERSHIPS}
+    `SELECT c.i::int AS i, ${USER_READ}
      FROM unnest($1::boolean[], $2::text[]) WITH ORDINALITY AS c(wlive, wuser, i)
      CROSS JOIN LATERAL (SELECT * FROM "User" WHERE "live" = c.wlive AND "userId" = c.wuser FOR UPDATE) "User"`,
     (asked: { live: boolean; userId: string }[]) => [asked.map((a) => a.live), asked.map((a) => a.userId)],
   );
   const byDeviceId = users(
-    `SELECT c.i::int AS i, ${USER_COLUMNS}${WITH_MEMBERSHIPS}
+    `SELECT c.i::int AS i, ${USER_READ}
      FROM unnest($1::boolean[], $2::text[], $3::boolean[]) WITH ORDINALITY AS c(wlive, wdevice, wanonymous, i)
      CROSS JOIN LATERAL (SELECT * FROM "User" WHERE "live" = c.wlive AND "deviceId" = c.wdevice
        AND (NOT c.wanonymous OR "userId" IS NULL) ORDER BY "updatedAt" DESC LIMIT 1 FOR UPDATE) "User"`,
@@ -206,32 +199,19 @@ function batchReader(client: Queryable): TrackingReader {
       asked.map((a) => a.anonymous),
     ],
   );
-  const geofences = gatheredGeofences(client);
   const counts = gatheredCounts(client);
   const targets = new Map<boolean, Promise<WebhookTarget[]>>();
   return {
-    ...one,
     userByUserId: (live, userId) => byUserId({ live, userId }),
     userByDeviceId: (live, deviceId, anonymous) => byDeviceId({ live, deviceId, anonymous }),
-    memberships: async (userSeq) => memberships.get(userSeq) ?? one.memberships(userSeq),
-    activeTrip: activeTripsLocked(client),
-    geofencesBySeqs: (seqs) => geofences(seqs),
     verificationCounts: async (live, classes) => (classes.length ? counts({ live, classes }) : []),
     webhooksFor: (live) => {
       let found = targets.get(live);
       if (!found) targets.set(live, (found = webhookTargets(live, client)));
       return found;
     },
+    part: partsOf(tx),
   };
-}
-
-/** The geofences the decisions need decoded, in one statement. */
-function gatheredGeofences(client: Queryable) {
-  return gathered(async (asked: (readonly number[])[]) => {
-    const found = await trackedGeofencesBySeqs([...new Set(asked.flat())], client);
-    const bySeq = new Map<number, TrackedGeofence>(found.map((g) => [g.seq, g]));
-    return asked.map((seqs) => seqs.flatMap((s) => bySeq.get(s) ?? []));
-  });
 }
 
 /** The verdict counts of every class of the batch's events, in one statement. */

@@ -3,6 +3,7 @@ import {
   statusIn,
   type StoredTrip,
   TRIP_COLUMNS as COLUMNS,
+  TRIP_TRACKING,
   type TripOwner,
   type TripRef,
   type TripStore,
@@ -11,6 +12,7 @@ import {
 import { pool } from "./pool";
 import { shared } from "./shared-stores";
 import { type Queryable, gathered, jsonb, row, rows } from "./sql";
+import { pgPart } from "./tracking-part";
 
 /**
  * The trip statements: reads inside the tracking transaction (FOR UPDATE: an expiry sweep or
@@ -125,6 +127,17 @@ export function writeTrips(on: Queryable, trips: readonly TripWrite[]): Promise<
     }),
   );
 }
+
+/** The trip events' part of tracking: the trips they read (FOR UPDATE) and those a plan makes or changes. */
+export const tripTracking = pgPart({
+  part: TRIP_TRACKING,
+  reader: ({ client, batched }) => ({
+    tripByRef: (live, ref) => tripByRef(client, live, ref),
+    activeTrip: batched ? activeTripsLocked(client) : (live, owner) => activeTrip(client, live, owner),
+  }),
+  // Trips first, sent without waiting (they run in order, before the plans' statement).
+  before: (client, writes) => writeTrips(client, writes.flat()),
+});
 
 export const postgresTrips: TripStore = {
   ...shared.trips,

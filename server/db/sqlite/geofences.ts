@@ -5,7 +5,8 @@ import { prepared, transaction } from "./connection";
 import { SqliteGeofenceIndex } from "./geofence-index";
 import { shared } from "./shared-stores";
 import type { MemberPosition } from "../../storage/geofences";
-import { geofencesBySeqs, removeMembership } from "./tracking-sql";
+import { geofencesBySeqs } from "./tracking-sql";
+import { removeMembership } from "./memberships";
 
 /** The users inside a geofence now, with their last location. */
 export function membersOfGeofence(geofenceSeq: number) {

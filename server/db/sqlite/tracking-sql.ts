@@ -1,6 +1,6 @@
-import type { BBox, Position } from "../../geo/distance";
+import type { Position } from "../../geo/distance";
 import type { EventClass, VerdictCounts } from "../../storage/events";
-import type { EventWrite, Membership, PlaceVerdict, UserWrite } from "../../storage/tracking";
+import type { EventWrite, UserWrite } from "../../storage/tracking";
 import type { TrackedGeofence } from "../../storage/geofences";
 import type { StoredUser } from "../../storage/users";
 import type { WebhookTarget } from "../../storage/webhook-records";
@@ -161,34 +161,6 @@ export function insertLocation(
   ).run(userSeq, lat, lng, accuracy, sqlDate(at), sqlDate(now));
 }
 
-export function membershipsOf(userSeq: number): Membership[] {
-  const rows = prepared(
-    `SELECT "geofenceSeq", "enteredAt", "dwelled" FROM "UserGeofence" WHERE "userSeq" = ?`,
-  ).all(userSeq) as { geofenceSeq: number; enteredAt: string; dwelled: number }[];
-  return rows.map((r) => ({
-    geofenceSeq: r.geofenceSeq,
-    enteredAt: new Date(r.enteredAt),
-    dwelled: r.dwelled === 1,
-  }));
-}
-
-export function addMembership(userSeq: number, geofenceSeq: number, enteredAt: Date): void {
-  prepared(
-    `INSERT INTO "UserGeofence" ("userSeq", "geofenceSeq", "enteredAt", "dwelled") VALUES (?, ?, ?, 0)`,
-  ).run(userSeq, geofenceSeq, sqlDate(enteredAt));
-}
-
-export function removeMembership(userSeq: number, geofenceSeq: number): void {
-  prepared(`DELETE FROM "UserGeofence" WHERE "userSeq" = ? AND "geofenceSeq" = ?`).run(userSeq, geofenceSeq);
-}
-
-export function markDwelled(userSeq: number, geofenceSeq: number): void {
-  prepared(`UPDATE "UserGeofence" SET "dwelled" = 1 WHERE "userSeq" = ? AND "geofenceSeq" = ?`).run(
-    userSeq,
-    geofenceSeq,
-  );
-}
-
 const GEOFENCE_COLUMNS = `g."seq", g."id", g."live", g."description", g."tag", g."externalId", g."type", g."geometry",
   g."centerLng", g."centerLat", g."radius", g."metadata", g."enabled", g."dwellThreshold", g."userIds", g."stopDetection",
   g."disableAfter", g."deleteAfter", g."createdAt", g."updatedAt"`;
@@ -321,18 +293,6 @@ export function countUsers(moves: readonly { live: boolean; bucket: Date; delta:
      ON CONFLICT ("live", "bucket", "writer") DO UPDATE SET "count" = "count" + excluded."count"`,
   );
   for (const m of moves) add.run(m.live ? 1 : 0, sqlDate(m.bucket), m.delta);
-}
-
-/**
- * Verdicts on place events of one world whose location lies in `box` (they steer place
- * detection there, server/tracking/places.ts).
- */
-export function placeVerdictsInBox(live: boolean, box: BBox): PlaceVerdict[] {
-  return prepared(
-    `SELECT "placeId", "verifiedPlaceId", "verification" FROM "Event" INDEXED BY "Event_place_verdicts_idx"
-     WHERE "type" = 'user.entered_place' AND "live" = ? AND "latitude" BETWEEN ? AND ?
-       AND "longitude" BETWEEN ? AND ? AND ("verification" != 0 OR "verifiedPlaceId" IS NOT NULL)`,
-  ).all(live ? 1 : 0, box.minLat, box.maxLat, box.minLng, box.maxLng) as PlaceVerdict[];
 }
 
 const flag = (v: number | null) => (v === null ? null : v === 1);

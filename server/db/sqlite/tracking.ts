@@ -1,31 +1,30 @@
 import { userCountMoves } from "../../storage/overview";
-import type { Decision, TrackingPlan, TrackingReader, TrackingStore, Written } from "../../storage/tracking";
+import type {
+  Decision,
+  TrackingPart,
+  TrackingPlan,
+  TrackingReader,
+  TrackingStore,
+  Written,
+} from "../../storage/tracking";
 import { updatesOnTheWay } from "../../workers/thread-memory";
 import { withWriteLock } from "../write-lock";
-import { connection, prepared } from "./connection";
-import { SqliteGeofenceIndex } from "./geofence-index";
+import { connection } from "./connection";
 import { gathering } from "./gather";
 import { writeOutboxRow } from "./webhooks";
-import { activeTrip, tripByRef, writeTrips } from "./trips";
 import {
-  addMembership,
   countEvents,
   countUsers,
-  geofencesBySeqs,
-  geofenceSeqsByIds,
   insertEvent,
   insertLocation,
   insertUser,
-  markDwelled,
-  membershipsOf,
-  placeVerdictsInBox,
-  removeMembership,
   updateUser,
   userByDeviceId,
   userByUserId,
   verificationCountsOf,
   webhooksFor,
 } from "./tracking-sql";
+import { TRACKING_PARTS as PARTS } from "./kinds";
 import { metrics } from "../../metrics/metrics.mjs";
 
 /**
@@ -47,24 +46,22 @@ interface Pending {
   reject(error: unknown): void;
 }
 
-/** Every geofence's box and version, brought up to date at the start of each batch's transaction. */
-const geofences = new SqliteGeofenceIndex(prepared);
+/** The kinds' parts of tracking storage (./kinds.ts), by name. */
+const partsByName = new Map(PARTS.map((p) => [p.part.name, p]));
 
 const reader: TrackingReader = {
   userByUserId: async (live, userId) => userByUserId(live, userId),
   userByDeviceId: async (live, deviceId, anonymous) => userByDeviceId(live, deviceId, anonymous),
-  memberships: async (userSeq) => membershipsOf(userSeq),
-  geofenceVersionsNear: async (live, box, seqs) => geofences.near(live, box, seqs),
-  geofencesBySeqs: async (seqs) => geofencesBySeqs(seqs),
-  geofenceSeqsByIds: async (live, ids) => geofenceSeqsByIds(live, ids),
   verificationCounts: async (live, classes) => verificationCountsOf(live, classes),
-  placeVerdictsInBox: async (live, box) => placeVerdictsInBox(live, box),
   webhooksFor: async (live) => webhooksFor(live),
-  tripByRef: async (live, ref) => tripByRef(live, ref),
-  activeTrip: async (live, owner) => activeTrip(live, owner),
+  part<R>(part: TrackingPart<R, unknown>): R {
+    const found = partsByName.get(part.name);
+    if (!found) throw new Error(`no tracking part "${part.name}" on SQLite`);
+    return found.reader as R;
+  },
 };
 
-/** A plan's user, its history and memberships; its seq (0: no user, as an anonymous update has none). */
+/** A plan's user and its history; its seq (0: no user, as an anonymous update has none). */
 function writeUser(plan: TrackingPlan): number {
   const { user, location } = plan;
   if (!user) return 0;
@@ -81,15 +78,12 @@ function writeUser(plan: TrackingPlan): number {
       location.receivedAt,
     );
   }
-  for (const seq of plan.exited) removeMembership(userSeq, seq);
-  for (const m of plan.entered) addMembership(userSeq, m.geofenceSeq, m.enteredAt);
-  for (const seq of plan.dwelled) markDwelled(userSeq, seq);
   return userSeq;
 }
 
 function write(plan: TrackingPlan): Written {
-  writeTrips(plan.trips ?? []);
   const userSeq = writeUser(plan);
+  for (const { part, write } of plan.writes) partsByName.get(part)?.write?.(userSeq, write);
   // An update's events all copy the same user: its JSON is written once per update.
   const userJson = plan.events.length ? JSON.stringify(plan.events[0]!.user) : "";
   const eventSeqs = plan.events.map((e) => insertEvent(userSeq, e, userJson));
@@ -106,7 +100,7 @@ async function applyBatch(batch: Pending[]) {
   const outcomes: ({ ok: true; value: unknown } | { ok: false; error: unknown })[] = [];
   run("BEGIN IMMEDIATE");
   try {
-    geofences.refresh();
+    for (const p of PARTS) p.begin?.();
     for (const item of batch) {
       run("SAVEPOINT update_");
       try {

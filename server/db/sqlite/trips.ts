@@ -4,6 +4,7 @@ import {
   statusIn,
   type StoredTrip,
   TRIP_COLUMNS as COLUMNS,
+  TRIP_TRACKING,
   type TripOwner,
   type TripRef,
   type TripStore,
@@ -11,6 +12,7 @@ import {
 } from "../../storage/trips";
 import { prepared, sqlDate, rowDate } from "./connection";
 import { shared } from "./shared-stores";
+import { sqlitePart } from "./tracking-part";
 
 /** The trip statements: reads inside and outside the tracking transaction, and its writes. */
 
@@ -122,6 +124,16 @@ export function writeTrips(trips: readonly TripWrite[]): void {
     else prepared(UPDATE).run(...values, seq);
   }
 }
+
+/** The trip events' part of tracking: the trips they read and the trips a plan makes or changes. */
+export const tripTracking = sqlitePart({
+  part: TRIP_TRACKING,
+  reader: {
+    tripByRef: async (live, ref) => tripByRef(live, ref),
+    activeTrip: async (live, owner) => activeTrip(live, owner),
+  },
+  write: (_userSeq, trips) => writeTrips(trips),
+});
 
 export const sqliteTrips: TripStore = {
   ...shared.trips,

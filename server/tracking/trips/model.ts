@@ -10,7 +10,7 @@ import {
 
 /**
  * Trips as Radar's SDKs and API know them (docs/trips.md): statuses and the moves between them,
- * legs, the ETA and the delay, and the wire form. Pure: the detector (server/tracking/detectors/
+ * legs, the ETA and the delay, and the wire form. Pure: the kind (server/tracking/kinds/
  * trips.ts) and the API's commands (./commands.ts) decide with these.
  */
 

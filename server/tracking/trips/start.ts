@@ -1,6 +1,5 @@
 import { env } from "../../config/env";
-import type { StoredTrip, TripOwner, TripWrite } from "../../storage/trips";
-import type { TrackingReader } from "../../storage/tracking";
+import type { StoredTrip, TripOwner, TripTrackingReader, TripWrite } from "../../storage/trips";
 import {
   DEFAULT_APPROACHING_MINUTES,
   type Destination,
@@ -95,7 +94,7 @@ export const withoutSeq = ({ seq: _seq, ...trip }: StoredTrip): Trip => trip;
  * `mayEndOther` (the update comes from the user's own device, or with a secret key).
  */
 export async function tripFromOptions(
-  read: TrackingReader,
+  read: TripTrackingReader,
   live: boolean,
   owner: TripOwner,
   o: TripOptions,

@@ -1,15 +1,17 @@
 import { describe, expect, it } from "vitest";
 import { circleRing } from "../../geo/circle";
-import type { Membership, UserWrite } from "../../storage/tracking";
+import { type UserWrite, writeOf } from "../../storage/tracking";
+import { GEOFENCE_TRACKING, type Membership } from "../../storage/memberships";
 import type { StoredUser } from "../../storage/users";
 import type { TrackedGeofence } from "../../storage/geofences";
-import type { Fix, Snapshot } from "../snapshot";
-import { geofences } from "./geofences";
-import { places } from "./places";
+import type { Regions } from "../../geodata/regions";
+import type { Fix } from "../fix";
+import { type GeofenceState, geofences } from "./geofences";
+import { type PlaceState, places } from "./places";
 import { regions } from "./regions";
-import type { Detector } from "./types";
+import type { Kind } from "./kind";
 
-/** The detectors as pure functions: a hand-made snapshot in, events (and state) out; no database. */
+/** The kinds' decisions as pure functions: a hand-made state in, events (and writes) out; no database. */
 
 const T0 = new Date("2026-11-01T12:00:00.000Z");
 const minutes = (m: number) => new Date(T0.getTime() + m * 60_000);
@@ -48,13 +50,9 @@ const fix = (latOffset: number, at = T0, accuracy = 10, stopped = false): Fix =>
   stopped,
 });
 
-const snapshot = (s: Partial<Snapshot>): Snapshot => ({
-  before: null,
-  memberships: new Map(),
-  geofences: [],
-  regions: {},
-  ...s,
-});
+const near = (s: Partial<GeofenceState>): GeofenceState => ({ memberships: new Map(), geofences: [], ...s });
+const placeState = (s: PlaceState): PlaceState => s;
+const regionState = (s: Regions): Regions => s;
 
 const member = (geofenceSeq: number, enteredAt = T0, dwelled = false): [number, Membership] => [
   geofenceSeq,
@@ -72,10 +70,11 @@ const user = (extra: Partial<StoredUser> = {}) =>
     ...extra,
   }) as StoredUser;
 
-/** Runs a detector as decide does: its own `next` gives the user after the fix. */
-function run(d: Detector, before: StoredUser | null, f: Fix, s: Snapshot) {
-  const after = { ...(before ?? {}), ...d.next?.(before, f, s) } as UserWrite;
-  return { after, ...d.detect({ before, after, fix: f, snapshot: s }) };
+/** Runs a kind as decide does: its own `next` gives the user after the fix. */
+function run<S>(k: Kind<S>, before: StoredUser | null, f: Fix, s: S) {
+  const after = { ...(before ?? {}), ...k.next?.(before, f, s) } as UserWrite;
+  const found = k.detect({ before, after, fix: f }, s);
+  return { after, ...found, memberships: writeOf({ writes: found.writes ?? [] }, GEOFENCE_TRACKING) };
 }
 
 describe("the geofence detector", () => {
@@ -97,19 +96,19 @@ describe("the geofence detector", () => {
       geofences,
       user(),
       fix(offset),
-      snapshot({ memberships: new Map(members), geofences: [fence] }),
+      near({ memberships: new Map(members), geofences: [fence] }),
     );
     expect(found.events.map((e) => e.type)).toEqual(types);
     expect({
-      entered: found.memberships!.entered.map((m) => m.geofenceSeq),
-      exited: found.memberships!.exited,
-      dwelled: found.memberships!.dwelled,
+      entered: found.memberships?.entered.map((m) => m.geofenceSeq) ?? [],
+      exited: found.memberships?.exited ?? [],
+      dwelled: found.memberships?.dwelled ?? [],
     }).toEqual(changes);
   });
 
   it("dwells once, after the geofence's own threshold, and an exit says how long the visit was", () => {
     const s = (dwelled: boolean) =>
-      snapshot({ memberships: new Map([member(7, T0, dwelled)]), geofences: [fence] });
+      near({ memberships: new Map([member(7, T0, dwelled)]), geofences: [fence] });
     expect(run(geofences, user(), fix(0, minutes(2)), s(false)).events).toEqual([]);
     const dwell = run(geofences, user(), fix(0, minutes(3)), s(false));
     expect(dwell.events.map((e) => e.type)).toEqual(["user.dwelled_in_geofence"]);
@@ -125,15 +124,15 @@ describe("the geofence detector", () => {
       geofences,
       user(),
       fix(0),
-      snapshot({ memberships: new Map([member(8)]), geofences: [off] }),
+      near({ memberships: new Map([member(8)]), geofences: [off] }),
     );
     expect(found.events).toEqual([]);
     expect(found.memberships!.exited).toEqual([8]);
   });
 
   it("grades a fix on the boundary as an edge event, less likely than one deep inside", () => {
-    const deep = run(geofences, null, fix(0), snapshot({ geofences: [fence] })).events[0]!;
-    const edge = run(geofences, null, fix(0.0008, T0, 30), snapshot({ geofences: [fence] })).events[0]!;
+    const deep = run(geofences, null, fix(0), near({ geofences: [fence] })).events[0]!;
+    const edge = run(geofences, null, fix(0.0008, T0, 30), near({ geofences: [fence] })).events[0]!;
     expect(deep).toMatchObject({ band: "core", probability: 1 });
     expect(edge.band).toBe("edge");
     expect(edge.probability).toBeLessThan(0.95);
@@ -145,15 +144,17 @@ describe("the region detector", () => {
   const de = { type: "country", name: "Germany", code: "DE" } as const;
   const by = { type: "state", name: "Bavaria", code: "BY" } as const;
   it("enters a new user's regions, largest first", () => {
-    const found = run(regions, null, fix(0), snapshot({ regions: { country: de, state: by } }));
-    expect(found.events.map((e) => [e.type, e.region?.code])).toEqual([
+    const found = run(regions, null, fix(0), regionState({ country: de, state: by }));
+    expect(
+      found.events.map((e) => [e.type, (e.about.region as { code?: string } | null | undefined)?.code]),
+    ).toEqual([
       ["user.entered_region_country", "DE"],
       ["user.entered_region_state", "BY"],
     ]);
   });
   it("leaves the old regions (smallest first) before entering the new ones", () => {
     const before = user({ country: de, state: by } as Partial<StoredUser>);
-    const found = run(regions, before, fix(0), snapshot({ regions: { country: fr } }));
+    const found = run(regions, before, fix(0), regionState({ country: fr }));
     expect(found.events.map((e) => e.type)).toEqual([
       "user.exited_region_state",
       "user.exited_region_country",
@@ -163,7 +164,7 @@ describe("the region detector", () => {
   });
   it("keeps the regions at sea (no country found), with no event", () => {
     const before = user({ country: fr } as Partial<StoredUser>);
-    const found = run(regions, before, fix(0), snapshot({ regions: {} }));
+    const found = run(regions, before, fix(0), regionState({}));
     expect(found.events).toEqual([]);
     expect(found.after).toMatchObject({ country: fr });
   });
@@ -179,21 +180,25 @@ describe("the place detector", () => {
     confidence: 3 as const,
   });
   it("enters the place a stopped user is at", () => {
-    const found = run(places, user(), fix(0, T0, 10, true), snapshot({ detection: detection(cafe) }));
-    expect(found.events.map((e) => [e.type, e.place?.name, e.probability])).toEqual([
-      ["user.entered_place", "Cafe", 0.9],
-    ]);
+    const found = run(places, user(), fix(0, T0, 10, true), placeState({ detection: detection(cafe) }));
+    expect(
+      found.events.map((e) => [
+        e.type,
+        (e.about.place as { name?: string } | null | undefined)?.name,
+        e.probability,
+      ]),
+    ).toEqual([["user.entered_place", "Cafe", 0.9]]);
     expect(found.after).toMatchObject({ place: { _id: "p1" }, placeEnteredAt: T0 });
   });
   it("stays at its place while near it, and makes no event", () => {
     const at = user({ place: { _id: "p1", name: "Cafe" }, placeEnteredAt: T0 } as Partial<StoredUser>);
-    const found = run(places, at, fix(0.0002, minutes(5)), snapshot({ currentPlace: cafe }));
+    const found = run(places, at, fix(0.0002, minutes(5)), placeState({ currentPlace: cafe }));
     expect(found.events).toEqual([]);
     expect(found.after).toMatchObject({ placeEnteredAt: T0 });
   });
   it("leaves its place when far from it, with the visit's duration", () => {
     const at = user({ place: { _id: "p1", name: "Cafe" }, placeEnteredAt: T0 } as Partial<StoredUser>);
-    const found = run(places, at, fix(0.01, minutes(30)), snapshot({ currentPlace: cafe }));
+    const found = run(places, at, fix(0.01, minutes(30)), placeState({ currentPlace: cafe }));
     expect(found.events).toEqual([
       expect.objectContaining({ type: "user.exited_place", duration: 30, probability: 1 }),
     ]);
@@ -205,9 +210,11 @@ describe("the place detector", () => {
       places,
       at,
       fix(0.0005, minutes(20), 10, true),
-      snapshot({ currentPlace: cafe, detection: detection(shop) }),
+      placeState({ currentPlace: cafe, detection: detection(shop) }),
     );
-    expect(found.events.map((e) => [e.type, e.place?.name])).toEqual([
+    expect(
+      found.events.map((e) => [e.type, (e.about.place as { name?: string } | null | undefined)?.name]),
+    ).toEqual([
       ["user.exited_place", "Cafe"],
       ["user.entered_place", "Shop"],
     ]);
