@@ -14,8 +14,9 @@ const LAYERS = [
   ["http", "setup", "db"],
   ["routing", "geodata", "geofences"],
   ["geocode", "transit", "events", "webhooks"],
-  ["imports", "planner", "tracking"],
-  ["users", "context", "trips", "operations"],
+  ["planner"],
+  ["imports", "tracking"],
+  ["users", "context", "operations"],
 ];
 
 const pathOf = (entry) =>

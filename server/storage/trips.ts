@@ -3,7 +3,7 @@ import { trackingPart } from "./tracking";
 
 /* Trips: lists, lookups, expiry, and what tracking reads and writes of them. */
 
-/** A trip (server/trips/): a user's journey to a destination, or through legs. */
+/** A trip (server/tracking/trips/): a user's journey to a destination, or through legs. */
 export interface StoredTrip {
   seq: number;
   id: string;
@@ -34,7 +34,7 @@ export interface StoredTrip {
   etaSource: string | null;
   /** minutes behind scheduledArrivalAt */
   delayMinutes: number | null;
-  /** the legs in order (server/trips/legs.ts): a JSON array, or null for a trip without legs */
+  /** the legs in order (server/tracking/trips/model.ts): a JSON array, or null for a trip without legs */
   legs: Json;
   /** user.started_trip was made */
   startNotified: boolean;

@@ -1,6 +1,6 @@
 import { handler, otherMethods, reply } from "@/server/http/handler";
-import { createTrip, listTrips } from "@/server/trips/api";
-import { createTripSchema, listTripsSchema } from "@/server/trips/schema";
+import { createTrip, listTrips } from "@/server/tracking/trips/api";
+import { createTripSchema, listTripsSchema } from "@/server/tracking/trips/schema";
 
 export { OPTIONS } from "@/server/http/handler";
 export const { PUT, PATCH, DELETE } = otherMethods("GET", "POST");

@@ -5,7 +5,7 @@ import { geofences } from "./geofences";
 import type { Kind, Shown } from "./kind";
 import { places } from "./places";
 import { regions } from "./regions";
-import { trips } from "./trips";
+import { trips } from "../trips/kind";
 
 /**
  * Every kind of event, in the order their events are listed and their states loaded (a kind

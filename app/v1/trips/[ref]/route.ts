@@ -1,6 +1,6 @@
 import { handler, otherMethods, reply } from "@/server/http/handler";
-import { deleteTrip, getTrip, updateTrip } from "@/server/trips/api";
-import { getTripSchema, updateTripSchema } from "@/server/trips/schema";
+import { deleteTrip, getTrip, updateTrip } from "@/server/tracking/trips/api";
+import { getTripSchema, updateTripSchema } from "@/server/tracking/trips/schema";
 
 export { OPTIONS } from "@/server/http/handler";
 export const { POST, PUT } = otherMethods("GET", "PATCH", "DELETE");

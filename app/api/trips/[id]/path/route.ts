@@ -1,7 +1,7 @@
 import { sessionAuthKey } from "@/server/auth/sessions";
 import { dashboardHandler, ok } from "@/server/http/dashboard";
 import { otherMethods } from "@/server/http/handler";
-import { remainingRoute } from "@/server/trips/board";
+import { remainingRoute } from "@/server/tracking/trips/board";
 
 export const { POST, PUT, PATCH, DELETE } = otherMethods("GET");
 

@@ -1,6 +1,6 @@
 import { handler, otherMethods, reply } from "@/server/http/handler";
-import { reorderLegs } from "@/server/trips/api";
-import { reorderLegsSchema } from "@/server/trips/schema";
+import { reorderLegs } from "@/server/tracking/trips/api";
+import { reorderLegsSchema } from "@/server/tracking/trips/schema";
 
 export { OPTIONS } from "@/server/http/handler";
 export const { GET, POST, PATCH, DELETE } = otherMethods("PUT");

@@ -1,6 +1,6 @@
 import { handler, otherMethods, reply } from "@/server/http/handler";
-import { updateTrip } from "@/server/trips/api";
-import { updateTripSchema } from "@/server/trips/schema";
+import { updateTrip } from "@/server/tracking/trips/api";
+import { updateTripSchema } from "@/server/tracking/trips/schema";
 
 export { OPTIONS } from "@/server/http/handler";
 export const { GET, POST, PUT, DELETE } = otherMethods("PATCH");

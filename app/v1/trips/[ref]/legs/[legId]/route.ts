@@ -1,6 +1,6 @@
 import { handler, otherMethods, reply } from "@/server/http/handler";
-import { updateLeg } from "@/server/trips/api";
-import { legStatusSchema } from "@/server/trips/schema";
+import { updateLeg } from "@/server/tracking/trips/api";
+import { legStatusSchema } from "@/server/tracking/trips/schema";
 
 export { OPTIONS } from "@/server/http/handler";
 export const { GET, POST, PUT, DELETE } = otherMethods("PATCH");

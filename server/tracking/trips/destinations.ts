@@ -1,9 +1,9 @@
-import { ApiError } from "../errors";
-import { searchText } from "../geocode/forward";
-import type { Clock } from "../tracking/clock";
-import { geofenceDestination } from "../tracking/trips/hints";
-import { type TripLeg } from "../tracking/trips/model";
-import { type Destination } from "../tracking/trips/start";
+import { ApiError } from "../../errors";
+import { searchText } from "../../geocode/forward";
+import type { Clock } from "../clock";
+import { geofenceDestination } from "./hints";
+import { type TripLeg } from "./model";
+import { type Destination } from "./start";
 import type { LegInput } from "./schema";
 
 export async function destinationOf(

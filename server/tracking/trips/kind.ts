@@ -3,12 +3,12 @@ import { ENTER_AT, insideProbability } from "../../geofences/inside";
 import { TRIP_TRACKING, type TripWrite } from "../../storage/trips";
 import { partWrite } from "../../storage/tracking";
 import { mayRead } from "../visible";
-import { type TrackHints, NO_HINTS, tripHints } from "../trips/hints";
-import { type EtaHint, isActive, serializeTrip } from "../trips/model";
-import { type Trip, advance } from "../trips/progress";
-import { ownerOf, tripFromOptions, withoutSeq } from "../trips/start";
-import { type GeofenceState, geofences } from "./geofences";
-import type { EventDraft, Kind, Update } from "./kind";
+import { type TrackHints, NO_HINTS, tripHints } from "./hints";
+import { type EtaHint, isActive, serializeTrip } from "./model";
+import { type Trip, advance } from "./progress";
+import { ownerOf, tripFromOptions, withoutSeq } from "./start";
+import { type GeofenceState, geofences } from "../kinds/geofences";
+import type { EventDraft, Kind, Update } from "../kinds/kind";
 
 export interface TripState {
   /** the trip the user is on (read in the transaction), as it is before the update moves it */

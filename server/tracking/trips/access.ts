@@ -1,12 +1,12 @@
-import type { AuthKey } from "../auth/keys";
-import { ApiError } from "../errors";
-import type { StoredEvent } from "../storage/events";
-import type { StoredUser } from "../storage/users";
-import type { Decision, TrackingReader } from "../storage/tracking";
-import { type StoredTrip, type TripRef, TRIP_TRACKING } from "../storage/trips";
-import { storage } from "../storage";
-import type { Trip } from "../tracking/trips/progress";
-import { type Claimed, mayRead, ownsDevice } from "../tracking/visible";
+import type { AuthKey } from "../../auth/keys";
+import { ApiError } from "../../errors";
+import type { StoredEvent } from "../../storage/events";
+import type { StoredUser } from "../../storage/users";
+import type { Decision, TrackingReader } from "../../storage/tracking";
+import { type StoredTrip, type TripRef, TRIP_TRACKING } from "../../storage/trips";
+import { storage } from "../../storage";
+import type { Trip } from "./progress";
+import { type Claimed, mayRead, ownsDevice } from "../visible";
 
 /**
  * The identities a trip call names (the SDKs send the userId; a device without one, its deviceId).

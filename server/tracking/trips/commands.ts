@@ -1,13 +1,13 @@
-import type { AuthKey } from "../auth/keys";
-import { ApiError } from "../errors";
-import type { StoredUser } from "../storage/users";
-import { type TrackingReader, partWrite } from "../storage/tracking";
-import { TRIP_TRACKING, type TripWrite } from "../storage/trips";
-import { storage } from "../storage";
-import type { Clock } from "../tracking/clock";
-import { userEventsPlan } from "../tracking/plan";
-import type { EventDraft } from "../tracking/kinds/kind";
-import { stoppedTrip, tripEvent } from "../tracking/kinds/trips";
+import type { AuthKey } from "../../auth/keys";
+import { ApiError } from "../../errors";
+import type { StoredUser } from "../../storage/users";
+import { type TrackingReader, partWrite } from "../../storage/tracking";
+import { TRIP_TRACKING, type TripWrite } from "../../storage/trips";
+import { storage } from "../../storage";
+import type { Clock } from "../clock";
+import { userEventsPlan } from "../plan";
+import type { EventDraft } from "../kinds/kind";
+import { stoppedTrip, tripEvent } from "./kind";
 import {
   type TripStatus,
   aimedAt,
@@ -17,10 +17,10 @@ import {
   routedMode,
   serializeTrip,
   straightLineEta,
-} from "../tracking/trips/model";
-import type { Trip } from "../tracking/trips/progress";
-import { newTrip, ownerOf, withOptions, withoutSeq } from "../tracking/trips/start";
-import { processClock } from "../tracking/track";
+} from "./model";
+import type { Trip } from "./progress";
+import { newTrip, ownerOf, withOptions, withoutSeq } from "./start";
+import { processClock } from "../track";
 import type { CreateTripInput, UpdateTripInput } from "./schema";
 import {
   type TripCaller,

@@ -1,10 +1,10 @@
-import { ApiError } from "../errors";
-import type { EventDraft } from "../tracking/kinds/kind";
-import { tripEvent } from "../tracking/kinds/trips";
-import { type TripLeg, aimedAt, currentLegIndex, isActive, legsOf } from "../tracking/trips/model";
-import type { Trip } from "../tracking/trips/progress";
-import { withoutSeq } from "../tracking/trips/start";
-import { processClock } from "../tracking/track";
+import { ApiError } from "../../errors";
+import type { EventDraft } from "../kinds/kind";
+import { tripEvent } from "./kind";
+import { type TripLeg, aimedAt, currentLegIndex, isActive, legsOf } from "./model";
+import type { Trip } from "./progress";
+import { withoutSeq } from "./start";
+import { processClock } from "../track";
 import { written } from "./commands";
 import { type TripAnswer, type TripCaller, readsUser, inTripTransaction, userOf } from "./access";
 

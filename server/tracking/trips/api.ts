@@ -1,9 +1,9 @@
-import type { AuthKey } from "../auth/keys";
-import { serializeEvent } from "../tracking/serialize";
-import { mayRead, sentEvent } from "../tracking/visible";
-import { serializeTrip } from "../tracking/trips/model";
-import { storage } from "../storage";
-import { type Window, page, pageOfWholeInstants } from "../storage/paging";
+import type { AuthKey } from "../../auth/keys";
+import { serializeEvent } from "../serialize";
+import { mayRead, sentEvent } from "../visible";
+import { serializeTrip } from "./model";
+import { storage } from "../../storage";
+import { type Window, page, pageOfWholeInstants } from "../../storage/paging";
 import * as commands from "./commands";
 import type { TripAnswer, TripCaller } from "./access";
 import * as legCommands from "./leg-commands";

@@ -1,13 +1,13 @@
-import { EVENT_TYPES } from "../../lib/types";
+import { EVENT_TYPES } from "../../../lib/types";
 import { z } from "zod";
-import type { AuthKey } from "../auth/keys";
-import { ApiError } from "../errors";
-import { booleanish, choiceList, optionalString } from "../http/fields";
-import { routeInWorker } from "../planner/pool";
-import type { StoredTrip } from "../storage/trips";
-import { storage } from "../storage";
-import { serializeEvent } from "../tracking/serialize";
-import { ACTIVE_STATUSES, TRIP_STATUSES, routedMode, serializeTrip } from "../tracking/trips/model";
+import type { AuthKey } from "../../auth/keys";
+import { ApiError } from "../../errors";
+import { booleanish, choiceList, optionalString } from "../../http/fields";
+import { routeInWorker } from "../../planner/pool";
+import type { StoredTrip } from "../../storage/trips";
+import { storage } from "../../storage";
+import { serializeEvent } from "../serialize";
+import { ACTIVE_STATUSES, TRIP_STATUSES, routedMode, serializeTrip } from "./model";
 import { refOf, tripUser } from "./access";
 
 /**

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { metadataSchema } from "../geofences/schema";
+import { metadataSchema } from "../../geofences/schema";
 import {
   booleanish,
   choiceList,
@@ -9,9 +9,9 @@ import {
   optionalNumberIn,
   optionalString,
   requiredString,
-} from "../http/fields";
-import { TRIP_STATUSES } from "../tracking/trips/model";
-import { tripOptionFields as options } from "../tracking/trips/options";
+} from "../../http/fields";
+import { TRIP_STATUSES } from "./model";
+import { tripOptionFields as options } from "./options";
 
 /**
  * The trip calls' input as Radar's SDKs and API send it (docs/trips.md): the body of
