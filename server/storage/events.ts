@@ -39,6 +39,11 @@ export interface StoredEvent {
   actualCreatedAt: Date;
   /** made from a location the SDK replayed (stored offline, sent later) */
   replayed: boolean;
+  /**
+   * what a kind of event says of what the event is about when it has no column of its own (a
+   * beacon's `beacon`): wire fields, merged into the event's wire form
+   */
+  kindFields: Json;
 }
 
 /** What the confidence model groups events by (server/events/subject.ts). */

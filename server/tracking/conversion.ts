@@ -147,6 +147,7 @@ export async function logConversion(
         createdAt: input.createdAt ?? now,
         actualCreatedAt: now,
         replayed: false,
+        kindFields: null,
       };
       const stored = (seq: number) => asRecorded(event, seq, user.seq);
       const shown = await shownOf(read, user);

@@ -107,6 +107,7 @@ export const asRecorded = (e: EventWrite, seq: number, userSeq: number): Event =
   createdAt: e.createdAt,
   actualCreatedAt: e.actualCreatedAt,
   replayed: e.replayed,
+  kindFields: e.kindFields,
 });
 
 /**
@@ -145,6 +146,7 @@ export function eventsOf(
       place: about.place ?? null,
       placeId: about.placeId ?? null,
       alternatePlaces: about.alternatePlaces ?? null,
+      kindFields: about.kindFields ?? null,
       probability: d.probability,
       band: d.band,
       duration: d.duration,

@@ -92,6 +92,9 @@ export function serializeEvent(e: Event): Wire {
   put(w, "duration", e.duration);
   put(w, "metadata", e.metadata);
   put(w, "trip", e.trip);
+  // What a kind says of what the event is about that has no column of its own (a beacon).
+  const kindFields = e.kindFields as Record<string, unknown> | null;
+  if (kindFields) for (const key in kindFields) put(w, key, kindFields[key]);
   if (e.replayed) w.replayed = true;
   return w;
 }

@@ -6,37 +6,15 @@ import { pageOfWholeInstants } from "../storage/paging";
 import { bboxAround, haversine } from "../geo/distance";
 import { notFound } from "../errors";
 import { can } from "../auth/roles";
-import { embeddedGeofence, serializeUser } from "../tracking/serialize";
-import { ACTIVE_STATUSES, serializeTrip } from "../tracking/trips/model";
+import { serializeUser } from "../tracking/serialize";
+import { shownOfMany } from "../tracking/kinds";
 import type { geofenceUsersSchema, listUsersSchema, searchUsersSchema } from "./schema";
 import { type TableQuery, pageOf } from "../http/table";
 
-/** Users with the enabled geofences they are in now and the trip they are on, in the wire form. */
-export async function withGeofences(users: User[]) {
-  const inside = await storage().users.geofencesOf(users.map((u) => u.seq));
-  const trips = users.length ? await activeTrips(users) : [];
-  return users.map((u) =>
-    serializeUser(u, {
-      geofences: inside.filter((m) => m.userSeq === u.seq).map((m) => embeddedGeofence(m.geofence)),
-      trip: trips.find((t) => (u.userId ? t.userId === u.userId : t.deviceId === u.deviceId && !t.userId)),
-    }),
-  );
-}
-
-/** The trips these users are on (Radar's user.trip), read at once. */
-async function activeTrips(users: User[]) {
-  const found = await storage().trips.list(
-    {
-      live: users[0]!.live,
-      statuses: ACTIVE_STATUSES,
-      owners: {
-        userIds: users.flatMap((u) => (u.userId ? [u.userId] : [])),
-        deviceIds: users.flatMap((u) => (u.userId ? [] : [u.deviceId])),
-      },
-    },
-    users.length * 2,
-  );
-  return found.map((t) => serializeTrip(t));
+/** Users in the wire form, with what the kinds show of them (the geofences they are in, their trip, …). */
+export async function wireUsers(users: User[]) {
+  const shown = await shownOfMany(users);
+  return users.map((u, i) => serializeUser(u, shown[i]!));
 }
 
 export async function listUsers(key: AuthKey, q: z.output<typeof listUsersSchema>) {
@@ -50,7 +28,7 @@ export async function listUsers(key: AuthKey, q: z.output<typeof listUsersSchema
     q.limit,
     (u) => u.updatedAt,
   );
-  return { users: await withGeofences(items), hasMore };
+  return { users: await wireUsers(items), hasMore };
 }
 
 /** A user by `_id`, else by `userId`, else by the most recent user of a `deviceId`. */
@@ -91,7 +69,7 @@ export async function usersInGeofence(geofenceSeq: number, q: z.output<typeof ge
     (u) => u.updatedAt,
   );
   const seqs = items.map((u) => u.seq);
-  return { users: await withGeofences(await usersBySeq(seqs)), hasMore };
+  return { users: await wireUsers(await usersBySeq(seqs)), hasMore };
 }
 
 /** Users whose last location is within `radius` of `near`, nearest first. */
@@ -104,7 +82,7 @@ export async function searchUsers(key: AuthKey, q: z.output<typeof searchUsersSc
     .slice(0, q.limit);
   const users = await usersBySeq(hits.map((h) => h.seq));
   const distance = new Map(hits.map((h) => [h.seq, Math.round(h.distance * 10) / 10]));
-  const wire = await withGeofences(users);
+  const wire = await wireUsers(users);
   return wire.map((u, i) => ({ ...u, distance: distance.get(users[i]!.seq)! }));
 }
 
@@ -118,5 +96,5 @@ export async function userTable(key: AuthKey, q: TableQuery<(typeof USER_SORTS)[
     dir: q.dir,
     ...pageOf(q),
   });
-  return { rows: await withGeofences(rows), total };
+  return { rows: await wireUsers(rows), total };
 }

@@ -78,6 +78,7 @@ export function eventWrite(
     createdAt: when,
     actualCreatedAt: when,
     replayed: false,
+    kindFields: null,
     ...more,
   };
 }
@@ -155,7 +156,13 @@ export function trackingContract(store: () => Storage): void {
         ]);
         return userPlan(user, userWrite(device, 5.1, 45, at(1000)), {
           writes: [memberships({ exited: [g.seq] })],
-          events: [eventWrite("user.exited_geofence", 5.1, 45, at(1000), { geofenceId: g.id })],
+          events: [
+            eventWrite("user.exited_geofence", 5.1, 45, at(1000), {
+              geofenceId: g.id,
+              // What a kind without columns of its own says of the event's subject.
+              kindFields: { sample: { _id: "s1", tag: "door" } },
+            }),
+          ],
         });
       });
       expect(second?.userSeq).toBe(written!.userSeq);
@@ -166,8 +173,10 @@ export function trackingContract(store: () => Storage): void {
       });
       const events = await store().events.list({ live: false, userSeq: written!.userSeq });
       expect(events.map((e) => e.type)).toEqual(["user.exited_geofence", "user.entered_geofence"]);
+      expect(events[0]!.kindFields).toEqual({ sample: { _id: "s1", tag: "door" } });
       expect(events[1]).toMatchObject({
         geofenceId: g.id,
+        kindFields: null,
         createdAt: T0,
         verification: 0,
         userSeq: written!.userSeq,

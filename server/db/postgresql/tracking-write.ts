@@ -92,6 +92,7 @@ const EVENT_COLUMNS: [string, string][] = [
   ["metadata", "jsonb"],
   ["trip", "jsonb"],
   ["replayed", "boolean"],
+  ["kindFields", "jsonb"],
 ];
 
 /** The parts that write in the plans' statement, and the parameter each one's rows are sent at. */

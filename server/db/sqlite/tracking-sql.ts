@@ -233,8 +233,8 @@ export function insertEvent(userSeq: number, e: EventWrite, userJson: string): n
   const result = prepared(
     `INSERT INTO "Event" ("id", "live", "type", "userSeq", "user", "geofenceId", "geofence", "subject", "region", "place",
       "placeId", "alternatePlaces", "latitude", "longitude", "accuracy", "confidence", "probability", "band", "verification",
-      "duration", "metadata", "trip", "createdAt", "actualCreatedAt", "replayed")
-     VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 0, ?, ?, ?, ?, ?, ?)`,
+      "duration", "metadata", "trip", "createdAt", "actualCreatedAt", "replayed", "kindFields")
+     VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 0, ?, ?, ?, ?, ?, ?, ?)`,
   ).run(
     e.id,
     e.live ? 1 : 0,
@@ -260,6 +260,7 @@ export function insertEvent(userSeq: number, e: EventWrite, userJson: string): n
     sqlDate(e.createdAt),
     sqlDate(e.actualCreatedAt),
     e.replayed ? 1 : 0,
+    json(e.kindFields),
   );
   return Number(result.lastInsertRowid);
 }

@@ -12,6 +12,7 @@ import {
   type MembershipChanges,
 } from "../../storage/memberships";
 import { partWrite } from "../../storage/tracking";
+import { storage } from "../../storage";
 import type { StoredUser } from "../../storage/users";
 import type { Fix } from "../fix";
 import { embeddedGeofence } from "../serialize";
@@ -136,6 +137,12 @@ export const geofences: Kind<GeofenceState> = {
       writes: changed ? [partWrite(GEOFENCE_TRACKING, changes)] : [],
       shown: { geofences: insideAfter(state, changes).map(embeddedGeofence) },
     };
+  },
+  async storedMany(users) {
+    const inside = await storage().users.geofencesOf(users.map((u) => u.seq));
+    return users.map((u) => ({
+      geofences: inside.filter((m) => m.userSeq === u.seq).map((m) => embeddedGeofence(m.geofence)),
+    }));
   },
   stored: async (read, user) => ({
     geofences: (await enabledGeofencesOf(read.part(GEOFENCE_TRACKING), user)).map(embeddedGeofence),

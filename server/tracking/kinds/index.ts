@@ -21,6 +21,13 @@ export async function prepareKinds(live: boolean, input: TrackInput): Promise<Pr
   return new Map(found.filter(([, v]) => v !== undefined));
 }
 
+/** What the wire forms of stored users of one world show of every kind, read at once for all, in order. */
+export async function shownOfMany(users: readonly StoredUser[]): Promise<Shown[]> {
+  if (!users.length) return [];
+  const parts = await Promise.all(KINDS.map((k) => k.storedMany?.(users)));
+  return users.map((_, i) => Object.assign({}, ...parts.map((p) => p?.[i])) as Shown);
+}
+
 /** What a stored user's wire form shows of every kind (its geofences, its trip, …). */
 export async function shownOf(read: TrackingReader, user: StoredUser): Promise<Shown> {
   const parts = await Promise.all(KINDS.map((k) => k.stored?.(read, user)));

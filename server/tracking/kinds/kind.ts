@@ -36,6 +36,8 @@ export interface Kind<S> {
   detect(change: Change, state: S): Detected;
   /** What the wire form of a stored user shows of this kind, when no update decides it. */
   stored?(read: TrackingReader, user: StoredUser): Promise<Shown>;
+  /** The same for users of one world read outside tracking (the users API), all at once, in order. */
+  storedMany?(users: readonly StoredUser[]): Promise<Shown[]>;
 }
 
 /** A kind's state loaded for an update, by kind. */
@@ -92,7 +94,10 @@ export interface EventDraft {
 
 /** The columns of an event that say what it is about. */
 export type EventAbout = Partial<
-  Pick<EventWrite, "geofenceId" | "geofence" | "placeId" | "place" | "alternatePlaces" | "region" | "trip">
+  Pick<
+    EventWrite,
+    "geofenceId" | "geofence" | "placeId" | "place" | "alternatePlaces" | "region" | "trip" | "kindFields"
+  >
 >;
 
 /** Minutes from one time to a later one, to the hundredth (a visit's duration). */

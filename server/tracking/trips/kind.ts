@@ -1,6 +1,7 @@
 import { haversine } from "../../geo/distance";
 import { ENTER_AT, insideProbability } from "../../geofences/inside";
-import { TRIP_TRACKING, type TripWrite } from "../../storage/trips";
+import { ACTIVE_STATUSES, TRIP_TRACKING, type TripWrite } from "../../storage/trips";
+import { storage } from "../../storage";
 import { partWrite } from "../../storage/tracking";
 import { mayRead } from "../visible";
 import { type TrackHints, NO_HINTS, tripHints } from "./hints";
@@ -116,6 +117,26 @@ export const trips: Kind<TripState> = {
       writes: written.length ? [partWrite(TRIP_TRACKING, written)] : [],
       shown: onTrip ? { trip: serializeTrip(onTrip.trip) } : {},
     };
+  },
+  async storedMany(users) {
+    // The trips these users are on (Radar's user.trip), read at once.
+    const found = await storage().trips.list(
+      {
+        live: users[0]!.live,
+        statuses: ACTIVE_STATUSES,
+        owners: {
+          userIds: users.flatMap((u) => (u.userId ? [u.userId] : [])),
+          deviceIds: users.flatMap((u) => (u.userId ? [] : [u.deviceId])),
+        },
+      },
+      users.length * 2,
+    );
+    return users.map((u) => {
+      const trip = found.find((t) =>
+        u.userId ? t.userId === u.userId : t.deviceId === u.deviceId && !t.userId,
+      );
+      return trip ? { trip: serializeTrip(trip) } : {};
+    });
   },
   async stored(read, user) {
     const found = await read.part(TRIP_TRACKING).activeTrip(user.live, ownerOf(user.userId, user.deviceId));

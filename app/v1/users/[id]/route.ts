@@ -1,6 +1,6 @@
 import { handler, reply, otherMethods } from "@/server/http/handler";
 import { deleteUser } from "@/server/users/delete";
-import { findUser, withGeofences } from "@/server/users/read";
+import { findUser, wireUsers } from "@/server/users/read";
 
 export { OPTIONS } from "@/server/http/handler";
 export const { POST, PUT, PATCH } = otherMethods("GET", "DELETE");
@@ -9,7 +9,7 @@ export const { POST, PUT, PATCH } = otherMethods("GET", "DELETE");
 export const GET = handler(
   { params: ["id"], access: "secret", permission: "users:read" },
   async ({ key, params }) => {
-    const [user] = await withGeofences([await findUser(key, params.id)]);
+    const [user] = await wireUsers([await findUser(key, params.id)]);
     return reply({ user });
   },
 );
