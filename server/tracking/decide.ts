@@ -41,7 +41,9 @@ export async function loadKinds(
       throw new Error(`kind "${kind.name}" is used before it is loaded`);
     return states.get(kind as Kind<unknown>) as S;
   };
-  for (const kind of kinds) states.set(kind, await load(kind, { ...u, loaded }));
+  // One update for every kind (made once: a dense move runs this for each update).
+  const update: Update = { ...u, loaded };
+  for (const kind of kinds) states.set(kind, await load(kind, update));
   return states;
 }
 

@@ -124,7 +124,8 @@ export function eventsOf(
   // Every event of the update copies the user as it is after it.
   const userCopy = trimUser(user);
   const received = clock.wall();
-  return drafts.map(({ about, ...d }) => {
+  return drafts.map((d) => {
+    const about = d.about;
     // Every field listed, none spread (docs/development.md, "Objects on hot paths").
     return {
       trip: about.trip ?? null,

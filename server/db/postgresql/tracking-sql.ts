@@ -17,7 +17,7 @@ import { isRetryableConflict } from "../../errors";
  * devices run side by side on the pool's connections.
  */
 
-export const USER_COLUMNS = `"seq", "id", "live", "deviceId", "userId", "description", "metadata", "deviceType",
+const USER_COLUMNS = `"seq", "id", "live", "deviceId", "userId", "description", "metadata", "deviceType",
   "device", "foreground", "stopped", "latitude", "longitude", "accuracy", "country", "state", "postalCode", "dma", "place",
   "placeEnteredAt", "createdAt", "actualUpdatedAt", "updatedAt"`;
 
@@ -59,7 +59,7 @@ export type UserRead = StoredUser & { changedSince: boolean } & Record<`part${nu
  * A user row (it may hold more columns) as the stored user. Every field listed, not a rest copy
  * (docs/development.md, "Objects on hot paths").
  */
-export const storedUserOf = (r: StoredUser): StoredUser => ({
+const storedUserOf = (r: StoredUser): StoredUser => ({
   seq: r.seq,
   id: r.id,
   live: r.live,

@@ -48,7 +48,7 @@ async function near(
 }
 
 /** The enabled geofences a stored user is in. */
-export async function enabledGeofencesOf(
+async function enabledGeofencesOf(
   read: GeofenceTrackingReader,
   user: StoredUser,
 ): Promise<TrackedGeofence[]> {
