@@ -143,6 +143,8 @@ export const EVENT_TYPE_NAMES = {
   "user.approaching_trip_leg_destination": "Approaching trip leg destination",
   "user.arrived_at_trip_leg_destination": "Arrived at trip leg destination",
   "user.stopped_trip": "Stopped trip",
+  "user.entered_beacon": "Entered beacon",
+  "user.exited_beacon": "Exited beacon",
 } as const;
 
 export type EventType = keyof typeof EVENT_TYPE_NAMES;

@@ -11,6 +11,7 @@ export default async function DashboardLayout({ children }: { children: ReactNod
     { href: "/overview", label: "Overview", show: can(role, "overview:read") },
     { href: "/map", label: "Map", show: can(role, "geofences:read") },
     { href: "/geofences", label: "Geofences", show: can(role, "geofences:read") },
+    { href: "/beacons", label: "Beacons", show: can(role, "geofences:read") },
     { href: "/users", label: "Users", show: can(role, "users:list") },
     { href: "/events", label: "Events", show: can(role, "events:read") },
     { href: "/trips", label: "Trips", show: can(role, "trips:read") },

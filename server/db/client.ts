@@ -6,7 +6,7 @@ import { PrismaClient as PostgresClient } from "./postgresql/generated/client";
 import { pool } from "./postgresql/pool";
 
 export { Prisma } from "./generated/client";
-export type { ApiKey, Event, Geofence, User } from "./generated/client";
+export type { ApiKey, Beacon, Event, Geofence, User } from "./generated/client";
 
 const globalForPrisma = globalThis as unknown as { prisma?: PrismaClient };
 

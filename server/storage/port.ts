@@ -11,11 +11,12 @@ import type { TrackingStore } from "./tracking";
 import type { TripStore } from "./trips";
 import type { DeviceLogStore } from "./logs";
 import type { RetentionStore } from "./retention";
+import type { BeaconStore } from "./beacons";
 
 /**
  * Storage as the domain sees it: one async interface per aggregate, each in its own file here
  * (keys, settings, accounts, geofences, users, events, webhooks, tracking, trips, logs, retention,
- * overview, system), in the domain's own types (each file holds its aggregate's records). Only adapters (server/db/<engine>/)
+ * overview, system, beacons), in the domain's own types (each file holds its aggregate's records). Only adapters (server/db/<engine>/)
  * know a driver, SQL, transactions and locks; the domain gets the adapter the configuration names
  * from `storage()` (./index.ts) and imports the types of the aggregates it uses from their files.
  * The lint rule in eslint.config.mjs keeps the domain off drivers and Prisma.
@@ -35,6 +36,7 @@ export interface Storage {
   logs: DeviceLogStore;
   retention: RetentionStore;
   trips: TripStore;
+  beacons: BeaconStore;
   system: SystemStore;
   overview: OverviewStore;
 }

@@ -11,6 +11,7 @@ import {
 } from "../http/fields";
 import { NEARBY, metadataSchema } from "../geofences/schema";
 import { tripOptionsSchema } from "./trips/options";
+import { rangedBeaconsSchema } from "./beacons/schema";
 
 /** Request schema of POST /v1/track and the wire forms of users and events. */
 
@@ -78,6 +79,8 @@ export const trackSchema = z.object({
   geofenceIds: stateIds,
   placeId: optionalString(64),
   regionIds: stateIds,
+  /** the beacons the device ranged (docs/beacons.md): absent, nothing of the user's beacons changes */
+  beacons: rangedBeaconsSchema.optional(),
   /** the SDKs' trip options, sent with every update while a trip runs (docs/trips.md) */
   tripOptions: z.preprocess((v) => (v === null ? undefined : v), jsonish(tripOptionsSchema).optional()),
 });

@@ -306,6 +306,7 @@ const routes = routeFiles().filter((f) => f.startsWith("v1") || f.startsWith("ap
 /** Routes whose success is a file, and its type. */
 const FILES: Record<string, RegExp> = {
   "api/events/export": /^text\/csv/,
+  "api/beacons/export": /^(text\/csv|application\/geo\+json)/,
   "api/geofences/export": /^(text\/csv|application\/geo\+json)/,
   "api/geofences/import": /^application\/x-ndjson/,
 };

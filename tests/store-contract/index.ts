@@ -2,6 +2,7 @@ import { beforeAll, describe } from "vitest";
 import type { Storage } from "../../server/storage/port";
 import type { ContractEngine } from "./engine";
 import { accountsContract } from "./accounts";
+import { beaconsContract } from "./beacons";
 import { eventsContract } from "./events";
 import { geofencesContract } from "./geofences";
 import { keysContract } from "./keys";
@@ -38,6 +39,7 @@ export function storeContract(engine: ContractEngine): void {
     webhooksContract(store);
     usersContract(store);
     tripsContract(store);
+    beaconsContract(store);
     operationsContract(store);
   });
 }

@@ -1,4 +1,5 @@
 import type { Storage } from "../../storage/port";
+import { postgresBeacons } from "./beacons";
 import { clockSeeded } from "./clock-seed";
 import { postgresEvents } from "./events";
 import { postgresGeofences } from "./geofences";
@@ -39,6 +40,7 @@ const postgres: Storage = {
   logs: shared.logs,
   retention: shared.retention,
   trips: postgresTrips,
+  beacons: postgresBeacons,
   system: postgresSystem,
   overview: postgresOverview,
 };

@@ -9,6 +9,7 @@ import { webhookStore } from "./webhooks";
 import { deviceLogStore } from "./logs";
 import { retentionStore } from "./retention";
 import { tripStore } from "./trips";
+import { beaconStore } from "./beacons";
 
 /**
  * The parts of the storage port that both adapters serve alike through Prisma (one model, two
@@ -32,5 +33,6 @@ export function prismaStores(lock: WriteLock) {
     logs: deviceLogStore(lock),
     retention: retentionStore(lock),
     trips: tripStore(lock),
+    beacons: beaconStore(lock),
   };
 }

@@ -1,4 +1,5 @@
 import type { Storage } from "../../storage/port";
+import { sqliteBeacons } from "./beacons";
 import { sqliteEvents } from "./events";
 import { sqliteGeofences } from "./geofences";
 import { sqliteKeys } from "./keys";
@@ -31,6 +32,7 @@ export const sqliteStorage: Storage = {
   logs: shared.logs,
   retention: shared.retention,
   trips: sqliteTrips,
+  beacons: sqliteBeacons,
   system: sqliteSystem,
   overview: sqliteOverview,
 };

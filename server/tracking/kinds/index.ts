@@ -6,12 +6,13 @@ import type { Kind, Shown } from "./kind";
 import { places } from "./places";
 import { regions } from "./regions";
 import { trips } from "../trips/kind";
+import { beacons } from "../beacons/kind";
 
 /**
  * Every kind of event, in the order their events are listed and their states loaded (a kind
  * loads after the kinds it uses): a new kind is its module (./kind.ts) added here.
  */
-export const KINDS: readonly Kind<unknown>[] = [geofences, places, regions, trips];
+export const KINDS: readonly Kind<unknown>[] = [geofences, places, regions, trips, beacons];
 
 /** What the kinds find before an update's transaction, by kind name (../track.ts). */
 export type Prepared = ReadonlyMap<string, unknown>;
