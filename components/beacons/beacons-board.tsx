@@ -80,14 +80,16 @@ export function BeaconsBoard({ tiles, canWrite }: { tiles: TileConfig; canWrite:
         {!beacons.isPending && !list.length && <p className="text-sm text-slate-500">No beacons yet.</p>}
         {beacons.data?.meta.hasMore && <p className="text-xs text-slate-500">Showing the 1000 newest.</p>}
       </section>
-      <BeaconsMap
-        beacons={list}
-        open={open}
-        picked={picked}
-        onOpen={openOne}
-        onPick={(p) => canWrite && setPicked(p)}
-        tiles={tiles}
-      />
+      <div role="region" aria-label="Beacons map" className="min-h-80">
+        <BeaconsMap
+          beacons={list}
+          open={open}
+          picked={picked}
+          onOpen={openOne}
+          onPick={(p) => canWrite && setPicked(p)}
+          tiles={tiles}
+        />
+      </div>
     </div>
   );
 }

@@ -26,13 +26,7 @@ export default function BeaconsMap(props: {
   tiles: TileConfig;
 }) {
   return (
-    <MapContainer
-      center={[20, 0]}
-      zoom={2}
-      maxZoom={MAX_ZOOM}
-      className="h-full min-h-80 w-full"
-      aria-label="Beacons map"
-    >
+    <MapContainer center={[20, 0]} zoom={2} maxZoom={MAX_ZOOM} className="h-full min-h-80 w-full">
       <Basemap tiles={props.tiles} />
       {props.beacons.map((b) => (
         <CircleMarker

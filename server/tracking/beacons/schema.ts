@@ -43,7 +43,7 @@ const fields = {
   major: part,
   minor: part,
   coordinates,
-  metadata: metadataSchema(METADATA_MAX_KEYS).optional(),
+  metadata: metadataSchema(METADATA_MAX_KEYS).nullable().optional(),
   enabled: booleanish.optional(),
 };
 
@@ -76,6 +76,9 @@ export const rangedBeaconsSchema = jsonish(
 export const rangedIdentities = (ranged: readonly BeaconIdentity[]): BeaconIdentity[] =>
   ranged.map(({ uuid, major, minor }) => ({ uuid, major, minor }));
 
+/** Degrees to 7 decimals (about a centimeter): stored and answered exactly on both engines. */
+const toCentimeters = (degrees: number) => Math.round(degrees * 1e7) / 1e7;
+
 /** A write's columns: what it sends, the rest as they were (a patch) or their defaults. */
 export function beaconColumns(w: BeaconPatch, before?: StoredBeacon): BeaconColumns {
   return {
@@ -85,8 +88,8 @@ export function beaconColumns(w: BeaconPatch, before?: StoredBeacon): BeaconColu
     uuid: w.uuid ?? before?.uuid ?? "",
     major: w.major ?? before?.major ?? "0",
     minor: w.minor ?? before?.minor ?? "0",
-    longitude: w.coordinates?.[0] ?? before?.longitude ?? 0,
-    latitude: w.coordinates?.[1] ?? before?.latitude ?? 0,
+    longitude: w.coordinates ? toCentimeters(w.coordinates[0]) : (before?.longitude ?? 0),
+    latitude: w.coordinates ? toCentimeters(w.coordinates[1]) : (before?.latitude ?? 0),
     metadata: w.metadata !== undefined ? w.metadata : (before?.metadata ?? null),
     enabled: w.enabled ?? before?.enabled ?? true,
   };
