@@ -58,6 +58,29 @@ const ROUTES: Record<string, { path: string; methods: Partial<Record<Method, Rul
     path: "/v1/geocode/reverse",
     methods: { GET: { access: "search", need: "context:read" } },
   },
+  "v1/beacons": {
+    path: "/v1/beacons",
+    methods: {
+      GET: { access: "secret", need: "geofences:read" },
+      POST: { access: "secret", need: "geofences:write" },
+    },
+  },
+  "v1/beacons/[id]": {
+    path: `/v1/beacons/${NONE}`,
+    methods: {
+      GET: { access: "secret", need: "geofences:read" },
+      PUT: { access: "secret", need: "geofences:write" },
+      DELETE: { access: "secret", need: "geofences:write" },
+    },
+  },
+  "v1/beacons/[id]/[externalId]": {
+    path: `/v1/beacons/${tag}/${NONE}`,
+    methods: {
+      GET: { access: "secret", need: "geofences:read" },
+      PUT: { access: "secret", need: "geofences:write" },
+      DELETE: { access: "secret", need: "geofences:write" },
+    },
+  },
   "v1/geofences": {
     path: "/v1/geofences",
     methods: {
@@ -191,6 +214,15 @@ const ROUTES: Record<string, { path: string; methods: Partial<Record<Method, Rul
   "api/users/[id]/trail": {
     path: `/api/users/${NONE}/trail`,
     methods: { GET: { access: "session", need: "users:read" } },
+  },
+  "api/beacons/export": {
+    // An unknown format: a JSON 400 where the call is allowed (a file otherwise).
+    path: "/api/beacons/export?format=kml",
+    methods: { GET: { access: "session", need: "geofences:read" } },
+  },
+  "api/beacons/import": {
+    path: "/api/beacons/import",
+    methods: { POST: { access: "session", need: "geofences:write" } },
   },
   "api/geofences/export": {
     // An unknown format: a JSON 400 where the call is allowed (a file otherwise).
