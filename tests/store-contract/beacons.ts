@@ -47,7 +47,9 @@ export function beaconsContract(store: () => Storage): void {
       ]);
       const box = { minLng: 19.999, minLat: 39.999, maxLng: 20.0007, maxLat: 40.001 };
       expect((await store().beacons.inBox(false, box)).map((b) => b.id)).toEqual([made.id]);
-      expect(await store().beacons.uuids(false)).toEqual(expect.arrayContaining([put.beacon.uuid, other.uuid]));
+      expect(await store().beacons.uuids(false)).toEqual(
+        expect.arrayContaining([put.beacon.uuid, other.uuid]),
+      );
       expect(await store().beacons.delete(false, { tag, externalId: "a" })).toBe(true);
       expect(await store().beacons.delete(false, { id: made.id })).toBe(false);
     });

@@ -49,8 +49,8 @@ const reader: BeaconTrackingReader = {
       `SELECT ${COLUMNS} FROM "Beacon" b
        WHERE b."live" = ? AND b."uuid" = ? AND b."major" = ? AND b."minor" = ? AND b."enabled"`,
     );
-    return ranged.flatMap(
-      (r) => (find.all(live ? 1 : 0, r.uuid, r.major, r.minor) as BeaconRow[]).map(beaconOf),
+    return ranged.flatMap((r) =>
+      (find.all(live ? 1 : 0, r.uuid, r.major, r.minor) as BeaconRow[]).map(beaconOf),
     );
   },
 };
