@@ -6,6 +6,7 @@ import { validate } from "../../http/request";
 import type { StoredBeacon } from "../../storage/beacons";
 import { storage } from "../../storage";
 import { safeCell, unsafeCell } from "../../text/csv-cells";
+import { listBeacons } from "./api";
 import { type BeaconWrite, beaconColumns, beaconWriteSchema, serializeBeacon } from "./schema";
 
 /**
@@ -131,17 +132,26 @@ export async function importBeacons(key: AuthKey, rows: { id?: string; write: Be
   return { created, replaced };
 }
 
-/** Every beacon of the world (of one tag), newest first, a page at a time. */
+/**
+ * Every beacon of the world (of one tag), newest first, a page at a time: the API's pages, so
+ * beacons made at one instant (by two app processes) are never split across two of them.
+ */
 export async function* allBeacons(key: AuthKey, tag?: string): AsyncGenerator<StoredBeacon[]> {
-  let before: Date | undefined;
+  let createdBefore: Date | undefined;
   for (;;) {
-    const page = await storage().beacons.list({ live: key.live, tag, createdBefore: before }, 500);
-    if (!page.length) return;
-    yield page;
-    // Beacons made at one instant are not split across pages: each has its own (monotonic) time.
-    before = page[page.length - 1]!.createdAt;
+    const { beacons, hasMore } = await listBeacons(key, {
+      tag,
+      createdBefore,
+      createdAfter: undefined,
+      limit: EXPORT_PAGE,
+    });
+    if (beacons.length) yield beacons;
+    if (!hasMore) return;
+    createdBefore = beacons[beacons.length - 1]!.createdAt;
   }
 }
+
+const EXPORT_PAGE = 500;
 
 /** A beacon as a GeoJSON feature: its fields as properties, the point as geometry. */
 export function beaconFeature(b: StoredBeacon) {
