@@ -6,6 +6,7 @@ import { piecesOf } from "./directions";
 import type { Mode, RoadLabel } from "./profiles";
 import { type Leg, dijkstraMany } from "./search";
 import { type Snap, projectOnEdge } from "./snap";
+import { type Model, type Observation, viterbi } from "./viterbi";
 
 /**
  * Map matching (docs/routing.md#map-matching): a noisy trace snapped onto the roads by a hidden
@@ -134,7 +135,13 @@ function moves(g: RoadGraph, mode: Mode, from: State, to: State[], straight: num
     mode,
     from.c.snap,
     to.map((s) => s.c.snap),
-    { within: { seconds: limit }, paths, leave: from.arc, arriveBy: to.map((s) => s.arc) },
+    {
+      within: { seconds: limit },
+      paths,
+      leave: from.arc,
+      arriveBy: to.map((s) => s.arc),
+      uTurnSeconds: U_TURN.seconds,
+    },
   );
   return to.map((s, k): Leg | "stay" | undefined => {
     const f = from.c.snap;
@@ -156,10 +163,11 @@ export function matchTrace(
   trace: TracePoint[],
 ): { matched: MatchedPoint[]; stretches: Stretch[] } {
   const { layers, skipped } = keptFixes(g, index, arcs, mode, trace);
-  const chains = viterbi(g, mode, layers);
+  const { chains, outliers } = viterbi(modelOf(g, mode), layers);
+  skipped.push(...outliers);
   const matched: MatchedPoint[] = [];
   const stretches: Stretch[] = [];
-  for (const { layers: ls, choice } of chains) {
+  for (const { observations: ls, choice } of chains) {
     const states = ls.map((l, k) => l.states[choice[k]!]!);
     const { stretch, at } = stretchOf(g, mode, ls, states);
     ls.forEach((l, k) =>
@@ -206,68 +214,36 @@ function keptFixes(g: RoadGraph, index: Flatbush, arcs: Uint32Array, mode: Mode,
   return { layers, skipped };
 }
 
-/**
- * Viterbi, chain by chain: score and back-pointer per state; a chain breaks where no state of a
- * fix is reachable from any of the one before. Each chain with the state chosen per fix.
- */
-function viterbi(g: RoadGraph, mode: Mode, layers: Layer[]): { layers: Layer[]; choice: number[] }[] {
-  const chains: { layers: Layer[]; choice: number[] }[] = [];
-  let chain: Layer[] = [];
-  let score: number[] = [];
-  const back: number[][] = [];
-  const begin = (layer: Layer) => {
-    chain = [layer];
-    score = layer.states.map((s) => s.c.emission);
-    back.length = 0;
-    back.push(layer.states.map(() => -1));
-  };
-  const close = () => {
-    if (!chain.length) return;
-    let best = 0;
-    for (let c = 1; c < score.length; c++) if (score[c]! > score[best]!) best = c;
-    const choice = new Array<number>(chain.length);
-    for (let k = chain.length - 1; k >= 0; k--) {
-      choice[k] = best;
-      best = back[k]![best]!;
-    }
-    chains.push({ layers: chain, choice });
-  };
-  for (const layer of layers) {
-    const previous = chain[chain.length - 1];
-    if (!previous) {
-      begin(layer);
-      continue;
-    }
-    const straight = haversine(previous.p.lng, previous.p.lat, layer.p.lng, layer.p.lat);
-    const next = layer.states.map(() => -Infinity);
-    const from = layer.states.map(() => -1);
-    previous.states.forEach((s, k) => {
-      if (score[k] === -Infinity) return;
-      moves(g, mode, s, layer.states, straight).forEach((move, j) => {
-        if (!move) return;
-        const meters = move === "stay" ? 0 : move.meters;
-        const t = score[k]! - Math.abs(meters - straight) / BETA + layer.states[j]!.c.emission;
-        if (t > next[j]!) [next[j], from[j]] = [t, k];
+/** The model Viterbi runs: transitions as Newson and Krumm's, and a U-turn's cost. */
+function modelOf(g: RoadGraph, mode: Mode): Model<State, Layer> {
+  return {
+    emission: (s) => s.c.emission,
+    transitions(before, after, live, move) {
+      const straight = haversine(before.p.lng, before.p.lat, after.p.lng, after.p.lat);
+      before.states.forEach((s, k) => {
+        if (!live(k)) return;
+        moves(g, mode, s, after.states, straight).forEach((m, j) => {
+          if (!m) return;
+          const [meters, turns] = m === "stay" ? [0, 0] : [m.meters, m.uTurns ?? 0];
+          move(k, j, -Math.abs(meters - straight) / BETA - turns * U_TURN.cost);
+        });
       });
-    });
-    if (next.every((x) => x === -Infinity)) {
-      // No road joins the two: the trace breaks here.
-      close();
-      begin(layer);
-      continue;
-    }
-    chain.push(layer);
-    score = next;
-    back.push(from);
-  }
-  close();
-  return chains;
+    },
+    outlier: OUTLIER,
+  };
 }
 
-interface Layer {
-  i: number;
+/**
+ * A U-turn (turning back along the edge just driven) costs as much as a route 100 m longer than
+ * the straight line: a route that goes somewhere and comes back is not a way anyone drives, and
+ * without the cost two noisy fixes far apart were explained by a trip up the road and back.
+ */
+const U_TURN = { seconds: 20, cost: 10 };
+/** Passing over a fix costs as much as a fix 4σ off; it is tried where the best score drops by more than `loss`. */
+const OUTLIER = { cost: 8, loss: 12 };
+
+interface Layer extends Observation<State> {
   p: TracePoint;
-  states: State[];
 }
 
 /** A fix this many accuracies from the last one kept is kept. */

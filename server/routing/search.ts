@@ -22,6 +22,8 @@ export interface Leg {
    * destination's (each taken part-way); none: along the origin's edge only
    */
   arcs?: number[];
+  /** with `paths` or `uTurnSeconds`: how often the route turns back along the edge it came by */
+  uTurns?: number;
 }
 
 /** Edges flagged with any of these bits are left out (FLAG_FERRY, FLAG_TOLL, FLAG_HIGHWAY). */
@@ -52,6 +54,12 @@ export interface SearchOptions {
    * found already); the leg's seconds then count the penalty too
    */
   slower?: { edges: Uint8Array; factor: number };
+  /**
+   * turning back along the edge just driven (at a vertex, a dead end's too) takes this long on
+   * top: the search then knows by which arc it reached each vertex, and each leg counts its
+   * U-turns (map matching: a route that goes somewhere and comes back is not a way anyone drives)
+   */
+  uTurnSeconds?: number;
 }
 
 /**
@@ -152,6 +160,7 @@ export function dijkstraMany(
     leave: leaveArc,
     arriveBy,
     slower,
+    uTurnSeconds = 0,
   }: SearchOptions = {},
 ): (Leg | undefined)[] {
   const secs = g.seconds[mode];
@@ -204,6 +213,7 @@ export function dijkstraMany(
     const arc = origin === g.head[from.backwardArc] ? from.backwardArc : from.forwardArc;
     reach(ws, origin, 0, -1 - arc, -1, 0, remaining(origin));
   }
+  const turning = uTurnTime(g, parent, V, origin, uTurnSeconds);
   /** The slowest of the targets' best routes so far (Infinity while one has none). */
   const bound = () => best.reduce((m, leg) => Math.max(m, leg ? leg.seconds : Infinity), 0);
   while (heap.size) {
@@ -218,7 +228,7 @@ export function dijkstraMany(
     const v = entered >= 0 ? g.head[entered]! : s;
     for (const { k, arc, share, free } of arrivals.get(v) ?? []) {
       if (!free && entered >= 0 && banned(g.turnBans, entered, arc)) continue;
-      const t = share ? share * secs[arc]! : 0; // free arrivals' arcs may be closed to the mode
+      const t = share ? share * secs[arc]! + turning(s, arc) : 0; // free arrivals' arcs may be closed to the mode
       offer(k, { seconds: key + t, meters: meters[s]! + share * length(arc) }, s, arc);
     }
     for (let a = g.firstArc[v]!; a < g.firstArc[v + 1]!; a++) {
@@ -226,7 +236,7 @@ export function dijkstraMany(
       if (entered >= 0 && banned(g.turnBans, entered, a)) continue;
       within?.arc?.(a, 0, key);
       const w = stateOf(a);
-      const t = key + (slower?.edges[g.edgeOf[a]!] ? slower.factor * secs[a]! : secs[a]!);
+      const t = key + turning(s, a) + (slower?.edges[g.edgeOf[a]!] ? slower.factor * secs[a]! : secs[a]!);
       // Written out rather than through reach(): this is the search's innermost step.
       if (t < time[w]!) {
         if (time[w] === Infinity) ws.touched.push(w);
@@ -238,15 +248,33 @@ export function dijkstraMany(
       }
     }
   }
-  if (paths) {
-    best.forEach((leg, k) => {
-      if (!leg) return;
-      leg.arcs = arcsOf(via[k]!, parent, prev);
-      leg.path = lineAlong(g, from, targets[k]!, leg.arcs);
-    });
+  if (paths || uTurnSeconds) {
+    best.forEach(
+      (leg, k) => leg && describeLeg(g, leg, arcsOf(via[k]!, parent, prev), paths, from, targets[k]!),
+    );
   }
   release(ws);
   return best;
+}
+
+/**
+ * The U-turn's extra time of leaving state `s` by `arc`: back along the edge it was reached by
+ * (the origin's own edge for a start; an origin at a vertex came by none). Judged on the arc a
+ * vertex was first reached by, which is the route's: another way in is no shorter.
+ */
+function uTurnTime(g: RoadGraph, parent: Int32Array, V: number, origin: number, seconds: number) {
+  return (s: number, arc: number) => {
+    if (!seconds || s === origin) return 0;
+    const p = parent[s]!;
+    const into = s >= V ? s - V : p >= 0 ? p : -1 - p;
+    return g.edgeOf[into] === g.edgeOf[arc] ? seconds : 0;
+  };
+}
+
+/** A leg's U-turns (how often it turns back along the edge it came by) and, with `paths`, its arcs and line. */
+function describeLeg(g: RoadGraph, leg: Leg, arcs: number[], paths: boolean, from: Snap, to: Snap) {
+  leg.uTurns = arcs.filter((a, i) => i > 0 && g.edgeOf[a] === g.edgeOf[arcs[i - 1]!]).length;
+  if (paths) [leg.arcs, leg.path] = [arcs, lineAlong(g, from, to, arcs)];
 }
 
 /** A state reached at time `t` (if sooner than before), along `arc` from state `from`; queued by `key`. */
