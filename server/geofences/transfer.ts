@@ -1,6 +1,6 @@
-import { parse as parseCsv } from "csv-parse/sync";
 import { stringify } from "csv-stringify/sync";
 import type { AuthKey } from "../auth/keys";
+import { csvRecords } from "../http/csv-file";
 import { ApiError } from "../errors";
 import type { IsochroneMaking, StoredGeofence as Geofence } from "../storage/geofence-records";
 import { storage } from "../storage";
@@ -106,16 +106,7 @@ function featureRows(text: string): ImportRow[] {
 }
 
 function csvRows(text: string): ImportRow[] {
-  let records: Record<string, string>[];
-  try {
-    records = parseCsv(text, { columns: true, bom: true, skip_empty_lines: true, trim: true }) as Record<
-      string,
-      string
-    >[];
-  } catch (e) {
-    throw refuse("file", `is not readable CSV: ${(e as Error).message}`);
-  }
-  return records.map((r, i) => {
+  return csvRecords(text).map((r, i) => {
     // A column the file has is a field of every row, an empty cell clearing it; a column it
     // leaves out keeps the stored values.
     const fields = Object.fromEntries(

@@ -1,6 +1,6 @@
-import { parse as parseCsv } from "csv-parse/sync";
 import { stringify } from "csv-stringify/sync";
 import type { AuthKey } from "../../auth/keys";
+import { csvRecords } from "../../http/csv-file";
 import { ApiError } from "../../errors";
 import { validate } from "../../http/request";
 import type { StoredBeacon } from "../../storage/beacons";
@@ -65,16 +65,7 @@ function featureRows(text: string): Row[] {
 }
 
 function csvRows(text: string): Row[] {
-  let records: Record<string, string>[];
-  try {
-    records = parseCsv(text, { columns: true, bom: true, skip_empty_lines: true, trim: true }) as Record<
-      string,
-      string
-    >[];
-  } catch (e) {
-    throw refuse("file", `is not readable CSV: ${(e as Error).message}`);
-  }
-  return records.map((r, i) => ({
+  return csvRecords(text).map((r, i) => ({
     // The header is line 1; an empty cell is an absent field.
     where: `line ${i + 2}`,
     id: idOf(r._id),
