@@ -103,14 +103,7 @@ describe.runIf(existsSync(andorra))("map matching on Andorra (shared extract)", 
     g = roadGraphOf(new Bundle(summary.file))!;
   }, 60_000);
 
-  it.each([
-    [11, 39],
-    [12, 39],
-    [13, 39],
-    [15, 39],
-    [16, 39],
-    [14, 36],
-  ])(
+  it.each([11, 12, 13, 14, 15, 16, 17, 18, 19, 20].map((seed) => [seed, 39]))(
     "puts at least 95% of noisy fixes of car trips on the roads driven, without wrong turns (seed %i: %i of 40)",
     (seed, least) => {
       // 40 trips of 3 km or more across Andorra la Vella and Escaldes, each within 5% of the
@@ -118,7 +111,9 @@ describe.runIf(existsSync(andorra))("map matching on Andorra (shared extract)", 
       // 35 (wrong turns and back where roads run close); with 20, 39 and 39, and the seeds
       // 13–16 36, 36, 38, 38 (a fix 4σ off whose road is not among its candidates, a trip up the
       // road and back for two noisy fixes); with U-turns costed and outliers passed over, 39
-      // each but seed 14 (36: its misses are ends a one-way makes long, docs/routing.md).
+      // each but seed 14 (36: a fix 2–3σ off beside a side road, whose zigzag paid for a turn
+      // into it and back round the block); with each fix weighed against the route that leaves
+      // it out, seed 14 39 too, and seeds 17–20 (not looked at while choosing) 39, 40, 39, 40.
       const r = score(g, "car", 40, seed, [1.49, 42.49, 1.56, 42.53], 3000);
       expect(r.right, JSON.stringify(r)).toBeGreaterThanOrEqual(0.95);
       expect(Math.abs(r.length - 1), JSON.stringify(r)).toBeLessThanOrEqual(0.02);

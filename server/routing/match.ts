@@ -167,8 +167,9 @@ export function matchTrace(
   skipped.push(...outliers);
   const matched: MatchedPoint[] = [];
   const stretches: Stretch[] = [];
-  for (const { observations: ls, choice } of chains) {
-    const states = ls.map((l, k) => l.states[choice[k]!]!);
+  for (const chain of chains) {
+    const { ls, states, passed } = withoutDetours(g, mode, chain.observations, chain.choice);
+    skipped.push(...passed);
     const { stretch, at } = stretchOf(g, mode, ls, states);
     ls.forEach((l, k) =>
       matched.push({ index: l.i, lng: states[k]!.c.snap.lng, lat: states[k]!.c.snap.lat }),
@@ -213,6 +214,60 @@ function keptFixes(g: RoadGraph, index: Flatbush, arcs: Uint32Array, mode: Mode,
   }
   return { layers, skipped };
 }
+
+/**
+ * Newson and Krumm's transitions compare each move with the straight line between two fixes, one
+ * pair at a time. A fix 2–3σ off beside a side road zigzags those lines, and the zigzag pays for a
+ * route that turns into the side road and comes back round the block: each move alone looks
+ * plausible. Here each fix the chosen route goes through is weighed against the route that joins
+ * its neighbours without it, in the model's own terms: the two moves through it and its emission,
+ * against the move that leaves it out and its emission measured from that route. A fix the
+ * direct route explains better is passed over (put on the route as a subsampled one is).
+ */
+function withoutDetours(g: RoadGraph, mode: Mode, chain: Layer[], choice: number[]) {
+  const ls: Layer[] = [chain[0]!];
+  const states: State[] = [chain[0]!.states[choice[0]!]!];
+  const passed: number[] = [];
+  const metersOf = (m: Leg | "stay" | undefined) => (m === "stay" ? 0 : m?.meters);
+  const straight = (a: Layer, b: Layer) => haversine(a.p.lng, a.p.lat, b.p.lng, b.p.lat);
+  for (let k = 1; k < chain.length; k++) {
+    const here = chain[k]!.states[choice[k]!]!;
+    const next = k + 1 < chain.length ? chain[k + 1]!.states[choice[k + 1]!]! : undefined;
+    const before = states[states.length - 1]!;
+    const prev = ls[ls.length - 1]!;
+    if (next) {
+      const [a, b, c] = [prev, chain[k]!, chain[k + 1]!];
+      const [into] = moves(g, mode, before, [here], straight(a, b));
+      const [onward] = moves(g, mode, here, [next], straight(b, c));
+      const m1 = metersOf(into);
+      const m2 = metersOf(onward);
+      const direct = haversine(before.c.snap.lng, before.c.snap.lat, next.c.snap.lng, next.c.snap.lat);
+      if (m1 !== undefined && m2 !== undefined && m1 + m2 > direct + DETOUR_CHECK.meters) {
+        const [without] = moves(g, mode, before, [next], straight(a, c), true);
+        if (without && without !== "stay" && without.meters + DETOUR_CHECK.meters < m1 + m2) {
+          const sigma = Math.max(5, b.p.accuracy);
+          const line = without.path?.length
+            ? without.path
+            : [[before.c.snap.lng, before.c.snap.lat] as Position];
+          const off = nearestOnPath(b.p.lng, b.p.lat, line).distance;
+          const through =
+            (Math.abs(m1 - straight(a, b)) + Math.abs(m2 - straight(b, c))) / BETA - here.c.emission;
+          const around = Math.abs(without.meters - straight(a, c)) / BETA + 0.5 * (off / sigma) ** 2;
+          if (around < through) {
+            passed.push(b.i);
+            continue;
+          }
+        }
+      }
+    }
+    ls.push(chain[k]!);
+    states.push(here);
+  }
+  return { ls, states, passed };
+}
+
+/** A route through a fix this much longer than the direct one is weighed as a detour. */
+const DETOUR_CHECK = { meters: 30 };
 
 /** The model Viterbi runs: transitions as Newson and Krumm's, and a U-turn's cost. */
 function modelOf(g: RoadGraph, mode: Mode): Model<State, Layer> {
