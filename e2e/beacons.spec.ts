@@ -3,7 +3,8 @@ import { api, consoleErrors, openFromMenu, serverKeys, signIn, unique } from "./
 
 /**
  * An analyst places a beacon by clicking the map, sees it listed, changes it, and a device that
- * ranges it enters it; then deletes it. A reviewer sees beacons but cannot change them.
+ * ranges it enters it; then deletes it. A file of beacons is imported from the dashboard (a bad
+ * row refuses it whole). A reviewer sees beacons but cannot change them.
  */
 
 test("an analyst places, changes and deletes a beacon, and a device ranging it enters it", async ({
@@ -60,6 +61,34 @@ test("an analyst places, changes and deletes a beacon, and a device ranging it e
 
   await edit.getByRole("button", { name: "Delete" }).click();
   await expect(listed).toHaveCount(0);
+  expect(errors).toEqual([]);
+});
+
+test("an analyst imports beacons from a CSV file; a bad row refuses the file", async ({ page }) => {
+  // The refused file is a 400 the browser logs.
+  const errors = consoleErrors(page, /status of 400/);
+  await signIn(page, "analyst");
+  await openFromMenu(page, "Beacons");
+  const name = unique("Imported door");
+  const header = "description,uuid,major,minor,coordinates";
+  const row = (major: string) => `${name},f7826da6-4fa2-4e98-8024-bc5b71e0893e,${major},7,"[2.35,48.85]"`;
+  const file = (major: string) => ({
+    name: "beacons.csv",
+    mimeType: "text/csv",
+    buffer: Buffer.from(`${header}\n${row(major)}\n`),
+  });
+  await page.getByLabel("Beacon file to import").setInputFiles(file("not-a-number"));
+  // Nothing written, and the row and field named (Next's route announcer is an alert too).
+  await expect(page.getByRole("alert").filter({ hasText: "Nothing was imported" })).toContainText(
+    "Nothing was imported: line 2.major: must be a whole number",
+  );
+
+  await page.getByLabel("Beacon file to import").setInputFiles(file("300"));
+  await expect(page.getByRole("status").filter({ hasText: "Imported" })).toHaveText(
+    "Imported beacons.csv: 1 created, 0 replaced.",
+  );
+  const listed = page.getByRole("list", { name: "Beacons" }).getByRole("button", { name: new RegExp(name) });
+  await expect(listed).toContainText("f7826da6-4fa2-4e98-8024-bc5b71e0893e · 300 · 7");
   expect(errors).toEqual([]);
 });
 

@@ -1,12 +1,8 @@
 "use client";
 
 import { useQueryClient } from "@tanstack/react-query";
-import { useRef, useState } from "react";
-
-const link =
-  "rounded border border-slate-300 bg-white px-2 py-1 text-sm hover:bg-slate-50 disabled:opacity-50";
-
-const formatOf = (file: File) => (/\.csv$/i.test(file.name) ? "csv" : "geojson");
+import { useState } from "react";
+import { TransferBar, importRefusal, sendImport } from "@/components/ui/transfer-bar";
 
 /**
  * Export (GeoJSON, CSV) and, for those who edit beacons, import of a file: the server checks every
@@ -14,7 +10,6 @@ const formatOf = (file: File) => (/\.csv$/i.test(file.name) ? "csv" : "geojson")
  */
 export function BeaconTransfer({ canEdit }: { canEdit: boolean }) {
   const queries = useQueryClient();
-  const input = useRef<HTMLInputElement>(null);
   const [note, setNote] = useState<{ text: string; failed: boolean } | null>(null);
   const [busy, setBusy] = useState(false);
 
@@ -22,25 +17,9 @@ export function BeaconTransfer({ canEdit }: { canEdit: boolean }) {
     setBusy(true);
     setNote({ text: `Importing ${file.name}…`, failed: false });
     try {
-      const format = formatOf(file);
-      const res = await fetch(`/api/beacons/import?format=${format}`, {
-        method: "POST",
-        credentials: "same-origin",
-        headers: { "content-type": format === "csv" ? "text/csv" : "application/geo+json" },
-        body: file,
-      });
-      const payload = (await res.json().catch(() => ({}))) as {
-        meta?: { message?: string };
-        created?: number;
-        replaced?: number;
-      };
-      if (!res.ok) {
-        setNote({
-          text: `Nothing was imported: ${payload.meta?.message ?? `the server answered ${res.status}`}.`,
-          failed: true,
-        });
-        return;
-      }
+      const res = await sendImport("beacons", file);
+      if (!res.ok) return setNote({ text: await importRefusal(res), failed: true });
+      const payload = (await res.json()) as { created?: number; replaced?: number };
       setNote({
         text: `Imported ${file.name}: ${payload.created} created, ${payload.replaced} replaced.`,
         failed: false,
@@ -54,32 +33,13 @@ export function BeaconTransfer({ canEdit }: { canEdit: boolean }) {
   }
 
   return (
-    <div className="flex flex-wrap items-center gap-2">
-      <a href="/api/beacons/export?format=geojson" download className={link}>
-        Export GeoJSON
-      </a>
-      <a href="/api/beacons/export?format=csv" download className={link}>
-        Export CSV
-      </a>
-      {canEdit && (
-        <>
-          <button type="button" disabled={busy} onClick={() => input.current?.click()} className={link}>
-            Import file…
-          </button>
-          <input
-            ref={input}
-            type="file"
-            accept=".geojson,.json,.csv,application/geo+json,text/csv"
-            aria-label="Beacon file to import"
-            className="hidden"
-            onChange={(e) => {
-              const file = e.target.files?.[0];
-              e.target.value = "";
-              if (file) void upload(file);
-            }}
-          />
-        </>
-      )}
+    <TransferBar
+      kind="beacons"
+      fileLabel="Beacon file to import"
+      canEdit={canEdit}
+      busy={busy}
+      onFile={(file) => void upload(file)}
+    >
       {note && (
         <p
           role={note.failed ? "alert" : "status"}
@@ -88,6 +48,6 @@ export function BeaconTransfer({ canEdit }: { canEdit: boolean }) {
           {note.text}
         </p>
       )}
-    </div>
+    </TransferBar>
   );
 }

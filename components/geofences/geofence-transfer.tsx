@@ -1,9 +1,8 @@
 "use client";
 
 import { useQueryClient } from "@tanstack/react-query";
-import { useRef, useState } from "react";
-
-const link = "rounded border border-slate-300 bg-white px-2 py-1 text-sm hover:bg-slate-50";
+import { useState } from "react";
+import { TransferBar, importRefusal, sendImport, transferLink } from "@/components/ui/transfer-bar";
 
 interface Preview {
   total: number;
@@ -29,23 +28,6 @@ const FIELD_NAMES: Record<string, string> = {
   disableAfter: "disable time",
   deleteAfter: "delete time",
 };
-const formatOf = (file: File) => (/\.csv$/i.test(file.name) ? "csv" : "geojson");
-
-/** Sends the file to the import route; with `dryRun`, nothing is written. */
-function send(file: File, dryRun: boolean) {
-  const format = formatOf(file);
-  return fetch(`/api/geofences/import?format=${format}${dryRun ? "&dryRun=true" : ""}`, {
-    method: "POST",
-    credentials: "same-origin",
-    headers: { "content-type": format === "csv" ? "text/csv" : "application/geo+json" },
-    body: file,
-  });
-}
-
-const refusal = async (res: Response) => {
-  const payload = (await res.json().catch(() => ({}))) as { meta?: { message?: string } };
-  return `Nothing was imported: ${payload.meta?.message ?? `the server answered ${res.status}`}.`;
-};
 
 /**
  * Bulk export (GeoJSON, CSV) and, for those who edit geofences, bulk import of a file: the
@@ -55,18 +37,17 @@ const refusal = async (res: Response) => {
  */
 export function GeofenceTransfer({ canEdit }: { canEdit: boolean }) {
   const queryClient = useQueryClient();
-  const input = useRef<HTMLInputElement>(null);
   const [status, setStatus] = useState<Status>({ kind: "idle" });
 
   async function check(file: File) {
     setStatus({ kind: "checking", name: file.name });
     let res: Response;
     try {
-      res = await send(file, true);
+      res = await sendImport("geofences", file, true);
     } catch {
       return setStatus({ kind: "failed", text: "The server cannot be reached; nothing was imported." });
     }
-    if (!res.ok) return setStatus({ kind: "failed", text: await refusal(res) });
+    if (!res.ok) return setStatus({ kind: "failed", text: await importRefusal(res) });
     const { preview } = (await res.json()) as { preview: Preview };
     setStatus({ kind: "preview", file, preview });
   }
@@ -75,43 +56,24 @@ export function GeofenceTransfer({ canEdit }: { canEdit: boolean }) {
     setStatus({ kind: "writing", done: 0, total: 0 });
     let res: Response;
     try {
-      res = await send(file, false);
+      res = await sendImport("geofences", file);
     } catch {
       return setStatus({ kind: "failed", text: "The server cannot be reached; nothing was imported." });
     }
-    if (!res.ok || !res.body) return setStatus({ kind: "failed", text: await refusal(res) });
+    if (!res.ok || !res.body) return setStatus({ kind: "failed", text: await importRefusal(res) });
     await followImport(res.body, file.name, setStatus);
     void queryClient.invalidateQueries();
   }
 
   const busy = status.kind === "checking" || status.kind === "writing" || status.kind === "preview";
   return (
-    <div className="flex flex-wrap items-center gap-2">
-      <a href="/api/geofences/export?format=geojson" download className={link}>
-        Export GeoJSON
-      </a>
-      <a href="/api/geofences/export?format=csv" download className={link}>
-        Export CSV
-      </a>
-      {canEdit && (
-        <>
-          <button type="button" disabled={busy} onClick={() => input.current?.click()} className={link}>
-            Import file…
-          </button>
-          <input
-            ref={input}
-            type="file"
-            accept=".geojson,.json,.csv,application/geo+json,text/csv"
-            aria-label="Geofence file to import"
-            className="hidden"
-            onChange={(e) => {
-              const file = e.target.files?.[0];
-              e.target.value = "";
-              if (file) void check(file);
-            }}
-          />
-        </>
-      )}
+    <TransferBar
+      kind="geofences"
+      fileLabel="Geofence file to import"
+      canEdit={canEdit}
+      busy={busy}
+      onFile={(file) => void check(file)}
+    >
       {status.kind === "preview" && (
         <ImportPreview
           name={status.file.name}
@@ -121,7 +83,7 @@ export function GeofenceTransfer({ canEdit }: { canEdit: boolean }) {
         />
       )}
       <StatusNote status={status} />
-    </div>
+    </TransferBar>
   );
 }
 
@@ -223,7 +185,7 @@ function ImportPreview(props: {
             Import {writes.toLocaleString("en")} {writes === 1 ? "geofence" : "geofences"}
           </button>
         )}
-        <button type="button" onClick={props.onCancel} className={link}>
+        <button type="button" onClick={props.onCancel} className={transferLink}>
           {writes > 0 ? "Cancel" : "Close: nothing to import"}
         </button>
       </div>
