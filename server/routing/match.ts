@@ -230,6 +230,8 @@ function withoutDetours(g: RoadGraph, mode: Mode, chain: Layer[], choice: number
   const passed: number[] = [];
   const metersOf = (m: Leg | "stay" | undefined) => (m === "stay" ? 0 : m?.meters);
   const straight = (a: Layer, b: Layer) => haversine(a.p.lng, a.p.lat, b.p.lng, b.p.lat);
+  // The move from the last state kept into this fix, when the step before routed it already.
+  let carried: ReturnType<typeof moves>[number] | null = null;
   for (let k = 1; k < chain.length; k++) {
     const here = chain[k]!.states[choice[k]!]!;
     const next = k + 1 < chain.length ? chain[k + 1]!.states[choice[k + 1]!]! : undefined;
@@ -237,8 +239,9 @@ function withoutDetours(g: RoadGraph, mode: Mode, chain: Layer[], choice: number
     const prev = ls[ls.length - 1]!;
     if (next) {
       const [a, b, c] = [prev, chain[k]!, chain[k + 1]!];
-      const [into] = moves(g, mode, before, [here], straight(a, b));
+      const into = carried ?? moves(g, mode, before, [here], straight(a, b))[0];
       const [onward] = moves(g, mode, here, [next], straight(b, c));
+      carried = onward;
       const m1 = metersOf(into);
       const m2 = metersOf(onward);
       const direct = haversine(before.c.snap.lng, before.c.snap.lat, next.c.snap.lng, next.c.snap.lat);
@@ -255,6 +258,7 @@ function withoutDetours(g: RoadGraph, mode: Mode, chain: Layer[], choice: number
           const around = Math.abs(without.meters - straight(a, c)) / BETA + 0.5 * (off / sigma) ** 2;
           if (around < through) {
             passed.push(b.i);
+            carried = without;
             continue;
           }
         }
