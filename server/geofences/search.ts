@@ -5,7 +5,6 @@ import { NEARBY, type searchQuerySchema, serializeGeofence } from "./schema";
 import { activeFor } from "./active";
 import { decodedOnce } from "./decoded";
 import { distanceToShape } from "./shape";
-import { Encoded } from "../http/handler";
 import { processOnce } from "../process-once";
 import type { GeofenceBox, TrackedGeofence } from "../storage/geofences";
 import { storage } from "../storage";
@@ -133,15 +132,15 @@ function distanceToBox(lng: number, lat: number, b: GeofenceBox): number {
  * nearest geofences of the key's world within NEARBY.radius of the location that are active for
  * the user (enabled, not expired, naming no other users), nearest first, each with its geometry
  * (the SDKs register circles by geometryCenter and geometryRadius, polygons by their ring),
- * already written as JSON: every update of a device asks, and the same geofences are answered
- * again and again.
+ * already written as JSON (an array): every update of a device asks, and the same geofences are
+ * answered again and again. Asked on the tracking thread with the update (server/tracking/worker.ts).
  */
 export async function nearbyGeofences(
   key: AuthKey,
   at: { latitude: number; longitude: number },
   limit: number,
   userId: string | null,
-): Promise<Encoded> {
+): Promise<string> {
   const now = new Date();
   const hits = await searchGeofences(key, {
     near: at,
@@ -151,7 +150,7 @@ export async function nearbyGeofences(
     keep: (g) => activeFor(g, userId, now),
   });
   const withUserIds = key.kind !== "publishable";
-  return new Encoded(`[${hits.map(({ geofence }) => writtenOnce(geofence, { withUserIds })).join(",")}]`);
+  return `[${hits.map(({ geofence }) => writtenOnce(geofence, { withUserIds })).join(",")}]`;
 }
 
 /**

@@ -7,7 +7,7 @@ import { processOnce } from "../process-once";
 import { log } from "../log/logger.mjs";
 import { SLOT, forgetThread, startWorker, threadMemory } from "../workers/thread-memory";
 import type { TrackInput } from "./schema";
-import type { TrackJob, TrackReply } from "./worker";
+import type { Nearby, TrackJob, TrackReply } from "./worker";
 
 /** Makes a port to a routing worker (server/planner/pool.ts: routingChannel), for trips' ETAs. */
 export type TripRoutes = () => MessagePort;
@@ -102,7 +102,7 @@ export class TrackingThread {
     worker.postMessage({ routes: port }, [port]);
   }
 
-  run(key: AuthKey, input: TrackInput): Promise<string> {
+  run(key: AuthKey, input: TrackInput, nearby?: Nearby): Promise<string> {
     const worker = this.worker ?? this.spawn();
     const id = this.nextId++;
     return new Promise((resolve, reject) => {
@@ -111,6 +111,7 @@ export class TrackingThread {
         id,
         key: { id: key.id, kind: key.kind, live: key.live },
         input,
+        nearby,
       } satisfies TrackJob);
     });
   }
@@ -133,9 +134,12 @@ export function startTrackingThread(): void {
   thread().start();
 }
 
-/** Applies one update on the tracking thread; resolves to the answer's payload (user, events) as JSON. */
-export function trackOnThread(key: AuthKey, input: TrackInput): Promise<string> {
-  return thread().run(key, input);
+/**
+ * Applies one update on the tracking thread; resolves to the answer's payload (user, events, and
+ * the nearby geofences when asked) as JSON.
+ */
+export function trackOnThread(key: AuthKey, input: TrackInput, nearby?: Nearby): Promise<string> {
+  return thread().run(key, input, nearby);
 }
 
 /**

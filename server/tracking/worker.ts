@@ -11,6 +11,7 @@ import { SLOT, beat, threadMemory } from "../workers/thread-memory";
 import type { TrackInput } from "./schema";
 import { serializeEvent, serializeUser } from "./serialize";
 import { track } from "./track";
+import { nearbyGeofences } from "../geofences/search";
 import { mayRead, sentUser } from "./visible";
 import { routeTripsWith } from "./trips/eta";
 import { log } from "../log/logger.mjs";
@@ -27,6 +28,14 @@ export interface TrackJob {
   id: number;
   key: AuthKey;
   input: TrackInput;
+  /** the geofences near the location, when the device asks and may (app/v1/track/route.ts) */
+  nearby?: Nearby;
+}
+
+/** What a track's `nearbyGeofences` asks: how many, and for which user (those active for it). */
+export interface Nearby {
+  limit: number;
+  userId: string | null;
 }
 
 /** What goes back: the answer's payload, or the error it became (an ApiError's fields). */
@@ -94,29 +103,35 @@ port.on("message", (job: TrackJob | { routes: MessagePort }) => {
     Atomics.sub(memory, SLOT.trackHeld, 1);
     port.postMessage(r);
   };
-  track(job.key, job.input).then(
-    (r) => {
+  // The nearby geofences are a read of the location alone, looked up here beside the update (on
+  // this thread rather than the server's, which is the busier of the two under load).
+  Promise.all([
+    track(job.key, job.input),
+    job.nearby && nearbyGeofences(job.key, job.input, job.nearby.limit, job.nearby.userId),
+  ]).then(
+    ([r, nearby]) => {
       metrics.trackingUpdates.inc();
+      const answer = JSON.stringify(
+        mayRead(job.key, r.owned)
+          ? {
+              user: serializeUser(r.user, r.shown),
+              events: r.events.map(serializeEvent),
+            }
+          : // What the request sent: the update is applied (or older, ignored), its events are
+            // stored and sent to webhooks, but the answer holds nothing of the stored user.
+            {
+              user: sentUser(
+                r.user.id,
+                job.input,
+                job.input.updatedAt ?? r.user.actualUpdatedAt,
+                r.user.live,
+              ),
+              events: [],
+            },
+      );
       reply({
         id: job.id,
-        answer: JSON.stringify(
-          mayRead(job.key, r.owned)
-            ? {
-                user: serializeUser(r.user, r.shown),
-                events: r.events.map(serializeEvent),
-              }
-            : // What the request sent: the update is applied (or older, ignored), its events are
-              // stored and sent to webhooks, but the answer holds nothing of the stored user.
-              {
-                user: sentUser(
-                  r.user.id,
-                  job.input,
-                  job.input.updatedAt ?? r.user.actualUpdatedAt,
-                  r.user.live,
-                ),
-                events: [],
-              },
-        ),
+        answer: nearby === undefined ? answer : `${answer.slice(0, -1)},"nearbyGeofences":${nearby}}`,
       });
     },
     (e: unknown) => {

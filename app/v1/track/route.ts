@@ -1,7 +1,6 @@
 import type { AuthKey } from "@/server/auth/keys";
 import { NEARBY } from "@/server/geofences/schema";
 import { setting } from "@/server/settings";
-import { nearbyGeofences } from "@/server/geofences/search";
 import { declared, handler, otherMethods, replyEncoded } from "@/server/http/handler";
 import { trackSchema } from "@/server/tracking/schema";
 import { steeredTrackingOptions } from "@/server/sdk/config";
@@ -12,24 +11,21 @@ export const { GET, PUT, PATCH, DELETE } = otherMethods("POST");
 
 /**
  * Devices report here with a publishable key; dashboard sessions may not (permission null). The
- * update is applied on the tracking thread; the nearby geofences a device asks for (a read of
- * the location alone) are looked up here meanwhile.
+ * update is applied on the tracking thread, which also looks up the nearby geofences a device
+ * asks for (a read of the location alone) and answers with them.
  */
 const track = handler(
   { access: "publishable", perDevice: true, permission: null, body: trackSchema },
   async ({ key, body }) => {
-    const [answer, nearby, steered] = await Promise.all([
-      trackOnThread(key, body),
+    const nearby =
       body.nearbyGeofences && (await mayAskNearby(key))
-        ? nearbyGeofences(key, body, body.nearbyGeofencesLimit || NEARBY.limit.default, body.userId ?? null)
-        : undefined,
+        ? { limit: body.nearbyGeofencesLimit || NEARBY.limit.default, userId: body.userId ?? null }
+        : undefined;
+    const [answer, steered] = await Promise.all([
+      trackOnThread(key, body, nearby),
       steeredTrackingOptions(key.live),
     ]);
-    return replyEncoded(
-      answer,
-      nearby && { nearbyGeofences: nearby },
-      steered ? { trackingOptions: steered } : undefined,
-    );
+    return replyEncoded(answer, undefined, steered ? { trackingOptions: steered } : undefined);
   },
 );
 
