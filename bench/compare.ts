@@ -1,4 +1,4 @@
-import { spawn } from "node:child_process";
+import { type ChildProcess, spawn } from "node:child_process";
 import { mkdirSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { createInterface } from "node:readline";
@@ -33,6 +33,9 @@ export interface SideSpec {
   env: Record<string, string | undefined>;
 }
 
+/** The sides running. */
+const sides = new Set<ChildProcess>();
+
 function startSide({ label: engine, env: changes }: SideSpec, flags: string[]): Side {
   const env = { ...process.env };
   for (const [name, value] of Object.entries(changes)) {
@@ -62,10 +65,17 @@ function startSide({ label: engine, env: changes }: SideSpec, flags: string[]): 
     if ("measured" in m) measured.push(m.measured);
     else deliver(m.ready);
   });
+  sides.add(child);
   child.on("exit", (code) => {
+    sides.delete(child);
     if (code !== 0) {
       console.error(`${engine}'s side exited with ${code}`);
-      process.exit(1);
+      // The other side stops its server before it exits (bench/run.ts), then this run ends.
+      for (const other of sides) other.kill("SIGTERM");
+      Promise.all([...sides].map((other) => new Promise((r) => other.once("exit", r)))).finally(() =>
+        process.exit(1),
+      );
+      return;
     }
     deliver(null);
   });

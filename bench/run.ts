@@ -128,6 +128,14 @@ async function runSuite(name: string): Promise<void> {
       }),
     );
   }
+  // Stopped, or left by --compare's parent (the other side failed): the servers go too, not left
+  // running unseen, holding a core.
+  const abandon = () => {
+    void Promise.all([...others, server].map((s) => s.stop())).finally(() => process.exit(1));
+  };
+  process.once("SIGTERM", abandon);
+  process.once("SIGINT", abandon);
+  if (values.paced) process.once("disconnect", abandon);
   const rows: Measurement[] = [];
   const notes: string[] = [];
   const duration = Number(values.duration);
