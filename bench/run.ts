@@ -129,12 +129,13 @@ async function runSuite(name: string): Promise<void> {
     );
   }
   // Stopped, or left by --compare's parent (the other side failed): the servers go too, not left
-  // running unseen, holding a core.
+  // running unseen, holding a core. Removed at the end: a "disconnect" listener keeps a side's
+  // IPC channel, and so the side, alive.
   const abandon = () => {
     void Promise.all([...others, server].map((s) => s.stop())).finally(() => process.exit(1));
   };
-  process.once("SIGTERM", abandon);
-  process.once("SIGINT", abandon);
+  const signals = ["SIGTERM", "SIGINT"] as const;
+  for (const signal of signals) process.once(signal, abandon);
   if (values.paced) process.once("disconnect", abandon);
   const rows: Measurement[] = [];
   const notes: string[] = [];
@@ -220,6 +221,8 @@ async function runSuite(name: string): Promise<void> {
     writeFileSync(file, JSON.stringify({ suite: name, engine, ...values, rows, notes }, null, 2));
     console.log(`Results saved to ${path.relative(process.cwd(), file)}`);
   } finally {
+    for (const signal of signals) process.off(signal, abandon);
+    process.off("disconnect", abandon);
     for (const other of others) await other.stop();
     await server.stop();
   }
