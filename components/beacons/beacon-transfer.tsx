@@ -20,11 +20,12 @@ export function BeaconTransfer({ canEdit }: { canEdit: boolean }) {
       const res = await sendImport("beacons", file);
       if (!res.ok) return setNote({ text: await importRefusal(res), failed: true });
       const payload = (await res.json()) as { created?: number; replaced?: number };
+      // Said once the list below shows what was imported, not before.
+      await queries.invalidateQueries({ queryKey: ["beacons"] });
       setNote({
         text: `Imported ${file.name}: ${payload.created} created, ${payload.replaced} replaced.`,
         failed: false,
       });
-      await queries.invalidateQueries({ queryKey: ["beacons"] });
     } catch {
       setNote({ text: "The server cannot be reached; nothing was imported.", failed: true });
     } finally {
