@@ -19,7 +19,7 @@ describe("the tracking thread", () => {
   it("answers each update with its own answer", async () => {
     thread = new TrackingThread(fixture);
     const answers = await Promise.all(["a", "b", "c"].map((d) => thread.run(key, update(d))));
-    expect(answers.map((a) => JSON.parse(a) as unknown)).toEqual([
+    expect(answers.map((a) => JSON.parse(a.answer) as unknown)).toEqual([
       { deviceId: "a" },
       { deviceId: "b" },
       { deviceId: "c" },
@@ -44,7 +44,7 @@ describe("the tracking thread", () => {
     const dying = thread.run(key, update("die"));
     await expect(dying).rejects.toThrow("tracking worker exited (3)");
     await expect(held).rejects.toThrow("tracking worker exited (3)");
-    expect(JSON.parse(await thread.run(key, update("after")))).toEqual({ deviceId: "after" });
+    expect(JSON.parse((await thread.run(key, update("after"))).answer)).toEqual({ deviceId: "after" });
   });
 
   it("starts a new worker a second after one exits, without waiting for an update", async () => {
@@ -54,7 +54,7 @@ describe("the tracking thread", () => {
     expect(running()).toBe(false);
     for (let i = 0; i < 40 && !running(); i++) await new Promise((r) => setTimeout(r, 100));
     expect(running()).toBe(true);
-    expect(JSON.parse(await thread.run(key, update("after")))).toEqual({ deviceId: "after" });
+    expect(JSON.parse((await thread.run(key, update("after"))).answer)).toEqual({ deviceId: "after" });
   });
 
   it("counts a /v1/track request as on its way while it is in its route, refused or not", async () => {

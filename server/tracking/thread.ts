@@ -7,7 +7,7 @@ import { processOnce } from "../process-once";
 import { log } from "../log/logger.mjs";
 import { SLOT, forgetThread, startWorker, threadMemory } from "../workers/thread-memory";
 import type { TrackInput } from "./schema";
-import type { Nearby, TrackJob, TrackReply } from "./worker";
+import type { Nearby, TrackJob, TrackReply, Tracked } from "./worker";
 
 /** Makes a port to a routing worker (server/planner/pool.ts: routingChannel), for trips' ETAs. */
 export type TripRoutes = () => MessagePort;
@@ -34,7 +34,7 @@ export function serveTripRoutes(routes: TripRoutes): void {
  */
 
 interface Pending {
-  resolve(answer: string): void;
+  resolve(tracked: Tracked): void;
   reject(error: Error): void;
 }
 
@@ -61,7 +61,7 @@ export class TrackingThread {
       const p = this.pending.get(m.id);
       if (!p) return;
       this.pending.delete(m.id);
-      if ("answer" in m) p.resolve(m.answer);
+      if ("answer" in m) p.resolve({ answer: m.answer, nearby: m.nearby });
       else if (m.error.code)
         p.reject(new ApiError(m.error.code, m.error.message, m.error.param, m.error.retryAfter));
       else p.reject(new Error(m.error.message));
@@ -102,7 +102,7 @@ export class TrackingThread {
     worker.postMessage({ routes: port }, [port]);
   }
 
-  run(key: AuthKey, input: TrackInput, nearby?: Nearby): Promise<string> {
+  run(key: AuthKey, input: TrackInput, nearby?: Nearby): Promise<Tracked> {
     const worker = this.worker ?? this.spawn();
     const id = this.nextId++;
     return new Promise((resolve, reject) => {
@@ -135,10 +135,10 @@ export function startTrackingThread(): void {
 }
 
 /**
- * Applies one update on the tracking thread; resolves to the answer's payload (user, events, and
- * the nearby geofences when asked) as JSON.
+ * Applies one update on the tracking thread; resolves to the answer's payload (user, events) as
+ * JSON, and the nearby geofences' when asked.
  */
-export function trackOnThread(key: AuthKey, input: TrackInput, nearby?: Nearby): Promise<string> {
+export function trackOnThread(key: AuthKey, input: TrackInput, nearby?: Nearby): Promise<Tracked> {
   return thread().run(key, input, nearby);
 }
 

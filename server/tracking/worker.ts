@@ -32,15 +32,24 @@ export interface TrackJob {
   nearby?: Nearby;
 }
 
+/** An update's answer as JSON (user, events), and the nearby geofences' (an array) when asked. */
+export interface Tracked {
+  answer: string;
+  nearby?: string;
+}
+
 /** What a track's `nearbyGeofences` asks: how many, and for which user (those active for it). */
 export interface Nearby {
   limit: number;
   userId: string | null;
 }
 
-/** What goes back: the answer's payload, or the error it became (an ApiError's fields). */
+/**
+ * What goes back: the answer's payload and the nearby geofences asked for (each as JSON), or the
+ * error it became (an ApiError's fields).
+ */
 export type TrackReply =
-  | { id: number; answer: string }
+  | ({ id: number } & Tracked)
   | { id: number; error: { code?: ApiError["code"]; message: string; param?: string; retryAfter?: number } };
 
 /** A route asked of the server's thread for a trip's ETA, and its answer. */
@@ -129,10 +138,7 @@ port.on("message", (job: TrackJob | { routes: MessagePort }) => {
               events: [],
             },
       );
-      reply({
-        id: job.id,
-        answer: nearby === undefined ? answer : `${answer.slice(0, -1)},"nearbyGeofences":${nearby}}`,
-      });
+      reply({ id: job.id, answer, nearby });
     },
     (e: unknown) => {
       if (e instanceof ApiError) {

@@ -1,7 +1,7 @@
 import type { AuthKey } from "@/server/auth/keys";
 import { NEARBY } from "@/server/geofences/schema";
 import { setting } from "@/server/settings";
-import { declared, handler, otherMethods, replyEncoded } from "@/server/http/handler";
+import { Encoded, declared, handler, otherMethods, replyEncoded } from "@/server/http/handler";
 import { trackSchema } from "@/server/tracking/schema";
 import { steeredTrackingOptions } from "@/server/sdk/config";
 import { countedTrackRequest, trackOnThread } from "@/server/tracking/thread";
@@ -21,11 +21,15 @@ const track = handler(
       body.nearbyGeofences && (await mayAskNearby(key))
         ? { limit: body.nearbyGeofencesLimit || NEARBY.limit.default, userId: body.userId ?? null }
         : undefined;
-    const [answer, steered] = await Promise.all([
+    const [tracked, steered] = await Promise.all([
       trackOnThread(key, body, nearby),
       steeredTrackingOptions(key.live),
     ]);
-    return replyEncoded(answer, undefined, steered ? { trackingOptions: steered } : undefined);
+    return replyEncoded(
+      tracked.answer,
+      tracked.nearby === undefined ? undefined : { nearbyGeofences: new Encoded(tracked.nearby) },
+      steered ? { trackingOptions: steered } : undefined,
+    );
   },
 );
 

@@ -8,5 +8,6 @@ export const { GET, PUT, PATCH, DELETE } = otherMethods("POST");
 /** The mobile SDKs flush the updates they buffered offline here (server/tracking/replay.ts). */
 export const POST = handler(
   { access: "publishable", perDevice: true, permission: null, body: replaySchema },
-  async ({ key, body }) => replyEncoded(await replay(key, body.replays, trackOnThread)),
+  async ({ key, body }) =>
+    replyEncoded(await replay(key, body.replays, async (k, input) => (await trackOnThread(k, input)).answer)),
 );
