@@ -2,7 +2,7 @@ import { type ChildProcess, spawn } from "node:child_process";
 import { mkdirSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { createInterface } from "node:readline";
-import type { Measurement } from "./load";
+import { type Measurement, threadsText } from "./load";
 import { WORKLOADS, type Workload } from "./suite";
 import { WORKLOAD_NAMES } from "./tracking";
 
@@ -33,8 +33,9 @@ export interface SideSpec {
   env: Record<string, string | undefined>;
 }
 
-/** The sides running. */
+/** The sides running, and those this run stopped because the other failed. */
 const sides = new Set<ChildProcess>();
+const stopped = new WeakSet<ChildProcess>();
 
 function startSide({ label: engine, env: changes }: SideSpec, flags: string[]): Side {
   const env = { ...process.env };
@@ -68,10 +69,14 @@ function startSide({ label: engine, env: changes }: SideSpec, flags: string[]): 
   sides.add(child);
   child.on("exit", (code) => {
     sides.delete(child);
+    if (stopped.has(child)) return;
     if (code !== 0) {
       console.error(`${engine}'s side exited with ${code}`);
       // The other side stops its server before it exits (bench/run.ts), then this run ends.
-      for (const other of sides) other.kill("SIGTERM");
+      for (const other of sides) {
+        stopped.add(other);
+        other.kill("SIGTERM");
+      }
       Promise.all([...sides].map((other) => new Promise((r) => other.once("exit", r)))).finally(() =>
         process.exit(1),
       );
@@ -175,12 +180,13 @@ async function compareSides(
     const mine = rows.filter((r) => r.workload === workload);
     if (!mine.length) continue;
     const lines = [
-      `| round | ${A} updates/s | ${B} updates/s | ${B} / ${A} | CPU ms/update, ${A} | CPU ms/update, ${B} (app + database) |`,
-      "|---:|---:|---:|---:|---:|---:|",
+      `| round | ${A} updates/s | ${B} updates/s | ${B} / ${A} | CPU ms/update, ${A} | CPU ms/update, ${B} (app + database) | threads' CPU (busy) ms/update, ${A} | ${B} |`,
+      "|---:|---:|---:|---:|---:|---:|---|---|",
       ...mine.map(
         (r) =>
           `| ${r.round} | ${r.first.rps} | ${r.second.rps} | ${failed(r) ? "failed" : ratio(r).toFixed(2)} | ` +
-          `${cpu(r.first).toFixed(2)} | ${cpu(r.second).toFixed(2)}${r.second.dbCpuMs === undefined ? "" : ` (${r.second.cpuMs} + ${r.second.dbCpuMs})`} |`,
+          `${cpu(r.first).toFixed(2)} | ${cpu(r.second).toFixed(2)}${r.second.dbCpuMs === undefined ? "" : ` (${r.second.cpuMs} + ${r.second.dbCpuMs})`} | ` +
+          `${threadsText(r.first)} | ${threadsText(r.second)} |`,
       ),
     ];
     const counted = mine
