@@ -14,6 +14,36 @@ export interface Measurement {
   cpuMs?: number;
   /** CPU time PostgreSQL's processes on this machine spent per request, when it is the database */
   dbCpuMs?: number;
+  /**
+   * Each of the server's threads per request (http, tracking…), from its /metrics when they are
+   * on: its CPU time (Linux) and its busy time (running or blocked, not waiting for work)
+   */
+  threadMs?: Record<string, { cpu?: number; busy: number }>;
+}
+
+/** Each thread's busy and CPU seconds so far, by thread (location_thread_busy_seconds_total, _cpu_). */
+type ThreadSeconds = Map<string, { busy: number; cpu?: number }>;
+
+/**
+ * Each of the server's threads' busy and CPU seconds so far, from its GET /metrics (open to the
+ * loopback); undefined when its metrics are off or it cannot be asked.
+ */
+export async function threadSeconds(origin: string): Promise<ThreadSeconds | undefined> {
+  try {
+    const res = await fetch(`${origin}/metrics`);
+    if (!res.ok) return undefined;
+    const seen: ThreadSeconds = new Map();
+    for (const m of (await res.text()).matchAll(
+      /^location_thread_(busy|cpu)_seconds_total\{thread="([^"]+)"\} (\S+)$/gm,
+    )) {
+      const t = seen.get(m[2]!) ?? { busy: 0 };
+      t[m[1] as "busy" | "cpu"] = Number(m[3]);
+      seen.set(m[2]!, t);
+    }
+    return seen;
+  } catch {
+    return undefined;
+  }
 }
 
 /**
@@ -86,6 +116,8 @@ export interface Scenario {
 }
 
 export async function measure(s: Scenario, serverPid?: number): Promise<Measurement> {
+  const origin = new URL(s.url).origin;
+  const threadsBefore = serverPid ? await threadSeconds(origin) : undefined;
   const cpuBefore = serverPid ? cpuSeconds(serverPid) : undefined;
   const result = await autocannon({
     url: s.url,
@@ -104,6 +136,7 @@ export async function measure(s: Scenario, serverPid?: number): Promise<Measurem
       : undefined,
   });
   const cpuAfter = serverPid ? cpuSeconds(serverPid) : undefined;
+  const threadsAfter = threadsBefore ? await threadSeconds(origin) : undefined;
   const total = result.requests.total;
   const unexpected =
     s.expectStatus === undefined
@@ -125,18 +158,47 @@ export async function measure(s: Scenario, serverPid?: number): Promise<Measurem
     ...(cpuBefore !== undefined && cpuAfter !== undefined && result.requests.total
       ? { cpuMs: Math.round((100_000 * (cpuAfter - cpuBefore)) / result.requests.total) / 100 }
       : {}),
+    ...(threadsBefore && threadsAfter && total
+      ? { threadMs: perRequest(threadsBefore, threadsAfter, total) }
+      : {}),
   };
+}
+
+/** Each thread's seconds between two readings, in ms per request. */
+function perRequest(before: ThreadSeconds, after: ThreadSeconds, requests: number) {
+  const ms = (later: number, earlier: number | undefined) =>
+    Math.round((100_000 * (later - (earlier ?? 0))) / requests) / 100;
+  const per: NonNullable<Measurement["threadMs"]> = {};
+  for (const [thread, t] of after) {
+    const was = before.get(thread);
+    per[thread] = {
+      busy: ms(t.busy, was?.busy),
+      ...(t.cpu === undefined ? {} : { cpu: ms(t.cpu, was?.cpu) }),
+    };
+  }
+  return per;
+}
+
+/**
+ * A measurement's threads per request, as "http 1.1 (1.2), tracking 0.6 (3.3)": each thread's CPU
+ * ms (where known) and, in brackets, its busy ms; threads under 0.01 ms of both left out.
+ */
+export function threadsText(m: Measurement): string {
+  return Object.entries(m.threadMs ?? {})
+    .filter(([, t]) => t.busy >= 0.01 || (t.cpu ?? 0) >= 0.01)
+    .map(([name, t]) => (t.cpu === undefined ? `${name} (${t.busy})` : `${name} ${t.cpu} (${t.busy})`))
+    .join(", ");
 }
 
 export function table(rows: Measurement[], baselineRps: number): string {
   const lines = [
-    "| scenario | connections | requests | req/s | vs no-op | p50 ms | p99 ms | server CPU ms/req | database CPU ms/req | errors |",
-    "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|",
+    "| scenario | connections | requests | req/s | vs no-op | p50 ms | p99 ms | server CPU ms/req | database CPU ms/req | threads' CPU (busy) ms/req | errors |",
+    "|---|---:|---:|---:|---:|---:|---:|---:|---:|---|---:|",
   ];
   for (const r of rows) {
     const ratio = baselineRps ? `${Math.round((100 * r.rps) / baselineRps)}%` : "";
     lines.push(
-      `| ${r.name} | ${r.connections} | ${r.requests} | ${r.rps} | ${ratio} | ${r.p50} | ${r.p99} | ${r.cpuMs ?? ""} | ${r.dbCpuMs ?? ""} | ${r.errors} |`,
+      `| ${r.name} | ${r.connections} | ${r.requests} | ${r.rps} | ${ratio} | ${r.p50} | ${r.p99} | ${r.cpuMs ?? ""} | ${r.dbCpuMs ?? ""} | ${threadsText(r)} | ${r.errors} |`,
     );
   }
   return lines.join("\n");

@@ -6,7 +6,15 @@ import { parseArgs } from "node:util";
 import { type RunningServer, serve, startFreshServer } from "../scripts/fresh-server";
 import { AREA, DENSE_AREA } from "./geofence-data";
 import { geofenceSuite } from "./geofences";
-import { type Measurement, type Scenario, databaseCpu, databaseCpuBetween, measure, table } from "./load";
+import {
+  type Measurement,
+  type Scenario,
+  databaseCpu,
+  databaseCpuBetween,
+  measure,
+  table,
+  threadsText,
+} from "./load";
 import { type Bench, WORKLOADS, type Workload } from "./suite";
 import { trackingSuite } from "./tracking";
 import { geodataSuite } from "./geodata";
@@ -26,7 +34,8 @@ const USAGE = `npm run bench [-- SUITE...] [--geofences 10000] [--users 100000] 
 Suites: geofences, tracking, geodata, geocoding, routing, transit, startup, import, observability, overview (default: geofences and tracking). Each starts the production server on a fresh
 database, measures the no-op route (GET /healthz) as the baseline in the same run, then its
 endpoints at --connections (throughput) and at 1 connection (latency), with the server's CPU per request
-(and PostgreSQL's, when TEST_POSTGRES_URL names one on this machine). Tracking measures the workloads
+(and PostgreSQL's, when TEST_POSTGRES_URL names one on this machine) and how long each of its threads
+was busy per request (http, tracking…: its /metrics' location_thread_busy_seconds_total). Tracking measures the workloads
 users send (--workload, default all): short moves (known devices, up to 200 m), first-seen devices
 (a new device each update, anywhere) and long jumps (known devices reappearing anywhere), the last two
 with the body Radar's Android SDK sends. Each workload warms up (not counted), then --rounds rounds
@@ -144,9 +153,11 @@ async function runSuite(name: string): Promise<void> {
   const run = async (s: Scenario) => {
     process.stdout.write(`  ${s.name} (${s.connections} conn)… `);
     const m = await measureAcross([server, ...others], s);
+    const threads = threadsText(m);
     const cpu =
       (m.cpuMs === undefined ? "" : `, server CPU ${m.cpuMs} ms/req`) +
-      (m.dbCpuMs === undefined ? "" : `, PostgreSQL CPU ${m.dbCpuMs} ms/req`);
+      (m.dbCpuMs === undefined ? "" : `, PostgreSQL CPU ${m.dbCpuMs} ms/req`) +
+      (threads ? ` (threads' CPU (busy): ${threads} ms/req)` : "");
     console.log(
       `${m.rps} req/s, p50 ${m.p50} ms, p99 ${m.p99} ms${cpu}${m.errors ? `, ${m.errors} errors` : ""}`,
     );
@@ -275,7 +286,26 @@ async function measureAcross(servers: RunningServer[], s: Scenario): Promise<Mea
     errors: parts.reduce((n, p) => n + p.errors, 0),
     ...(cpu !== undefined ? { cpuMs: Math.round(cpu * 100) / 100 } : {}),
     ...db,
+    ...(parts.every((p) => p.threadMs) ? { threadMs: threadsAcross(parts, requests) } : {}),
   };
+}
+
+/** The processes' threads per request, each thread's summed over the processes. */
+function threadsAcross(parts: Measurement[], requests: number): NonNullable<Measurement["threadMs"]> {
+  const sum: NonNullable<Measurement["threadMs"]> = {};
+  const per = (ms: number) => Math.round((100 * ms) / Math.max(1, requests)) / 100;
+  for (const p of parts) {
+    for (const [thread, t] of Object.entries(p.threadMs!)) {
+      const s = (sum[thread] ??= { busy: 0 });
+      s.busy += t.busy * p.requests;
+      if (t.cpu !== undefined) s.cpu = (s.cpu ?? 0) + t.cpu * p.requests;
+    }
+  }
+  for (const t of Object.values(sum)) {
+    t.busy = per(t.busy);
+    if (t.cpu !== undefined) t.cpu = per(t.cpu);
+  }
+  return sum;
 }
 
 if (values.compare || values["compare-setting"]) {

@@ -29,7 +29,7 @@ const reply = (w: Worker) =>
 describe("the geodata folder", () => {
   it("shows a new bundle to every thread as soon as one thread has seen it", async () => {
     await bundle("zero");
-    const other = startWorker(fixture); // its process.env is a copy of this one: the same folder
+    const other = startWorker(fixture, "test"); // its process.env is a copy of this one: the same folder
     try {
       expect(await reply(other)).toBe("ready");
       // The other thread (the tracking thread) looks, then an import lands.

@@ -10,7 +10,7 @@ import { withWriteLock } from "./write-lock";
 const entry = pathToFileURL(path.resolve(import.meta.dirname, "write-lock.worker-fixture.ts")).href;
 
 function start(mode: "take-turns" | "die-holding", trace: SharedArrayBuffer, rounds = 0) {
-  return startWorker(entry, { mode, rounds, trace });
+  return startWorker(entry, "test", { mode, rounds, trace });
 }
 const message = (w: Worker) =>
   new Promise((resolve, reject) => (w.once("message", resolve), w.once("error", reject)));

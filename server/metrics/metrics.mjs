@@ -10,6 +10,8 @@
  * Plain JavaScript, so that the HTTP server in front of Next.js measures requests with the same
  * registry the routes count into.
  */
+import { readFileSync } from "node:fs";
+import { performance } from "node:perf_hooks";
 import { MessageChannel } from "node:worker_threads";
 import client from "prom-client";
 
@@ -22,10 +24,51 @@ import client from "prom-client";
  * }} Readings
  */
 
-/** @param {client.Registry} registry @param {Readings} readings */
-function define(registry, readings) {
+/**
+ * The CPU seconds the calling thread has used, from Linux's /proc/thread-self/stat (read
+ * synchronously: an asynchronous read would run on another thread); undefined elsewhere.
+ * @returns {number | undefined}
+ */
+function threadCpuSeconds() {
+  try {
+    const stat = readFileSync("/proc/thread-self/stat", "utf8");
+    const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
+    // utime and stime, fields 14 and 15 of proc(5), in clock ticks (100 a second on Linux).
+    return (Number(fields[11]) + Number(fields[12])) / 100;
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * @param {client.Registry} registry @param {Readings} readings
+ * @param {{ name: string }} self this thread's name in location_thread_busy_seconds_total and _cpu_
+ */
+function define(registry, readings, self) {
   const registers = [registry];
   return {
+    threadBusy: new client.Counter({
+      name: "location_thread_busy_seconds_total",
+      help: "Time each thread of the process spent running code or blocked in it, not waiting for work (its event loop's active time), by thread: http (the server's, which answers every request), tracking, webhooks (the sender), routing. A thread that adds about a second per second is saturated.",
+      labelNames: ["thread"],
+      registers,
+      collect() {
+        this.reset();
+        this.inc({ thread: self.name }, performance.eventLoopUtilization().active / 1000);
+      },
+    }),
+    threadCpu: new client.Counter({
+      name: "location_thread_cpu_seconds_total",
+      help: "CPU time each thread of the process used (user and system), by thread as in location_thread_busy_seconds_total. Linux only.",
+      labelNames: ["thread"],
+      registers,
+      collect() {
+        const seconds = threadCpuSeconds();
+        if (seconds === undefined) return;
+        this.reset();
+        this.inc({ thread: self.name }, seconds);
+      },
+    }),
     httpDuration: new client.Histogram({
       name: "http_request_duration_seconds",
       help: "Time from a request's arrival to the end of its answer, by route template, method and status.",
@@ -113,6 +156,7 @@ function define(registry, readings) {
  *   metrics: ReturnType<typeof define>,
  *   ports: Set<import("node:worker_threads").MessagePort>,
  *   asked: number,
+ *   self: { name: string },
  * }} ThreadMetrics
  */
 const shared = /** @type {{ threadMetrics?: ThreadMetrics }} */ (globalThis);
@@ -123,12 +167,14 @@ function thread() {
     const registry = new client.Registry();
     /** @type {Readings} */
     const readings = {};
+    const self = { name: "main" };
     shared.threadMetrics = {
       registry,
       readings,
-      metrics: define(registry, readings),
+      metrics: define(registry, readings, self),
       ports: new Set(),
       asked: 0,
+      self,
     };
   }
   return shared.threadMetrics;
@@ -149,9 +195,13 @@ export function provide(/** @type {Readings} */ readings) {
   Object.assign(thread().readings, readings);
 }
 
-/** The process's own metrics (CPU, memory, event-loop lag, GC), on the server's thread only. */
+/**
+ * The process's own metrics (CPU, memory, event-loop lag, GC), on the server's thread only, which
+ * is named `http` in location_thread_busy_seconds_total.
+ */
 export function collectProcessMetrics() {
   if (metricsOff) return;
+  thread().self.name = "http";
   client.collectDefaultMetrics({ register: thread().registry });
 }
 
@@ -168,9 +218,16 @@ export function threadMetricsPort() {
   return port2;
 }
 
-/** In a worker thread: answers the server's thread with this thread's metrics. */
-export function serveThreadMetrics(/** @type {import("node:worker_threads").MessagePort} */ port) {
-  const { registry } = thread();
+/**
+ * In a worker thread: answers the server's thread with this thread's metrics, `name` being the
+ * thread's label in location_thread_busy_seconds_total (tracking, routing).
+ */
+export function serveThreadMetrics(
+  /** @type {import("node:worker_threads").MessagePort} */ port,
+  /** @type {string} */ name,
+) {
+  const { registry, self } = thread();
+  self.name = name;
   port.on("message", (/** @type {{ id: number }} */ ask) => {
     void registry.getMetricsAsJSON().then(
       (values) => port.postMessage({ id: ask.id, values }),

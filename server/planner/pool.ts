@@ -80,6 +80,7 @@ class RoutingPool {
   private spawn(): Slot {
     const worker = startWorker(
       pathToFileURL(path.join(process.cwd(), "server", "planner", "worker.ts")).href,
+      "routing",
       { graphs: [...this.graphs] },
     );
     const slot: Slot = { worker, busy: 0 };

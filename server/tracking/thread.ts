@@ -53,7 +53,7 @@ export class TrackingThread {
   private spawn(): Worker {
     // What a worker that exited had taken is no longer held by anyone.
     Atomics.store(threadMemory(), SLOT.trackHeld, 0);
-    const worker = startWorker(this.entry);
+    const worker = startWorker(this.entry, "tracking");
     worker.unref();
     this.connectRoutes(worker);
     worker.on("message", (m: TrackReply | { routesClosed: true }) => {

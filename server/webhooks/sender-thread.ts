@@ -20,7 +20,7 @@ const RESTART_MS = 1000;
 const state = processOnce("webhookSenderThread", () => ({ worker: null as Worker | null, leaving: false }));
 
 function spawn(): void {
-  const worker = startWorker(ENTRY);
+  const worker = startWorker(ENTRY, "webhooks");
   worker.unref();
   state.worker = worker;
   const id = worker.threadId;

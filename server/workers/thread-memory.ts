@@ -70,15 +70,15 @@ export function processKey(): string {
 /**
  * Starts a worker thread running `entry` (a file: URL of a TypeScript module) from the sources,
  * through tsx as `npm start` does, with the shared memory, a port its metrics are asked on
- * (server/metrics/metrics.mjs) and `data` in its workerData.
+ * (server/metrics/metrics.mjs; `name` labels the thread there) and `data` in its workerData.
  */
-export function startWorker(entry: string, data: Record<string, unknown> = {}): Worker {
+export function startWorker(entry: string, name: string, data: Record<string, unknown> = {}): Worker {
   // Taken from Node at run time: the bundler would otherwise try to bundle the worker's entry
   // (tsx, esbuild's binary…).
   const { Worker } = process.getBuiltinModule("node:worker_threads") as typeof import("node:worker_threads");
   const metricsPort = threadMetricsPort();
   return new Worker(path.join(process.cwd(), "server", "workers", "worker-boot.mjs"), {
-    workerData: { ...data, entry, threadMemory: threadMemory().buffer, metricsPort },
+    workerData: { ...data, entry, threadName: name, threadMemory: threadMemory().buffer, metricsPort },
     transferList: [metricsPort],
   });
 }

@@ -9,6 +9,6 @@ const { workerData } = await import("node:worker_threads");
 globalThis.threadMemory = workerData.threadMemory;
 if (workerData.metricsPort) {
   const { serveThreadMetrics } = await import("../metrics/metrics.mjs");
-  serveThreadMetrics(workerData.metricsPort);
+  serveThreadMetrics(workerData.metricsPort, workerData.threadName);
 }
 await import(workerData.entry);

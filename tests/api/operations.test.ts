@@ -243,6 +243,39 @@ describe("GET /metrics", () => {
     }
   });
 
+  it("says how busy each thread was and the CPU it used: the server's and the tracking thread's grow with the updates they handle", async () => {
+    const names = ["busy", "cpu"].flatMap((m) =>
+      ["http", "tracking"].map((t) => `location_thread_${m}_seconds_total{thread="${t}"}`),
+    );
+    const started = Date.now();
+    const before = await scrape();
+    expect(before.text).toMatch(/^# TYPE location_thread_busy_seconds_total counter$/m);
+    expect(before.text).toMatch(/^# TYPE location_thread_cpu_seconds_total counter$/m);
+    const answers = await Promise.all(
+      Array.from({ length: 200 }, (_, i) =>
+        fetch(`${watched.url}/v1/track`, {
+          method: "POST",
+          headers: { authorization: keys.publishable, "content-type": "application/json" },
+          body: JSON.stringify({
+            deviceId: `ops-busy-${Date.now()}-${i}`,
+            latitude: 40.6 + i / 1000,
+            longitude: -73.9,
+            accuracy: 5,
+          }),
+        }).then((r) => r.status),
+      ),
+    );
+    expect(answers.every((s) => s === 200)).toBe(true);
+    const after = await scrape();
+    const elapsed = (Date.now() - started) / 1000;
+    for (const name of names) {
+      const grew = sample(after.text, name) - sample(before.text, name);
+      expect(grew, name).toBeGreaterThan(0);
+      // A thread is busy or waiting: never busier, nor on a core longer, than the time that passed.
+      expect(grew, name).toBeLessThanOrEqual(elapsed);
+    }
+  });
+
   it("is open to the loopback only, and to others with the bearer token", async () => {
     // Behind the trusted proxy (TRUST_PROXY=1), the caller is the address it forwarded.
     const outside = { "x-forwarded-for": "203.0.113.9" };
