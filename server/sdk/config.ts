@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { processOnce } from "../process-once";
 import { storage } from "../storage";
 
 /**
@@ -140,30 +141,44 @@ export async function setSdkSettings(live: boolean, settings: SdkSettings): Prom
     ...(settings.trackingOptions && { trackingOptions: settings.trackingOptions }),
   };
   await storage().settings.set({ [keyOf(live)]: JSON.stringify(stored) }, new Date());
+  served().delete(live);
   return stored;
 }
 
 /** The meta fields of GET /v1/config: only what was set. */
 export async function configMeta(live: boolean): Promise<Record<string, unknown>> {
-  const s = await getSdkSettings(live);
+  const s = await servedSdkSettings(live);
   return {
     ...(Object.keys(s.sdkConfiguration).length > 0 && { sdkConfiguration: s.sdkConfiguration }),
     ...(s.trackingOptions && { trackingOptions: s.trackingOptions }),
   };
 }
 
-/** What each environment's devices are steered with, read at most once a second per process. */
-const steering = new Map<boolean, { at: number; options: SdkSettings["trackingOptions"] }>();
+/**
+ * Each environment's SDK settings as devices are answered with them (GET /v1/config, the track
+ * answers' steering), read at most once a second per process and shared by its routes: the SDKs
+ * ask at every app start, and on PostgreSQL each read was a round trip. A change on the Settings
+ * page reaches the process that saved it at once and every other within a second.
+ */
+const served = () =>
+  processOnce("servedSdkSettings", () => new Map<boolean, { at: number; settings: Promise<SdkSettings> }>());
+
+function servedSdkSettings(live: boolean, now = Date.now()): Promise<SdkSettings> {
+  const cache = served();
+  const cached = cache.get(live);
+  if (cached && now - cached.at < 1000) return cached.settings;
+  const settings = getSdkSettings(live);
+  const entry = { at: now, settings };
+  cache.set(live, entry);
+  // A failed read is not kept: the next request asks again.
+  settings.catch(() => cache.get(live) === entry && cache.delete(live));
+  return settings;
+}
 
 /**
  * The tracking options the server steers the devices' live tracking with (`meta.trackingOptions`
- * of every track answer, as the SDKs read it there too), or undefined; a change on the Settings
- * page reaches every process within a second.
+ * of every track answer, as the SDKs read it there too), or undefined.
  */
-export async function steeredTrackingOptions(live: boolean, now = Date.now()) {
-  const cached = steering.get(live);
-  if (cached && now - cached.at < 1000) return cached.options;
-  const options = (await getSdkSettings(live)).trackingOptions ?? undefined;
-  steering.set(live, { at: now, options });
-  return options;
+export async function steeredTrackingOptions(live: boolean) {
+  return (await servedSdkSettings(live)).trackingOptions ?? undefined;
 }
