@@ -1,5 +1,6 @@
 import { readFileSync, readdirSync } from "node:fs";
 import autocannon from "autocannon";
+import { statCpuSeconds } from "../server/metrics/metrics.mjs";
 
 /** One measured scenario: throughput and latency percentiles from autocannon. */
 export interface Measurement {
@@ -51,14 +52,7 @@ export async function threadSeconds(origin: string): Promise<ThreadSeconds | und
  * /proc. Unlike throughput, this barely moves when the machine's other tenants take CPU time.
  */
 export function cpuSeconds(pid: number): number | undefined {
-  try {
-    const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
-    const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
-    // utime and stime are fields 14 and 15 of stat(5), in clock ticks (100 per second on Linux).
-    return (Number(fields[11]) + Number(fields[12])) / 100;
-  } catch {
-    return undefined;
-  }
+  return statCpuSeconds(`/proc/${pid}/stat`);
 }
 
 /**

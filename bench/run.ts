@@ -34,8 +34,8 @@ const USAGE = `npm run bench [-- SUITE...] [--geofences 10000] [--users 100000] 
 Suites: geofences, tracking, geodata, geocoding, routing, transit, startup, import, observability, overview (default: geofences and tracking). Each starts the production server on a fresh
 database, measures the no-op route (GET /healthz) as the baseline in the same run, then its
 endpoints at --connections (throughput) and at 1 connection (latency), with the server's CPU per request
-(and PostgreSQL's, when TEST_POSTGRES_URL names one on this machine) and how long each of its threads
-was busy per request (http, tracking…: its /metrics' location_thread_busy_seconds_total). Tracking measures the workloads
+(and PostgreSQL's, when TEST_POSTGRES_URL names one on this machine) and each of its threads' CPU and
+busy time per request (http, tracking…: its /metrics' location_thread_cpu_seconds_total, _busy_). Tracking measures the workloads
 users send (--workload, default all): short moves (known devices, up to 200 m), first-seen devices
 (a new device each update, anywhere) and long jumps (known devices reappearing anywhere), the last two
 with the body Radar's Android SDK sends. Each workload warms up (not counted), then --rounds rounds

@@ -25,13 +25,15 @@ import client from "prom-client";
  */
 
 /**
- * The CPU seconds the calling thread has used, from Linux's /proc/thread-self/stat (read
- * synchronously: an asynchronous read would run on another thread); undefined elsewhere.
+ * The CPU seconds (user and system) a Linux stat file says were used: /proc/PID/stat for a
+ * process, /proc/thread-self/stat for the calling thread (read synchronously: an asynchronous
+ * read would run on another thread); undefined where there is no such file.
+ * @param {string} file
  * @returns {number | undefined}
  */
-function threadCpuSeconds() {
+export function statCpuSeconds(file) {
   try {
-    const stat = readFileSync("/proc/thread-self/stat", "utf8");
+    const stat = readFileSync(file, "utf8");
     const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
     // utime and stime, fields 14 and 15 of proc(5), in clock ticks (100 a second on Linux).
     return (Number(fields[11]) + Number(fields[12])) / 100;
@@ -63,7 +65,7 @@ function define(registry, readings, self) {
       labelNames: ["thread"],
       registers,
       collect() {
-        const seconds = threadCpuSeconds();
+        const seconds = statCpuSeconds("/proc/thread-self/stat");
         if (seconds === undefined) return;
         this.reset();
         this.inc({ thread: self.name }, seconds);

@@ -163,7 +163,8 @@ export async function configMeta(live: boolean): Promise<Record<string, unknown>
 const served = () =>
   processOnce("servedSdkSettings", () => new Map<boolean, { at: number; settings: Promise<SdkSettings> }>());
 
-function servedSdkSettings(live: boolean, now = Date.now()): Promise<SdkSettings> {
+function servedSdkSettings(live: boolean): Promise<SdkSettings> {
+  const now = Date.now();
   const cache = served();
   const cached = cache.get(live);
   if (cached && now - cached.at < 1000) return cached.settings;
