@@ -1,8 +1,6 @@
-import { execFile } from "node:child_process";
 import { existsSync, mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
-import { promisify } from "node:util";
 import { afterAll, describe, expect, it } from "vitest";
 import {
   FRESH_ACCOUNTS,
@@ -13,6 +11,7 @@ import {
   serve,
   startFreshServer,
 } from "../../scripts/fresh-server";
+import { runScript } from "../support/cli";
 import { writeShoreLine } from "../support/transit-fixture";
 
 /**
@@ -22,7 +21,6 @@ import { writeShoreLine } from "../support/transit-fixture";
  * and imports. On the engine the API tests run on (TEST_ENGINE).
  */
 
-const root = path.resolve(import.meta.dirname, "../..");
 const work = mkdtempSync(path.join(tmpdir(), "location-backup-test-"));
 const cleanup: (() => Promise<unknown>)[] = [];
 afterAll(async () => {
@@ -38,14 +36,11 @@ interface CliResult {
 
 /** Runs one of the project's scripts as `npm run` would, on this database and geodata folder. */
 function cli(script: string, args: string[], databaseUrl: string, geodataDir: string): Promise<CliResult> {
-  return promisify(execFile)(
-    process.execPath,
-    ["--import", "tsx", path.join(root, "scripts", script), ...args],
-    {
-      cwd: root,
-      env: { ...process.env, DATABASE_URL: databaseUrl, GEODATA_DIR: geodataDir, LOG_FORMAT: "json" },
-      timeout: 120_000,
-    },
+  return runScript(
+    script,
+    args,
+    { DATABASE_URL: databaseUrl, GEODATA_DIR: geodataDir, LOG_FORMAT: "json" },
+    120_000,
   ).then(
     ({ stdout, stderr }) => ({ code: 0, stdout, stderr }),
     (e: CliResult) => ({ code: e.code, stdout: e.stdout, stderr: e.stderr }),

@@ -1,24 +1,17 @@
-import { execFile } from "node:child_process";
 import path from "node:path";
-import { promisify } from "node:util";
 import { describe, expect, inject, it } from "vitest";
 import { api, expectError, keys, unique } from "../support/api";
+import { runScript } from "../support/cli";
 
 /**
  * The command-line tools next to the running server: revoking a leaked key is done while the
  * service runs, and under load. They run against the API tests' own server and database.
  */
 
-const root = path.resolve(import.meta.dirname, "../..");
 const databaseUrl = inject("databaseUrl");
-const run = promisify(execFile);
 
 const cli = (script: string, ...args: string[]) =>
-  run(process.execPath, ["--import", "tsx", path.join(root, "scripts", script), ...args], {
-    cwd: root,
-    env: { ...process.env, DATABASE_URL: databaseUrl },
-    timeout: 30_000,
-  });
+  runScript(script, args, { DATABASE_URL: databaseUrl }, 30_000);
 
 describe("keys and accounts from the command line, while the server runs", () => {
   it("creates, lists and revokes a key while devices are being tracked", async () => {
@@ -74,13 +67,8 @@ describe("GTFS import from the command line", () => {
     const { tmpdir } = await import("node:os");
     const { writeShoreLine } = await import("../support/transit-fixture");
     const work = mkdtempSync(path.join(tmpdir(), "gtfs-cli-"));
-    const env = { ...process.env, DATABASE_URL: databaseUrl, GEODATA_DIR: path.join(work, "geodata") };
-    const importCli = (...args: string[]) =>
-      run(process.execPath, ["--import", "tsx", path.join(root, "scripts", "import.ts"), ...args], {
-        cwd: root,
-        env,
-        timeout: 30_000,
-      });
+    const env = { DATABASE_URL: databaseUrl, GEODATA_DIR: path.join(work, "geodata") };
+    const importCli = (...args: string[]) => runScript("import.ts", args, env, 30_000);
     const feed = writeShoreLine(path.join(work, "shore-line"));
     const done = await importCli(feed);
     expect(done.stdout).toMatch(/Imported shore-line in .* s: 2 stops, 1 routes, 1 trips/);

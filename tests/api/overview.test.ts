@@ -1,6 +1,4 @@
-import { execFile } from "node:child_process";
 import { type Server, createServer } from "node:http";
-import { promisify } from "node:util";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import {
   FRESH_ACCOUNTS,
@@ -9,6 +7,7 @@ import {
   startFreshServer,
 } from "../../scripts/fresh-server";
 import type { OverviewView } from "../../lib/types";
+import { runScript } from "../support/cli";
 
 /**
  * The overview page's figures (GET /api/overview), on a server of its own so that every count is
@@ -105,13 +104,10 @@ describe("the overview", () => {
 
   it("counts users, events per hour and type, the review queue, trips and failing webhooks", async () => {
     const admin = await signIn(FRESH_ACCOUNTS.admin);
-    const { stdout } = await promisify(execFile)(
-      "npx",
-      ["tsx", "scripts/webhooks.ts", "create", receiverUrl],
-      {
-        env: { ...process.env, DATABASE_URL: server.databaseUrl, WEBHOOKS_ALLOW_PRIVATE: "true" },
-      },
-    );
+    const { stdout } = await runScript("webhooks.ts", ["create", receiverUrl], {
+      DATABASE_URL: server.databaseUrl,
+      WEBHOOKS_ALLOW_PRIVATE: "true",
+    });
     expect(stdout).toMatch(/webhook [0-9a-f]{24}/);
     const fence = await call("POST", "/v1/geofences", {
       key: server.keys.secret,

@@ -1,8 +1,7 @@
-import { execFile } from "node:child_process";
 import { type Server, createServer } from "node:http";
-import { promisify } from "node:util";
 import { afterAll } from "vitest";
 import type { FreshServer, RunningServer } from "../../scripts/fresh-server";
+import { runScript } from "../support/cli";
 
 /**
  * What the webhook outbox's process tests share (./webhooks-durability.test.ts,
@@ -56,9 +55,7 @@ export async function receiver(delay = () => 0) {
 
 /** A webhook for `url`, made by the CLI next to the servers of `databaseUrl`. */
 export async function createWebhookByCli(databaseUrl: string, url: string) {
-  await promisify(execFile)("npx", ["tsx", "scripts/webhooks.ts", "create", url], {
-    env: { ...process.env, DATABASE_URL: databaseUrl, ...ENV },
-  });
+  await runScript("webhooks.ts", ["create", url], { DATABASE_URL: databaseUrl, ...ENV });
 }
 
 /** A 500 m circle at (-30, -20), the burst's edge. */

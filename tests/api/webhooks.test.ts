@@ -1,10 +1,9 @@
-import { execFile } from "node:child_process";
 import { createHmac } from "node:crypto";
 import { type IncomingHttpHeaders, type Server, createServer } from "node:http";
 import path from "node:path";
-import { promisify } from "node:util";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type FreshServer, serve, startFreshServer } from "../../scripts/fresh-server";
+import { runScript } from "../support/cli";
 import { numberFrom } from "../support/db";
 
 /**
@@ -13,7 +12,6 @@ import { numberFrom } from "../support/db";
  */
 
 let server: FreshServer;
-const run = promisify(execFile);
 
 /** The retry schedule runs 720 times faster here: an hour is 5 s, the first retry 42 ms. */
 const SCALE = 1 / 720;
@@ -29,9 +27,7 @@ afterAll(async () => {
 });
 
 async function cli(...args: string[]) {
-  return run("npx", ["tsx", "scripts/webhooks.ts", ...args], {
-    env: { ...process.env, DATABASE_URL: server.databaseUrl, WEBHOOKS_ALLOW_PRIVATE: "true" },
-  });
+  return runScript("webhooks.ts", args, { DATABASE_URL: server.databaseUrl, WEBHOOKS_ALLOW_PRIVATE: "true" });
 }
 
 async function createHook(url: string, ...flags: string[]) {
@@ -398,8 +394,9 @@ describe("webhooks", () => {
   }, 60_000);
 
   it("refuse URLs that reach the service's own network unless allowed", async () => {
-    const refused = await run("npx", ["tsx", "scripts/webhooks.ts", "create", "http://127.0.0.1:9/x"], {
-      env: { ...process.env, DATABASE_URL: server.databaseUrl, WEBHOOKS_ALLOW_PRIVATE: "" },
+    const refused = await runScript("webhooks.ts", ["create", "http://127.0.0.1:9/x"], {
+      DATABASE_URL: server.databaseUrl,
+      WEBHOOKS_ALLOW_PRIVATE: "",
     }).catch((e: { code: number; stderr: string }) => e);
     expect((refused as { code: number }).code).toBe(1);
     expect((refused as { stderr: string }).stderr).toMatch(/127\.0\.0\.1.*private/);
