@@ -23,6 +23,8 @@ test("an analyst places, changes and deletes a beacon, and a device ranging it e
   // No position yet: it cannot be made.
   await expect(form.getByRole("button", { name: "Create beacon" })).toBeDisabled();
   const map = page.getByLabel("Beacons map");
+  // The map loads after the page: a click on "Loading the map…" places nothing.
+  await expect(map.getByRole("button", { name: "Zoom in" })).toBeVisible();
   await map.click({ position: { x: 200, y: 150 } });
   await expect(form.getByText(/^Position: /)).toBeVisible();
   await form.getByRole("button", { name: "Create beacon" }).click();
