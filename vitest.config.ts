@@ -32,7 +32,11 @@ export default defineConfig({
     projects: [
       {
         extends: true,
-        test: { name: "unit", include: ["server/**/*.test.ts", "scripts/**/*.test.ts", "lib/**/*.test.ts"] },
+        test: {
+          name: "unit",
+          include: ["server/**/*.test.ts", "scripts/**/*.test.ts", "lib/**/*.test.ts"],
+          setupFiles: ["tests/support/yield-between-tests.ts"],
+        },
       },
       {
         extends: true,
