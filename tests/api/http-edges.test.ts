@@ -156,16 +156,16 @@ function rawExchange(
     const socket = connect(Number(port), hostname);
     const t0 = Date.now();
     let text = "";
-    const timer = setTimeout(() => {
-      socket.destroy();
-      resolve({ text, closedAfterMs: Infinity });
-    }, idleMs);
-    socket.on("data", (d) => {
-      text += d.toString("latin1");
-      if (!enough(text)) return;
+    // Ended here, not by the server.
+    const stop = () => {
       clearTimeout(timer);
       socket.destroy();
       resolve({ text, closedAfterMs: Infinity });
+    };
+    const timer = setTimeout(stop, idleMs);
+    socket.on("data", (d) => {
+      text += d.toString("latin1");
+      if (enough(text)) stop();
     });
     socket.on("close", () => {
       clearTimeout(timer);

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { api, expectError, keys, unique } from "../support/api";
-import { dbNumber } from "../support/db";
+import { dbNumber, dbUsersAt } from "../support/db";
 import { metersFrom } from "../support/geo";
 
 type User = Record<string, unknown> & { _id: string; updatedAt: string; deviceId: string; distance?: number };
@@ -307,14 +307,6 @@ describe("context", () => {
     const small = await make(50);
     const big = await make(500);
     await make(300, false);
-    // Stored, it would be a user at the point asked about (no other file's users are there; a
-    // count of all users would see theirs come and go).
-    const usersHere = () =>
-      dbNumber(
-        `SELECT COUNT(*) AS n FROM "User" WHERE "latitude" = ? AND "longitude" = ?`,
-        base.lat,
-        base.lng,
-      );
     const res = await api("GET", `/v1/context?coordinates=${base.lat},${base.lng}`, {
       key: keys.publishable,
     });
@@ -322,7 +314,7 @@ describe("context", () => {
     expect(ids).toEqual([small, big].sort());
     expect(res.body.geofences).toEqual((res.body.context as { geofences: unknown }).geofences);
     expect(res.body.context).toMatchObject({ live: false });
-    expect(await usersHere()).toBe(0);
+    expect(await dbUsersAt(base)).toBe(0);
   });
 
   it.each([

@@ -11,6 +11,18 @@ export async function dbNumber(sql: string, ...args: unknown[]): Promise<number>
   return numberFrom(inject("databaseUrl"), sql, ...args);
 }
 
+/**
+ * How many users the test server's database holds at this position: where a request that must
+ * store no user was made (a count of all users would see other files' come and go meanwhile).
+ */
+export function dbUsersAt(at: { lat: number; lng: number }): Promise<number> {
+  return dbNumber(
+    `SELECT COUNT(*) AS n FROM "User" WHERE "latitude" = ? AND "longitude" = ?`,
+    at.lat,
+    at.lng,
+  );
+}
+
 export async function numberFrom(databaseUrl: string, sql: string, ...args: unknown[]): Promise<number> {
   const [first] = await rowsFrom<{ n: unknown }>(databaseUrl, sql, ...args);
   return Number(first?.n ?? Number.NaN);
