@@ -3,6 +3,7 @@ import {
   type FreshKeys,
   type FreshServer,
   type ServeOptions,
+  shareFreshTemplates,
   startFreshServer,
 } from "../../scripts/fresh-server";
 
@@ -19,6 +20,8 @@ declare module "vitest" {
 
 /** Starts the server a project's API tests call, and gives them its address, database and keys. */
 export async function provideServer(project: TestProject, opts: ServeOptions = {}) {
+  // The run's fresh servers (this one and those the test files start) copy one prepared database.
+  const removeTemplates = shareFreshTemplates();
   const server: FreshServer = await startFreshServer({
     ...opts,
     env: { MAX_BODY_BYTES: String(256 * 1024) },
@@ -31,6 +34,7 @@ export async function provideServer(project: TestProject, opts: ServeOptions = {
   return async () => {
     const output = server.output();
     await server.stop();
+    await removeTemplates?.();
     // A 500 anywhere in the run is a failure even if no assertion looked at it.
     if (/unexpected error/.test(output)) throw new Error(`the server logged unexpected errors:\n${output}`);
   };
