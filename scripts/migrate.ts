@@ -51,10 +51,16 @@ export async function migrate(): Promise<void> {
   const pending = pendingMigrations(file, committed);
   if (pending.length > 0) {
     if (file !== ":memory:") mkdirSync(path.dirname(file), { recursive: true });
+    // CHECKPOINT_DISABLE: Prisma's command line otherwise starts a process of its own that asks
+    // checkpoint.prisma.io for a newer version; the service calls nothing its operator did not set.
     const result = spawnSync(
       process.execPath,
       [path.join(root, "node_modules/prisma/build/index.js"), "migrate", "deploy"],
-      { cwd: root, env: { ...process.env, PRISMA_HIDE_UPDATE_MESSAGE: "1" }, encoding: "utf8" },
+      {
+        cwd: root,
+        env: { ...process.env, PRISMA_HIDE_UPDATE_MESSAGE: "1", CHECKPOINT_DISABLE: "1" },
+        encoding: "utf8",
+      },
     );
     if (result.status !== 0) {
       log.error({ output: result.stdout + result.stderr }, "prisma migrate deploy failed");
