@@ -129,7 +129,7 @@ async function compareSides(
 ): Promise<void> {
   // Built once here: two sides building at once would collide.
   const { buildIfStale } = await import("../scripts/build");
-  buildIfStale();
+  await buildIfStale();
   const A = first.label;
   const B = second.label;
   const firstSide = startSide(first, flags);

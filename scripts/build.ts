@@ -1,7 +1,8 @@
 import { spawnSync } from "node:child_process";
 import { createHash } from "node:crypto";
-import { existsSync, readFileSync, readdirSync, statSync, writeFileSync } from "node:fs";
+import { existsSync, readFileSync, readdirSync, rmSync, statSync, writeFileSync } from "node:fs";
 import path from "node:path";
+import * as esbuild from "esbuild";
 
 export const root = path.resolve(import.meta.dirname, "..");
 export const nextBin = path.join(root, "node_modules/next/dist/bin/next");
@@ -55,7 +56,7 @@ function fingerprint(): string {
  * Runs `next build` when no build exists or its sources changed since the last one, so that
  * `npm start` after `git pull` never serves stale code and a restart does not rebuild.
  */
-export function buildIfStale(force = false): void {
+export async function buildIfStale(force = false): Promise<void> {
   const stamp = path.join(root, ".next/source-fingerprint");
   const current = fingerprint();
   const built =
@@ -68,9 +69,57 @@ export function buildIfStale(force = false): void {
     stdio: "inherit",
   });
   if (result.status !== 0) throw new Error("next build failed");
+  await bundleWorkers();
   writeFileSync(stamp, current);
+}
+
+/**
+ * Where the production server's worker threads are built (scripts/serve.mjs hands it to them as
+ * WORKER_BUNDLES; server/workers/thread-memory.ts): `server/tracking/worker.ts` becomes
+ * `.next/workers/server/tracking/worker.mjs`.
+ */
+export const workerBundles = path.join(root, ".next/workers");
+
+/**
+ * Each worker thread's entry (a file of server/ named `worker.ts` or `…-worker.ts`) bundled into one
+ * JavaScript module: run from the sources, a worker loaded every module through tsx, with a
+ * loader thread of its own (about 1.3 core-seconds a worker, three at each start). Packages stay
+ * imports from node_modules, and so do the plain JavaScript modules of server/ (the logger, the
+ * metrics): the worker's boot (server/workers/worker-boot.mjs) imports them too, and one copy of
+ * each per thread keeps one metrics registry.
+ */
+async function bundleWorkers(): Promise<void> {
+  const entries = readdirSync(path.join(root, "server"), { recursive: true, encoding: "utf8" })
+    .filter((f) => /(^|[/-])worker\.ts$/.test(f))
+    .map((f) => path.join(root, "server", f));
+  rmSync(workerBundles, { recursive: true, force: true });
+  for (const entry of entries) {
+    const outfile = path.join(workerBundles, path.relative(root, entry).replace(/\.ts$/, ".mjs"));
+    await esbuild.build({
+      entryPoints: [entry],
+      outfile,
+      bundle: true,
+      platform: "node",
+      format: "esm",
+      target: "node20",
+      packages: "external",
+      sourcemap: "linked",
+      logLevel: "warning",
+      plugins: [
+        {
+          name: "server-javascript-stays-shared",
+          setup(build) {
+            build.onResolve({ filter: /^\.\.?\/.*\.mjs$/ }, ({ path: spec, resolveDir }) => ({
+              path: path.relative(path.dirname(outfile), path.resolve(resolveDir, spec)),
+              external: true,
+            }));
+          },
+        },
+      ],
+    });
+  }
 }
 
 // `npm run build`: always builds, and stamps the build with its sources so that `npm start` then
 // serves it instead of building again (a plain `next build` leaves no stamp).
-if (import.meta.filename === process.argv[1]) buildIfStale(true);
+if (import.meta.filename === process.argv[1]) await buildIfStale(true);

@@ -121,7 +121,7 @@ export async function startFreshServer(opts: ServeOptions = {}): Promise<FreshSe
   const databaseUrl = postgres?.url ?? `file:${path.join(dir, "location.db")}`;
   process.env.DATABASE_URL = databaseUrl;
   const { buildIfStale } = await import("./build");
-  buildIfStale();
+  await buildIfStale();
   const keys = template?.keys ?? (await prepareDatabase(databaseUrl));
 
   const { database: _made, ...serveOptions } = opts;

@@ -87,6 +87,10 @@ const next = /** @type {typeof import("next").default} */ (
   /** @type {any} */ (nextModule).default ?? nextModule
 );
 const root = path.resolve(import.meta.dirname, "..");
+// The production server's worker threads run as built with it (scripts/build.ts, startWorker in
+// server/workers/thread-memory.ts); in development they run the sources.
+if (dev) delete process.env.WORKER_BUNDLES;
+else process.env.WORKER_BUNDLES = path.join(root, ".next/workers");
 const app = next({ dev, dir: root, hostname, port });
 const handle = app.getRequestHandler();
 await app.prepare();

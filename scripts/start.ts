@@ -76,7 +76,7 @@ async function main(): Promise<void> {
     admin: await ensureFirstAdmin(),
   }));
   await prisma.$disconnect();
-  if (!dev) buildIfStale();
+  if (!dev) await buildIfStale();
   const url = `http://${HOST === "0.0.0.0" ? "localhost" : HOST}:${PORT}`;
   const child: ChildProcess = spawn(
     process.execPath,

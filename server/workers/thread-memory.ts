@@ -1,4 +1,6 @@
+import { existsSync } from "node:fs";
 import path from "node:path";
+import { fileURLToPath, pathToFileURL } from "node:url";
 import type { Worker } from "node:worker_threads";
 import { threadMetricsPort } from "../metrics/metrics.mjs";
 
@@ -68,17 +70,31 @@ export function processKey(): string {
 }
 
 /**
- * Starts a worker thread running `entry` (a file: URL of a TypeScript module) from the sources,
- * through tsx as `npm start` does, with the shared memory, a port its metrics are asked on
- * (server/metrics/metrics.mjs; `name` labels the thread there) and `data` in its workerData.
+ * Starts a worker thread running `entry` (a file: URL of a TypeScript module of the sources), with
+ * the shared memory, a port its metrics are asked on (server/metrics/metrics.mjs; `name` labels
+ * the thread there) and `data` in its workerData. The production server runs the entry as built
+ * (WORKER_BUNDLES, set by scripts/serve.mjs: scripts/build.ts bundles each worker entry); anything
+ * else, or an entry not built, runs from the sources through tsx as `npm run dev` does.
  */
 export function startWorker(entry: string, name: string, data: Record<string, unknown> = {}): Worker {
   // Taken from Node at run time: the bundler would otherwise try to bundle the worker's entry
   // (tsx, esbuild's binary…).
   const { Worker } = process.getBuiltinModule("node:worker_threads") as typeof import("node:worker_threads");
+  const bundles = process.env.WORKER_BUNDLES;
+  const built =
+    bundles &&
+    path.join(bundles, path.relative(process.cwd(), fileURLToPath(entry)).replace(/\.ts$/, ".mjs"));
+  const runBuilt = !!built && existsSync(built);
   const metricsPort = threadMetricsPort();
   return new Worker(path.join(process.cwd(), "server", "workers", "worker-boot.mjs"), {
-    workerData: { ...data, entry, threadName: name, threadMemory: threadMemory().buffer, metricsPort },
+    workerData: {
+      ...data,
+      entry: runBuilt ? pathToFileURL(built).href : entry,
+      built: runBuilt,
+      threadName: name,
+      threadMemory: threadMemory().buffer,
+      metricsPort,
+    },
     transferList: [metricsPort],
   });
 }
