@@ -93,31 +93,34 @@ async function bundleWorkers(): Promise<void> {
     .filter((f) => /(^|[/-])worker\.ts$/.test(f))
     .map((f) => path.join(root, "server", f));
   rmSync(workerBundles, { recursive: true, force: true });
-  for (const entry of entries) {
-    const outfile = path.join(workerBundles, path.relative(root, entry).replace(/\.ts$/, ".mjs"));
-    await esbuild.build({
-      entryPoints: [entry],
-      outfile,
-      bundle: true,
-      platform: "node",
-      format: "esm",
-      target: "node20",
-      packages: "external",
-      sourcemap: "linked",
-      logLevel: "warning",
-      plugins: [
-        {
-          name: "server-javascript-stays-shared",
-          setup(build) {
-            build.onResolve({ filter: /^\.\.?\/.*\.mjs$/ }, ({ path: spec, resolveDir }) => ({
-              path: path.relative(path.dirname(outfile), path.resolve(resolveDir, spec)),
-              external: true,
-            }));
-          },
+  for (const entry of entries) await bundleWorker(entry, workerBundles);
+}
+
+/** Bundles one worker entry (a file of the project) into `bundles`, where startWorker looks for it. */
+export async function bundleWorker(entry: string, bundles: string): Promise<void> {
+  const outfile = path.join(bundles, path.relative(root, entry).replace(/\.ts$/, ".mjs"));
+  await esbuild.build({
+    entryPoints: [entry],
+    outfile,
+    bundle: true,
+    platform: "node",
+    format: "esm",
+    target: "node20",
+    packages: "external",
+    sourcemap: "linked",
+    logLevel: "warning",
+    plugins: [
+      {
+        name: "server-javascript-stays-shared",
+        setup(build) {
+          build.onResolve({ filter: /^\.\.?\/.*\.mjs$/ }, ({ path: spec, resolveDir }) => ({
+            path: path.relative(path.dirname(outfile), path.resolve(resolveDir, spec)),
+            external: true,
+          }));
         },
-      ],
-    });
-  }
+      },
+    ],
+  });
 }
 
 // `npm run build`: always builds, and stamps the build with its sources so that `npm start` then
