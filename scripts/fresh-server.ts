@@ -152,14 +152,7 @@ async function preparedTemplate(
   postgresUrl: string | undefined,
 ): Promise<{ database: string; keys: FreshKeys }> {
   const published = path.join(templates, postgresUrl ? "postgresql.json" : "sqlite.json");
-  const read = () => {
-    try {
-      return JSON.parse(readFileSync(published, "utf8")) as { database: string; keys: FreshKeys };
-    } catch (e) {
-      if ((e as NodeJS.ErrnoException).code === "ENOENT") return undefined;
-      throw e;
-    }
-  };
+  const read = () => publishedTemplate(published);
   const found = read();
   if (found) return found;
   const own = `${process.pid}-${Date.now().toString(36)}`;
@@ -196,10 +189,20 @@ async function preparedTemplate(
   return read()!;
 }
 
+/** The template published at `file` (see preparedTemplate), if there is one. */
+function publishedTemplate(file: string): { database: string; keys: FreshKeys } | undefined {
+  try {
+    return JSON.parse(readFileSync(file, "utf8")) as { database: string; keys: FreshKeys };
+  } catch (e) {
+    if ((e as NodeJS.ErrnoException).code === "ENOENT") return undefined;
+    throw e;
+  }
+}
+
 /**
  * Makes a folder for FRESH_SERVER_TEMPLATES (see preparedTemplate) and sets it in this process's
  * environment, which the processes it starts afterwards inherit (Vitest's test workers), unless
- * one is set already. Resolves to what removes it and the template databases, or to nothing.
+ * one is set already. Returns what removes it and the template databases, or nothing.
  */
 export function shareFreshTemplates(): (() => Promise<void>) | undefined {
   if (process.env.FRESH_SERVER_TEMPLATES) return undefined;
@@ -208,14 +211,8 @@ export function shareFreshTemplates(): (() => Promise<void>) | undefined {
   return async () => {
     delete process.env.FRESH_SERVER_TEMPLATES;
     const adminUrl = process.env.TEST_POSTGRES_URL;
-    try {
-      const { database } = JSON.parse(readFileSync(path.join(templates, "postgresql.json"), "utf8")) as {
-        database: string;
-      };
-      if (adminUrl) await dropPostgresDatabase(adminUrl, database);
-    } catch (e) {
-      if ((e as NodeJS.ErrnoException).code !== "ENOENT") throw e;
-    }
+    const postgres = publishedTemplate(path.join(templates, "postgresql.json"));
+    if (postgres && adminUrl) await dropPostgresDatabase(adminUrl, postgres.database);
     rmSync(templates, { recursive: true, force: true });
   };
 }
