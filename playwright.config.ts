@@ -45,6 +45,9 @@ export default defineConfig({
     // The webhooks test's receiver listens on this machine.
     env: { WEBHOOKS_ALLOW_PRIVATE: "true", WEBHOOKS_RETRY_SCALE: "0.02" },
     timeout: 300_000,
+    // Stopped as a person stops it, so that it drops its PostgreSQL database (Playwright's default
+    // SIGKILL left one behind after every run on PostgreSQL).
+    gracefulShutdown: { signal: "SIGTERM", timeout: 10_000 },
     stdout: "pipe",
   },
 });
