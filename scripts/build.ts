@@ -74,11 +74,11 @@ export async function buildIfStale(force = false): Promise<void> {
 }
 
 /**
- * Where the production server's worker threads are built (scripts/serve.mjs hands it to them as
- * WORKER_BUNDLES; server/workers/thread-memory.ts): `server/tracking/worker.ts` becomes
- * `.next/workers/server/tracking/worker.mjs`.
+ * Where the production server's worker threads are built (scripts/serve.mjs, plain JavaScript,
+ * names the same folder to them as WORKER_BUNDLES; server/workers/thread-memory.ts):
+ * `server/tracking/worker.ts` becomes `.next/workers/server/tracking/worker.mjs`.
  */
-export const workerBundles = path.join(root, ".next/workers");
+const workerBundles = path.join(root, ".next/workers");
 
 /**
  * Each worker thread's entry (a file of server/ named `worker.ts` or `…-worker.ts`) bundled into one
