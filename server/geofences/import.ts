@@ -242,7 +242,7 @@ export async function applyImport(
         created += result.created;
         replaced += result.updated.length;
         // Users a replaced shape no longer contains are taken out of it.
-        for (const seq of result.updated) await reconcileMembers(seq);
+        if (result.updated.length) await reconcileMembers(...result.updated);
         break;
       }
       if (result.status === "taken" || attempt >= CHUNK_ATTEMPTS) {

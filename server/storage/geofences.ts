@@ -140,11 +140,12 @@ export interface GeofenceStore {
   /** Geofences as tracking and search decode them (outer ring, no geometry), by seq. */
   decodable(seqs: readonly number[]): Promise<TrackedGeofence[]>;
   /**
-   * After a geofence's shape or state changed: the users inside it for whom `stillInside` (given
-   * the geofence as it is now, null when gone) says no are no longer counted inside, in one change.
+   * After geofences' shapes or states changed: the users inside each for whom `stillInside` (given
+   * the geofence as it is now, null when gone) says no are no longer counted inside, all in one
+   * change (an import's chunk reconciles its geofences together).
    */
   reconcileMembers(
-    geofenceSeq: number,
+    geofenceSeqs: readonly number[],
     stillInside: (g: TrackedGeofence | null, m: MemberPosition) => boolean,
   ): Promise<void>;
 }

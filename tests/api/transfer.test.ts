@@ -50,9 +50,9 @@ const download = async (cookie: string, path: string) => {
   return { text: await res.text(), headers: res.headers };
 };
 
-const feature = (tag: string, i: number, extra: Record<string, unknown> = {}) => ({
+const feature = (tag: string, i: number, extra: Record<string, unknown> = {}, lng = 20 + i * 0.01) => ({
   type: "Feature",
-  geometry: { type: "Point", coordinates: [20 + i * 0.01, -30] },
+  geometry: { type: "Point", coordinates: [lng, -30] },
   properties: {
     description: `Stop ${i}`,
     tag,
@@ -129,6 +129,46 @@ describe("geofence import and export", () => {
       geometry: { type: "Point", coordinates: [20.07, -30] },
       properties: { description: "Stop seven", radius: 100, metadata: { n: 7 }, enabled: true },
     });
+  });
+
+  it("takes users out of the geofences a new import moves away from them, and only those", async () => {
+    const cookie = await signIn(FRESH_ACCOUNTS.analyst, FRESH_PASSWORD);
+    const tag = unique("moved");
+    // Three stops in the South Atlantic, where no other test tracks; a device inside each.
+    const stop = (i: number, lng: number) => feature(tag, i, { description: `Stop ${i}` }, lng);
+    const first = [0, 1, 2].map((i) => stop(i, -14 + i * 0.01));
+    const made = await send(
+      cookie,
+      "geojson",
+      JSON.stringify({ type: "FeatureCollection", features: first }),
+    );
+    expect(made.lines.at(-1)).toMatchObject({ meta: { code: 200 }, created: 3 });
+    const ids: string[] = [];
+    for (const i of [0, 1, 2]) {
+      const res = await api("POST", "/v1/track", {
+        key: keys.publishable,
+        json: { deviceId: unique("dev"), latitude: -30, longitude: -14 + i * 0.01, accuracy: 5 },
+      });
+      expect(res.status).toBe(200);
+      const g = (res.body.user as { geofences: { _id: string; externalId: string }[] }).geofences;
+      expect(g.map((x) => x.externalId)).toEqual([`s${i}`]);
+      ids.push(g[0]!._id);
+    }
+    // Stops 0 and 2 move 50 km east; stop 1 only gets a new name.
+    const moved = [
+      stop(0, -13.5),
+      { ...first[1]!, properties: { ...first[1]!.properties, description: "One" } },
+      stop(2, -13.48),
+    ];
+    const again = await send(
+      cookie,
+      "geojson",
+      JSON.stringify({ type: "FeatureCollection", features: moved }),
+    );
+    expect(again.lines.at(-1)).toEqual({ meta: { code: 200 }, created: 0, replaced: 3, unchanged: 0 });
+    const users = async (id: string) =>
+      ((await api("GET", `/v1/geofences/${id}/users`)).body.users as unknown[]).length;
+    expect([await users(ids[0]!), await users(ids[1]!), await users(ids[2]!)]).toEqual([0, 1, 0]);
   });
 
   it("round-trips CSV: the export imports again as the same geofences", async () => {

@@ -3,7 +3,7 @@ import type { GeofenceColumns, StoredGeofence } from "../../storage/geofence-rec
 import { Prisma, containsText, prisma } from "../client";
 import { dateWindow } from "../../storage/paging";
 import { isRefusedByTrigger, isUniqueViolation } from "../errors";
-import { monotonicNow, newId } from "../../storage/ids";
+import { newGeofenceStamp, nextVersion } from "../geofence-batch";
 import { databaseEngine } from "../../config/database-url";
 import { type MetadataFilter, storedForms } from "../../storage/metadata-filter";
 import { type WriteLock, tableOrder } from "./common";
@@ -25,19 +25,11 @@ const geofenceData = (c: GeofenceColumns) => ({
   userIds: c.userIds ?? Prisma.DbNull,
   isochrone: c.isochrone ? { ...c.isochrone } : Prisma.DbNull,
 });
-/** A new geofence's row: its _id follows its createdAt, taken under the write lock. */
-const newGeofence = (live: boolean, c: GeofenceColumns) => {
-  const now = monotonicNow();
-  return { id: newId(now.getTime()), live, ...geofenceData(c), createdAt: now, updatedAt: now };
-};
-/**
- * A geofence's next version: its updatedAt is later than the one it replaces whatever this
- * process's clock says (another app process, or this one's clock run ahead by a burst of
- * writes, may have stamped that one later than now). Versions key If-Match preconditions and
- * the decoded geofences of tracking and search (server/geofences/decoded.ts); a trigger refuses
- * any change that does not make the version later (migration 20261128000000_geofence_version).
- */
-const nextVersion = (version: Date) => new Date(Math.max(monotonicNow().getTime(), version.getTime() + 1));
+/** A new geofence's row. */
+const newGeofence = (live: boolean, c: GeofenceColumns) => ({
+  ...newGeofenceStamp(live),
+  ...geofenceData(c),
+});
 type Identified = GeofenceColumns & { tag: string; externalId: string };
 const identity = (live: boolean, c: Identified) => ({
   live_tag_externalId: { live, tag: c.tag, externalId: c.externalId },
@@ -79,9 +71,7 @@ const retryRefused = async <T>(write: () => Promise<T>): Promise<T> => {
 };
 
 /** Geofence writes: each under the write lock, conditional on the version it was made from. */
-export function geofenceWrites(
-  lock: WriteLock,
-): Pick<GeofenceStore, "create" | "put" | "applyMany" | "update" | "delete"> {
+export function geofenceWrites(lock: WriteLock): Pick<GeofenceStore, "create" | "put" | "update" | "delete"> {
   return {
     async create(live, c) {
       try {
@@ -101,42 +91,6 @@ export function geofenceWrites(
           return putGeofence(prisma, live, c, stored?.updatedAt ?? null);
         }),
       ),
-    applyMany: (live, changes) =>
-      lock(async () => {
-        const Changed = class extends Error {
-          constructor(readonly seqs: number[]) {
-            super("changed");
-          }
-        };
-        try {
-          return await prisma.$transaction(async (tx) => {
-            let created = 0;
-            const updated: number[] = [];
-            const changed: number[] = [];
-            for (const c of changes) {
-              if (c.seq === null) {
-                await tx.geofence.create({ data: newGeofence(live, c.columns) });
-                created++;
-                continue;
-              }
-              // Only the version the change was made from: another request or app process may
-              // have changed it since.
-              const { count } = await tx.geofence.updateMany({
-                where: { seq: c.seq, live, updatedAt: c.version },
-                data: { ...geofenceData(c.columns), updatedAt: nextVersion(c.version) },
-              });
-              if (count) updated.push(c.seq);
-              else changed.push(c.seq);
-            }
-            if (changed.length) throw new Changed(changed);
-            return { status: "written" as const, created, updated };
-          });
-        } catch (e) {
-          if (e instanceof Changed) return { status: "changed" as const, seqs: e.seqs };
-          if (isUniqueViolation(e)) return { status: "taken" as const };
-          throw e;
-        }
-      }),
     update: (seq, version, c) =>
       lock(async () => {
         let count: number;

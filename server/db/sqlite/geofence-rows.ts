@@ -2,8 +2,9 @@
  * A geofence's version (see GeofenceVersion): its updatedAt in ms, computed by SQLite from the
  * text Prisma writes (julianday keeps whole milliseconds; ROUND takes off the float's error).
  */
-export const VERSION = (g: string) =>
-  `CAST(ROUND((julianday(${g}."updatedAt") - 2440587.5) * 86400000) AS INTEGER) AS "version"`;
+export const VERSION_MS = (g: string) =>
+  `CAST(ROUND((julianday(${g}."updatedAt") - 2440587.5) * 86400000) AS INTEGER)`;
+export const VERSION = (g: string) => `${VERSION_MS(g)} AS "version"`;
 
 /** A "Geofence" row as SQLite returns it. */
 export interface GeofenceRow {
