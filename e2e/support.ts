@@ -3,13 +3,15 @@ import { type Page, expect } from "@playwright/test";
 import { FRESH_ACCOUNTS, FRESH_PASSWORD } from "../scripts/fresh-server";
 
 /** The fresh server's keys, written by the webServer command (playwright.config.ts). */
-export function serverKeys(): { url: string; geodataDir: string; secret: string; publishable: string } {
-  return JSON.parse(readFileSync("test-results/e2e-keys.json", "utf8")) as {
-    url: string;
-    geodataDir: string;
-    secret: string;
-    publishable: string;
-  };
+/** The browser tests' server and its keys (secret and publishable of test data; `live`: a secret key of live data). */
+export function serverKeys(): {
+  url: string;
+  geodataDir: string;
+  secret: string;
+  publishable: string;
+  live: string;
+} {
+  return JSON.parse(readFileSync("test-results/e2e-keys.json", "utf8")) as ReturnType<typeof serverKeys>;
 }
 
 /** A real API call with a key, to check what the dashboard did or to prepare data. */
