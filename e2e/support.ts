@@ -2,8 +2,10 @@ import { readFileSync } from "node:fs";
 import { type Page, expect } from "@playwright/test";
 import { FRESH_ACCOUNTS, FRESH_PASSWORD } from "../scripts/fresh-server";
 
-/** The fresh server's keys, written by the webServer command (playwright.config.ts). */
-/** The browser tests' server and its keys (secret and publishable of test data; `live`: a secret key of live data). */
+/**
+ * The fresh server's address and keys, written by the webServer command (playwright.config.ts):
+ * secret and publishable keys of test data, and `live`, a secret key of live data.
+ */
 export function serverKeys(): {
   url: string;
   geodataDir: string;
