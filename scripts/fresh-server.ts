@@ -275,6 +275,20 @@ export interface RunningServer {
 
 /** The production server on an existing, migrated database; resolves once it answers /healthz. */
 export async function serve(databaseUrl: string, opts: ServeOptions = {}): Promise<RunningServer> {
+  // A free port is only free until someone takes it: another test file's server may listen on it
+  // first, and then the /healthz answering there is that server's. The server is healthy when it
+  // says it listens on its port itself; one that lost its port is started again on another.
+  for (let attempt = 1; ; attempt++) {
+    const started = await spawnServer(databaseUrl, opts);
+    if ("url" in started) return started;
+    if (opts.port !== undefined || attempt >= 3) throw new Error(`server lost its port:\n${started.output}`);
+  }
+}
+
+async function spawnServer(
+  databaseUrl: string,
+  opts: ServeOptions,
+): Promise<RunningServer | { lostPort: true; output: string }> {
   const { nextEnv, root, serveScript, serverNodeArgs } = await import("./build");
   const port = opts.port ?? (await freePort());
   let output = "";
@@ -299,11 +313,22 @@ export async function serve(databaseUrl: string, opts: ServeOptions = {}): Promi
   child.stdout?.on("data", (d: Buffer) => (output += d.toString()));
   child.stderr?.on("data", (d: Buffer) => (output += d.toString()));
   const url = `http://127.0.0.1:${port}`;
+  // scripts/serve.mjs logs this once its own listen succeeded.
+  const listening = new RegExp(`Ready on ${url.replace(/\./g, "\\.")}(?![0-9])`);
   const deadline = Date.now() + 60_000;
   for (;;) {
+    // A server that lost its port logs why and stays up without listening: stopped here.
+    if (output.includes("EADDRINUSE")) {
+      if (child.exitCode === null) {
+        const exited = new Promise((r) => child.once("exit", r));
+        child.kill("SIGKILL");
+        await exited;
+      }
+      return { lostPort: true, output };
+    }
     if (child.exitCode !== null) throw new Error(`server exited early:\n${output}`);
     try {
-      if ((await fetch(`${url}/healthz`)).ok) break;
+      if (listening.test(output) && (await fetch(`${url}/healthz`)).ok) break;
     } catch {
       // not listening yet
     }
