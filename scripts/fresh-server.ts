@@ -281,14 +281,16 @@ export async function serve(databaseUrl: string, opts: ServeOptions = {}): Promi
   for (let attempt = 1; ; attempt++) {
     const started = await spawnServer(databaseUrl, opts);
     if ("url" in started) return started;
-    if (opts.port !== undefined || attempt >= 3) throw new Error(`server lost its port:\n${started.output}`);
+    if (opts.port !== undefined || attempt >= 3) {
+      throw new Error(`server lost its port (it exited with code ${started.code}):\n${started.output}`);
+    }
   }
 }
 
 async function spawnServer(
   databaseUrl: string,
   opts: ServeOptions,
-): Promise<RunningServer | { lostPort: true; output: string }> {
+): Promise<RunningServer | { lostPort: true; output: string; code: number | null }> {
   const { nextEnv, root, serveScript, serverNodeArgs } = await import("./build");
   const port = opts.port ?? (await freePort());
   let output = "";
@@ -316,23 +318,23 @@ async function spawnServer(
   // scripts/serve.mjs logs this once its own listen succeeded.
   const listening = new RegExp(`Ready on ${url.replace(/\./g, "\\.")}(?![0-9])`);
   const deadline = Date.now() + 60_000;
+  const closed = new Promise((r) => child.once("close", r));
   for (;;) {
-    // A server that lost its port logs why and stays up without listening: stopped here.
-    if (output.includes("EADDRINUSE")) {
-      if (child.exitCode === null) {
-        const exited = new Promise((r) => child.once("exit", r));
-        child.kill("SIGKILL");
-        await exited;
-      }
-      return { lostPort: true, output };
+    if (child.exitCode !== null || child.signalCode !== null) {
+      await closed; // all of its output read
+      // A server that lost its port says so and exits (scripts/serve.mjs): started again.
+      if (output.includes("EADDRINUSE")) return { lostPort: true, output, code: child.exitCode };
+      throw new Error(`server exited early (code ${child.exitCode ?? child.signalCode}):\n${output}`);
     }
-    if (child.exitCode !== null) throw new Error(`server exited early:\n${output}`);
     try {
       if (listening.test(output) && (await fetch(`${url}/healthz`)).ok) break;
     } catch {
       // not listening yet
     }
-    if (Date.now() > deadline) throw new Error(`server did not become healthy:\n${output}`);
+    if (Date.now() > deadline) {
+      child.kill("SIGKILL");
+      throw new Error(`server did not become healthy:\n${output}`);
+    }
     await new Promise((r) => setTimeout(r, 200));
   }
   return {

@@ -383,7 +383,23 @@ if (dev) {
   const upgrade = app.getUpgradeHandler();
   server.on("upgrade", (req, socket, head) => upgrade(req, socket, head).catch(escaped(null)));
 }
+/**
+ * A port it cannot listen on (taken, or not this user's to take) ends the process with a line
+ * saying so: Next.js keeps a process up through uncaught errors, and a service manager would
+ * otherwise see a server running that answers nothing.
+ */
+function notListening(/** @type {NodeJS.ErrnoException} */ err) {
+  log.fatal(
+    { err, port, hostname },
+    err.code === "EADDRINUSE"
+      ? `Port ${port} is already in use on ${hostname} (another server?): stop it, or choose a port: PORT=3001 npm start`
+      : `Cannot listen on ${hostname}:${port}: ${err.message}`,
+  );
+  process.exit(1);
+}
+server.once("error", notListening);
 server.listen(port, hostname, () => {
+  server.off("error", notListening);
   log.info(
     { url: `http://${hostname}:${port}`, trustedProxies: hops },
     `Ready on http://${hostname}:${port}${hops ? ` (trusting X-Forwarded-For from ${hops} prox${hops > 1 ? "ies" : "y"})` : ""}`,
