@@ -6,6 +6,7 @@ import { beaconsContract } from "./beacons";
 import { eventsContract } from "./events";
 import { geofencesContract } from "./geofences";
 import { keysContract } from "./keys";
+import { logsContract } from "./logs";
 import { operationsContract } from "./operations";
 import { settingsContract } from "./settings";
 import { trackingContract } from "./tracking";
@@ -40,6 +41,7 @@ export function storeContract(engine: ContractEngine): void {
     usersContract(store);
     tripsContract(store);
     beaconsContract(store);
+    logsContract(store);
     operationsContract(store);
   });
 }

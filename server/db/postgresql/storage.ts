@@ -4,6 +4,7 @@ import { clockSeeded } from "./clock-seed";
 import { postgresEvents } from "./events";
 import { postgresGeofences } from "./geofences";
 import { postgresKeys } from "./keys";
+import { postgresLogs } from "./logs";
 import { postgresOverview } from "./overview";
 import { postgresSettings } from "./settings";
 import { shared } from "./shared-stores";
@@ -37,7 +38,7 @@ const postgres: Storage = {
   users: postgresUsers,
   tracking: postgresTracking,
   webhooks: postgresWebhooks,
-  logs: shared.logs,
+  logs: postgresLogs,
   retention: shared.retention,
   trips: postgresTrips,
   beacons: postgresBeacons,

@@ -6,7 +6,6 @@ import { eventStore } from "./events";
 import { geofenceWrites, isochrones, geofenceReads } from "./geofences";
 import { userStore } from "./users";
 import { webhookStore } from "./webhooks";
-import { deviceLogStore } from "./logs";
 import { retentionStore } from "./retention";
 import { tripStore } from "./trips";
 import { beaconStore } from "./beacons";
@@ -30,7 +29,6 @@ export function prismaStores(lock: WriteLock) {
     events: eventStore(lock),
     geofences: { ...geofenceWrites(lock), ...geofenceReads(), isochrones },
     webhooks: webhookStore(lock),
-    logs: deviceLogStore(lock),
     retention: retentionStore(lock),
     trips: tripStore(lock),
     beacons: beaconStore(lock),

@@ -3,6 +3,7 @@ import { sqliteBeacons } from "./beacons";
 import { sqliteEvents } from "./events";
 import { sqliteGeofences } from "./geofences";
 import { sqliteKeys } from "./keys";
+import { sqliteLogs } from "./logs";
 import { sqliteOverview } from "./overview";
 import { sqliteSettings } from "./settings";
 import { shared } from "./shared-stores";
@@ -29,7 +30,7 @@ export const sqliteStorage: Storage = {
   users: sqliteUsers,
   tracking: sqliteTracking,
   webhooks: sqliteWebhooks,
-  logs: shared.logs,
+  logs: sqliteLogs,
   retention: shared.retention,
   trips: sqliteTrips,
   beacons: sqliteBeacons,
