@@ -255,7 +255,25 @@ test("a reviewer accepts a selection of events at once, and an analyst sees a us
   await signIn(page, "analyst");
   await openFromMenu(page, "Users");
   await page.getByRole("cell", { name: devices[0]! }).click();
-  await expect(page.getByRole("complementary", { name: "User details" })).toContainText(devices[0]!);
+  // As the map shows a user: where it is, what it is inside, its events and its device's log.
+  const details = page.getByRole("complementary", { name: "User details" });
+  await expect(details.getByRole("heading", { name: devices[0]! })).toBeVisible();
+  await expect(details).toContainText("11.20000, -60.50000 (±10 m)");
+  await expect(details).toContainText(`Shop ${tag}`);
+  await expect(details.getByRole("listitem").filter({ hasText: `entered geofence Shop ${tag}` })).toHaveCount(
+    1,
+  );
+  await expect(details.getByRole("region", { name: "Device log" })).toContainText("has sent no logs");
+  // The API's document, on demand.
+  await expect(details.getByText(`"deviceId": "${devices[0]}"`)).toBeHidden();
+  await details.getByText("The API's document").click();
+  await expect(details.getByText(`"deviceId": "${devices[0]}"`)).toBeVisible();
+  // And the user on the map, where it last was.
+  await details.getByRole("link", { name: "Show on the map" }).click();
+  await expect(page).toHaveURL(/\/map\?.*user=/);
+  const onMap = page.getByRole("region", { name: "User", exact: true });
+  await expect(onMap.getByRole("heading", { name: devices[0]! })).toBeVisible();
+  await expect(onMap.getByLabel("Trail")).toContainText("Trail: 1 recent location since");
   expect(errors).toEqual([]);
 });
 

@@ -6,11 +6,26 @@ import { CONFIDENCE, type LocationEvent, type User } from "@/lib/types";
 import { DeviceLog } from "./device-log";
 import { TRAIL_COLOR, useTrail } from "./user-trail";
 
-/**
- * A user's last location, its trail (drawn on the map) and its 20 most recent events (asked of
- * the server by user).
- */
+/** The map's panel of a user: its name, a close button, and what UserSummary shows. */
 export function UserDetails({ u, onClose }: { u: User; onClose: () => void }) {
+  return (
+    <section className="space-y-3" aria-label="User">
+      <div className="flex items-start justify-between gap-2">
+        <h2 className="text-lg font-semibold">{u.userId ?? u.deviceId}</h2>
+        <button type="button" onClick={onClose} className="text-sm text-slate-600 underline">
+          Close
+        </button>
+      </div>
+      <UserSummary u={u} />
+    </section>
+  );
+}
+
+/**
+ * A user's last location, what its device said of itself, its trail (drawn on the map when the
+ * map shows it), its 20 most recent events (asked of the server by user) and its device's log.
+ */
+export function UserSummary({ u }: { u: User }) {
   const trail = useTrail(u._id);
   const oldest = trail.data?.at(-1);
   const events = useQuery({
@@ -22,13 +37,7 @@ export function UserDetails({ u, onClose }: { u: User; onClose: () => void }) {
       ).then((r) => r.events),
   });
   return (
-    <section className="space-y-3" aria-label="User">
-      <div className="flex items-start justify-between gap-2">
-        <h2 className="text-lg font-semibold">{u.userId ?? u.deviceId}</h2>
-        <button type="button" onClick={onClose} className="text-sm text-slate-600 underline">
-          Close
-        </button>
-      </div>
+    <>
       <dl className="grid grid-cols-[7rem_1fr] gap-y-1 text-sm">
         <dt className="text-slate-500">Device</dt>
         <dd className="break-all">{u.deviceId}</dd>
@@ -67,7 +76,7 @@ export function UserDetails({ u, onClose }: { u: User; onClose: () => void }) {
         <p className="text-sm text-slate-500">No events yet.</p>
       )}
       <DeviceLog userId={u._id} />
-    </section>
+    </>
   );
 }
 

@@ -1,13 +1,22 @@
 "use client";
 
+import Link from "next/link";
 import { useState } from "react";
 import { DataTable } from "@/components/ui/data-table";
 import { Panel } from "@/components/ui/panel";
 import type { User } from "@/lib/types";
+import { UserSummary } from "./user-details";
 
 const time = (iso: string) => new Date(iso).toLocaleString();
 
-/** The users table, and a user's details beside it. */
+/** The map, opened on a user where it last was, with its details and trail. */
+const onMap = (u: User) =>
+  `/map?view=${u.location.coordinates[1]},${u.location.coordinates[0]},16&user=${encodeURIComponent(u._id)}`;
+
+/**
+ * The users table, and beside it a picked user's details (as the map shows them), a link to it on
+ * the map, and the document the API answers for it.
+ */
 export function UsersTable() {
   const [picked, setPicked] = useState<User | null>(null);
   return (
@@ -33,9 +42,18 @@ export function UsersTable() {
       </div>
       {picked && (
         <Panel label="User details" title={picked.userId ?? picked.deviceId} onClose={() => setPicked(null)}>
-          <pre className="overflow-x-auto rounded bg-slate-50 p-2 text-xs">
-            {JSON.stringify(picked, null, 2)}
-          </pre>
+          <p>
+            <Link href={onMap(picked)} className="text-sm text-blue-700 underline">
+              Show on the map
+            </Link>
+          </p>
+          <UserSummary key={picked._id} u={picked} />
+          <details className="text-sm">
+            <summary className="cursor-pointer text-slate-600">The API&apos;s document</summary>
+            <pre className="mt-1 overflow-x-auto rounded bg-slate-50 p-2 text-xs">
+              {JSON.stringify(picked, null, 2)}
+            </pre>
+          </details>
         </Panel>
       )}
     </div>
