@@ -1,5 +1,5 @@
 import { expect, test } from "@playwright/test";
-import { api, consoleErrors, drawPolygon, signIn, unique, openFromMenu } from "./support";
+import { api, consoleErrors, drawPolygon, openFromMenu, serverKeys, signIn, unique } from "./support";
 
 test("sign-in refuses a wrong password in words, then lets the analyst in", async ({ page }, info) => {
   const errors = consoleErrors(page, /status of 401/);
@@ -199,6 +199,46 @@ test("the geofences and users pages list what the API has, with paging", async (
   await openFromMenu(page, "Users");
   await expect(page.getByRole("heading", { name: "Users", exact: true })).toBeVisible();
   await page.screenshot({ path: info.outputPath("users.png") });
+  expect(errors).toEqual([]);
+});
+
+test("an analyst opens a geofence from the table: its fields, events and users, then the map on it", async ({
+  page,
+}) => {
+  const errors = consoleErrors(page);
+  const tag = unique("table");
+  await api("PUT", `/v1/geofences/${tag}/dock`, {
+    description: `Dock ${tag}`,
+    type: "circle",
+    coordinates: [-61.5, 12.4],
+    radius: 150,
+  });
+  const deviceId = unique("docked");
+  await api(
+    "POST",
+    "/v1/track",
+    { deviceId, latitude: 12.4, longitude: -61.5, accuracy: 10 },
+    serverKeys().publishable,
+  );
+  await signIn(page, "analyst");
+  await page.goto("/geofences");
+  const table = page.getByRole("region", { name: "Geofences" });
+  await table.getByRole("searchbox").fill(tag);
+  await table.getByRole("cell", { name: `Dock ${tag}` }).click();
+  const details = page.getByRole("complementary", { name: "Geofence details" });
+  await expect(details.getByRole("heading", { name: `Dock ${tag}` })).toBeVisible();
+  await expect(details).toContainText("circle, 150 m");
+  await expect(details.getByRole("region", { name: "Recent events" })).toContainText(
+    `entered geofence · ${deviceId}`,
+  );
+  await expect(details.getByRole("listitem").filter({ hasText: deviceId })).toHaveCount(2);
+  await expect(details.getByText(`"externalId": "dock"`)).toBeHidden();
+  await details.getByText("The API's document").click();
+  await expect(details.getByText(`"externalId": "dock"`)).toBeVisible();
+  await details.getByRole("link", { name: "Show on the map" }).click();
+  await expect(page).toHaveURL(/\/map\?.*geofence=/);
+  const onMap = page.getByRole("region", { name: "Geofence", exact: true });
+  await expect(onMap.getByRole("heading", { level: 2 })).toHaveText(`Dock ${tag}`);
   expect(errors).toEqual([]);
 });
 

@@ -35,7 +35,7 @@ export function GeofenceDetails(props: {
 }
 
 /** The geofence's fields as a list, and its metadata. */
-function GeofenceFields({ g }: { g: Geofence }) {
+export function GeofenceFields({ g }: { g: Geofence }) {
   return (
     <>
       <dl className="grid grid-cols-[7rem_1fr] gap-y-1 text-sm">
@@ -128,7 +128,7 @@ function GeofenceActions(props: { id: string; onEdit: () => void; onDeleted: () 
 }
 
 /** The users inside the geofence now (up to 100). */
-function GeofenceMembers({ id }: { id: string }) {
+export function GeofenceMembers({ id }: { id: string }) {
   const members = useQuery({
     queryKey: ["geofence-users", id],
     queryFn: () => call<{ users: User[] }>("GET", `/v1/geofences/${id}/users?limit=100`).then((r) => r.users),
