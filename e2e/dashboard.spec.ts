@@ -34,7 +34,7 @@ test("an analyst draws a polygon on the map, finds it through the API, edits and
   });
   await signIn(page, "analyst");
   await page.goto("/map?view=40.78,-73.97,15");
-  await expect(page.getByText(/geofences in view · \d+ users on the map/)).toBeVisible();
+  await expect(page.getByText(/geofences? in view · \d+ users? on the map/)).toBeVisible();
   await drawPolygon(page, [
     [-120, -80],
     [120, -90],
@@ -239,6 +239,11 @@ test("an analyst opens a geofence from the table: its fields, events and users, 
   await expect(page).toHaveURL(/\/map\?.*geofence=/);
   const onMap = page.getByRole("region", { name: "Geofence", exact: true });
   await expect(onMap.getByRole("heading", { level: 2 })).toHaveText(`Dock ${tag}`);
+  // The map opened on it: the geofence and its one user, counted in words.
+  await onMap.getByRole("button", { name: "Close" }).click();
+  await expect(page.getByRole("region", { name: "Geofences on the map" })).toContainText(
+    "1 geofence in view · 1 user on the map",
+  );
   expect(errors).toEqual([]);
 });
 

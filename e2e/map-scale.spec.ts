@@ -61,7 +61,7 @@ test("the map loads the area in view, says when more is there, and finds a geofe
 
   // Zoomed in on a corner: everything there is loaded, and nothing is said to be missing.
   await page.goto(`/map?view=${origin.lat + 0.004},${origin.lng + 0.004},17&tag=${tag}`);
-  await expect(overview).toContainText(/\b\d{1,3} geofences in view · [1-9]\d* users on the map/);
+  await expect(overview).toContainText(/\b\d{1,3} geofences? in view · [1-9]\d* users? on the map/);
   await expect(overview.getByRole("note")).toHaveCount(0);
 
   // The search finds the far geofence; choosing it moves the map there and opens it.

@@ -55,9 +55,8 @@ export function MapOverview(props: {
       <FilterFields filter={props.filter} />
       <LayerToggles layers={props.layers} setLayers={props.setLayers} onShowArea={props.onShowArea} />
       <p className="text-sm text-slate-600">
-        {props.inView.length.toLocaleString("en")}
-        {inViewMore && "+"} geofences in view · {users.toLocaleString("en")}
-        {usersMore && "+"} users on the map
+        {counted(props.inView.length, inViewMore, "geofence")} in view · {counted(users, usersMore, "user")}{" "}
+        on the map
       </p>
       {(inViewMore || usersMore) && (
         <p role="note" className="text-sm text-amber-700">
@@ -140,6 +139,10 @@ function LayerToggles({
     </>
   );
 }
+
+/** "1 geofence", "2 geofences", "1,000+ geofences" (more than the count are there). */
+const counted = (n: number, more: boolean, noun: string) =>
+  `${n.toLocaleString("en")}${more ? "+" : ""} ${noun}${n === 1 && !more ? "" : "s"}`;
 
 /** The geofences in view, or matching the search anywhere, the first LISTED of them. */
 function GeofenceList({
