@@ -192,6 +192,13 @@ test("region events can be picked by type, named in words, and an untagged geofe
   ]) {
     await api("POST", "/v1/track", { deviceId, latitude, longitude, accuracy: 20 }, serverKeys().publishable);
   }
+  const zipDevice = unique("zip");
+  await api(
+    "POST",
+    "/v1/track",
+    { deviceId: zipDevice, latitude: 40.7829, longitude: -73.9754, accuracy: 20 },
+    serverKeys().publishable,
+  );
   const pier = unique("Pier");
   const lat = 31 + Math.random();
   const lng = -30 - Math.random();
@@ -210,11 +217,18 @@ test("region events can be picked by type, named in words, and an untagged geofe
   await page.getByRole("combobox", { name: "Type" }).selectOption({ label: "Exited country" });
   await page.getByRole("searchbox", { name: "Geofence, place or region" }).fill("France");
   await expect(queue.getByRole("listitem").filter({ hasText: deviceId })).toHaveText(/Exited country France/);
+  // A region is named with its code, once when the code is its name (a US ZIP code).
+  await queue.getByRole("listitem").filter({ hasText: deviceId }).getByRole("button").click();
+  const details = page.getByRole("region", { name: "Event" });
+  await expect(details.locator("dt:text-is('Region') + dd")).toHaveText("France (FR)");
+  await page.getByRole("combobox", { name: "Type" }).selectOption({ label: "Entered postal code" });
+  await page.getByRole("searchbox", { name: "Geofence, place or region" }).fill("10024");
+  await queue.getByRole("listitem").filter({ hasText: zipDevice }).getByRole("button").click();
+  await expect(details.locator("dt:text-is('Region') + dd")).toHaveText("10024");
 
   await page.getByRole("combobox", { name: "Type" }).selectOption({ label: "Entered geofence" });
   await page.getByRole("searchbox", { name: "Geofence, place or region" }).fill(pier);
   await queue.getByRole("listitem").first().getByRole("button").click();
-  const details = page.getByRole("region", { name: "Event" });
   await expect(details.locator("dt:text-is('Geofence') + dd")).toHaveText(pier);
   expect(errors).toEqual([]);
 });

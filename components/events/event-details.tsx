@@ -86,7 +86,8 @@ export function EventDetails({
           <>
             <dt className="text-slate-500">Region</dt>
             <dd>
-              {event.region.name} {event.region.code ? `(${event.region.code})` : ""}
+              {event.region.name}
+              {event.region.code && event.region.code !== event.region.name ? ` (${event.region.code})` : ""}
             </dd>
           </>
         )}
