@@ -1,6 +1,7 @@
 import "./load-env";
 import { type ChildProcess, spawn } from "node:child_process";
 import { createServer } from "node:net";
+import { constants } from "node:os";
 import { env } from "../server/config/env";
 import { prisma } from "../server/db/client";
 import { ensureFirstAdmin } from "../server/auth/accounts";
@@ -100,7 +101,10 @@ async function main(): Promise<void> {
     }
   });
   for (const signal of ["SIGINT", "SIGTERM"] as const) process.on(signal, () => child.kill(signal));
-  child.on("exit", (code) => process.exit(code ?? 0));
+  // The server's fate is this process's: a server killed by a signal (the OOM killer's SIGKILL)
+  // ends it as a shell reports such a death (128 + the signal's number), never as a clean exit, so
+  // a service manager restarts it.
+  child.on("exit", (code, signal) => process.exit(code ?? 128 + (signal ? constants.signals[signal] : 0)));
 }
 
 main().catch((e: unknown) => {

@@ -138,3 +138,19 @@ describe(`npm start on a database of release ${fixture.commit}`, () => {
     );
   });
 });
+
+describe("npm start's exit", () => {
+  it("is the server's: killed by a signal (kill -9, the OOM killer), npm start ends with 137, not 0", async () => {
+    // The server (scripts/serve.mjs) is the process that logged that it listens.
+    const ready = output
+      .split("\n")
+      .filter((line) => line.startsWith("{"))
+      .map((line) => JSON.parse(line) as { pid: number; msg?: string })
+      .find((line) => line.msg?.startsWith("Ready on"));
+    expect(ready?.pid, output).toBeGreaterThan(0);
+    expect(ready!.pid).not.toBe(started.pid);
+    const exited = new Promise<number | null>((r) => started.once("exit", (code) => r(code)));
+    process.kill(ready!.pid, "SIGKILL");
+    expect(await exited).toBe(137);
+  });
+});
