@@ -182,13 +182,13 @@ describe("keys and accounts from the dashboard", () => {
     expect(created.status).toBe(201);
     const { key, record } = created.body as unknown as { key: string; record: { id: string } };
     expect((await api("GET", "/v1/geofences", { key })).status).toBe(200);
-    const listed = (await api("GET", "/api/keys", as(cookie))).body.keys as {
-      id: string;
-      lastUsedAt: string | null;
-    }[];
-    const mine = listed.find((k) => k.id === record.id)!;
-    expect(mine.lastUsedAt).not.toBeNull();
-    expect(JSON.stringify(listed)).not.toContain(key);
+    const list = async () =>
+      (await api("GET", "/api/keys", as(cookie))).body.keys as { id: string; lastUsedAt: string | null }[];
+    // The use is recorded beside the answer, not before it (server/auth/keys.ts): listed once written.
+    await expect
+      .poll(async () => (await list()).find((k) => k.id === record.id)?.lastUsedAt, { timeout: 10_000 })
+      .toBeTruthy();
+    expect(JSON.stringify(await list())).not.toContain(key);
     expect((await api("DELETE", `/api/keys/${record.id}`, as(cookie))).status).toBe(200);
     expectError(await api("GET", "/v1/geofences", { key }), 401);
     expectError(await api("POST", "/api/keys", { ...as(cookie), json: { kind: "root" } }), 400, "kind");
