@@ -74,7 +74,11 @@ export async function authenticate(
     lastUsedWritten.set(record.id, now);
     storage()
       .keys.markUsed(record.id, new Date(now))
-      .catch((err: unknown) => log.error({ err }, "could not record a key's use"));
+      .catch((err: unknown) => {
+        // Recorded at the key's next use, not a minute later.
+        if (lastUsedWritten.get(record.id) === now) lastUsedWritten.delete(record.id);
+        log.error({ err, keyId: record.id }, "could not record a key's use");
+      });
   }
   return { id: record.id, kind: record.kind, live: record.live };
 }

@@ -1,3 +1,5 @@
+import { mkdirSync, writeFileSync } from "node:fs";
+import path from "node:path";
 import type { TestProject } from "vitest/node";
 import {
   type FreshKeys,
@@ -8,6 +10,8 @@ import {
 } from "../../scripts/fresh-server";
 
 /** One production server on a fresh database file serves every API test file, over HTTP. */
+
+const root = path.resolve(import.meta.dirname, "../..");
 
 declare module "vitest" {
   export interface ProvidedContext {
@@ -33,6 +37,12 @@ export async function provideServer(project: TestProject, opts: ServeOptions = {
 
   return async () => {
     const output = server.output();
+    // Kept for reading after a failed run (CI's clone keeps it): what the server logged meanwhile.
+    mkdirSync(path.join(root, "test-results"), { recursive: true });
+    writeFileSync(
+      path.join(root, "test-results", `${project.name}-server-${process.env.TEST_ENGINE ?? "sqlite"}.log`),
+      output,
+    );
     await server.stop();
     await removeTemplates?.();
     // A 500 anywhere in the run is a failure even if no assertion looked at it.
