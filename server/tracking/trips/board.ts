@@ -90,18 +90,19 @@ export async function remainingRoute(key: AuthKey, ref: string) {
 /** The events trips make (their names in lib/types.ts). */
 const TRIP_EVENT_TYPES = EVENT_TYPES.filter((t) => t.includes("_trip"));
 
-/** The trip's events, oldest first (its timeline; at most the latest 500). */
+/**
+ * The trip's events, oldest first (its timeline; among the user's latest 500 trip events). Known
+ * by the trip they carry, never by time: an event is stamped when it happened (the wall clock),
+ * a trip's createdAt by the process's strictly increasing clock (server/storage/ids.ts), which runs
+ * ahead of the wall clock under a burst of writes, so a trip's own started event can be older than
+ * its createdAt (its timeline was empty then).
+ */
 export async function tripEvents(key: AuthKey, ref: string) {
   const trip = await tripOf(key, ref);
   const user = await tripUser(trip);
   if (!user) return { events: [] };
   const events = await storage().events.list(
-    {
-      live: key.live,
-      userSeq: user.seq,
-      types: TRIP_EVENT_TYPES,
-      createdAfter: new Date(trip.createdAt.getTime() - 1),
-    },
+    { live: key.live, userSeq: user.seq, types: TRIP_EVENT_TYPES },
     500,
   );
   return {
