@@ -1,6 +1,7 @@
 "use client";
 
 import Link from "next/link";
+import { ApiDocument } from "@/components/ui/api-document";
 import { Panel } from "@/components/ui/panel";
 import type { Geofence } from "@/lib/types";
 import { usePermissions } from "@/components/ui/use-permissions";
@@ -24,12 +25,7 @@ export function GeofencePanel({ g, onClose }: { g: Geofence; onClose: () => void
       <GeofenceFields g={g} />
       <GeofenceEvents id={g._id} />
       {listsUsers && <GeofenceMembers id={g._id} />}
-      <details className="text-sm">
-        <summary className="cursor-pointer text-slate-600">The API&apos;s document</summary>
-        <pre className="mt-1 overflow-x-auto rounded bg-slate-50 p-2 text-xs">
-          {JSON.stringify({ ...g, geometry: g.geometry ? "…" : undefined }, null, 2)}
-        </pre>
-      </details>
+      <ApiDocument value={{ ...g, geometry: g.geometry ? "…" : undefined }} />
     </Panel>
   );
 }

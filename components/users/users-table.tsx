@@ -3,7 +3,9 @@
 import Link from "next/link";
 import { useState } from "react";
 import { DataTable } from "@/components/ui/data-table";
+import { ApiDocument } from "@/components/ui/api-document";
 import { Panel } from "@/components/ui/panel";
+import { formatView } from "@/lib/map-view";
 import type { User } from "@/lib/types";
 import { UserSummary } from "./user-details";
 
@@ -11,7 +13,7 @@ const time = (iso: string) => new Date(iso).toLocaleString();
 
 /** The map, opened on a user where it last was, with its details and trail. */
 const onMap = (u: User) =>
-  `/map?view=${u.location.coordinates[1]},${u.location.coordinates[0]},16&user=${encodeURIComponent(u._id)}`;
+  `/map?view=${formatView(u.location.coordinates, 16)}&user=${encodeURIComponent(u._id)}`;
 
 /**
  * The users table, and beside it a picked user's details (as the map shows them), a link to it on
@@ -48,12 +50,7 @@ export function UsersTable() {
             </Link>
           </p>
           <UserSummary key={picked._id} u={picked} />
-          <details className="text-sm">
-            <summary className="cursor-pointer text-slate-600">The API&apos;s document</summary>
-            <pre className="mt-1 overflow-x-auto rounded bg-slate-50 p-2 text-xs">
-              {JSON.stringify(picked, null, 2)}
-            </pre>
-          </details>
+          <ApiDocument value={picked} />
         </Panel>
       )}
     </div>
