@@ -103,6 +103,43 @@ test("a self-intersecting shape is refused with the API's message next to it", a
   expect(errors).toEqual([]);
 });
 
+test("drawing over a geofence draws a new one and does not open the one under it", async ({ page }) => {
+  const errors = consoleErrors(page);
+  const tag = unique("under");
+  const saved = await api("PUT", `/v1/geofences/${tag}/pond`, {
+    description: `Pond ${tag}`,
+    type: "circle",
+    coordinates: [147.31, -42.88],
+    radius: 3000,
+  });
+  const id = (saved.body.geofence as { _id: string })._id;
+  const opened: string[] = [];
+  page.on("request", (r) => {
+    if (r.url().includes(`/v1/geofences/${id}`)) opened.push(r.url());
+  });
+  await signIn(page, "analyst");
+  await page.goto(`/map?view=-42.88,147.31,15&tag=${tag}`);
+  await expect(
+    page.getByRole("region", { name: "Map of geofences and users" }).locator("path.leaflet-interactive"),
+  ).toHaveCount(1);
+  // Every vertex lands inside the pond.
+  await drawPolygon(page, [
+    [-60, -60],
+    [60, -60],
+    [60, 60],
+    [-60, 60],
+  ]);
+  await expect(page.getByRole("form", { name: "New geofence" })).toBeVisible();
+  await expect(page.getByRole("heading", { name: `Pond ${tag}` })).toHaveCount(0);
+  expect(opened).toEqual([]);
+  // Outside drawing, a click on it opens it.
+  await page.getByRole("button", { name: "Cancel" }).click();
+  const box = (await page.getByLabel("Map of geofences and users").boundingBox())!;
+  await page.mouse.click(box.x + box.width / 2 + 100, box.y + box.height / 2);
+  await expect(page.getByRole("heading", { name: `Pond ${tag}` })).toBeVisible();
+  expect(errors).toEqual([]);
+});
+
 test("a reviewer verifies events from the queue with the keyboard", async ({ page }, info) => {
   const errors = consoleErrors(page);
   const tag = unique("review");

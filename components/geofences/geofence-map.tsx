@@ -10,7 +10,7 @@ import "@geoman-io/leaflet-geoman-free";
 import { useQueryClient } from "@tanstack/react-query";
 import { useSearchParams } from "next/navigation";
 import { type ReactNode, useEffect, useMemo, useRef, useState } from "react";
-import { MapContainer } from "react-leaflet";
+import { MapContainer, useMap } from "react-leaflet";
 import { replaceQuery } from "@/lib/address";
 import { formatView, parseView } from "@/lib/map-view";
 import type { GeoAddress, Geofence, User } from "@/lib/types";
@@ -190,6 +190,11 @@ function MapLayers(props: {
   onDraw?: (layer: DraftLayer) => void;
   drawing: boolean;
 }) {
+  const map = useMap();
+  // A click that places a vertex inside a geofence or on a user draws; it does not open them.
+  const unlessDrawing = (pick: () => void) => () => {
+    if (!map.pm.globalDrawModeEnabled()) pick();
+  };
   return (
     <>
       {props.shown.map((g) => (
@@ -197,10 +202,10 @@ function MapLayers(props: {
           key={`${g._id}-${g.updatedAt}`}
           g={g}
           selected={g._id === props.selected}
-          onClick={() => props.pickGeofence(g._id)}
+          onClick={unlessDrawing(() => props.pickGeofence(g._id))}
         />
       ))}
-      <UserMarkers users={props.users} onPick={(u) => props.pickUser(u._id)} />
+      <UserMarkers users={props.users} onPick={(u) => unlessDrawing(() => props.pickUser(u._id))()} />
       {props.selectedUser && <UserTrail userId={props.selectedUser} />}
       {props.onDraw && <DrawControls onCreate={props.onDraw} disabled={props.drawing} />}
       {props.layers.borders && <RegionBorders />}
