@@ -57,7 +57,7 @@ describe.runIf(existsSync(shared))("a trip driven across Andorra (shared extract
           },
         },
         new Date("2026-11-26T08:00:00Z"),
-        { newId: () => "0".repeat(24) },
+        { newId: () => "0".repeat(24), now: () => new Date("2026-11-26T08:00:00Z") },
       ),
       startNotified: true,
     };

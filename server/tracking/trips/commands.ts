@@ -126,7 +126,7 @@ export async function createTrip(
       "userId",
     );
   }
-  const now = clock.now();
+  const now = clock.wall();
   const destination = (await destinationOf(live, body)) ?? null;
   const legs = body.legs?.length ? await legsFrom(live, body.legs, now, clock) : [];
   const owner = { userId: body.userId ?? null, deviceId: body.deviceId ?? null };
@@ -192,7 +192,7 @@ export async function updateTrip(
   const live = caller.key.live;
   const destination = await destinationOf(live, body);
   return inTripTransaction(caller, ref, async (read, found) => {
-    const now = clock.now();
+    const now = clock.wall();
     const user = await userOf(read, live, found);
     const reads = readsUser(caller, user);
     const to = body.status;

@@ -27,7 +27,7 @@ export async function updateLeg(
     const legs = legsOf(found).map((l) => ({ ...l }));
     const i = legs.findIndex((l) => l._id === legId);
     if (i < 0) throw new ApiError("not_found", `no leg ${legId} on trip ${tripId}`);
-    const now = clock.now();
+    const now = clock.wall();
     const stamp = now.toISOString();
     legs[i] = { ...legs[i]!, status, updatedAt: stamp, ...(status === "arrived" && { arrivedAt: stamp }) };
     let trip: Trip = { ...withoutSeq(found), legs, updatedAt: now };
@@ -68,7 +68,7 @@ export async function reorderLegs(
         "legs",
       );
     }
-    const now = clock.now();
+    const now = clock.wall();
     const reordered = order.map((id) => byId.get(id)!);
     let trip: Trip = { ...withoutSeq(found), legs: reordered, updatedAt: now };
     const i = currentLegIndex(reordered);

@@ -6,8 +6,8 @@ import { newTrip } from "./start";
 /** How one update moves a trip on (./progress.ts), rule by rule, without a database. */
 
 let n = 0;
-const ids = { newId: () => (n++).toString(16).padStart(24, "0") };
 const t0 = new Date("2026-11-26T10:00:00Z");
+const ids = { newId: () => (n++).toString(16).padStart(24, "0"), now: () => t0 };
 const minutes = (m: number) => new Date(t0.getTime() + m * 60_000);
 const dest = {
   geofenceId: null,

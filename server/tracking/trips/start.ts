@@ -9,6 +9,7 @@ import {
 } from "./model";
 import type { Trip } from "./progress";
 import type { TripOptions } from "./options";
+import type { Clock } from "../clock";
 
 export type { Destination } from "./model";
 
@@ -27,18 +28,21 @@ export interface TripFields {
   legs?: TripLeg[];
 }
 
-/** Where new trips' ids come from (the tracking clock's). */
-interface Ids {
-  newId(ms?: number): string;
-}
+/**
+ * Where a new trip's id and createdAt come from (the tracking clock's): createdAt is the list's
+ * cursor, so it is the strictly increasing clock's; the trip's other times are `at`, as they
+ * happened (the machine's time, or the device's for a trip started by an update).
+ */
+type Ids = Pick<Clock, "newId" | "now">;
 
 export const ownerOf = (userId: string | null, deviceId: string): TripOwner =>
   userId ? { userId } : { deviceId };
 
 export function newTrip(live: boolean, f: TripFields, at: Date, clock: Ids): Trip {
   const started = f.status === "started";
+  const createdAt = clock.now();
   return {
-    id: clock.newId(at.getTime()),
+    id: clock.newId(createdAt.getTime()),
     live,
     externalId: f.externalId,
     userId: f.owner.userId,
@@ -55,7 +59,7 @@ export function newTrip(live: boolean, f: TripFields, at: Date, clock: Ids): Tri
     delayMinutes: null,
     legs: f.legs?.length ? f.legs : null,
     startNotified: false,
-    createdAt: at,
+    createdAt,
     updatedAt: at,
     startedAt: started ? at : null,
     endedAt: null,
