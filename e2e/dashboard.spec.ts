@@ -140,6 +140,42 @@ test("drawing over a geofence draws a new one and does not open the one under it
   expect(errors).toEqual([]);
 });
 
+test("the map stays where the analyst started drawing when its data arrives late", async ({ page }) => {
+  const errors = consoleErrors(page);
+  // Data far from the map's first view, where the map would open once it knows of it.
+  await api("PUT", `/v1/geofences/${unique("late")}/far`, {
+    description: "Far away",
+    type: "circle",
+    coordinates: [151.2, -33.86],
+    radius: 500,
+  });
+  let release!: () => void;
+  const held = new Promise<void>((r) => (release = r));
+  await page.route(/\/v1\/geofences\?limit=200$/, async (route) => {
+    await held;
+    await route.continue();
+  });
+  await signIn(page, "analyst");
+  await page.goto("/map");
+  await page.getByRole("button", { name: "Draw Polygons" }).click();
+  const box = (await page.getByLabel("Map of geofences and users").boundingBox())!;
+  const at = (dx: number, dy: number) => [box.x + box.width / 2 + dx, box.y + box.height / 2 + dy] as const;
+  await page.mouse.click(...at(-80, -60));
+  await page.mouse.click(...at(80, -60));
+  const viewBefore = new URL(page.url()).searchParams.get("view");
+  // The map's data arrives with the shape half drawn.
+  const arrived = page.waitForResponse(/\/v1\/geofences\?limit=200$/);
+  release();
+  await arrived;
+  // Two frames: what the answer changes is drawn.
+  await page.evaluate(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r))));
+  await page.mouse.click(...at(80, 60));
+  await page.mouse.click(...at(-80, -60));
+  await expect(page.getByRole("form", { name: "New geofence" })).toBeVisible();
+  expect(new URL(page.url()).searchParams.get("view")).toBe(viewBefore);
+  expect(errors).toEqual([]);
+});
+
 test("a reviewer verifies events from the queue with the keyboard", async ({ page }, info) => {
   const errors = consoleErrors(page);
   const tag = unique("review");

@@ -26,6 +26,14 @@ export function StartView({ enabled, importsOnly = false }: { enabled: boolean; 
   const done = useRef(false);
   // The view the map opened with: once it has moved (a search result, the person), it stays.
   const opened = useRef(`${map.getCenter().toString()} ${map.getZoom()}`);
+  // So does a map the person has begun to work on without moving it (a click, a shape being
+  // drawn): its shapes' points would move under the pointer.
+  const touched = useRef(false);
+  useEffect(() => {
+    const touch = () => void (touched.current = true);
+    map.on("mousedown keydown pm:drawstart", touch);
+    return () => void map.off("mousedown keydown pm:drawstart", touch);
+  }, [map]);
   const permissions = usePermissions();
   const sample = useQuery({
     queryKey: ["map-start", SAMPLE, importsOnly],
@@ -55,7 +63,7 @@ export function StartView({ enabled, importsOnly = false }: { enabled: boolean; 
     const area = sample.data;
     if (done.current || !enabled || !area) return;
     done.current = true;
-    if (`${map.getCenter().toString()} ${map.getZoom()}` !== opened.current) return;
+    if (touched.current || `${map.getCenter().toString()} ${map.getZoom()}` !== opened.current) return;
     map.fitBounds(
       [
         [area.south, area.west],
