@@ -1,6 +1,7 @@
 /**
  * Runs once when the server starts: the environment is checked; the embedded regions, postal
- * codes and cities, the cities' name index and the address parser load now, and the routing
+ * codes and cities, the cities' name index and the address parser load now (unless
+ * PRELOAD_DATASETS=false: then on first use), and the routing
  * workers start (they load the imports' road graphs) and so does the tracking thread, not on the
  * first request; the webhook sender's thread starts sending what the outbox holds, and the
  * geofence sweeper disables and deletes geofences at their disableAfter and deleteAfter.
@@ -16,14 +17,16 @@ export async function register(): Promise<void> {
       log.fatal((e as Error).message);
       process.exit(1);
     }
-    const { preloadEmbeddedRegions } = await import("./server/regions/embedded");
-    preloadEmbeddedRegions();
-    const { preloadPostalCodes } = await import("./server/regions/postal");
-    preloadPostalCodes();
-    const { preloadCities } = await import("./server/regions/cities");
-    preloadCities();
-    const { preloadAddressParser } = await import("./server/geocode/parse");
-    preloadAddressParser();
+    if (env().PRELOAD_DATASETS) {
+      const { preloadEmbeddedRegions } = await import("./server/regions/embedded");
+      preloadEmbeddedRegions();
+      const { preloadPostalCodes } = await import("./server/regions/postal");
+      preloadPostalCodes();
+      const { preloadCities } = await import("./server/regions/cities");
+      preloadCities();
+      const { preloadAddressParser } = await import("./server/geocode/parse");
+      preloadAddressParser();
+    }
     const { routingChannel, startRoutingWorkers } = await import("./server/planner/pool");
     startRoutingWorkers();
     const { serveTripRoutes, startTrackingThread } = await import("./server/tracking/thread");

@@ -19,6 +19,7 @@ describe("the environment", () => {
     ["ROUTING_WORKERS", "two", /threads/],
     ["TRUST_PROXY", "maybe", /true, false or a number of proxies/],
     ["COOKIE_SECURE", "on?", /true or false/],
+    ["PRELOAD_DATASETS", "lazy", /true or false/],
     ["DATABASE_URL", "mysql://x", /file:PATH|postgres/],
     ["TILE_URL", "https://tiles.example/{z}.png", /\{z\}, \{x\} and \{y\}/],
   ])("names %s=%s and says what it must be", (name, value, message) => {

@@ -115,6 +115,12 @@ const schema = z.object({
   METRICS: withDefault(z.enum(["on", "off"], { message: "must be on or off" }), "on"),
   /** The bearer token GET /metrics asks of callers not on the loopback (unset: loopback only). */
   METRICS_TOKEN: optional(z.string().min(16, "must be at least 16 characters")),
+  /**
+   * true: the embedded datasets (countries and states, ZIP codes, cities, the address parser) load
+   * before the server listens, so no request waits for one; false: each loads on its first use,
+   * in each thread that uses it (docs/deployment.md#memory-and-start).
+   */
+  PRELOAD_DATASETS: withDefault(yesNo, "true"),
   /** Where imported geodata bundles live (docs/data.md). */
   GEODATA_DIR: optional(z.string()),
   /** An MMDB file for IP geocoding instead of the bundled one. */

@@ -3,6 +3,7 @@ import type { Position } from "../geo/distance";
 import type { RouteResult } from "../routing/engine";
 import type { Mode } from "../routing/profiles";
 import type { AuthKey } from "../auth/keys";
+import { env } from "../config/env";
 import { ApiError } from "../errors";
 import { preloadEmbeddedRegions } from "../regions/embedded";
 import { preloadPostalCodes } from "../regions/postal";
@@ -66,8 +67,11 @@ export interface RouteAnswer {
 }
 
 trackingThreadConnections();
-preloadEmbeddedRegions();
-preloadPostalCodes();
+// An update's context (country, state, ZIP code) is read from these.
+if (env().PRELOAD_DATASETS) {
+  preloadEmbeddedRegions();
+  preloadPostalCodes();
+}
 // Loaded: ready for updates (the readiness probe waits for the first beat).
 beat(SLOT.trackingBeat);
 

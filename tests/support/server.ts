@@ -28,7 +28,7 @@ export async function provideServer(project: TestProject, opts: ServeOptions = {
   const removeTemplates = shareFreshTemplates();
   const server: FreshServer = await startFreshServer({
     ...opts,
-    env: { MAX_BODY_BYTES: String(256 * 1024) },
+    env: { MAX_BODY_BYTES: String(256 * 1024), PRELOAD_DATASETS: "true" },
   });
   project.provide("baseUrl", server.url);
   project.provide("databaseUrl", server.databaseUrl);
