@@ -2,16 +2,26 @@ import { createHmac } from "node:crypto";
 import { type IncomingHttpHeaders, type Server, createServer } from "node:http";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { type FreshServer, serve, startFreshServer } from "../../scripts/fresh-server";
+import {
+  FRESH_ACCOUNTS,
+  FRESH_PASSWORD,
+  type FreshServer,
+  serve,
+  startFreshServer,
+} from "../../scripts/fresh-server";
 import { runScript } from "../support/cli";
 import { numberFrom } from "../support/db";
 
 /**
  * Webhooks, real HTTP both ways: a server of its own (its outbox is this file's
- * alone), receivers started here, webhooks made with the CLI as an operator would.
+ * alone), receivers started here, webhooks made as an admin does on the dashboard (its API), and
+ * with the CLI as an operator would in the test that manages them from the command line (each
+ * run of it costs a Node process: a second and more).
  */
 
 let server: FreshServer;
+/** An admin's session on the server. */
+let admin = "";
 
 /** The retry schedule runs 720 times faster here: an hour is 5 s, the first retry 42 ms. */
 const SCALE = 1 / 720;
@@ -21,6 +31,13 @@ beforeAll(async () => {
   server = await startFreshServer({
     env: { WEBHOOKS_ALLOW_PRIVATE: "true", WEBHOOKS_RETRY_SCALE: SCALE.toFixed(6) },
   });
+  const session = await fetch(`${server.url}/api/session`, {
+    method: "POST",
+    headers: { "content-type": "application/json", origin: server.url },
+    body: JSON.stringify({ email: FRESH_ACCOUNTS.admin, password: FRESH_PASSWORD }),
+  });
+  expect(session.status).toBe(200);
+  admin = session.headers.get("set-cookie")!.split(";")[0]!;
 }, 120_000);
 afterAll(async () => {
   await server?.stop();
@@ -30,12 +47,26 @@ async function cli(...args: string[]) {
   return runScript("webhooks.ts", args, { DATABASE_URL: server.databaseUrl, WEBHOOKS_ALLOW_PRIVATE: "true" });
 }
 
-async function createHook(url: string, ...flags: string[]) {
-  const { stdout } = await cli("create", url, ...flags);
-  const id = /webhook ([0-9a-f]{24})/.exec(stdout)![1]!;
-  const token = /^\s+(whsec_\S+)$/m.exec(stdout)![1]!;
-  return { id, token };
+/** The dashboard's webhook calls, as an admin. */
+async function dashboard(method: string, path: string, json?: unknown) {
+  const res = await fetch(`${server.url}/api/webhooks${path}`, {
+    method,
+    headers: { cookie: admin, origin: server.url, "content-type": "application/json" },
+    body: json === undefined ? undefined : JSON.stringify(json),
+  });
+  expect(res.status, await res.clone().text()).toBeLessThan(300);
+  return (await res.json()) as { webhook?: { _id: string }; token?: string };
 }
+
+async function createHook(
+  url: string,
+  options: { mode?: "single" | "multiple"; types?: string[]; live?: boolean } = {},
+) {
+  const made = await dashboard("POST", "", { url, ...options });
+  return { id: made.webhook!._id, token: made.token! };
+}
+
+const deleteHook = (id: string) => dashboard("DELETE", `/${id}`);
 
 interface Received {
   headers: IncomingHttpHeaders;
@@ -109,7 +140,7 @@ async function until(check: () => boolean | Promise<boolean>, ms = 10_000) {
 describe("webhooks", () => {
   it("deliver trip events with the trip, in order, filtered by type", async () => {
     const rx = await receiver();
-    await createHook(rx.url, "--types", "user.started_trip,user.stopped_trip");
+    await createHook(rx.url, { types: ["user.started_trip", "user.stopped_trip"] });
     const userId = `trip-hook-${Date.now()}`;
     await call("POST", "/v1/track", server.keys.publishable, {
       deviceId: `${userId}-device`,
@@ -172,7 +203,7 @@ describe("webhooks", () => {
     expect([delivered, await owed("WebhookQueue")]).toEqual([1, 0]);
     await call("DELETE", `/v1/users/${userId}`, server.keys.secret);
     expect([await owed("WebhookDelivery"), await owed("WebhookQueue")]).toEqual([0, 0]);
-    await cli("delete", id);
+    await deleteHook(id);
     await rx.close();
   }, 60_000);
 
@@ -181,9 +212,9 @@ describe("webhooks", () => {
     const exits = await receiver();
     const live = await receiver();
     const hooks = [
-      await createHook(many.url, "--mode", "multiple"),
-      await createHook(exits.url, "--types", "user.exited_geofence"),
-      await createHook(live.url, "--live"),
+      await createHook(many.url, { mode: "multiple" }),
+      await createHook(exits.url, { types: ["user.exited_geofence"] }),
+      await createHook(live.url, { live: true }),
     ];
     const spot = await fences(7);
     const entered = await track("hook-multi", spot);
@@ -199,7 +230,7 @@ describe("webhooks", () => {
     expect(exits.got.every((r) => r.json.event!.type === "user.exited_geofence")).toBe(true);
     // Test events never reach a live webhook.
     expect(live.requests()).toBe(0);
-    for (const h of hooks) await cli("delete", h.id);
+    for (const h of hooks) await deleteHook(h.id);
     await Promise.all([many.close(), exits.close(), live.close()]);
   }, 60_000);
 
@@ -232,7 +263,7 @@ describe("webhooks", () => {
     for (const r of refused) expect(taken).toContain(r.headers["webhook-id"]);
     const signingIds = rx.all.map((r) => r.headers["x-radar-signing-id"]);
     expect(new Set(signingIds).size).toBe(signingIds.length);
-    await cli("delete", id);
+    await deleteHook(id);
     await rx.close();
   }, 60_000);
 
@@ -269,13 +300,15 @@ describe("webhooks", () => {
       const got = rx.got.filter((r) => r.json.user.deviceId === device).map((r) => r.json.event!._id);
       expect(got, device).toEqual(made.get(device));
     }
-    await cli("delete", id);
+    await deleteHook(id);
     await rx.close();
   }, 90_000);
 
   it("send nothing made while a webhook is disabled, and manage webhooks from the command line", async () => {
     const rx = await receiver();
-    const { id } = await createHook(rx.url);
+    const made = (await cli("create", rx.url)).stdout;
+    const id = /webhook ([0-9a-f]{24})/.exec(made)![1]!;
+    expect(made).toMatch(/^\s+whsec_\S+$/m);
     expect((await cli("list")).stdout).toContain(id);
     await cli("disable", id);
     const spot = await fences(1);
@@ -312,7 +345,7 @@ describe("webhooks", () => {
     // The down receiver is asked for hook-other's exit at once (its own queue) while hook-down's
     // requests wait on their first.
     await until(() => down.requests() > before, 5_000);
-    for (const h of [dead, live]) await cli("delete", h.id);
+    for (const h of [dead, live]) await deleteHook(h.id);
     await Promise.all([down.close(), up.close()]);
   }, 90_000);
 
@@ -363,7 +396,7 @@ describe("webhooks", () => {
       expect(rx.got[0]!.json.event!._id).toBe(events[0]!._id);
     } finally {
       await later.stop();
-      await cli("delete", id);
+      await deleteHook(id);
       await rx.close();
     }
   }, 90_000);
@@ -388,7 +421,7 @@ describe("webhooks", () => {
         geofences: [{ description: expect.any(String) }],
       });
     } finally {
-      await cli("delete", id);
+      await deleteHook(id);
       await rx.close();
     }
   }, 60_000);
