@@ -277,7 +277,7 @@ test("the geofences and users pages list what the API has, with paging", async (
 
 test("an analyst opens a geofence from the table: its fields, events and users, then the map on it", async ({
   page,
-}) => {
+}, info) => {
   const errors = consoleErrors(page);
   const tag = unique("table");
   await api("PUT", `/v1/geofences/${tag}/dock`, {
@@ -297,9 +297,15 @@ test("an analyst opens a geofence from the table: its fields, events and users, 
   await page.goto("/geofences");
   const table = page.getByRole("region", { name: "Geofences" });
   await table.getByRole("searchbox").fill(tag);
-  await table.getByRole("cell", { name: `Dock ${tag}` }).click();
+  // From the keyboard: the row is reached with Tab and opened with Enter, and stays marked.
+  const row = table.getByRole("row", { name: new RegExp(`Dock ${tag}`) });
+  await expect(row).toHaveAttribute("aria-selected", "false");
+  await row.focus();
+  await page.keyboard.press("Enter");
   const details = page.getByRole("complementary", { name: "Geofence details" });
   await expect(details.getByRole("heading", { name: `Dock ${tag}` })).toBeVisible();
+  await expect(row).toHaveAttribute("aria-selected", "true");
+  await page.screenshot({ path: info.outputPath("geofences-table.png") });
   await expect(details).toContainText("circle, 150 m");
   await expect(details.getByRole("region", { name: "Recent events" })).toContainText(
     `entered geofence · ${deviceId}`,
@@ -376,6 +382,15 @@ test("a reviewer accepts a selection of events at once, and an analyst sees a us
   // As the map shows a user: where it is, what it is inside, its events and its device's log.
   const details = page.getByRole("complementary", { name: "User details" });
   await expect(details.getByRole("heading", { name: devices[0]! })).toBeVisible();
+  // Its row stays marked; the other user's is not.
+  await expect(page.getByRole("row", { name: new RegExp(devices[0]!) })).toHaveAttribute(
+    "aria-selected",
+    "true",
+  );
+  await expect(page.getByRole("row", { name: new RegExp(devices[1]!) })).toHaveAttribute(
+    "aria-selected",
+    "false",
+  );
   await expect(details).toContainText("11.20000, -60.50000 (±10 m)");
   await expect(details).toContainText(`Shop ${tag}`);
   await expect(details.getByRole("listitem").filter({ hasText: `entered geofence Shop ${tag}` })).toHaveCount(

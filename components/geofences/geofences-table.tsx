@@ -21,6 +21,7 @@ export function GeofencesTable({ canEdit }: { canEdit: boolean }) {
           defaultSort={{ sort: "createdAt", dir: "desc" }}
           rowKey={(g) => g._id}
           onRow={setPicked}
+          picked={picked?._id}
           searchLabel="Search description, tag or external ID"
           empty="No geofences yet: draw one on the map, or import a file."
           toolbar={<GeofenceTransfer canEdit={canEdit} />}

@@ -31,7 +31,10 @@ export function DataTable<T>(props: {
   columns: Column<T>[];
   defaultSort: { sort: string; dir: "asc" | "desc" };
   rowKey: (row: T) => string;
+  /** opens a row (a click, or Enter or Space on the focused row) */
   onRow?: (row: T) => void;
+  /** the key of the open row: marked, so that it is found again in the table */
+  picked?: string;
   searchLabel: string;
   empty: string;
   toolbar?: ReactNode;
@@ -78,17 +81,17 @@ export function DataTable<T>(props: {
             </thead>
             <tbody>
               {rows.map((r) => (
-                <tr
+                <Row
                   key={props.rowKey(r)}
-                  onClick={props.onRow ? () => props.onRow!(r) : undefined}
-                  className={`border-t border-slate-100 ${props.onRow ? "cursor-pointer hover:bg-slate-50" : ""}`}
+                  picked={props.picked === props.rowKey(r)}
+                  onOpen={props.onRow && (() => props.onRow!(r))}
                 >
                   {props.columns.map((c) => (
                     <td key={c.label} className="px-3 py-2">
                       {c.render(r)}
                     </td>
                   ))}
-                </tr>
+                </Row>
               ))}
             </tbody>
           </table>
@@ -96,6 +99,28 @@ export function DataTable<T>(props: {
       )}
       <Pager page={state.page} total={total} turn={turn} />
     </section>
+  );
+}
+
+/** A row; one that opens is reached with Tab and opened with Enter or Space as well as a click. */
+function Row({ picked, onOpen, children }: { picked: boolean; onOpen?: () => void; children: ReactNode }) {
+  if (!onOpen) return <tr className="border-t border-slate-100">{children}</tr>;
+  return (
+    <tr
+      tabIndex={0}
+      aria-selected={picked}
+      onClick={onOpen}
+      onKeyDown={(e) => {
+        if (e.target !== e.currentTarget || (e.key !== "Enter" && e.key !== " ")) return;
+        e.preventDefault();
+        onOpen();
+      }}
+      className={`cursor-pointer border-t border-slate-100 outline-offset-[-2px] focus-visible:outline-2 focus-visible:outline-blue-600 ${
+        picked ? "bg-blue-50 hover:bg-blue-100" : "hover:bg-slate-50"
+      }`}
+    >
+      {children}
+    </tr>
   );
 }
 

@@ -31,6 +31,7 @@ export function UsersTable() {
           defaultSort={{ sort: "updatedAt", dir: "desc" }}
           rowKey={(u) => u._id}
           onRow={setPicked}
+          picked={picked?._id}
           searchLabel="Search user ID, device ID or description"
           empty="No users yet: devices appear when they send POST /v1/track."
           columns={[
