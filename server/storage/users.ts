@@ -89,10 +89,14 @@ export interface UserStore {
   seqById(live: boolean, id: string): Promise<number | null>;
   /** The device and userId of the most recently updated user whose SDK install is `installId`. */
   byInstallId(live: boolean, installId: string): Promise<{ deviceId: string; userId: string | null } | null>;
-  /** A user's most recent locations (by when the device was there), newest first. */
+  /**
+   * A user's most recent locations (by when the device was there), newest first; within
+   * `window` (both ends included) when given: a trip's path, however much the user moved since.
+   */
   locations(
     userSeq: number,
     limit: number,
+    window?: { from: Date; to?: Date },
   ): Promise<{ latitude: number; longitude: number; accuracy: number; recordedAt: Date }[]>;
   /**
    * A user and everything about them (locations, memberships, events and their verifications), in

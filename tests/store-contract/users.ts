@@ -84,6 +84,14 @@ export function usersContract(store: () => Storage): void {
       const trail = await store().users.locations(seq, 2);
       expect(trail.map((l) => l.recordedAt)).toEqual([at(2000), at(1000)]);
       expect(trail[0]).toMatchObject({ latitude: 11.02, longitude: 101, accuracy: 10 });
+      // Within a window (a trip's), both ends included, whatever came after it.
+      const during = (from: number, to?: number) =>
+        store()
+          .users.locations(seq, 10, { from: at(from), to: to === undefined ? undefined : at(to) })
+          .then((l) => l.map((x) => x.recordedAt));
+      expect(await during(1000, 1000)).toEqual([at(1000)]);
+      expect(await during(0, 1999)).toEqual([at(1000), at(0)]);
+      expect(await during(1000)).toEqual([at(2000), at(1000)]);
       const [event] = await store().events.list({ live: false, userSeq: seq });
       expect(await store().users.deleteEverything(seq)).toBe(true);
       expect(await store().users.deleteEverything(seq)).toBe(false);

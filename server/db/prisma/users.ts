@@ -80,9 +80,9 @@ export function userStore(): Pick<
     },
     seqById: async (live, id) =>
       (await prisma.user.findFirst({ where: { id, live }, select: { seq: true } }))?.seq ?? null,
-    locations: (userSeq, limit) =>
+    locations: (userSeq, limit, window) =>
       prisma.userLocation.findMany({
-        where: { userSeq },
+        where: { userSeq, ...(window && { recordedAt: { gte: window.from, lte: window.to } }) },
         orderBy: [{ recordedAt: "desc" }, { seq: "desc" }],
         take: limit,
         select: { latitude: true, longitude: true, accuracy: true, recordedAt: true },

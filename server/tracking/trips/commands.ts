@@ -246,14 +246,11 @@ export async function getTrip(key: AuthKey, ref: string, includeLocations = fals
 export async function locationsOf(trip: Trip) {
   const user = await tripUser(trip);
   if (!user || !trip.startedAt) return [];
-  const from = trip.startedAt.getTime();
-  const to = trip.endedAt?.getTime() ?? Infinity;
-  return (await storage().users.locations(user.seq, 1000))
-    .filter((l) => l.recordedAt.getTime() >= from && l.recordedAt.getTime() <= to)
-    .map((l) => ({
-      type: "Point",
-      coordinates: [l.longitude, l.latitude],
-      accuracy: l.accuracy,
-      recordedAt: l.recordedAt.toISOString(),
-    }));
+  const window = { from: trip.startedAt, to: trip.endedAt ?? undefined };
+  return (await storage().users.locations(user.seq, 1000, window)).map((l) => ({
+    type: "Point",
+    coordinates: [l.longitude, l.latitude],
+    accuracy: l.accuracy,
+    recordedAt: l.recordedAt.toISOString(),
+  }));
 }

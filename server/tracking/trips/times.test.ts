@@ -68,4 +68,14 @@ describe("a trip's times", () => {
     const ended = ms(got.endedAt);
     expect(ended).toBeLessThanOrEqual(Date.now());
   });
+
+  it("keep a trip's path however far the user went on after it", async () => {
+    const { track, trips } = mod;
+    // More updates after the trip than a trip answers locations (1,000).
+    for (let i = 0; i < 1001; i++) await track(key, fix(49 + i / 10_000));
+    const got = await trips.getTrip(key, "order-1", true);
+    expect(((got.locations ?? []) as { coordinates: number[] }[]).map((l) => l.coordinates[1])).toEqual([
+      48.87, 48.86,
+    ]);
+  });
 });
