@@ -176,6 +176,42 @@ test("the map stays where the analyst started drawing when its data arrives late
   expect(errors).toEqual([]);
 });
 
+test("a geofence deleted by someone else says so on the map, opened from a link or from the map", async ({
+  page,
+}) => {
+  const errors = consoleErrors(page, /status of 404/);
+  const tag = unique("gone");
+  const put = (id: string) =>
+    api("PUT", `/v1/geofences/${tag}/${id}`, {
+      description: `Kiosk ${id} ${tag}`,
+      type: "circle",
+      coordinates: [-16.25, 28.46],
+      radius: 3000,
+    }).then((r) => (r.body.geofence as { _id: string })._id);
+  const linked = await put("linked");
+  await api("DELETE", `/v1/geofences/${tag}/linked`);
+  await signIn(page, "analyst");
+  await page.goto(`/map?geofence=${linked}`);
+  const panel = page.getByRole("region", { name: "Geofence", exact: true });
+  await expect(panel.getByRole("heading", { name: "Geofence not found" })).toBeVisible();
+  await panel.getByRole("button", { name: "Close" }).click();
+  await expect(page.getByRole("region", { name: "Geofences on the map" })).toBeVisible();
+
+  // On the map when another analyst deletes it: opened, it says so, and leaves the map.
+  await put("shown");
+  await page.goto(`/map?view=28.46,-16.25,14&tag=${tag}`);
+  const shapes = page
+    .getByRole("region", { name: "Map of geofences and users" })
+    .locator("path.leaflet-interactive");
+  await expect(shapes).toHaveCount(1);
+  await api("DELETE", `/v1/geofences/${tag}/shown`);
+  const box = (await page.getByLabel("Map of geofences and users").boundingBox())!;
+  await page.mouse.click(box.x + box.width / 2, box.y + box.height / 2);
+  await expect(panel.getByRole("heading", { name: "Geofence not found" })).toBeVisible();
+  await expect(shapes).toHaveCount(0);
+  expect(errors).toEqual([]);
+});
+
 test("a reviewer verifies events from the queue with the keyboard", async ({ page }, info) => {
   const errors = consoleErrors(page);
   const tag = unique("review");

@@ -46,4 +46,7 @@ export async function call<T = Record<string, unknown>>(
   return payload as T;
 }
 
+/** The server answered that what was asked is not there. */
+export const isNotFound = (e: unknown) => e instanceof ApiCallError && e.status === 404;
+
 export const errorText = (e: unknown) => (e instanceof Error ? e.message : String(e));

@@ -1,9 +1,9 @@
 "use client";
 
-import { useMutation, useQuery } from "@tanstack/react-query";
-import { useState } from "react";
+import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
+import { useEffect, useState } from "react";
 import { ErrorNote } from "@/components/ui/error-note";
-import { call } from "@/lib/api-client";
+import { call, isNotFound } from "@/lib/api-client";
 import type { Geofence, User } from "@/lib/types";
 import { GeofenceEvents } from "./geofence-events";
 import { usePermissions } from "@/components/ui/use-permissions";
@@ -30,6 +30,23 @@ export function GeofenceDetails(props: {
       {props.canEdit && <GeofenceActions id={g._id} onEdit={props.onEdit} onDeleted={props.onDeleted} />}
       <GeofenceEvents id={g._id} />
       {listsUsers && <GeofenceMembers id={g._id} />}
+    </section>
+  );
+}
+
+/** The open geofence is not there: deleted (by someone else, or by its deleteAfter), or the other world's. */
+export function GeofenceGone({ onClose }: { onClose: () => void }) {
+  return (
+    <section className="space-y-3" aria-label="Geofence">
+      <div className="flex items-start justify-between gap-2">
+        <h2 className="text-lg font-semibold">Geofence not found</h2>
+        <button type="button" onClick={onClose} className="text-sm text-slate-600 underline">
+          Close
+        </button>
+      </div>
+      <p className="text-sm text-slate-600" role="status">
+        It was deleted, or it belongs to the other data set (Test or Live, chosen at the top).
+      </p>
     </section>
   );
 }
@@ -129,15 +146,25 @@ function GeofenceActions(props: { id: string; onEdit: () => void; onDeleted: () 
 
 /** The users inside the geofence now (up to 100). */
 export function GeofenceMembers({ id }: { id: string }) {
+  const queryClient = useQueryClient();
   const members = useQuery({
     queryKey: ["geofence-users", id],
     queryFn: () => call<{ users: User[] }>("GET", `/v1/geofences/${id}/users?limit=100`).then((r) => r.users),
   });
+  const gone = isNotFound(members.error);
+  useEffect(() => {
+    // Deleted meanwhile: the lists that still show it are read again.
+    if (gone) void queryClient.invalidateQueries({ queryKey: ["geofences"] });
+  }, [gone, queryClient]);
   return (
     <>
       <h3 className="font-medium">Users inside now</h3>
       {members.isLoading ? (
         <p className="text-sm text-slate-500">Loading…</p>
+      ) : gone ? (
+        <p className="text-sm text-slate-500">This geofence has been deleted.</p>
+      ) : members.error ? (
+        <ErrorNote error={members.error} />
       ) : members.data?.length ? (
         <ul className="space-y-1 text-sm">
           {members.data.map((u) => (

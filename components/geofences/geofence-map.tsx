@@ -18,7 +18,7 @@ import { AddressResultsLayer } from "../map/address-results-layer";
 import { AddressSearch } from "../map/address-search";
 import { Basemap, MAX_ZOOM, type TileConfig } from "../map/basemap";
 import { DrawControls } from "./draw-controls";
-import { GeofenceDetails } from "./geofence-details";
+import { GeofenceDetails, GeofenceGone } from "./geofence-details";
 import { type Draft, GeofenceForm } from "./geofence-form";
 import { GeofenceShape } from "./geofence-shape";
 import { ImportedLayer } from "../map/imported-layer";
@@ -128,6 +128,7 @@ export default function GeofenceMap({
           setDraft={setDraft}
           map={map}
           geofence={selected ? data.selectedGeofence : undefined}
+          geofenceGone={data.selectedGone}
           user={selectedUser ? data.selectedUser : undefined}
           canEdit={canEdit}
           pickGeofence={pickGeofence}
@@ -223,6 +224,7 @@ function SidePanel(props: {
   setDraft: (d: Draft | null) => void;
   map: L.Map | null;
   geofence?: Geofence;
+  geofenceGone: boolean;
   user?: User;
   canEdit: boolean;
   pickGeofence: (id: string | null) => void;
@@ -273,6 +275,7 @@ function SidePanel(props: {
         }}
       />
     );
+  if (props.geofenceGone) return <GeofenceGone onClose={() => props.pickGeofence(null)} />;
   if (props.user) return <UserDetails u={props.user} onClose={() => props.pickUser(null)} />;
   return props.overview;
 }

@@ -1,7 +1,7 @@
 "use client";
 
 import { keepPreviousData, useQuery } from "@tanstack/react-query";
-import { call } from "@/lib/api-client";
+import { call, isNotFound } from "@/lib/api-client";
 import { boundsParam } from "@/lib/map-view";
 import type { Geofence, User } from "@/lib/types";
 import type { MapView } from "../map/view-tracker";
@@ -83,6 +83,8 @@ export function useMapData({
       loading: matches.isLoading,
     },
     selectedGeofence: loadedGeofence ?? (geofenceId ? geofence.data : undefined),
+    /** the open geofence is not there (deleted, or of the other world) */
+    selectedGone: !!geofenceId && !loadedGeofence && isNotFound(geofence.error),
     selectedUser: loadedUser ?? (userId ? user.data : undefined),
     loading: geofences.isLoading || users.isLoading,
     error: geofences.error ?? users.error ?? matches.error,
