@@ -1,5 +1,6 @@
 import { readFileSync } from "node:fs";
 import { startFreshServer } from "../scripts/fresh-server";
+import { cpuSeconds } from "./load";
 
 /**
  * `npm run bench -- startup`: what a start costs and what the first requests after it cost, with
@@ -17,12 +18,6 @@ export async function startupSuite(): Promise<void> {
   );
 }
 
-/** The server process's CPU time (user and system, every thread), in seconds. */
-function cpuSeconds(pid: number): number {
-  const fields = readFileSync(`/proc/${pid}/stat`, "utf8").split(") ")[1]!.split(" ");
-  return (Number(fields[11]) + Number(fields[12])) / 100;
-}
-
 const residentMb = (pid: number) =>
   Math.round(Number(/VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${pid}/status`, "utf8"))![1]) / 1024);
 
@@ -37,7 +32,10 @@ async function startOnce(preload: string): Promise<string[]> {
     const row = (what: string, value: string) => `${preload} | ${what} | ${value}`;
     const rows = [
       row("ready after (a fresh database copied, the server started)", `${ready.toFixed(1)} s`),
-      row("CPU of the server process to ready", `${cpuSeconds(server.pid).toFixed(2)} s`),
+      row(
+        "CPU of the server process to ready",
+        `${cpuSeconds(server.pid)?.toFixed(2) ?? "unknown (no /proc)"} s`,
+      ),
       row("resident memory at ready", `${residentMb(server.pid)} MB`),
     ];
     const timed = async (method: string, path: string, key: string, body?: unknown) => {

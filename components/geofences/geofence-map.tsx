@@ -193,9 +193,7 @@ function MapLayers(props: {
 }) {
   const map = useMap();
   // A click that places a vertex inside a geofence or on a user draws; it does not open them.
-  const unlessDrawing = (pick: () => void) => () => {
-    if (!map.pm.globalDrawModeEnabled()) pick();
-  };
+  const placingVertex = () => map.pm.globalDrawModeEnabled();
   return (
     <>
       {props.shown.map((g) => (
@@ -203,10 +201,10 @@ function MapLayers(props: {
           key={`${g._id}-${g.updatedAt}`}
           g={g}
           selected={g._id === props.selected}
-          onClick={unlessDrawing(() => props.pickGeofence(g._id))}
+          onClick={() => placingVertex() || props.pickGeofence(g._id)}
         />
       ))}
-      <UserMarkers users={props.users} onPick={(u) => unlessDrawing(() => props.pickUser(u._id))()} />
+      <UserMarkers users={props.users} onPick={(u) => placingVertex() || props.pickUser(u._id)} />
       {props.selectedUser && <UserTrail userId={props.selectedUser} />}
       {props.onDraw && <DrawControls onCreate={props.onDraw} disabled={props.drawing} />}
       {props.layers.borders && <RegionBorders />}

@@ -9,6 +9,7 @@ import {
   serve,
   startFreshServer,
 } from "../../scripts/fresh-server";
+import { signIn } from "../support/api";
 import { runScript } from "../support/cli";
 import { numberFrom } from "../support/db";
 
@@ -31,13 +32,7 @@ beforeAll(async () => {
   server = await startFreshServer({
     env: { WEBHOOKS_ALLOW_PRIVATE: "true", WEBHOOKS_RETRY_SCALE: SCALE.toFixed(6) },
   });
-  const session = await fetch(`${server.url}/api/session`, {
-    method: "POST",
-    headers: { "content-type": "application/json", origin: server.url },
-    body: JSON.stringify({ email: FRESH_ACCOUNTS.admin, password: FRESH_PASSWORD }),
-  });
-  expect(session.status).toBe(200);
-  admin = session.headers.get("set-cookie")!.split(";")[0]!;
+  admin = await signIn(FRESH_ACCOUNTS.admin, FRESH_PASSWORD, server.url);
 }, 120_000);
 afterAll(async () => {
   await server?.stop();

@@ -64,11 +64,14 @@ export function expectError(res: ApiResponse, status: number, param?: string, me
   if (message) expect(res.body.meta.message).toMatch(message);
 }
 
-/** Signs in through the dashboard's route and returns the session cookie ("session=..."). */
-export async function signIn(email: string, password: string): Promise<string> {
-  const res = await fetch(`${baseUrl}/api/session`, {
+/**
+ * Signs in through the dashboard's route and returns the session cookie ("session=..."): on the
+ * shared server, or on the server at `base`.
+ */
+export async function signIn(email: string, password: string, base = baseUrl): Promise<string> {
+  const res = await fetch(`${base}/api/session`, {
     method: "POST",
-    headers: { "content-type": "application/json", origin: baseUrl },
+    headers: { "content-type": "application/json", origin: base },
     body: JSON.stringify({ email, password }),
   });
   expect(res.status, await res.clone().text()).toBe(200);

@@ -33,12 +33,12 @@ export interface TripFields {
  * cursor, so it is the strictly increasing clock's; the trip's other times are `at`, as they
  * happened (the machine's time, or the device's for a trip started by an update).
  */
-type Ids = Pick<Clock, "newId" | "now">;
+type TripClock = Pick<Clock, "newId" | "now">;
 
 export const ownerOf = (userId: string | null, deviceId: string): TripOwner =>
   userId ? { userId } : { deviceId };
 
-export function newTrip(live: boolean, f: TripFields, at: Date, clock: Ids): Trip {
+export function newTrip(live: boolean, f: TripFields, at: Date, clock: TripClock): Trip {
   const started = f.status === "started";
   const createdAt = clock.now();
   return {
@@ -107,7 +107,7 @@ export async function tripFromOptions(
     at,
     clock,
     mayEndOther,
-  }: { destination: Destination | null; at: Date; clock: Ids; mayEndOther: boolean },
+  }: { destination: Destination | null; at: Date; clock: TripClock; mayEndOther: boolean },
 ): Promise<{ current: TripWrite | null; replaced: TripWrite | null }> {
   const found = await read.tripByRef(live, { externalId: o.externalId });
   const active = await read.activeTrip(live, owner);
