@@ -14,15 +14,22 @@ import { log } from "../log/logger.mjs";
  * after a swap has no query in flight (better-sqlite3 is synchronous).
  */
 
+let resolved: { configured: string | undefined; url: string | undefined; dir: string } | undefined;
+
 export function geodataDir(): string {
   const configured = process.env.GEODATA_DIR;
-  if (configured) return path.resolve(/*turbopackIgnore: true*/ process.cwd(), configured);
-  if (databaseEngine() === "postgresql") {
-    return path.resolve(/*turbopackIgnore: true*/ process.cwd(), "data/geodata");
-  }
-  return path.join(path.dirname(databaseFile()), "geodata");
+  const url = process.env.DATABASE_URL;
+  // Asked at every tracked update (the regions of its location): resolved again only when the
+  // settings it comes from change (tests change them within a process).
+  if (resolved && resolved.configured === configured && resolved.url === url) return resolved.dir;
+  let dir: string;
+  if (configured) dir = path.resolve(/*turbopackIgnore: true*/ process.cwd(), configured);
+  else if (databaseEngine() === "postgresql")
+    dir = path.resolve(/*turbopackIgnore: true*/ process.cwd(), "data/geodata");
+  else dir = path.join(path.dirname(databaseFile()), "geodata");
+  resolved = { configured, url, dir };
+  return dir;
 }
-
 interface Opened {
   file: Bundle;
   /** inode and mtime: a rename over the file changes them */

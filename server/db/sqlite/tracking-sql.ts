@@ -71,10 +71,13 @@ const json = (v: unknown) => {
 };
 
 /**
- * A user's indexed identity columns (deviceId, userId, and device, which holds the installId),
- * apart from the rest: updateUser writes them only when one changed.
+ * A user's indexed identity columns, in groups by the indexes they feed: deviceId and userId
+ * (their own indexes), and device, which holds the installId (an index on that expression) and
+ * the last fix's speed, course and altitude, so it changes with most updates of Radar's SDKs.
+ * updateUser writes each group only when one of its columns changed.
  */
-const IDENTITY_COLUMNS = ["deviceId", "userId", "device"];
+const IDENTITY_GROUPS = [["deviceId", "userId"], ["device"]];
+const IDENTITY_COLUMNS = IDENTITY_GROUPS.flat();
 const identityValues = (u: UserWrite) => [u.deviceId, u.userId, json(u.device)];
 
 /** The other user columns both writes set, in this order. */
@@ -126,21 +129,23 @@ export function insertUser(id: string, live: boolean, u: UserWrite, createdAt: D
 }
 
 /**
- * Writes a user's row. The identity columns are set by a statement of their own, which writes
- * only when one of them changed: SQLite rewrites the entries of every index on a column an
- * UPDATE sets, changed or not, and they were 3 of the 30 pages a dense update wrote to the WAL
- * (docs/performance.md, tenth session).
+ * Writes a user's row. Each group of identity columns is set by a statement of its own, which
+ * writes only when one of them changed: SQLite rewrites the entries of every index on a column an
+ * UPDATE sets, changed or not. They were 3 of the 30 pages a dense update wrote to the WAL
+ * (docs/performance.md, tenth session); with the SDK's fix fields in `device`, the deviceId and
+ * userId indexes were 2 of the 37 pages of a long jump until they had a statement apart from it.
  */
 export function updateUser(seq: number, u: UserWrite): void {
-  const identity = identityValues(u);
-  prepared(
-    `UPDATE "User" SET ${quoted(IDENTITY_COLUMNS)
-      .map((c) => `${c} = ?`)
-      .join(", ")}
-     WHERE "seq" = ? AND (${quoted(IDENTITY_COLUMNS)
-       .map((c) => `${c} IS NOT ?`)
-       .join(" OR ")})`,
-  ).run(...identity, seq, ...identity);
+  const values = identityValues(u);
+  let at = 0;
+  for (const group of IDENTITY_GROUPS) {
+    const own = values.slice(at, (at += group.length));
+    const columns = quoted(group);
+    prepared(
+      `UPDATE "User" SET ${columns.map((c) => `${c} = ?`).join(", ")}
+       WHERE "seq" = ? AND (${columns.map((c) => `${c} IS NOT ?`).join(" OR ")})`,
+    ).run(...own, seq, ...own);
+  }
   prepared(
     `UPDATE "User" SET ${quoted(STATE_COLUMNS)
       .map((c) => `${c} = ?`)

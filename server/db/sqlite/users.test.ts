@@ -73,8 +73,20 @@ describe("a tracked user's row in SQLite", () => {
     expect(identityIndexes.filter((i) => touched.has(i))).toEqual([]);
     expect(row()).toMatchObject({ deviceId: "d1", userId: null, latitude: 47.2 });
 
+    // A move with the fix's speed (Radar's SDKs send one with most updates): the device object
+    // changes, so the installId's index is written, not those of the deviceId and userId.
+    const fast = {
+      ...moved,
+      device: { installId: "i1", speed: 12 },
+      actualUpdatedAt: at(2),
+      updatedAt: at(2),
+    };
+    const sped = await touchedBy(() => updateUser(seq, fast));
+    expect(identityIndexes.filter((i) => sped.has(i))).toEqual(["User_live_installId_idx"]);
+    expect(row()).toMatchObject({ device: '{"installId":"i1","speed":12}' });
+
     // The device reports a userId, and a new install: written, and found through their indexes.
-    const named = { ...moved, userId: "alice", device: { installId: "i2" }, updatedAt: at(2) };
+    const named = { ...moved, userId: "alice", device: { installId: "i2" }, updatedAt: at(3) };
     const renamed = await touchedBy(() => updateUser(seq, named));
     expect(renamed.has("User_live_userId_key") && renamed.has("User_live_installId_idx")).toBe(true);
     expect(row()).toMatchObject({ deviceId: "d1", userId: "alice", device: '{"installId":"i2"}' });
