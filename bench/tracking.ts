@@ -2,6 +2,7 @@ import { geofenceBody, randomPoint, rng } from "./geofence-data";
 import { settle } from "./geofences";
 import type { Bench, Workload } from "./suite";
 import { tripRounds } from "./trips";
+import { walPagesOf, walPagesText } from "./wal-pages";
 
 /**
  * 10,000 geofences and 100,000 users are seeded in this process with the project's own domain
@@ -20,22 +21,27 @@ export async function trackingSuite(b: Bench, geofences: number, users: number):
 
   const pick = rng(9);
   const workloads = makeWorkloads(b, positions, pick);
-  // What each workload's updates make where the devices are: events per update, on a sample run
-  // in-process before the HTTP rounds (updates like the rounds').
-  const sample = 300;
+  // What each workload's updates make where the devices are: events per update, and on SQLite the
+  // pages they write to the log, on a sample run in-process before the HTTP rounds (updates like
+  // the rounds', eight at a time as under load, so that a commit holds several).
+  const sample = 304;
   for (const w of b.workloads) {
     let made = 0;
     let inside = 0;
-    t = Date.now();
-    for (let k = 0; k < sample; k++) {
+    const one = async () => {
       const result = await track(key, trackSchema.parse(JSON.parse(workloads[w]().body) as unknown));
       made += result.events.length;
       inside += (result.shown.geofences as unknown[] | undefined)?.length ?? 0;
-    }
+    };
+    t = Date.now();
+    const pages = await walPagesOf(async () => {
+      for (let k = 0; k < sample; k += 8) await Promise.all(Array.from({ length: 8 }, one));
+    });
     b.note(
       `${WORKLOAD_NAMES[w]}: an update makes ${(made / sample).toFixed(1)} events on average and ends inside ` +
         `${(inside / sample).toFixed(1)} geofences (${sample} updates in-process, ` +
-        `${((Date.now() - t) / sample).toFixed(2)} ms each).`,
+        `${((Date.now() - t) / sample).toFixed(2)} ms each)` +
+        (pages ? `; ${walPagesText(pages, sample)}.` : "."),
     );
   }
   const name = `(${geofences} geofences, ${users} users)`;
