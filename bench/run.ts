@@ -38,7 +38,9 @@ endpoints at --connections (throughput) and at 1 connection (latency), with the 
 busy time per request (http, tracking…: its /metrics' location_thread_cpu_seconds_total, _busy_). Tracking measures the workloads
 users send (--workload, default all): short moves (known devices, up to 200 m), first-seen devices
 (a new device each update, anywhere) and long jumps (known devices reappearing anywhere), the last two
-with the body Radar's Android SDK sends. Each workload warms up (not counted), then --rounds rounds
+with the body Radar's Android SDK sends. Before the rounds, a sample of each workload's updates runs in-process
+and reports the events an update makes and, on SQLite, the pages it writes to the WAL by table and index.
+Each workload warms up (not counted), then --rounds rounds
 alternate the key-checked GET /v1/config, an invalid POST (the floor, every answer checked to be 400)
 and the workloads, compared within each round; a round with an unexpected answer or a socket error is
 reported as failed, not counted; on PostgreSQL (after VACUUM ANALYZE of the seeded data) one more round
