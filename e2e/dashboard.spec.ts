@@ -176,7 +176,7 @@ test("the map stays where the analyst started drawing when its data arrives late
   expect(errors).toEqual([]);
 });
 
-test("a geofence deleted by someone else says so on the map, opened from a link or from the map", async ({
+test("a geofence changed or deleted by someone else says so on the map, opened from a link, from the map or open", async ({
   page,
 }) => {
   const errors = consoleErrors(page, /status of 404/);
@@ -208,6 +208,18 @@ test("a geofence deleted by someone else says so on the map, opened from a link 
   const box = (await page.getByLabel("Map of geofences and users").boundingBox())!;
   await page.mouse.click(box.x + box.width / 2, box.y + box.height / 2);
   await expect(panel.getByRole("heading", { name: "Geofence not found" })).toBeVisible();
+  await expect(shapes).toHaveCount(0);
+
+  // Open on the map while another analyst renames it, then deletes it: the panel follows both
+  // with no click (it read the geofence once, when opened, and showed it until closed).
+  const open = await put("open");
+  await page.goto(`/map?view=28.46,-16.25,14&tag=${tag}&geofence=${open}`);
+  await expect(panel.getByRole("heading", { name: `Kiosk open ${tag}` })).toBeVisible();
+  await expect(shapes).toHaveCount(1);
+  await api("PATCH", `/v1/geofences/${open}`, { description: `Kiosk renamed ${tag}` });
+  await expect(panel.getByRole("heading", { name: `Kiosk renamed ${tag}` })).toBeVisible({ timeout: 15_000 });
+  await api("DELETE", `/v1/geofences/${open}`);
+  await expect(panel.getByRole("heading", { name: "Geofence not found" })).toBeVisible({ timeout: 15_000 });
   await expect(shapes).toHaveCount(0);
   expect(errors).toEqual([]);
 });

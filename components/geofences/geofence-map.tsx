@@ -232,6 +232,7 @@ function SidePanel(props: {
   overview: ReactNode;
 }) {
   const { draft, setDraft, geofence } = props;
+  const queryClient = useQueryClient();
   const endDraft = () => {
     draft?.layer.remove();
     setDraft(null);
@@ -268,6 +269,8 @@ function SidePanel(props: {
         onClose={() => props.pickGeofence(null)}
         onEdit={() => startEdit(geofence)}
         onDeleted={() => {
+          // Its own read (use-map-data.ts) would only answer 404 now: dropped, not read again.
+          queryClient.removeQueries({ queryKey: ["geofences", "id", geofence._id], exact: true });
           props.pickGeofence(null);
           void props.refresh();
         }}

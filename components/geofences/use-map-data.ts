@@ -1,6 +1,7 @@
 "use client";
 
-import { keepPreviousData, useQuery } from "@tanstack/react-query";
+import { useEffect } from "react";
+import { keepPreviousData, useQuery, useQueryClient } from "@tanstack/react-query";
 import { call, isNotFound } from "@/lib/api-client";
 import { boundsParam } from "@/lib/map-view";
 import type { Geofence, User } from "@/lib/types";
@@ -9,6 +10,9 @@ import { usePermissions } from "../ui/use-permissions";
 
 /** The most the map loads of each kind for one view (the API's page limit). */
 export const MAP_LIMIT = 1000;
+
+/** How often the open geofence is read again while the page is in view (as the users in view). */
+const OPEN_GEOFENCE_REFRESH_MS = 5000;
 
 type Page<K extends string, T> = Record<K, T[]> & { meta: { hasMore?: boolean } };
 
@@ -60,11 +64,26 @@ export function useMapData({
   });
 
   const loadedGeofence = geofences.data?.geofences.find((g) => g._id === geofenceId);
+  // The open geofence is read by id as well, again every few seconds: another analyst may change
+  // or delete it, and the geofences in view are read again only when the view or tag changes.
   const geofence = useQuery({
     queryKey: ["geofences", "id", geofenceId],
-    enabled: geofenceId !== null && !loadedGeofence,
+    enabled: geofenceId !== null,
+    refetchInterval: OPEN_GEOFENCE_REFRESH_MS,
     queryFn: () => call<{ geofence: Geofence }>("GET", `/v1/geofences/${geofenceId}`).then((r) => r.geofence),
   });
+  const gone = !!geofenceId && isNotFound(geofence.error);
+  const read = geofence.data?._id === geofenceId ? geofence.data : undefined;
+  // Versions compare as their times (the API's ISO form, UTC, always to the millisecond).
+  const newer =
+    read && (!loadedGeofence || read.updatedAt > loadedGeofence.updatedAt) ? read : loadedGeofence;
+  // What the map draws follows: the geofences in view are read again when the open one is gone or
+  // has changed since they were read.
+  const queryClient = useQueryClient();
+  const viewStale = !!loadedGeofence && (gone || newer !== loadedGeofence);
+  useEffect(() => {
+    if (viewStale) void queryClient.invalidateQueries({ queryKey: ["geofences", "view"] });
+  }, [viewStale, queryClient]);
   const loadedUser = users.data?.users.find((u) => u._id === userId);
   const user = useQuery({
     queryKey: ["users", "id", userId],
@@ -82,9 +101,9 @@ export function useMapData({
       more: Boolean(matches.data?.meta.hasMore),
       loading: matches.isLoading,
     },
-    selectedGeofence: loadedGeofence ?? (geofenceId ? geofence.data : undefined),
+    selectedGeofence: gone ? undefined : newer,
     /** the open geofence is not there (deleted, or of the other world) */
-    selectedGone: !!geofenceId && !loadedGeofence && isNotFound(geofence.error),
+    selectedGone: gone,
     selectedUser: loadedUser ?? (userId ? user.data : undefined),
     loading: geofences.isLoading || users.isLoading,
     error: geofences.error ?? users.error ?? matches.error,
