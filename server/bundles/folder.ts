@@ -30,6 +30,7 @@ export function geodataDir(): string {
   resolved = { configured, url, dir };
   return dir;
 }
+
 interface Opened {
   file: Bundle;
   /** inode and mtime: a rename over the file changes them */

@@ -1,5 +1,5 @@
 import Database from "better-sqlite3";
-import { mkdtempSync, readFileSync } from "node:fs";
+import { mkdtempSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
@@ -20,18 +20,8 @@ describe("a tracked user's row in SQLite", () => {
   /** The b-trees (tables and indexes) whose pages `write` put into the WAL. */
   async function touchedBy(write: () => void): Promise<Set<string>> {
     const { connection } = await import("./connection");
-    const db = connection();
-    db.pragma("wal_checkpoint(TRUNCATE)");
-    db.transaction(write)();
-    const wal = readFileSync(`${file}-wal`);
-    const pageSize = wal.readUInt32BE(8);
-    const pages = new Set<number>();
-    for (let at = 32; at + 24 + pageSize <= wal.length; at += 24 + pageSize) pages.add(wal.readUInt32BE(at));
-    const owners = db.prepare(`SELECT "name", "pageno" FROM dbstat`).all() as {
-      name: string;
-      pageno: number;
-    }[];
-    return new Set(owners.filter((o) => pages.has(o.pageno)).map((o) => o.name));
+    const { walPagesOf } = await import("./wal-pages");
+    return new Set((await walPagesOf(() => connection().transaction(write)())).keys());
   }
 
   it("writes a changed identity or device, and leaves their indexes alone when they are unchanged", async () => {
