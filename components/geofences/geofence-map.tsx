@@ -26,7 +26,7 @@ import { type Layers, MapOverview, NO_LAYERS } from "./map-overview";
 import { RegionBorders } from "../map/region-borders";
 import { type DraftLayer, boundsOf, toLayer } from "../map/shapes";
 import { StartView } from "../map/start-view";
-import { useMapData } from "./use-map-data";
+import { openGeofenceKey, useMapData } from "./use-map-data";
 import { UserDetails } from "../users/user-details";
 import { UserMarkers } from "../users/user-markers";
 import { UserTrail } from "../users/user-trail";
@@ -270,7 +270,7 @@ function SidePanel(props: {
         onEdit={() => startEdit(geofence)}
         onDeleted={() => {
           // Its own read (use-map-data.ts) would only answer 404 now: dropped, not read again.
-          queryClient.removeQueries({ queryKey: ["geofences", "id", geofence._id], exact: true });
+          queryClient.removeQueries({ queryKey: openGeofenceKey(geofence._id), exact: true });
           props.pickGeofence(null);
           void props.refresh();
         }}

@@ -14,6 +14,9 @@ export const MAP_LIMIT = 1000;
 /** How often the open geofence is read again while the page is in view (as the users in view). */
 const OPEN_GEOFENCE_REFRESH_MS = 5000;
 
+/** The query that reads the open geofence by id (dropped when the map's own panel deletes it). */
+export const openGeofenceKey = (id: string | null) => ["geofences", "id", id] as const;
+
 type Page<K extends string, T> = Record<K, T[]> & { meta: { hasMore?: boolean } };
 
 /**
@@ -67,13 +70,13 @@ export function useMapData({
   // The open geofence is read by id as well, again every few seconds: another analyst may change
   // or delete it, and the geofences in view are read again only when the view or tag changes.
   const geofence = useQuery({
-    queryKey: ["geofences", "id", geofenceId],
+    queryKey: openGeofenceKey(geofenceId),
     enabled: geofenceId !== null,
     refetchInterval: OPEN_GEOFENCE_REFRESH_MS,
     queryFn: () => call<{ geofence: Geofence }>("GET", `/v1/geofences/${geofenceId}`).then((r) => r.geofence),
   });
   const gone = !!geofenceId && isNotFound(geofence.error);
-  const read = geofence.data?._id === geofenceId ? geofence.data : undefined;
+  const read = geofence.data;
   // Versions compare as their times (the API's ISO form, UTC, always to the millisecond).
   const newer =
     read && (!loadedGeofence || read.updatedAt > loadedGeofence.updatedAt) ? read : loadedGeofence;

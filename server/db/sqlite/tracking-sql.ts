@@ -120,11 +120,29 @@ const stateValues = (u: UserWrite) => [
 
 const quoted = (columns: string[]) => columns.map((c) => `"${c}"`);
 
+// The statements that write a user, made once: every tracked update runs them.
+/** Each identity group's UPDATE, which writes only when one of its columns changed; its size. */
+const IDENTITY_UPDATES = IDENTITY_GROUPS.map((group) => {
+  const columns = quoted(group);
+  const sql = `UPDATE "User" SET ${columns.map((c) => `${c} = ?`).join(", ")}
+     WHERE "seq" = ? AND (${columns.map((c) => `${c} IS NOT ?`).join(" OR ")})`;
+  return { sql, size: group.length };
+});
+const STATE_UPDATE = `UPDATE "User" SET ${quoted(STATE_COLUMNS)
+  .map((c) => `${c} = ?`)
+  .join(", ")} WHERE "seq" = ?`;
+
+const INSERT_COLUMNS = ["id", "live", ...IDENTITY_COLUMNS, ...STATE_COLUMNS, "createdAt"];
+const INSERT_USER = `INSERT INTO "User" (${quoted(INSERT_COLUMNS).join(", ")}) VALUES (${inList(INSERT_COLUMNS.length)})`;
+
 export function insertUser(id: string, live: boolean, u: UserWrite, createdAt: Date): number {
-  const columns = ["id", "live", ...IDENTITY_COLUMNS, ...STATE_COLUMNS, "createdAt"];
-  const result = prepared(
-    `INSERT INTO "User" (${quoted(columns).join(", ")}) VALUES (${inList(columns.length)})`,
-  ).run(id, live ? 1 : 0, ...identityValues(u), ...stateValues(u), sqlDate(createdAt));
+  const result = prepared(INSERT_USER).run(
+    id,
+    live ? 1 : 0,
+    ...identityValues(u),
+    ...stateValues(u),
+    sqlDate(createdAt),
+  );
   return Number(result.lastInsertRowid);
 }
 
@@ -138,19 +156,11 @@ export function insertUser(id: string, live: boolean, u: UserWrite, createdAt: D
 export function updateUser(seq: number, u: UserWrite): void {
   const values = identityValues(u);
   let at = 0;
-  for (const group of IDENTITY_GROUPS) {
-    const own = values.slice(at, (at += group.length));
-    const columns = quoted(group);
-    prepared(
-      `UPDATE "User" SET ${columns.map((c) => `${c} = ?`).join(", ")}
-       WHERE "seq" = ? AND (${columns.map((c) => `${c} IS NOT ?`).join(" OR ")})`,
-    ).run(...own, seq, ...own);
+  for (const { sql, size } of IDENTITY_UPDATES) {
+    const own = values.slice(at, (at += size));
+    prepared(sql).run(...own, seq, ...own);
   }
-  prepared(
-    `UPDATE "User" SET ${quoted(STATE_COLUMNS)
-      .map((c) => `${c} = ?`)
-      .join(", ")} WHERE "seq" = ?`,
-  ).run(...stateValues(u), seq);
+  prepared(STATE_UPDATE).run(...stateValues(u), seq);
 }
 
 export function insertLocation(
